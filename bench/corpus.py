@@ -1,0 +1,221 @@
+"""Real-world OpenCL C corpus from Debian bookworm packages.
+
+Fetches a few Debian packages with a private apt state (nothing installed or configured
+system-wide), extracts only the OpenCL sources (.cl/.clh/.ocl) into
+bench/.cache/corpus/<source>/ and writes bench/.cache/corpus/manifest.json.
+
+    .venv/bin/python bench/corpus.py            # fetch (idempotent) and print a summary
+    .venv/bin/python bench/corpus.py --list     # print every file
+    .venv/bin/python bench/corpus.py --refresh  # re-extract from the cached downloads
+
+Other benchmarks import `corpus_files(source=None)`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+CACHE = BENCH / ".cache"
+APT = CACHE / "apt"
+DEBS = CACHE / "debs"
+SRCS = CACHE / "src"
+CORPUS = CACHE / "corpus"
+MANIFEST = CORPUS / "manifest.json"
+
+MIRROR_SOURCES = Path("/etc/apt/sources.list.d/debian.sources")
+SUITE = "bookworm"
+EXTS = (".cl", ".clh", ".ocl")
+
+# source name -> Debian binary packages holding its kernels ("src:" marks a source package)
+SOURCES: dict[str, list[str]] = {
+    "hashcat": ["hashcat-data"],
+    "darktable": ["darktable"],
+    "piglit": ["piglit"],
+    "pyopencl": ["python3-pyopencl"],
+    "opencv": ["src:opencv"],
+}
+
+
+def _mirror() -> tuple[str, str]:
+    """The Debian mirror URI and keyring named in the system sources (fallback: deb.debian.org)."""
+    uri, keyring = "http://deb.debian.org/debian", "/usr/share/keyrings/debian-archive-keyring.gpg"
+    if MIRROR_SOURCES.exists():
+        for stanza in MIRROR_SOURCES.read_text().split("\n\n"):
+            fields = dict(
+                line.split(":", 1) for line in stanza.splitlines() if ":" in line and not line.startswith("#")
+            )
+            suites = fields.get("Suites", "").split()
+            if SUITE in suites:
+                uri = fields.get("URIs", uri).split()[0].strip()
+                keyring = fields.get("Signed-By", keyring).strip()
+                break
+    return uri, keyring
+
+
+def _apt_opts() -> list[str]:
+    return [
+        "-o", f"Dir::Etc::SourceList={APT / 'sources.list'}",
+        "-o", "Dir::Etc::SourceParts=/dev/null",
+        "-o", f"Dir::State::Lists={APT / 'lists'}",
+        "-o", f"Dir::State::Status={APT / 'status'}",
+        "-o", f"Dir::Cache={APT / 'cache'}",
+        "-o", "Dir::Etc::Preferences=/dev/null",
+        "-o", "Dir::Etc::PreferencesParts=/dev/null",
+        "-o", "APT::Sandbox::User=root",
+        "-o", "Debug::NoLocking=1",
+    ]  # fmt: skip
+
+
+def _apt_setup() -> None:
+    (APT / "lists" / "partial").mkdir(parents=True, exist_ok=True)
+    (APT / "cache" / "archives" / "partial").mkdir(parents=True, exist_ok=True)
+    (APT / "status").touch()
+    uri, keyring = _mirror()
+    text = f"deb [signed-by={keyring}] {uri} {SUITE} main\ndeb-src [signed-by={keyring}] {uri} {SUITE} main\n"
+    src = APT / "sources.list"
+    changed = not src.exists() or src.read_text() != text
+    src.write_text(text)
+    if changed or not any((APT / "lists").glob("*Packages*")) or not any((APT / "lists").glob("*Sources*")):
+        _run(["apt-get", *_apt_opts(), "update", "-q"])
+
+
+def _run(cmd: list[str], cwd: Path | None = None) -> str:
+    print("+", " ".join(c for c in cmd if not c.startswith("Dir::") and c != "-o"), file=sys.stderr)
+    res = subprocess.run(cmd, cwd=cwd, check=True, capture_output=True, text=True)
+    return res.stdout
+
+
+def _download_binary(pkg: str) -> Path:
+    DEBS.mkdir(parents=True, exist_ok=True)
+    found = sorted(DEBS.glob(f"{pkg}_*.deb"))
+    if found:
+        return found[-1]
+    _apt_setup()
+    _run(["apt-get", *_apt_opts(), "download", "-q", pkg], cwd=DEBS)
+    found = sorted(DEBS.glob(f"{pkg}_*.deb"))
+    if not found:
+        raise RuntimeError(f"apt-get download {pkg} produced no .deb")
+    return found[-1]
+
+
+def _download_source(pkg: str) -> list[Path]:
+    dest = SRCS / pkg
+    dest.mkdir(parents=True, exist_ok=True)
+    if not any(dest.glob("*.dsc")):
+        _apt_setup()
+        _run(["apt-get", *_apt_opts(), "source", "--download-only", "-q", pkg], cwd=dest)
+    tars = sorted(p for p in dest.iterdir() if re.search(r"\.orig(-[\w-]+)?\.tar\.\w+$", p.name))
+    if not tars:  # native package
+        tars = sorted(p for p in dest.iterdir() if ".tar." in p.name and ".debian." not in p.name)
+    return tars
+
+
+def _keep(name: str) -> bool:
+    return name.lower().endswith(EXTS)
+
+
+def _extract_deb(deb: Path, out: Path) -> None:
+    with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+        _run(["dpkg-deb", "-x", str(deb), tmp])
+        root = Path(tmp)
+        for f in sorted(root.rglob("*")):
+            if f.is_file() and not f.is_symlink() and _keep(f.name):
+                target = out / f.relative_to(root)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(f, target)
+
+
+def _extract_tar(tar: Path, out: Path) -> None:
+    with tarfile.open(tar) as tf:
+        for member in tf:
+            if not member.isfile() or not _keep(member.name):
+                continue
+            parts = Path(member.name).parts
+            if ".." in parts or Path(member.name).is_absolute():
+                continue
+            m = re.search(r"\.orig-([\w-]+)\.tar", tar.name)
+            target = out / (m.group(1) if m else "main") / Path(*parts[1:])
+            target.parent.mkdir(parents=True, exist_ok=True)
+            src = tf.extractfile(member)
+            assert src is not None
+            target.write_bytes(src.read())
+
+
+def fetch(refresh: bool = False) -> dict:
+    """Download (cached) and extract every source; write and return the manifest."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for source, pkgs in SOURCES.items():
+        out = CORPUS / source
+        stamp = out / ".done"
+        if refresh or not stamp.exists():
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir(parents=True)
+            for pkg in pkgs:
+                if pkg.startswith("src:"):
+                    for tar in _download_source(pkg[4:]):
+                        _extract_tar(tar, out)
+                else:
+                    _extract_deb(_download_binary(pkg), out)
+            stamp.write_text(" ".join(pkgs) + "\n")
+        for f in _walk(out):
+            data = f.read_bytes()
+            entries.append(
+                {
+                    "source": source,
+                    "path": f.relative_to(out).as_posix(),
+                    "size": len(data),
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                }
+            )
+    manifest = {"suite": SUITE, "packages": SOURCES, "files": entries}
+    MANIFEST.write_text(json.dumps(manifest, indent=1) + "\n")
+    return manifest
+
+
+def _walk(out: Path) -> list[Path]:
+    return sorted(f for f in out.rglob("*") if f.is_file() and _keep(f.name))
+
+
+def corpus_files(source: str | None = None, fetch_missing: bool = True) -> list[Path]:
+    """Absolute paths of the corpus files (of one source, or all), fetching the corpus if needed."""
+    names = [source] if source else list(SOURCES)
+    for name in names:
+        if name not in SOURCES:
+            raise KeyError(f"unknown corpus source {name!r}; known: {', '.join(SOURCES)}")
+    if fetch_missing and (not MANIFEST.exists() or any(not (CORPUS / n / ".done").exists() for n in names)):
+        fetch()
+    return [f for n in names for f in _walk(CORPUS / n)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--list", action="store_true", help="print the corpus files")
+    ap.add_argument("--refresh", action="store_true", help="re-extract from the cached downloads")
+    ap.add_argument("--source", choices=list(SOURCES), help="restrict --list to one source")
+    args = ap.parse_args(argv)
+    manifest = fetch(refresh=args.refresh) if args.refresh or not MANIFEST.exists() else None
+    files = corpus_files(args.source)
+    if args.list:
+        for f in files:
+            print(f.relative_to(CORPUS))
+        return 0
+    manifest = manifest or json.loads(MANIFEST.read_text())
+    for source in SOURCES:
+        rows = [e for e in manifest["files"] if e["source"] == source]
+        print(f"{source:10} {len(rows):5} files {sum(e['size'] for e in rows) / 1e6:8.2f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
