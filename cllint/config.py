@@ -1,0 +1,412 @@
+"""Project configuration: `.cllint.toml` or `[tool.cllint]` in `pyproject.toml`.
+
+Shared by the CLI and the server. The search walks up from each file's directory; in each
+directory `.cllint.toml` wins over `pyproject.toml`, and a `pyproject.toml` without a
+`[tool.cllint]` table is skipped. Command-line options win over the file (`merge`).
+Every problem is a `ConfigError` whose `str()` reads `path:line: message`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import difflib
+import os
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cllint.analysis.features import KNOWN_VERSIONS, Version
+from cllint.analysis.target import Target, TargetError
+
+CONFIG_NAME = ".cllint.toml"
+PYPROJECT = "pyproject.toml"
+SECTION = "tool.cllint"
+
+# kebab-case keys, as ruff spells them; the values map onto Settings fields.
+KEYS = (
+    "std",
+    "target",
+    "features",
+    "include",
+    "define",
+    "select",
+    "ignore",
+    "extend-select",
+    "per-file-ignores",
+    "exclude",
+)
+_DEVICE = re.compile(r"^device:(\d+)$")
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+STD_CHOICES = tuple(v.std for v in KNOWN_VERSIONS)
+
+
+class ConfigError(Exception):
+    """A configuration file cannot be used; `line` is 1-based or None when unknown."""
+
+    def __init__(self, path: Path | str, line: int | None, message: str) -> None:
+        super().__init__(message)
+        self.path = Path(path)
+        self.line = line
+        self.message = message
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else str(self.path)
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class Settings:
+    std: str | None = None  # "CL1.2"; shorthand for the preset of that version
+    target: str | None = None  # a preset name or "device:N"
+    features: str | None = None  # clang-style overrides, "+__opencl_c_fp64,-cl_khr_fp16"
+    include: list[Path] = field(default_factory=list)  # absolute, or relative to the cwd (CLI)
+    define: dict[str, str] = field(default_factory=dict)
+    select: list[str] | None = None  # None: the default rule selection
+    ignore: list[str] = field(default_factory=list)
+    extend_select: list[str] = field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)  # glob -> codes
+    exclude: list[str] = field(default_factory=list)  # globs
+    source: Path | None = None  # the configuration file these came from
+
+
+# -- discovery ----------------------------------------------------------------------------
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest configuration file for `start` (a file or a directory), or None.
+
+    A `pyproject.toml` that cannot be parsed stops the search with a ConfigError only when
+    it mentions cllint; otherwise it cannot be ours and is skipped.
+    """
+    here = Path(os.path.abspath(start))
+    if not here.is_dir():
+        here = here.parent
+    for folder in (here, *here.parents):
+        candidate = folder / CONFIG_NAME
+        if candidate.is_file():
+            return candidate
+        pyproject = folder / PYPROJECT
+        if pyproject.is_file() and _pyproject_has_section(pyproject):
+            return pyproject
+    return None
+
+
+def _pyproject_has_section(path: Path) -> bool:
+    text = _read(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        if "cllint" in text:
+            raise _toml_error(path, exc) from None
+        return False
+    tool = data.get("tool")
+    return isinstance(tool, dict) and "cllint" in tool
+
+
+# -- loading ------------------------------------------------------------------------------
+
+
+def load_config(path: Path, valid_code: Callable[[str], bool] | None = None) -> Settings:
+    """Read and validate one configuration file; `valid_code` judges rule codes and prefixes."""
+    path = Path(path)
+    text = _read(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise _toml_error(path, exc) from None
+    in_pyproject = path.name == PYPROJECT
+    if in_pyproject:
+        tool = data.get("tool", {})
+        table = tool.get("cllint", {}) if isinstance(tool, dict) else {}
+        if not isinstance(table, dict):
+            raise ConfigError(path, _Lines(text, True).key("cllint"), "'tool.cllint' must be a table")
+    else:
+        table = data
+    return _Reader(path, text, in_pyproject, valid_code).settings(table)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(path, None, "file is not valid UTF-8") from None
+    except OSError as exc:
+        raise ConfigError(path, None, f"cannot read file: {exc.strerror or exc}") from None
+
+
+def _toml_error(path: Path, exc: tomllib.TOMLDecodeError) -> ConfigError:
+    text = str(exc)
+    m = re.search(r"\s*\(at line (\d+), column (\d+)\)\s*$", text)
+    line = int(m.group(1)) if m else None
+    message = text[: m.start()] if m else text
+    if m:
+        message += f" (column {m.group(2)})"
+    message = message[:1].lower() + message[1:]
+    return ConfigError(path, line, f"invalid TOML: {message}")
+
+
+class _Lines:
+    """Finds the line of a key by scanning the text (tomllib does not keep positions)."""
+
+    def __init__(self, text: str, in_pyproject: bool) -> None:
+        self.lines = text.splitlines()
+        self.prefix = SECTION if in_pyproject else ""
+
+    def key(self, key: str, value: str | None = None) -> int | None:
+        """1-based line of `key` in our table (or of `value` quoted after it), else None."""
+        found: int | None = None
+        table = ""
+        for number, raw in enumerate(self.lines, 1):
+            line = raw.strip()
+            header = re.match(r"^\[\[?\s*([^\]]+?)\s*\]\]?", line)
+            if header:
+                table = re.sub(r"\s*\.\s*", ".", header.group(1)).replace('"', "").replace("'", "")
+                if table == _join(self.prefix, key) or table.startswith(_join(self.prefix, key) + "."):
+                    found = number
+                    break
+                continue
+            if table != self.prefix and not (self.prefix and table == "tool" and "cllint" in line):
+                continue
+            if re.match(rf"^(?:cllint\s*\.\s*)?[\"']?{re.escape(key)}[\"']?\s*[=.]", line):
+                found = number
+                break
+        if found is None or value is None:
+            return found
+        quoted = re.compile(rf"[\"']{re.escape(value)}[\"']")
+        for number in range(found, len(self.lines) + 1):
+            if quoted.search(self.lines[number - 1]):
+                return number
+        return found
+
+
+def _first_bad(overrides: str, message: str) -> str | None:
+    """The override token a TargetError message quotes first, to find its line."""
+    m = re.search(r"'([^']+)'", message)
+    if not m:
+        return None
+    for raw in overrides.split(","):
+        token = raw.strip()
+        if token.lstrip("+-").strip() == m.group(1):
+            return token
+    return None
+
+
+def _join(prefix: str, key: str) -> str:
+    return f"{prefix}.{key}" if prefix else key
+
+
+def _type_name(value: object) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, (datetime.date, datetime.time)):
+        return "a date-time"
+    return type(value).__name__
+
+
+class _Reader:
+    def __init__(
+        self, path: Path, text: str, in_pyproject: bool, valid_code: Callable[[str], bool] | None
+    ) -> None:
+        self.path = path
+        self.lines = _Lines(text, in_pyproject)
+        self.where = f" in [{SECTION}]" if in_pyproject else ""
+        self.valid_code = valid_code
+
+    def fail(self, key: str, message: str, value: str | None = None) -> ConfigError:
+        return ConfigError(self.path, self.lines.key(key, value), message)
+
+    def settings(self, table: dict[str, object]) -> Settings:
+        for key in table:
+            if key not in KEYS:
+                hint = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1, cutoff=0.6)
+                suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
+                raise self.fail(key, f"unknown option '{key}'{self.where}{suggestion}")
+        s = Settings(source=self.path)
+        if "std" in table:
+            s.std = self.std(table["std"])
+        if "target" in table:
+            s.target = self.target(table["target"])
+        if "features" in table:
+            s.features = self.features(table["features"])
+        if "include" in table:
+            base = self.path.parent
+            s.include = [Path(os.path.normpath(base / p)) for p in self.strings("include", table["include"])]
+        if "define" in table:
+            s.define = self.define(table["define"])
+        for key in ("select", "ignore", "extend-select"):
+            if key in table:
+                codes = self.codes(key, table[key])
+                setattr(s, key.replace("-", "_"), codes)
+        if "per-file-ignores" in table:
+            s.per_file_ignores = self.per_file_ignores(table["per-file-ignores"])
+        if "exclude" in table:
+            s.exclude = self.strings("exclude", table["exclude"])
+        self.check_target(s, table)
+        return s
+
+    def check_target(self, s: Settings, table: dict[str, object]) -> None:
+        """Build the target once so bad combinations and overrides point at their line."""
+        base_settings = dataclasses.replace(s, features=None)
+        try:
+            # A device is unknown until run time: check overrides against bare 3.0.
+            base = build_target(base_settings, device_reader=lambda index: Target.preset("CL3.0"))
+        except TargetError as exc:
+            raise self.fail("std" if "std" in table else "target", str(exc)) from None
+        if s.features:
+            try:
+                base.apply_overrides(s.features)
+            except TargetError as exc:
+                raise self.fail("features", str(exc), _first_bad(s.features, str(exc))) from None
+
+    def string(self, key: str, value: object) -> str:
+        if not isinstance(value, str):
+            raise self.fail(key, f"option '{key}' must be a string, not {_type_name(value)}")
+        return value
+
+    def strings(self, key: str, value: object) -> list[str]:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            got = _type_name(value) if not isinstance(value, list) else "an array with non-strings"
+            raise self.fail(key, f"option '{key}' must be an array of strings, not {got}")
+        return list(value)
+
+    def std(self, value: object) -> str:
+        text = self.string("std", value)
+        try:
+            std = Version.parse(text).std
+        except ValueError:
+            std = None
+        if std not in STD_CHOICES:
+            raise self.fail("std", f"invalid value '{text}' for 'std' (expected one of {', '.join(STD_CHOICES)})")
+        return std
+
+    def target(self, value: object) -> str:
+        text = self.string("target", value).strip()
+        if _DEVICE.match(text):
+            return text
+        try:
+            return Target.preset(text).name
+        except TargetError as exc:
+            raise self.fail("target", str(exc)) from None
+
+    def features(self, value: object) -> str:
+        if isinstance(value, list):
+            return ",".join(self.strings("features", value))
+        return self.string("features", value)
+
+    def define(self, value: object) -> dict[str, str]:
+        pairs: list[tuple[str, str]] = []
+        if isinstance(value, dict):
+            for name, v in value.items():
+                if isinstance(v, bool) or not isinstance(v, (str, int, float)):
+                    raise self.fail("define", f"value of macro '{name}' in 'define' must be a string or number, not {_type_name(v)}", name)
+                pairs.append((name, str(v)))
+        else:
+            for item in self.strings("define", value):
+                name, _, text = item.partition("=")
+                pairs.append((name.strip(), text if "=" in item else "1"))
+        for name, _ in pairs:
+            if not _IDENT.match(name):
+                raise self.fail("define", f"invalid macro name '{name}' in 'define'", name or None)
+        return dict(pairs)
+
+    def codes(self, key: str, value: object) -> list[str]:
+        codes = [c.strip() for c in self.strings(key, value)]
+        for code in codes:
+            if self.valid_code is not None and not self.valid_code(code):
+                raise self.fail(key, f"unknown rule code or prefix '{code}' in '{key}'", code)
+        return codes
+
+    def per_file_ignores(self, value: object) -> dict[str, list[str]]:
+        key = "per-file-ignores"
+        if not isinstance(value, dict):
+            raise self.fail(key, f"option '{key}' must be a table of glob = [codes], not {_type_name(value)}")
+        out: dict[str, list[str]] = {}
+        for glob, codes in value.items():
+            out[glob] = self.codes(key, [codes] if isinstance(codes, str) else codes)
+        return out
+
+
+# -- combining ----------------------------------------------------------------------------
+
+
+def merge(settings: Settings, cli_overrides: Mapping[str, object]) -> Settings:
+    """Settings with command-line values applied; keys are Settings field names, None = unset.
+
+    The command line replaces `std`, `target` and `select` (a CLI `std` or `target` replaces
+    both file values), appends its `features` overrides after the file's (so they win name by
+    name), extends `include`, `ignore`, `extend_select`, `exclude`, `per_file_ignores`, and
+    its `define` values win per macro.
+    """
+    fields = {f.name for f in dataclasses.fields(Settings)}
+    given = {k: v for k, v in cli_overrides.items() if v is not None}
+    unknown = set(given) - fields
+    if unknown:
+        raise ValueError(f"unknown settings field(s): {', '.join(sorted(unknown))}")
+    out = dataclasses.replace(
+        settings,
+        include=list(settings.include),
+        define=dict(settings.define),
+        ignore=list(settings.ignore),
+        extend_select=list(settings.extend_select),
+        per_file_ignores={k: list(v) for k, v in settings.per_file_ignores.items()},
+        exclude=list(settings.exclude),
+    )
+    if "std" in given or "target" in given:
+        out.std = given.get("std")  # type: ignore[assignment]
+        out.target = given.get("target")  # type: ignore[assignment]
+    if "features" in given:
+        out.features = ",".join(f for f in (settings.features, str(given["features"])) if f)
+    if "select" in given:
+        out.select = list(given["select"])  # type: ignore[call-overload]
+    for name in ("include", "ignore", "extend_select", "exclude"):
+        if name in given:
+            values = list(given[name])  # type: ignore[call-overload]
+            if name == "include":
+                values = [Path(v) for v in values]
+            getattr(out, name).extend(values)
+    if "define" in given:
+        out.define.update(given["define"])  # type: ignore[call-overload]
+    if "per_file_ignores" in given:
+        for glob, codes in given["per_file_ignores"].items():  # type: ignore[attr-defined]
+            out.per_file_ignores.setdefault(glob, []).extend(codes)
+    if "source" in given:
+        out.source = given["source"]  # type: ignore[assignment]
+    return out
+
+
+def build_target(
+    settings: Settings, device_reader: Callable[[int], Target] | None = None
+) -> Target:
+    """The target these settings describe: the base (`target`, else `std`, else CL1.2, the
+    compiler default when no -cl-std is given) with the `features` overrides applied.
+
+    `device_reader(index)` turns `device:N` into a Target (it needs pyopencl, which lives with
+    the device runner). Raises TargetError for unknown names or contradictory settings.
+    """
+    base: Target
+    if settings.target and (m := _DEVICE.match(settings.target)):
+        if settings.std:
+            raise TargetError(f"'std' cannot be combined with device target '{settings.target}'")
+        if device_reader is None:
+            raise TargetError(f"target '{settings.target}' needs a device, and no device reader is available")
+        base = device_reader(int(m.group(1)))
+    elif settings.target:
+        base = Target.preset(settings.target)
+        if settings.std and Version.parse(settings.std) != base.version:
+            raise TargetError(f"'std' {settings.std} contradicts target '{base.name}'")
+    else:
+        base = Target.preset(settings.std or "CL1.2")
+    return base.apply_overrides(settings.features) if settings.features else base
