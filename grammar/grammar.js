@@ -1,2 +1,278 @@
+/**
+ * @file OpenCL C grammar for tree-sitter, extending tree-sitter-c.
+ *
+ * Only OpenCL additions live here; the C language comes from `tree-sitter-c`
+ * (pinned in package.json). Every override keeps the C rule as its first choice.
+ * @license MIT
+ */
+
+/// <reference types="tree-sitter-cli/dsl" />
+// @ts-check
+
 const C = require('tree-sitter-c/grammar');
-module.exports = grammar(C, { name: 'opencl', rules: {} });
+
+const {PREC, preprocessor, commaSep, commaSep1} = C;
+
+const SCALARS = [
+  'half', 'uchar', 'ushort', 'uint', 'ulong',
+  // reserved by OpenCL C for future use, but real code names them
+  'quad',
+];
+const VECTOR_BASES = ['char', 'uchar', 'short', 'ushort', 'int', 'uint', 'long', 'ulong',
+  'float', 'double', 'half', 'bool'];
+const VECTOR_SIZES = [2, 3, 4, 8, 16];
+const OPAQUE_TYPES = [
+  'image1d_t', 'image1d_array_t', 'image1d_buffer_t', 'image2d_t', 'image2d_array_t',
+  'image2d_depth_t', 'image2d_array_depth_t', 'image2d_msaa_t', 'image2d_array_msaa_t',
+  'image2d_msaa_depth_t', 'image2d_array_msaa_depth_t', 'image3d_t',
+  'sampler_t', 'event_t', 'clk_event_t', 'ndrange_t', 'queue_t', 'reserve_id_t',
+  'cl_mem_fence_flags', 'memory_order', 'memory_scope',
+  'atomic_int', 'atomic_uint', 'atomic_long', 'atomic_ulong', 'atomic_float',
+  'atomic_double', 'atomic_half', 'atomic_intptr_t', 'atomic_uintptr_t', 'atomic_size_t',
+  'atomic_ptrdiff_t', 'atomic_flag',
+];
+
+module.exports = grammar(C, {
+  name: 'opencl',
+
+  conflicts: ($, original) => original.concat([
+    [$.type_specifier, $.expression, $.macro_type_specifier, $.macro_modifier],
+    [$.type_specifier, $.macro_modifier],
+    [$.sized_type_specifier, $.macro_modifier],
+    [$._declarator, $.macro_modifier],
+    [$.type_specifier, $.macro_type_specifier, $.macro_modifier],
+    [$.attributed_declarator, $.macro_declarator],
+    [$._field_declarator, $.macro_modifier],
+    [$._declarator, $.type_specifier, $.macro_type_specifier, $.macro_modifier],
+    [$._declarator, $.type_specifier, $.macro_modifier],
+    [$._declaration_specifiers, $.macro_declarator],
+    [$.attributed_field_declarator, $.macro_field_declarator],
+    [$.comma_expression, $.vector_literal],
+  ]),
+
+  rules: {
+    // ---- Qualifiers and specifiers -------------------------------------------------
+
+    type_qualifier: ($, original) => choice(
+      original,
+      $.address_space_qualifier,
+      $.access_qualifier,
+    ),
+
+    address_space_qualifier: _ => choice(
+      '__global', 'global',
+      '__local', 'local',
+      '__constant', 'constant',
+      '__private', 'private',
+      '__generic', 'generic',
+    ),
+
+    access_qualifier: _ => choice(
+      '__read_only', 'read_only',
+      '__write_only', 'write_only',
+      '__read_write', 'read_write',
+    ),
+
+    kernel_specifier: _ => choice('__kernel', 'kernel'),
+
+    _declaration_modifiers: ($, original) => choice(
+      original,
+      $.kernel_specifier,
+      $.pipe_qualifier,
+    ),
+
+    // Macros may stand before the type (`KERNEL_FQ void k(...)`); after the type
+    // they are read as part of the declarator (see `_declarator`), because there an
+    // identifier may as well be the declared name.
+    _declaration_specifiers: $ => prec.right(seq(
+      repeat(choice($._declaration_modifiers, $.macro_modifier)),
+      field('type', $.type_specifier),
+      repeat($._declaration_modifiers),
+    )),
+
+    // `const float gmx_unused x`, `u32 MAYBE_UNUSED *p`
+    _declarator: ($, original) => choice(original, $.macro_declarator),
+    _field_declarator: ($, original) => choice(original, alias($.macro_field_declarator, $.macro_declarator)),
+    _declaration_declarator: ($, original) => choice(original, $.macro_declarator),
+
+    macro_declarator: $ => prec.dynamic(-2, seq(
+      field('macro', $.macro_modifier),
+      field('declarator', $._declarator),
+    )),
+    macro_field_declarator: $ => prec.dynamic(-2, seq(
+      field('macro', $.macro_modifier),
+      field('declarator', $._field_declarator),
+    )),
+
+    pipe_qualifier: _ => 'pipe',
+
+    // A macro used where qualifiers or attributes go: `KERNEL_FQ`, `DECLSPEC`,
+    // `gmx_unused`, `INLINE_ATTR(x)`. Lowest dynamic precedence, so a plain
+    // identifier is a type whenever that reading works.
+    macro_modifier: $ => prec.dynamic(-2, seq(
+      field('name', $.identifier),
+      optional(field('arguments', $.argument_list)),
+    )),
+
+    storage_class_specifier: ($, original) => choice(
+      original,
+      '__inline',
+    ),
+
+    primitive_type: ($, original) => choice(
+      original,
+      token(choice(
+        ...SCALARS,
+        ...VECTOR_BASES.flatMap(base => VECTOR_SIZES.map(n => `${base}${n}`)),
+        ...OPAQUE_TYPES,
+      )),
+    ),
+
+    // ---- Declarations with attributes after declarators ----------------------------
+
+    declaration: $ => seq(
+      $._declaration_specifiers,
+      commaSep1(seq(
+        field('declarator', choice(
+          seq(
+            optional($.ms_call_modifier),
+            $._declaration_declarator,
+            optional($.gnu_asm_expression),
+          ),
+          $.init_declarator,
+        )),
+        repeat($.attribute_specifier),
+      )),
+      ';',
+    ),
+
+    // `__attribute__((opencl_unroll_hint(4))) for (...)`
+    attributed_statement: ($, original) => choice(
+      original,
+      seq(repeat1($.attribute_specifier), $.statement),
+    ),
+
+    // ---- Expressions ---------------------------------------------------------------
+
+    _expression_not_binary: ($, original) => choice(
+      original,
+      $.vector_literal,
+      $.block_literal,
+    ),
+
+    // `(float4)(1.0f, v.xy, 2)`: a cast applied to a parenthesised list of two or
+    // more elements is a vector literal; with one element it stays a cast (splat).
+    vector_literal: $ => prec.dynamic(1, prec(PREC.CAST, seq(
+      '(',
+      field('type', $.type_descriptor),
+      ')',
+      '(',
+      field('element', $.expression),
+      repeat1(seq(',', field('element', $.expression))),
+      ')',
+    ))),
+
+    // Clang blocks, used with `enqueue_kernel`: `^{ ... }`, `^(local void *p){ ... }`.
+    block_literal: $ => prec(PREC.UNARY, seq(
+      '^',
+      optional(field('parameters', $.parameter_list)),
+      field('body', $.compound_statement),
+    )),
+
+    // `1.0h` is a half literal.
+    number_literal: _ => {
+      const separator = '\'';
+      const hex = /[0-9a-fA-F]/;
+      const decimal = /[0-9]/;
+      const hexDigits = seq(repeat1(hex), repeat(seq(separator, repeat1(hex))));
+      const decimalDigits = seq(repeat1(decimal), repeat(seq(separator, repeat1(decimal))));
+      return token(seq(
+        optional(/[-\+]/),
+        optional(choice(/0[xX]/, /0[bB]/)),
+        choice(
+          seq(
+            choice(
+              decimalDigits,
+              seq(/0[bB]/, decimalDigits),
+              seq(/0[xX]/, hexDigits),
+            ),
+            optional(seq('.', optional(hexDigits))),
+          ),
+          seq('.', decimalDigits),
+        ),
+        optional(seq(
+          /[eEpP]/,
+          optional(seq(
+            optional(/[-\+]/),
+            hexDigits,
+          )),
+        )),
+        /[uUlLwWfFbBdDhH]*/,
+      ));
+    },
+
+    // ---- Preprocessor --------------------------------------------------------------
+
+    _top_level_item: ($, original) => choice(original, $._pragma),
+    _block_item: ($, original) => choice(original, $._pragma),
+    _field_declaration_list_item: ($, original) => choice(original, $._pragma),
+    _pragma: $ => choice(
+      $.preproc_pragma,
+      $.opencl_extension_pragma,
+      $.opencl_fp_contract_pragma,
+      $.unroll_pragma,
+    ),
+
+    // Pragmas. The leading words are single tokens (not keywords) so that any other
+    // pragma still reads as `#pragma` plus its raw argument.
+    preproc_pragma: $ => seq(
+      alias(token(prec(1, /#[ \t]*pragma/)), '#pragma'),
+      optional(field('argument', $.preproc_arg)),
+      token.immediate(/\r?\n/),
+    ),
+
+    // `#pragma OPENCL EXTENSION cl_khr_fp64 : enable`
+    opencl_extension_pragma: $ => seq(
+      alias(token(prec(2, /#[ \t]*pragma[ \t]+OPENCL[ \t]+EXTENSION/)), '#pragma OPENCL EXTENSION'),
+      field('extension', $.identifier),
+      ':',
+      field('behavior', $.identifier),
+      token.immediate(/\r?\n/),
+    ),
+
+    // `#pragma OPENCL FP_CONTRACT ON`
+    opencl_fp_contract_pragma: $ => seq(
+      alias(token(prec(2, /#[ \t]*pragma[ \t]+OPENCL[ \t]+FP_CONTRACT/)), '#pragma OPENCL FP_CONTRACT'),
+      field('state', $.identifier),
+      token.immediate(/\r?\n/),
+    ),
+
+    // `#pragma unroll`, `#pragma unroll 4`, `#pragma nounroll`
+    unroll_pragma: $ => seq(
+      alias(token(prec(2, /#[ \t]*pragma[ \t]+(no)?unroll/)), '#pragma unroll'),
+      optional(field('count', choice($.number_literal, $.identifier, $.parenthesized_expression))),
+      token.immediate(/\r?\n/),
+    ),
+
+    // `#include M2S(INCLUDE_PATH/inc_vendor.h)`: a macro-built path stays raw text.
+    preproc_include: $ => seq(
+      preprocessor('include'),
+      field('path', choice(
+        $.string_literal,
+        $.system_lib_string,
+        $.identifier,
+        alias($.preproc_call_expression, $.call_expression),
+        alias(token(prec(1, /[A-Za-z_]\w*[ \t]*\([^\n]*\)/)), $.preproc_arg),
+      )),
+      token.immediate(/\r?\n/),
+    ),
+
+    // `(GLOBAL_AS u8 *) p`: macros may stand before the type in a type name too.
+    type_descriptor: $ => seq(
+      repeat(choice($.type_qualifier, $.macro_modifier)),
+      field('type', $.type_specifier),
+      repeat($.type_qualifier),
+      field('declarator', optional($._abstract_declarator)),
+    ),
+  },
+});
