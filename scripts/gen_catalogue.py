@@ -665,6 +665,12 @@ def constants(lines: list[Line]) -> list[dict]:
         m = re.match(r"^#define\s+([A-Z_][A-Z0-9_]*)\s+(\S+)", text)
         c = re.match(r"^\|\s*`([A-Z][A-Z0-9_]+|memory_(?:order|scope)_\w+)`\s*(\|.*)?$", text)
         name = m.group(1) if m else (c.group(1) if c else None)
+        if not name:  # CLK_* enumerants named in prose and tables (fence flags, sampler modes, errors)
+            found = [k for k in re.findall(r"`(CLK_[A-Z0-9_]+)`", text) if not k.endswith("_") and k not in out]
+            name = found[0] if found else None
+            for extra in found[1:]:
+                out[extra] = {"name": extra, "type": "int", "value": None, "since": None,
+                              "requires": [], "spec": ln.section}
         if not name or name in out or not (ln.top.startswith(("built-in", "math", "integer", "atomic", "synchron",
                                                                 "image", "enqueu", "floating", "legacy", "printf"))
                                            or ln.section.startswith(("floating-point-macros", "integer-macros",
