@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass, replace
@@ -44,6 +45,9 @@ class BuildOptions:
 
 def oclgrind_icd() -> str | None:
     """Oclgrind's ICD library, for when it is installed but not registered in /etc/OpenCL/vendors."""
+    forced = os.environ.get("CLLINT_OCLGRIND_ICD")
+    if forced is not None:  # a path, or empty to leave Oclgrind out
+        return forced or None
     exe = shutil.which("oclgrind")
     guesses = list(_OCLGRIND_LIBS)
     if exe:

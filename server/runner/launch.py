@@ -145,7 +145,7 @@ _ANNOT = re.compile(r"^\s*//\s*cllint-run:(.*)$")
 
 def from_annotation(text: str, kernel: str) -> Launch:
     """`// cllint-run: global=1024 local=64 a=rand:float n=1024` lines right above the kernel."""
-    m = re.search(_KERNEL.format(name=re.escape(kernel)), text)
+    m = re.search(_KERNEL.replace("{name}", re.escape(kernel)), text)
     if not m:
         return Launch()
     lines = text[: m.start()].splitlines()
