@@ -35,6 +35,24 @@ const OPAQUE_TYPES = [
 module.exports = grammar(C, {
   name: 'opencl',
 
+  // See src/scanner.c: conditional directives are structured where they can be,
+  // otherwise read with their first branch taken.
+  externals: $ => [
+    $._pp_if, $._pp_ifdef, $._pp_ifndef,
+    $._pp_elif, $._pp_elifdef, $._pp_elifndef, $._pp_else, $._pp_endif,
+    $._pp_newline,
+    $.preproc_conditional,
+    $.preproc_conditional_text,
+    $.preproc_skipped,
+    $._error_sentinel,
+  ],
+
+  extras: ($, original) => original.concat([
+    $.preproc_conditional,
+    $.preproc_conditional_text,
+    $.preproc_skipped,
+  ]),
+
   conflicts: ($, original) => original.concat([
     [$.type_specifier, $.expression, $.macro_type_specifier, $.macro_modifier],
     [$.type_specifier, $.macro_modifier],
@@ -228,7 +246,7 @@ module.exports = grammar(C, {
     preproc_pragma: $ => seq(
       alias(token(prec(1, /#[ \t]*pragma/)), '#pragma'),
       optional(field('argument', $.preproc_arg)),
-      token.immediate(/\r?\n/),
+      $._pp_newline,
     ),
 
     // `#pragma OPENCL EXTENSION cl_khr_fp64 : enable`
@@ -237,21 +255,21 @@ module.exports = grammar(C, {
       field('extension', $.identifier),
       ':',
       field('behavior', $.identifier),
-      token.immediate(/\r?\n/),
+      $._pp_newline,
     ),
 
     // `#pragma OPENCL FP_CONTRACT ON`
     opencl_fp_contract_pragma: $ => seq(
       alias(token(prec(2, /#[ \t]*pragma[ \t]+OPENCL[ \t]+FP_CONTRACT/)), '#pragma OPENCL FP_CONTRACT'),
       field('state', $.identifier),
-      token.immediate(/\r?\n/),
+      $._pp_newline,
     ),
 
     // `#pragma unroll`, `#pragma unroll 4`, `#pragma nounroll`
     unroll_pragma: $ => seq(
       alias(token(prec(2, /#[ \t]*pragma[ \t]+(no)?unroll/)), '#pragma unroll'),
       optional(field('count', choice($.number_literal, $.identifier, $.parenthesized_expression))),
-      token.immediate(/\r?\n/),
+      $._pp_newline,
     ),
 
     // `#include M2S(INCLUDE_PATH/inc_vendor.h)`: a macro-built path stays raw text.
@@ -264,8 +282,34 @@ module.exports = grammar(C, {
         alias($.preproc_call_expression, $.call_expression),
         alias(token(prec(1, /[A-Za-z_]\w*[ \t]*\([^\n]*\)/)), $.preproc_arg),
       )),
-      token.immediate(/\r?\n/),
+      $._pp_newline,
     ),
+
+    preproc_def: $ => seq(
+      preprocessor('define'),
+      field('name', $.identifier),
+      field('value', optional($.preproc_arg)),
+      $._pp_newline,
+    ),
+
+    preproc_function_def: $ => seq(
+      preprocessor('define'),
+      field('name', $.identifier),
+      field('parameters', $.preproc_params),
+      field('value', optional($.preproc_arg)),
+      $._pp_newline,
+    ),
+
+    preproc_call: $ => seq(
+      field('directive', $.preproc_directive),
+      field('argument', optional($.preproc_arg)),
+      $._pp_newline,
+    ),
+
+    ...preprocIf('', $ => $._block_item),
+    ...preprocIf('_in_field_declaration_list', $ => $._field_declaration_list_item),
+    ...preprocIf('_in_enumerator_list', $ => seq($.enumerator, ',')),
+    ...preprocIf('_in_enumerator_list_no_comma', $ => $.enumerator, -1),
 
     // `(GLOBAL_AS u8 *) p`: macros may stand before the type in a type name too.
     type_descriptor: $ => seq(
@@ -276,3 +320,62 @@ module.exports = grammar(C, {
     ),
   },
 });
+
+/**
+ * tree-sitter-c's structured conditional groups, with the directive tokens coming
+ * from the external scanner.
+ *
+ * @param {string} suffix
+ * @param {RuleBuilder<string>} content
+ * @param {number} precedence
+ * @returns {RuleBuilders<string, string>}
+ */
+function preprocIf(suffix, content, precedence = 0) {
+  /** @param {GrammarSymbols<string>} $ */
+  function alternativeBlock($) {
+    return choice(
+      suffix ? alias($['preproc_else' + suffix], $.preproc_else) : $.preproc_else,
+      suffix ? alias($['preproc_elif' + suffix], $.preproc_elif) : $.preproc_elif,
+      suffix ? alias($['preproc_elifdef' + suffix], $.preproc_elifdef) : $.preproc_elifdef,
+    );
+  }
+
+  return {
+    ['preproc_if' + suffix]: $ => prec(precedence, seq(
+      alias($._pp_if, '#if'),
+      field('condition', $._preproc_expression),
+      $._pp_newline,
+      repeat(content($)),
+      field('alternative', optional(alternativeBlock($))),
+      alias($._pp_endif, '#endif'),
+    )),
+
+    ['preproc_ifdef' + suffix]: $ => prec(precedence, seq(
+      choice(alias($._pp_ifdef, '#ifdef'), alias($._pp_ifndef, '#ifndef')),
+      field('name', $.identifier),
+      repeat(content($)),
+      field('alternative', optional(alternativeBlock($))),
+      alias($._pp_endif, '#endif'),
+    )),
+
+    ['preproc_else' + suffix]: $ => prec(precedence, seq(
+      alias($._pp_else, '#else'),
+      repeat(content($)),
+    )),
+
+    ['preproc_elif' + suffix]: $ => prec(precedence, seq(
+      alias($._pp_elif, '#elif'),
+      field('condition', $._preproc_expression),
+      $._pp_newline,
+      repeat(content($)),
+      field('alternative', optional(alternativeBlock($))),
+    )),
+
+    ['preproc_elifdef' + suffix]: $ => prec(precedence, seq(
+      choice(alias($._pp_elifdef, '#elifdef'), alias($._pp_elifndef, '#elifndef')),
+      field('name', $.identifier),
+      repeat(content($)),
+      field('alternative', optional(alternativeBlock($))),
+    )),
+  };
+}
