@@ -213,6 +213,14 @@ def markdown(report: dict) -> str:
     )
     if "throughput_ratio_ours_baseline" in ov:
         lines.append(f"Throughput ratio ours/baseline (all sources): **{ov['throughput_ratio_ours_baseline']:.2f}**")
+    if "ours" in ov:
+        checks = [("clean outside hashcat >= 98%", ov["ours"]["clean_pct_outside_hashcat"] >= 98.0)]
+        if "hashcat" in report["sources"]:
+            checks.append(("hashcat clean >= 95%", report["sources"]["hashcat"]["grammars"]["ours"]["clean_pct"] >= 95.0))
+        if "throughput_ratio_ours_baseline" in ov:
+            checks.append(("throughput ratio >= 1.00", ov["throughput_ratio_ours_baseline"] >= 1.0))
+        lines.append("")
+        lines.append("Targets: " + "; ".join(f"{name}: {'met' if ok else 'NOT met'}" for name, ok in checks) + ".")
     return "\n".join(lines) + "\n"
 
 
