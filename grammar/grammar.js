@@ -54,9 +54,11 @@ module.exports = grammar(C, {
   ]),
 
   conflicts: ($, original) => original.concat([
-    [$.type_specifier, $.expression, $.macro_type_specifier, $.macro_modifier],
+    [$.type_specifier, $.expression, $.macro_type_specifier, $.macro_modifier, $.macro_invocation],
     [$.type_specifier, $.macro_modifier],
     [$.sized_type_specifier, $.macro_modifier],
+    [$.type_specifier, $.expression, $.macro_type_specifier, $.macro_modifier],
+    [$.macro_modifier, $.macro_invocation],
     [$._declarator, $.macro_modifier],
     [$.type_specifier, $.macro_type_specifier, $.macro_modifier],
     [$.attributed_declarator, $.macro_declarator],
@@ -146,6 +148,13 @@ module.exports = grammar(C, {
       )),
     ),
 
+    // `SIMPLE_TEST(uint)` or `REPLACE_DOT_BY_LEN (0)` on its own, without `;`: a
+    // macro that expands to whole declarations or statements.
+    macro_invocation: $ => prec.dynamic(-1, seq(
+      field('macro', $.identifier),
+      field('arguments', $.argument_list),
+    )),
+
     // ---- Declarations with attributes after declarators ----------------------------
 
     declaration: $ => seq(
@@ -231,8 +240,8 @@ module.exports = grammar(C, {
 
     // ---- Preprocessor --------------------------------------------------------------
 
-    _top_level_item: ($, original) => choice(original, $._pragma),
-    _block_item: ($, original) => choice(original, $._pragma),
+    _top_level_item: ($, original) => choice(original, $._pragma, $.macro_invocation),
+    _block_item: ($, original) => choice(original, $._pragma, $.macro_invocation),
     _field_declaration_list_item: ($, original) => choice(original, $._pragma),
     _pragma: $ => choice(
       $.preproc_pragma,
