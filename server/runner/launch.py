@@ -148,10 +148,8 @@ def from_annotation(text: str, kernel: str) -> Launch:
     m = re.search(_KERNEL.replace("{name}", re.escape(kernel)), text)
     if not m:
         return Launch()
-    lines = text[: m.start()].splitlines()
-    # the kernel line itself may start with attributes; scan the comment block above it
-    if lines and lines[-1].strip():
-        lines = lines[:-1]
+    # the comment block that ends on the line just above the kernel's first line
+    lines = text[: text.rfind("\n", 0, m.start()) + 1].rstrip().splitlines()
     tokens: list[str] = []
     for line in reversed(lines):
         a = _ANNOT.match(line)
