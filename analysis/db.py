@@ -1,0 +1,156 @@
+"""The analysis host: owns file texts and their trees; hands out immutable snapshots.
+
+Inputs are `(FileId, text)` pairs and byte-range edits; nothing here reads files.
+`Host.apply_change` edits the previous tree (`Tree.edit`) and reparses with it, so a
+keystroke costs what it touched. Derived data (lint results, summaries) are memoised
+per file revision inside the snapshot.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+from tree_sitter import Parser, Point, Tree
+
+from cllint.analysis.diagnostics import Diagnostic, FileId
+from cllint.analysis.lint import LintOptions, lint_tree
+from cllint.grammar import language
+
+# Resolves `#include` text to (file id, contents); injected by the CLI or server.
+IncludeResolver = Callable[[str, bool, FileId], "tuple[FileId, bytes] | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    """Replace bytes [start, old_end) of the file's previous text with `new_text`."""
+
+    start: int
+    old_end: int
+    new_text: bytes
+
+
+@dataclass
+class Change:
+    """A batch of input changes, applied atomically."""
+
+    files: dict[FileId, bytes | None] = field(default_factory=dict)  # None removes
+    edits: dict[FileId, list[TextEdit]] = field(default_factory=dict)
+    options: dict[FileId, LintOptions] = field(default_factory=dict)
+    default_options: LintOptions | None = None
+
+
+@dataclass(frozen=True)
+class FileState:
+    text: bytes
+    tree: Tree
+    revision: int
+    options: LintOptions | None = None
+
+
+def _point_at(text: bytes, offset: int) -> Point:
+    row = text.count(b"\n", 0, offset)
+    col = offset - (text.rfind(b"\n", 0, offset) + 1)
+    return Point(row, col)
+
+
+class Host:
+    def __init__(self, options: LintOptions | None = None, include_resolver: IncludeResolver | None = None):
+        self._parser = Parser(language())
+        self._files: dict[FileId, FileState] = {}
+        self._default = options or LintOptions()
+        self._resolver = include_resolver
+        self._revision = 0
+        self._lock = threading.Lock()
+
+    # -- inputs ---------------------------------------------------------------------
+
+    def set_file(self, file: FileId, text: bytes) -> None:
+        self.apply_change(Change(files={file: text}))
+
+    def apply_change(self, change: Change) -> None:
+        with self._lock:
+            self._revision += 1
+            if change.default_options is not None:
+                self._default = change.default_options
+            for file, text in change.files.items():
+                if text is None:
+                    self._files.pop(file, None)
+                else:
+                    old = self._files.get(file)
+                    tree = self._parser.parse(text)
+                    self._files[file] = FileState(text, tree, self._revision, old.options if old else None)
+            for file, edits in change.edits.items():
+                self._apply_edits(file, edits)
+            for file, opts in change.options.items():
+                if file in self._files:
+                    self._files[file] = replace(self._files[file], options=opts, revision=self._revision)
+
+    def _apply_edits(self, file: FileId, edits: list[TextEdit]) -> None:
+        state = self._files.get(file)
+        if state is None:
+            raise KeyError(f"edit to unknown file {file!r}")
+        text, tree = state.text, state.tree
+        for e in edits:
+            if not (0 <= e.start <= e.old_end <= len(text)):
+                raise ValueError(f"edit range {e.start}..{e.old_end} outside file of {len(text)} bytes")
+            new_text = text[: e.start] + e.new_text + text[e.old_end :]
+            new_end = e.start + len(e.new_text)
+            tree.edit(
+                start_byte=e.start,
+                old_end_byte=e.old_end,
+                new_end_byte=new_end,
+                start_point=_point_at(text, e.start),
+                old_end_point=_point_at(text, e.old_end),
+                new_end_point=_point_at(new_text, new_end),
+            )
+            text = new_text
+        tree = self._parser.parse(text, tree)
+        self._files[file] = FileState(text, tree, self._revision, state.options)
+
+    # -- outputs --------------------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        with self._lock:
+            return Snapshot(dict(self._files), self._default, self._resolver, self._revision)
+
+
+class Snapshot:
+    """An immutable view of the inputs at one revision, with memoised derived data."""
+
+    def __init__(self, files: dict[FileId, FileState], default: LintOptions,
+                 resolver: IncludeResolver | None, revision: int):
+        self._files = files
+        self._default = default
+        self.include_resolver = resolver
+        self.revision = revision
+        self._memo: dict[tuple[str, FileId], object] = {}
+
+    def files(self) -> Iterable[FileId]:
+        return self._files.keys()
+
+    def has_file(self, file: FileId) -> bool:
+        return file in self._files
+
+    def text(self, file: FileId) -> bytes:
+        return self._files[file].text
+
+    def tree(self, file: FileId) -> Tree:
+        return self._files[file].tree
+
+    def options(self, file: FileId) -> LintOptions:
+        return self._files[file].options or self._default
+
+    def _cached(self, kind: str, file: FileId, compute: Callable[[], object]) -> object:
+        key = (kind, file)
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    def diagnostics(self, file: FileId) -> list[Diagnostic]:
+        state = self._files[file]
+        return self._cached(  # type: ignore[return-value]
+            "diagnostics", file,
+            lambda: lint_tree(file, state.text, state.tree, self.options(file)),
+        )

@@ -1,0 +1,55 @@
+"""Runs the selected rules over one parsed file and applies inline suppressions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tree_sitter import Tree
+
+from cllint.analysis.diagnostics import Diagnostic
+from cllint.analysis.registry import select
+from cllint.analysis.rules.base import Rule, RuleContext
+from cllint.analysis.suppression import apply_suppressions
+from cllint.analysis.target import Target
+
+
+@dataclass(frozen=True)
+class LintOptions:
+    target: Target = field(default_factory=lambda: Target.preset("CL1.2"))
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    defines: tuple[tuple[str, str], ...] = ()
+
+    def rules(self) -> list[type[Rule]]:
+        return select(self.select, self.ignore, self.extend_select)
+
+
+def run_rules(ctx: RuleContext, rules: Iterable[type[Rule]]) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for rule_cls in rules:
+        out.extend(rule_cls().check(ctx))
+    return out
+
+
+def lint_tree(
+    file: str,
+    source: bytes,
+    tree: Tree,
+    options: LintOptions,
+    *,
+    preprocessor: Any = None,
+    model: Any = None,
+) -> list[Diagnostic]:
+    ctx = RuleContext(
+        file=file, source=source, tree=tree, target=options.target,
+        preprocessor=preprocessor, model=model,
+    )
+    rules = options.rules()
+    diagnostics = run_rules(ctx, rules)
+    enabled = {r.code for r in rules}
+    diagnostics = apply_suppressions(file, source, diagnostics, report_unused="CL090" in enabled)
+    diagnostics.sort(key=lambda d: (d.span.start, d.code))
+    return diagnostics

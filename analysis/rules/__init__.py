@@ -1,0 +1,1 @@
+"""Rule families, one module each; `cllint.analysis.registry` assigns the codes."""

@@ -1,0 +1,99 @@
+"""What every rule is: a code, a name, a docstring in ruff's headings, and a check.
+
+A rule's docstring uses the headings *What it does*, *Why is this bad?*, *Example*,
+*Use instead* and *OpenCL spec*; `cllint explain` and docs/rules.md are generated from it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from cllint.analysis.diagnostics import Diagnostic, Fix, Note, Severity, Span, Tag
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Tree
+
+    from cllint.analysis.target import Target
+
+
+class FixAvailability(str, Enum):
+    NONE = "none"
+    SOMETIMES = "sometimes"
+    ALWAYS = "always"
+
+
+class Group(str, Enum):
+    STABLE = "stable"
+    PREVIEW = "preview"
+    REMOVED = "removed"  # kept so the code never changes meaning
+
+
+@dataclass
+class RuleContext:
+    """Everything a rule may read about one file. Rules never read raw text to decide."""
+
+    file: str
+    source: bytes
+    tree: Tree
+    target: Target
+    # Filled in by the model as it lands; rules check for None where optional.
+    preprocessor: Any = None
+    model: Any = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def span(self, node: Node) -> Span:
+        return Span(self.file, node.start_byte, node.end_byte)
+
+    def text(self, node: Node) -> str:
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]  # kebab-case, e.g. "divergent-barrier"
+    severity: ClassVar[Severity] = Severity.WARNING
+    fix_availability: ClassVar[FixAvailability] = FixAvailability.NONE
+    group: ClassVar[Group] = Group.STABLE
+    spec_section: ClassVar[str | None] = None  # AsciiDoc anchor in the OpenCL C spec
+
+    def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
+        raise NotImplementedError(f"{type(self).__name__}.check")
+
+    # Helpers so rules build diagnostics the same way.
+    def diagnostic(
+        self,
+        span: Span,
+        message: str,
+        *,
+        notes: tuple[Note, ...] | list[Note] = (),
+        fix: Fix | None = None,
+        severity: Severity | None = None,
+        tags: tuple[Tag, ...] = (),
+    ) -> Diagnostic:
+        return Diagnostic(
+            code=self.code,
+            severity=severity or self.severity,
+            message=message,
+            span=span,
+            notes=tuple(notes),
+            fix=fix,
+            tags=tags,
+        )
+
+    @classmethod
+    def doc(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or "")
+
+    @classmethod
+    def summary(cls) -> str:
+        """First sentence of *What it does*, for `cllint rules`."""
+        text = cls.doc()
+        marker = "## What it does"
+        if marker in text:
+            text = text.split(marker, 1)[1]
+        para = text.strip().split("\n\n", 1)[0].replace("\n", " ").strip()
+        return para

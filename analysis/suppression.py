@@ -1,0 +1,89 @@
+"""Inline suppressions: `// cllint: ignore[CL201]` on a line (or the line before),
+`// cllint: file-ignore[CL3]` anywhere in a file. Codes are codes or prefixes."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from cllint.analysis.diagnostics import Diagnostic, Severity, Span, Tag
+
+_DIRECTIVE = re.compile(rb"cllint:\s*(ignore|file-ignore)\[([A-Za-z0-9_,\s]*)\]")
+
+
+@dataclass
+class Suppression:
+    kind: str  # "ignore" or "file-ignore"
+    codes: tuple[str, ...]
+    span: Span
+    line: int  # 0-based line of the comment
+    used: set[str]
+
+
+def find_suppressions(file: str, source: bytes) -> list[Suppression]:
+    out = []
+    if b"cllint:" not in source:
+        return out
+    for m in _DIRECTIVE.finditer(source):
+        # Only inside comments: the directive must follow '//' or '/*' on its line.
+        line_start = source.rfind(b"\n", 0, m.start()) + 1
+        prefix = source[line_start : m.start()]
+        if b"//" not in prefix and b"/*" not in prefix:
+            continue
+        codes = tuple(c.strip().upper() for c in m.group(2).decode().split(",") if c.strip())
+        line = source.count(b"\n", 0, m.start())
+        out.append(Suppression(m.group(1).decode(), codes, Span(file, m.start(), m.end()), line, set()))
+    return out
+
+
+def _line_of(source: bytes, offset: int, cache: dict[int, int]) -> int:
+    if offset not in cache:
+        cache[offset] = source.count(b"\n", 0, offset)
+    return cache[offset]
+
+
+def _code_only_before(source: bytes, sup: Suppression) -> bool:
+    """True when the comment stands alone on its line (then it covers the next line)."""
+    line_start = source.rfind(b"\n", 0, sup.span.start) + 1
+    before = source[line_start : sup.span.start].strip()
+    return before.startswith(b"//") or before.startswith(b"/*")
+
+
+def apply_suppressions(
+    file: str, source: bytes, diagnostics: list[Diagnostic], *, report_unused: bool
+) -> list[Diagnostic]:
+    sups = find_suppressions(file, source)
+    if not sups:
+        return diagnostics
+    lines: dict[int, int] = {}
+    kept = []
+    for d in diagnostics:
+        line = _line_of(source, d.span.start, lines)
+        hit = None
+        for s in sups:
+            applies = s.kind == "file-ignore" or s.line == line or (
+                s.line + 1 == line and _code_only_before(source, s)
+            )
+            if applies:
+                match = next((c for c in s.codes if d.code.startswith(c)), None)
+                if match is not None:
+                    s.used.add(match)
+                    hit = s
+                    break
+        if hit is None:
+            kept.append(d)
+    if report_unused:
+        for s in sups:
+            unused = [c for c in s.codes if c not in s.used]
+            if unused or not s.codes:
+                what = ", ".join(f"'{c}'" for c in unused) or "nothing"
+                kept.append(
+                    Diagnostic(
+                        code="CL090",
+                        severity=Severity.WARNING,
+                        message=f"suppression of {what} suppresses no diagnostic",
+                        span=s.span,
+                        tags=(Tag.UNNECESSARY,),
+                    )
+                )
+    return kept

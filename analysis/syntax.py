@@ -1,0 +1,71 @@
+"""The syntax layer: parsing never fails; it returns a tree plus a list of errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tree_sitter import Node, Tree
+
+from cllint.grammar import parse
+
+__all__ = ["SyntaxErrorInfo", "parse", "syntax_errors", "walk"]
+
+
+@dataclass(frozen=True, slots=True)
+class SyntaxErrorInfo:
+    start: int
+    end: int
+    message: str
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """Pre-order traversal without recursion (trees of real files are deep)."""
+    cursor = node.walk()
+    visited_children = False
+    while True:
+        if not visited_children:
+            yield cursor.node  # type: ignore[misc]
+            if cursor.goto_first_child():
+                continue
+        if cursor.goto_next_sibling():
+            visited_children = False
+        elif cursor.goto_parent():
+            visited_children = True
+            if cursor.node == node:
+                return
+        else:
+            return
+
+
+def _first_line(source: bytes, start: int, end: int) -> int:
+    newline = source.find(b"\n", start, end)
+    return end if newline < 0 else max(newline, start + 1)
+
+
+def syntax_errors(tree: Tree, source: bytes, limit: int = 200) -> list[SyntaxErrorInfo]:
+    """Outermost ERROR nodes and MISSING tokens, in source order."""
+    out: list[SyntaxErrorInfo] = []
+    stack = [tree.root_node]
+    while stack and len(out) < limit:
+        node = stack.pop()
+        if node.is_missing:
+            kind = node.type
+            out.append(SyntaxErrorInfo(node.start_byte, node.end_byte, f"expected '{kind}'"))
+            continue
+        if node.is_error:
+            start = node.start_byte
+            # The first token inside the error is what the parser could not place.
+            first = node
+            while first.child_count:
+                first = first.children[0]
+            token = source[first.start_byte : first.end_byte].decode("utf-8", "replace")
+            token = token.splitlines()[0][:40] if token.strip() else ""
+            end = _first_line(source, start, node.end_byte)
+            message = f"unexpected '{token}'" if token else "unexpected input"
+            out.append(SyntaxErrorInfo(start, end, message))
+            continue
+        if node.has_error:
+            stack.extend(reversed(node.children))
+    out.sort(key=lambda e: e.start)
+    return out
