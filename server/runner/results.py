@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field  # asdict re-exported for callers
 from typing import Any
 
 from cllint.analysis.diagnostics import Diagnostic

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cllint.server.runner import BuildOptions, Launch, RunnerError, WorkerStopped, build, from_cli, run
+from cllint.server.runner import BuildOptions, RunnerError, WorkerStopped, build, from_cli, run
 
 FIXTURES = Path(__file__).parent / "fixtures"
 KERNELS = FIXTURES / "kernels.cl"
