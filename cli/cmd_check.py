@@ -1,0 +1,229 @@
+"""`cllint check`: lint OpenCL C files for CI and pre-commit."""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import sys
+from pathlib import Path
+
+from cllint.analysis import registry
+from cllint.analysis.lint import LintOptions
+from cllint.analysis.target import Target, TargetError
+from cllint.cli import render
+from cllint.cli.engine import MAX_BYTES, Job, apply_fixes, lint_source, run_all
+from cllint.cli.main import UsageError
+from cllint.cli.sources import discover
+from cllint.config import ConfigError, Settings, build_target, find_config, load_config, merge
+
+FORMATS = ("text", "json", "sarif", "github")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("check", help="lint files", description="Lint OpenCL C files.")
+    p.add_argument("paths", nargs="*", default=["."], metavar="PATH",
+                   help="files, folders (searched for .cl, .clh, .ocl), globs, or - for stdin")
+    p.add_argument("--stdin-filename", metavar="NAME", help="path to report for stdin input")
+    p.add_argument("--std", choices=["CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"], help="OpenCL C version")
+    p.add_argument("--features", metavar="LIST", help="feature/extension overrides: +__opencl_c_fp64,-cl_khr_fp16")
+    p.add_argument("--target", metavar="PRESET", help="target preset (CL1.2, CL3.0-all, ...) or device:N")
+    p.add_argument("-I", dest="include", action="append", metavar="DIR", help="include search path")
+    p.add_argument("-D", dest="define", action="append", metavar="NAME[=VALUE]", help="define a macro")
+    p.add_argument("--select", metavar="CODES", help="comma-separated codes or prefixes to enable")
+    p.add_argument("--ignore", metavar="CODES", help="comma-separated codes or prefixes to disable")
+    p.add_argument("--extend-select", metavar="CODES", help="codes or prefixes to enable on top of the selection")
+    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--fix", action="store_true", help="apply safe fixes")
+    p.add_argument("--unsafe-fixes", action="store_true", help="with --fix, apply unsafe fixes too")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when problems are found")
+    p.add_argument("--statistics", action="store_true", help="count problems per rule")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
+    p.add_argument("--quiet", "-q", action="store_true", help="print diagnostics only, no summary")
+    p.set_defaults(func=run)
+
+
+def _codes(value: str | None, what: str) -> list[str] | None:
+    if value is None:
+        return None
+    codes = [c.strip().upper() for c in value.split(",") if c.strip()]
+    for c in codes:
+        if not registry.is_valid_selector(c):
+            raise UsageError(f"{what}: unknown rule code or prefix '{c}' (see 'cllint rules')")
+    return codes
+
+
+def _defines(values: list[str] | None) -> dict[str, str] | None:
+    if not values:
+        return None
+    out = {}
+    for v in values:
+        name, _, value = v.partition("=")
+        if not name.isidentifier():
+            raise UsageError(f"-D {v}: '{name}' is not a macro name")
+        out[name] = value if "=" in v else "1"
+    return out
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, object]:
+    return {
+        "std": args.std,
+        "target": args.target,
+        "features": args.features,
+        "include": args.include,
+        "define": _defines(args.define),
+        "select": _codes(args.select, "--select"),
+        "ignore": _codes(args.ignore, "--ignore"),
+        "extend_select": _codes(args.extend_select, "--extend-select"),
+    }
+
+
+class SettingsResolver:
+    """Finds and loads the configuration for each file's folder, once per folder."""
+
+    def __init__(self, overrides: dict[str, object]):
+        self.overrides = overrides
+        self._by_dir: dict[Path, tuple[Settings, LintOptions]] = {}
+        self._by_config: dict[Path | None, tuple[Settings, LintOptions]] = {}
+
+    def for_file(self, path: Path) -> tuple[Settings, LintOptions]:
+        folder = path.resolve().parent
+        if folder not in self._by_dir:
+            config = find_config(folder)
+            if config not in self._by_config:
+                base = load_config(config, registry.is_valid_selector) if config else Settings()
+                settings = merge(base, self.overrides)
+                self._by_config[config] = (settings, _lint_options(settings))
+            self._by_dir[folder] = self._by_config[config]
+        return self._by_dir[folder]
+
+
+def _device_reader(index: int) -> Target:
+    """`--target device:N`: the static target read off a real device, so that static
+    checks and the device compiler agree."""
+    from cllint.server.runner import RunnerError, device_profile
+
+    try:
+        p = device_profile(str(index))
+    except RunnerError as exc:
+        raise TargetError(f"target 'device:{index}': {exc}") from None
+    return Target.from_device(p["opencl_c_version"], p["features"], p["extensions"], name=f"device:{index}")
+
+
+def _lint_options(settings: Settings) -> LintOptions:
+    target = build_target(settings, _device_reader)
+    return LintOptions(
+        target=target,
+        select=tuple(settings.select) if settings.select is not None else None,
+        ignore=tuple(settings.ignore),
+        extend_select=tuple(settings.extend_select),
+        defines=tuple(sorted(settings.define.items())),
+    )
+
+
+def _per_file_ignored(settings: Settings, path: Path, code: str) -> bool:
+    text = path.as_posix()
+    for glob, codes in settings.per_file_ignores.items():
+        if fnmatch.fnmatch(text, glob) or fnmatch.fnmatch(path.name, glob):
+            if any(code.startswith(c.upper()) for c in codes):
+                return True
+    return False
+
+
+def _progress(stream):
+    if not stream.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        if total < 50:
+            return
+        width = 30
+        filled = width * done // total
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} files")
+        if done == total:
+            stream.write("\r" + " " * (width + 30) + "\r")
+        stream.flush()
+
+    return show
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.unsafe_fixes and not args.fix:
+        raise UsageError("--unsafe-fixes needs --fix")
+    try:
+        resolver = SettingsResolver(_overrides(args))
+        results, io_errors, fixed = _check(args, resolver)
+    except (ConfigError, TargetError) as exc:
+        raise UsageError(str(exc)) from None
+
+    out = sys.stdout
+    if args.format == "json":
+        render.json_output(results, out)
+    elif args.format == "sarif":
+        render.sarif(results, out)
+    elif args.format == "github":
+        render.github(results, out)
+    else:
+        render.text(results, out, color=render.use_color(out))
+    if args.statistics:
+        render.statistics(results, sys.stderr if args.format != "text" else out)
+    if not args.quiet and args.format == "text":
+        render.summary_line(results, fixed)
+    problems = sum(len(r.diagnostics) for r in results)
+    if io_errors:
+        return 2
+    return 0 if (problems == 0 or args.exit_zero) else 1
+
+
+def _read_inputs(args, resolver):
+    inputs: list[tuple[str, Path, bytes]] = []
+    io_errors = 0
+    if args.paths == ["-"]:
+        name = args.stdin_filename or "<stdin>"
+        inputs.append((name, Path(args.stdin_filename or "stdin.cl"), sys.stdin.buffer.read()))
+        return inputs, io_errors
+    if "-" in args.paths:
+        raise UsageError("'-' (stdin) cannot be combined with other paths")
+    # Exclusions come from the configuration nearest the working folder.
+    exclude = resolver.for_file(Path.cwd() / "x")[0].exclude
+    for path in discover(args.paths, exclude):
+        try:
+            if path.stat().st_size > MAX_BYTES:
+                print(f"cllint: {path}: file larger than 64 MiB, skipped", file=sys.stderr)
+                continue
+            data = path.read_bytes()
+        except OSError as exc:
+            print(f"cllint: error: {path}: cannot read file ({exc.strerror or exc})", file=sys.stderr)
+            io_errors += 1
+            continue
+        if b"\x00" in data[:8192]:
+            print(f"cllint: {path}: binary file, skipped", file=sys.stderr)
+            continue
+        inputs.append((str(path), path, data))
+    return inputs, io_errors
+
+
+def _check(args, resolver: SettingsResolver):
+    inputs, io_errors = _read_inputs(args, resolver)
+    jobs, settings_of = [], []
+    for name, path, data in inputs:
+        settings, options = resolver.for_file(path)
+        settings_of.append(settings)
+        jobs.append(Job(name, data, options, use_cache=not args.no_cache and name != "<stdin>"))
+    all_diags = run_all(jobs, _progress(sys.stderr))
+
+    results, fixed = [], 0
+    for (name, path, data), job, settings, diags in zip(inputs, jobs, settings_of, all_diags):
+        diags = [d for d in diags if not _per_file_ignored(settings, path, d.code)]
+        if args.fix and diags:
+            new, n = apply_fixes(data, diags, args.unsafe_fixes)
+            if n:
+                fixed += n
+                if name == "<stdin>" or args.paths == ["-"]:
+                    sys.stdout.buffer.write(new)
+                else:
+                    path.write_bytes(new)
+                data = new
+                diags = [d for d in lint_source(name, new, job.options)
+                         if not _per_file_ignored(settings, path, d.code)]
+        results.append(render.FileResult(name, data, diags))
+    return results, io_errors, fixed

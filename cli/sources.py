@@ -1,0 +1,40 @@
+"""Which files `cllint check` lints: files, folders (recursing), globs and stdin."""
+
+from __future__ import annotations
+
+import fnmatch
+import glob
+from pathlib import Path
+
+from cllint.cli.main import UsageError
+
+EXTENSIONS = (".cl", ".clh", ".ocl")
+SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "__pycache__", "build", ".cllint_cache"}
+
+
+def discover(paths: list[str], exclude: list[str]) -> list[Path]:
+    """Expands PATHS to a sorted, de-duplicated file list. Unknown paths are usage errors."""
+    found: dict[Path, None] = {}
+    for raw in paths:
+        matches = [Path(p) for p in glob.glob(raw, recursive=True)] if glob.has_magic(raw) else [Path(raw)]
+        if not matches:
+            raise UsageError(f"{raw}: no such file or directory")
+        for path in matches:
+            if path.is_dir():
+                for child in sorted(path.rglob("*")):
+                    if child.suffix in EXTENSIONS and child.is_file() and not _skipped(child, path):
+                        found[child] = None
+            elif path.exists():
+                found[path] = None  # named explicitly: lint whatever its extension
+            else:
+                raise UsageError(f"{raw}: no such file or directory")
+    return [p for p in found if not _excluded(p, exclude)]
+
+
+def _skipped(path: Path, root: Path) -> bool:
+    return any(part in SKIP_DIRS for part in path.relative_to(root).parts[:-1])
+
+
+def _excluded(path: Path, patterns: list[str]) -> bool:
+    text = path.as_posix()
+    return any(fnmatch.fnmatch(text, p) or fnmatch.fnmatch(path.name, p) for p in patterns)
