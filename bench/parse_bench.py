@@ -75,29 +75,35 @@ class FileResult:
 
 
 def inspect(tree: tree_sitter.Tree, keep: int = 0) -> FileResult:
-    """Count ERROR and MISSING nodes, descending only into subtrees that contain one."""
+    """Count ERROR and MISSING nodes; keep the first `keep` of them, in document order.
+
+    Clean trees (`has_error` false) are not walked. Otherwise the whole tree is walked: pruning
+    on `has_error` undercounts, since some nested ERROR nodes sit below nodes without the flag.
+    """
     res = FileResult()
-    root = tree.root_node
-    if not root.has_error:
+    if not tree.root_node.has_error:
         return res
-    stack = [root]
-    while stack:
-        node = stack.pop()
+    cursor = tree.walk()
+    while True:
+        node = cursor.node
+        assert node is not None
+        kind = ""
         if node.is_missing:
             res.missing += 1
             kind = f"MISSING {node.type}"
         elif node.is_error:
             res.errors += 1
             kind = "ERROR"
-        else:
-            kind = ""
         if kind and len(res.problems) < keep:
             parent = node.parent.type if node.parent is not None else "-"
             res.problems.append(Problem(kind, node.start_point[0], node.start_point[1], parent, node.end_point[0]))
-        # children in reverse so that pops come in document order
-        stack.extend(c for c in reversed(node.children) if c.has_error or c.is_missing)
-    res.problems.sort(key=lambda p: (p.row, p.col))
-    return res
+        if cursor.goto_first_child() or cursor.goto_next_sibling():
+            continue
+        while cursor.goto_parent():
+            if cursor.goto_next_sibling():
+                break
+        else:
+            return res
 
 
 def count_lines(data: bytes) -> int:
