@@ -1,0 +1,662 @@
+"""`#if` expressions: tokens, macro expansion, a C-semantics evaluator and symbolic queries.
+
+A `Condition` wraps an expression tree in which the macros *defined in the source* have already
+been replaced (by the view, which knows their order and guards), while the names a compiler or
+the command line provides (`__OPENCL_C_VERSION__`, `cl_khr_fp64`, `-D` names) stay symbolic as
+`Ident`/`Defined` leaves. So one Condition can be evaluated against several targets
+(`evaluate(env)`) and asked what it guarantees (`implies_defined`, `implied_min_version`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from itertools import product
+
+__all__ = [
+    "Binary", "Condition", "Defined", "Env", "ExprError", "Ident", "Node", "Num", "Ternary",
+    "Token", "Unary", "Unknown", "conj", "negate", "parse_tokens", "tokenize", "TRUE", "FALSE",
+]  # fmt: skip
+
+# -- tokens -------------------------------------------------------------------------------
+
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>\s+)
+    | (?P<id>[A-Za-z_][A-Za-z0-9_]*)
+    | (?P<num>\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.])*)
+    | (?P<char>[LuU]?'(?:[^'\\\n]|\\.)*'?)
+    | (?P<str>"(?:[^"\\\n]|\\.)*"?)
+    | (?P<op>\#\#|<<|>>|<=|>=|==|!=|&&|\|\||\.\.\.|[-+*/%<>!~&|^?:(),\#\[\]{};.=])
+    | (?P<bad>.)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: str  # "id" | "num" | "char" | "str" | "op" | "bad" | "node"
+    text: str
+    node: Node | None = None  # kind == "node": an already-built subtree (a guarded macro)
+
+
+def tokenize(text: str) -> list[Token]:
+    """Preprocessing tokens of `text` (whitespace dropped); never raises."""
+    out: list[Token] = []
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup or "bad"
+        if kind != "ws":
+            out.append(Token(kind, m.group(0)))
+    return out
+
+
+# -- tree ---------------------------------------------------------------------------------
+
+_MASK = (1 << 64) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    value: int
+    unsigned: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Ident:
+    """A name the environment (target, `-D`) may define; 0 when undefined (C99 6.10.1p4)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Defined:
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unary:
+    op: str
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Ternary:
+    cond: Node
+    then: Node
+    other: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """A value the view cannot know (malformed text, a macro defined under unknown conditions)."""
+
+    why: str = ""
+
+
+Node = Num | Ident | Defined | Unary | Binary | Ternary | Unknown
+TRUE = Num(1)
+FALSE = Num(0)
+
+
+def negate(node: Node) -> Node:
+    if isinstance(node, Num):
+        return FALSE if node.value else TRUE
+    if isinstance(node, Unary) and node.op == "!":
+        return node.operand
+    return Unary("!", node)
+
+
+def conj(nodes: Iterable[Node]) -> Node:
+    out: Node | None = None
+    for n in nodes:
+        if isinstance(n, Num) and n.value:
+            continue
+        out = n if out is None else Binary("&&", out, n)
+    return TRUE if out is None else out
+
+
+# -- parser -------------------------------------------------------------------------------
+
+
+class ExprError(Exception):
+    """A malformed `#if` expression; the message is a clang-style clause."""
+
+
+_BINARY_PREC: dict[str, int] = {
+    "||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
+    "<": 7, "<=": 7, ">": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
+}  # fmt: skip
+
+_INT = re.compile(r"(0[xX][0-9A-Fa-f]+|0[bB][01]+|[0-9]+)([uUlL]*)")
+_ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "a": 7, "b": 8, "f": 12, "v": 11, "\\": 92, "'": 39, '"': 34, "?": 63}
+
+
+def parse_tokens(tokens: list[Token]) -> Node:
+    """Parse an expanded token list (no `defined` left except as `Defined` tokens); raises ExprError."""
+    if not tokens:
+        raise ExprError("expected value in expression")
+    p = _Parser(tokens)
+    node = p.ternary()
+    if p.i < len(tokens):
+        tok = tokens[p.i]
+        if tok.text == ")":
+            raise ExprError("extra ')' in expression")
+        raise ExprError(f"token '{tok.text}' is not a valid binary operator in a preprocessor subexpression")
+    return node
+
+
+class _Parser:
+    def __init__(self, tokens: list[Token]) -> None:
+        self.toks = tokens
+        self.i = 0
+        self.depth = 0
+
+    def peek(self) -> str | None:
+        return self.toks[self.i].text if self.i < len(self.toks) else None
+
+    def ternary(self) -> Node:
+        self.depth += 1
+        if self.depth > 200:
+            raise ExprError("expression nested too deeply")
+        cond = self.binary(1)
+        if self.peek() == "?":
+            self.i += 1
+            then = self.ternary()
+            if self.peek() != ":":
+                raise ExprError("expected ':' in conditional expression")
+            self.i += 1
+            other = self.ternary()
+            cond = Ternary(cond, then, other)
+        self.depth -= 1
+        return cond
+
+    def binary(self, min_prec: int) -> Node:
+        left = self.unary()
+        while True:
+            op = self.peek()
+            prec = _BINARY_PREC.get(op or "")
+            if prec is None or prec < min_prec or self.toks[self.i].kind != "op":
+                return left
+            self.i += 1
+            right = self.binary(prec + 1)
+            left = Binary(op, left, right)  # type: ignore[arg-type]
+
+    def unary(self) -> Node:
+        if self.i >= len(self.toks):
+            raise ExprError("expected value in expression")
+        tok = self.toks[self.i]
+        self.i += 1
+        if tok.kind == "op" and tok.text in ("!", "~", "-", "+"):
+            self.depth += 1
+            if self.depth > 200:
+                raise ExprError("expression nested too deeply")
+            node = Unary(tok.text, self.unary())
+            self.depth -= 1
+            return node
+        if tok.kind == "op" and tok.text == "(":
+            inner = self.ternary()
+            if self.peek() != ")":
+                raise ExprError("expected ')' in expression")
+            self.i += 1
+            return inner
+        if tok.kind == "node" and tok.node is not None:
+            return tok.node
+        if tok.kind == "num":
+            return _number(tok.text)
+        if tok.kind == "char":
+            return _char(tok.text)
+        if tok.kind == "id":
+            if tok.text in ("true", "false"):  # C23/C++ spelling; clang accepts with a warning
+                return TRUE if tok.text == "true" else FALSE
+            return Ident(tok.text)
+        if tok.kind == "str":
+            raise ExprError("invalid token at start of a preprocessor expression")
+        self.i -= 1
+        raise ExprError("expected value in expression" if tok.text in (")", ",") else
+                        f"invalid token '{tok.text}' at start of a preprocessor expression")
+
+
+def _number(text: str) -> Num:
+    m = _INT.fullmatch(text)
+    if m is None:
+        hexa = text[:2] in ("0x", "0X")
+        is_float = "." in text or (not hexa and re.search(r"[eE]", text) is not None)
+        if is_float:
+            raise ExprError("floating point literal in preprocessor expression")
+        raise ExprError(f"invalid integer constant '{text}' in preprocessor expression")
+    digits, suffix = m.groups()
+    low = suffix.lower()
+    if low not in ("", "u", "l", "ul", "lu", "ll", "ull", "llu"):
+        raise ExprError(f"invalid suffix '{suffix}' on integer constant")
+    if digits[:2] in ("0x", "0X"):
+        value = int(digits, 16)
+    elif digits[:2] in ("0b", "0B"):
+        value = int(digits[2:], 2)
+    elif len(digits) > 1 and digits[0] == "0":
+        if any(c in "89" for c in digits):
+            raise ExprError(f"invalid digit in octal constant '{text}'")
+        value = int(digits, 8)
+    else:
+        value = int(digits)
+    unsigned = "u" in low or value > (1 << 63) - 1
+    if value > _MASK:
+        raise ExprError(f"integer literal '{text}' is too large to be represented in any integer type")
+    return Num(value, unsigned)
+
+
+def _char(text: str) -> Num:
+    body = text[text.index("'") + 1 :]
+    if not body.endswith("'") or len(body) < 2:
+        raise ExprError("missing terminating ' character")
+    body = body[:-1]
+    if not body:
+        raise ExprError("empty character constant")
+    if body[0] != "\\":
+        return Num(ord(body[0]) if ord(body[0]) < 128 else ord(body[0].encode("utf-8", "replace")[0]))
+    esc = body[1:]
+    if esc[:1] in ("x", "X"):
+        try:
+            return Num(int(esc[1:], 16) & 0xFF)
+        except ValueError:
+            raise ExprError("\\x used with no following hex digits") from None
+    if esc[:1].isdigit():
+        try:
+            return Num(int(esc[:3], 8) & 0xFF)
+        except ValueError:
+            pass
+    return Num(_ESCAPES.get(esc[:1], ord(esc[:1] or "\\")))
+
+
+# -- evaluation ---------------------------------------------------------------------------
+
+
+class Env:
+    """Macros the compiler and command line define (name -> replacement text)."""
+
+    def __init__(self, macros: Mapping[str, str]) -> None:
+        self.macros = dict(macros)
+        self._values: dict[str, tuple[int, bool] | None] = {}
+        self._busy: set[str] = set()
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.macros
+
+    def value(self, name: str) -> tuple[int, bool] | None:
+        """The integer value of macro `name` (0 when undefined); None when it is not an integer."""
+        if name not in self.macros:
+            return (0, False)
+        if name in self._values:
+            return self._values[name]
+        if name in self._busy:  # self-referential `-DA=A`: the inner A is an identifier, 0
+            return (0, False)
+        self._busy.add(name)
+        try:
+            tokens = tokenize(self.macros[name])
+            node = parse_tokens(_expand_defined(tokens)) if tokens else None
+            result = _eval(node, self) if node is not None else None
+        except ExprError:
+            result = None
+        finally:
+            self._busy.discard(name)
+        self._values[name] = result
+        return result
+
+
+def _expand_defined(tokens: list[Token]) -> list[Token]:
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        name, nxt = read_defined(tokens, i)
+        if name is not None:
+            out.append(Token("node", name, Defined(name)))
+            i = nxt
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
+def read_defined(tokens: list[Token], i: int) -> tuple[str | None, int]:
+    """If tokens[i] starts `defined X` / `defined(X)`, return (X, index after); else (None, i).
+
+    Raises ExprError for `defined` without a name.
+    """
+    tok = tokens[i]
+    if tok.kind != "id" or tok.text != "defined":
+        return None, i
+    j = i + 1
+    paren = j < len(tokens) and tokens[j].text == "("
+    if paren:
+        j += 1
+    if j >= len(tokens) or tokens[j].kind != "id":
+        raise ExprError("macro name missing after 'defined'")
+    name = tokens[j].text
+    j += 1
+    if paren:
+        if j >= len(tokens) or tokens[j].text != ")":
+            raise ExprError("missing ')' after 'defined'")
+        j += 1
+    return name, j
+
+
+def _wrap(value: int, unsigned: bool) -> tuple[int, bool]:
+    value &= _MASK
+    if not unsigned and value >= 1 << 63:
+        value -= 1 << 64
+    return value, unsigned
+
+
+def _eval(node: Node, env: Env) -> tuple[int, bool] | None:
+    """C preprocessor arithmetic in intmax_t/uintmax_t; None where the value is unknown."""
+    if isinstance(node, Num):
+        return node.value, node.unsigned
+    if isinstance(node, Ident):
+        return env.value(node.name)
+    if isinstance(node, Defined):
+        return (1 if node.name in env else 0), False
+    if isinstance(node, Unknown):
+        return None
+    if isinstance(node, Unary):
+        v = _eval(node.operand, env)
+        if v is None:
+            return None
+        x, u = v
+        if node.op == "!":
+            return (0 if x else 1), False
+        if node.op == "-":
+            return _wrap(-x, u)
+        if node.op == "~":
+            return _wrap(~x, u)
+        return v
+    if isinstance(node, Ternary):
+        c = _eval(node.cond, env)
+        a = _eval(node.then, env)
+        b = _eval(node.other, env)
+        if c is None:
+            return a if a is not None and a == b else None
+        unsigned = bool(a and a[1]) or bool(b and b[1])
+        chosen = a if c[0] else b
+        return None if chosen is None else _wrap(chosen[0], unsigned)
+    if isinstance(node, Binary):
+        return _eval_binary(node, env)
+    return None
+
+
+def _eval_binary(node: Binary, env: Env) -> tuple[int, bool] | None:
+    op = node.op
+    left = _eval(node.left, env)
+    if op in ("&&", "||"):
+        # Short-circuit also for unknowns: `0 && ?` is 0, `1 || ?` is 1.
+        if left is not None and (op == "&&") != bool(left[0]):
+            return (0 if op == "&&" else 1), False
+        right = _eval(node.right, env)
+        if right is not None and (op == "&&") != bool(right[0]):
+            return (0 if op == "&&" else 1), False
+        if left is None or right is None:
+            return None
+        return (1 if op == "&&" else 0), False
+    right = _eval(node.right, env)
+    if left is None or right is None:
+        return None
+    (a, ua), (b, ub) = left, right
+    if op in ("<<", ">>"):
+        if b < 0 or b >= 64:
+            return _wrap(0, ua) if op == "<<" or not (a < 0) else (-1, ua)
+        return _wrap(a << b if op == "<<" else a >> b, ua)
+    unsigned = ua or ub
+    if unsigned:
+        a &= _MASK
+        b &= _MASK
+    if op in ("==", "!=", "<", "<=", ">", ">="):
+        res = {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+        return (1 if res else 0), False
+    if op in ("/", "%"):
+        if b == 0:
+            return None  # clang: "division by zero in preprocessor expression"
+        q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)  # C truncates toward zero
+        return _wrap(q if op == "/" else a - q * b, unsigned)
+    fn: dict[str, Callable[[int, int], int]] = {
+        "+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
+        "&": lambda x, y: x & y, "|": lambda x, y: x | y, "^": lambda x, y: x ^ y,
+    }  # fmt: skip
+    return _wrap(fn[op](a, b), unsigned)
+
+
+# -- symbolic reasoning -------------------------------------------------------------------
+
+# Names whose value is fixed wherever they are defined; the symbolic queries fold them.
+FIXED_VALUES: dict[str, int] = {
+    "CL_VERSION_1_0": 100, "CL_VERSION_1_1": 110, "CL_VERSION_1_2": 120,
+    "CL_VERSION_2_0": 200, "CL_VERSION_2_1": 210, "CL_VERSION_2_2": 220, "CL_VERSION_3_0": 300,
+}  # fmt: skip
+VERSION_MACRO = "__OPENCL_C_VERSION__"
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+_NEG = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+_CMP = {
+    "<": lambda x, c: x < c, "<=": lambda x, c: x <= c, ">": lambda x, c: x > c,
+    ">=": lambda x, c: x >= c, "==": lambda x, c: x == c, "!=": lambda x, c: x != c,
+}
+_MAX_TERMS = 256
+
+# A literal: ("def", name, positive) | ("cmp", name, op, const) | ("opaque", key, positive)
+Lit = tuple
+Term = frozenset  # conjunction of literals
+DNFForm = list  # disjunction of terms; None = too large to reason about
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _const(node: Node) -> int | None:
+    """Value of a subtree that mentions no environment name except the fixed version macros."""
+    if isinstance(node, Num):
+        return node.value
+    if isinstance(node, Ident):
+        return FIXED_VALUES.get(node.name)
+    if isinstance(node, (Defined, Unknown)):
+        return None
+    if isinstance(node, Unary):
+        v = _const(node.operand)
+        return None if v is None else _eval(Unary(node.op, Num(v)), _EMPTY)[0]  # type: ignore[index]
+    if isinstance(node, Binary):
+        a, b = _const(node.left), _const(node.right)
+        if a is None or b is None:
+            return None
+        r = _eval(Binary(node.op, Num(a), Num(b)), _EMPTY)
+        return None if r is None else r[0]
+    if isinstance(node, Ternary):
+        c = _const(node.cond)
+        if c is None:
+            return None
+        return _const(node.then if c else node.other)
+    return None
+
+
+_EMPTY = Env({})
+
+
+def _dnf(node: Node, pos: bool) -> list[frozenset[Lit]]:
+    c = _const(node)
+    if c is not None:
+        return [frozenset()] if bool(c) == pos else []
+    if isinstance(node, Defined):
+        return [frozenset({("def", node.name, pos)})]
+    if isinstance(node, Ident):
+        return [frozenset({("cmp", node.name, "!=" if pos else "==", 0)})]
+    if isinstance(node, Unary) and node.op == "!":
+        return _dnf(node.operand, not pos)
+    if isinstance(node, Unary) and node.op == "+":
+        return _dnf(node.operand, pos)
+    if isinstance(node, Binary) and node.op in ("&&", "||"):
+        if (node.op == "&&") == pos:
+            return _and(_dnf(node.left, pos), _dnf(node.right, pos))
+        return _or(_dnf(node.left, pos), _dnf(node.right, pos))
+    if isinstance(node, Ternary):
+        a = _and(_dnf(node.cond, True), _dnf(node.then, pos))
+        b = _and(_dnf(node.cond, False), _dnf(node.other, pos))
+        return _or(a, b)
+    if isinstance(node, Binary) and node.op in _CMP:
+        return _dnf_cmp(node, pos)
+    return [frozenset({("opaque", repr(node), pos)})]
+
+
+def _dnf_cmp(node: Binary, pos: bool) -> list[frozenset[Lit]]:
+    op = node.op if pos else _NEG[node.op]
+    left, right = node.left, node.right
+    # Push comparisons into guarded macro values: (g ? a : b) >= k.
+    for side, other, is_left in ((left, right, True), (right, left, False)):
+        if isinstance(side, Ternary):
+            mk = (lambda s: Binary(node.op, s, other)) if is_left else (lambda s: Binary(node.op, other, s))
+            return _dnf(Ternary(side.cond, mk(side.then), mk(side.other)), pos)
+    rc, lc = _const(right), _const(left)
+    if isinstance(left, Ident) and rc is not None:
+        return [frozenset({("cmp", left.name, op, rc)})]
+    if isinstance(right, Ident) and lc is not None:
+        return [frozenset({("cmp", right.name, _FLIP[op], lc)})]
+    return [frozenset({("opaque", repr(node), pos)})]
+
+
+def _and(a: list[frozenset[Lit]], b: list[frozenset[Lit]]) -> list[frozenset[Lit]]:
+    if len(a) * len(b) > _MAX_TERMS:
+        raise _TooBig
+    return [t for x, y in product(a, b) if _consistent(t := x | y)]
+
+
+def _or(a: list[frozenset[Lit]], b: list[frozenset[Lit]]) -> list[frozenset[Lit]]:
+    if len(a) + len(b) > _MAX_TERMS:
+        raise _TooBig
+    return a + b
+
+
+def _consistent(term: frozenset[Lit]) -> bool:
+    """False when the conjunction is contradictory (cheap, sound-for-pruning checks only)."""
+    defs: dict[str, bool] = {}
+    bounds: dict[str, list[tuple[str, int]]] = {}
+    opaque: dict[str, bool] = {}
+    for lit in term:
+        if lit[0] == "def":
+            if defs.setdefault(lit[1], lit[2]) != lit[2]:
+                return False
+        elif lit[0] == "opaque":
+            if opaque.setdefault(lit[1], lit[2]) != lit[2]:
+                return False
+        else:
+            bounds.setdefault(lit[1], []).append((lit[2], lit[3]))
+    for name, cmps in bounds.items():
+        if defs.get(name) is False and not all(_CMP[op](0, c) for op, c in cmps):
+            return False  # undefined means 0, which the comparisons exclude
+        lo, hi = -(1 << 64), 1 << 64
+        eq: set[int] = set()
+        ne: set[int] = set()
+        for op, c in cmps:
+            if op in (">", ">="):
+                lo = max(lo, c + (op == ">"))
+            elif op in ("<", "<="):
+                hi = min(hi, c - (op == "<"))
+            elif op == "==":
+                eq.add(c)
+            else:
+                ne.add(c)
+        if lo > hi or len(eq) > 1 or any(not lo <= e <= hi or e in ne for e in eq):
+            return False
+        if not eq and hi - lo < 64 and all(v in ne for v in range(lo, hi + 1)):
+            return False
+    return True
+
+
+def _lit_implies_defined(lit: Lit, names: set[str] | frozenset[str]) -> bool:
+    if lit[0] == "def":
+        return lit[2] and lit[1] in names
+    if lit[0] == "cmp":
+        # Undefined evaluates to 0; a comparison 0 fails can only hold when the name is defined.
+        return lit[1] in names and not _CMP[lit[2]](0, lit[3])
+    return False
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One branch condition, or a conjunction of them; immutable and target-independent."""
+
+    node: Node
+    text: str = ""  # the source text it came from, for messages
+    _dnf: list[frozenset[Lit]] | None = field(default=None, compare=False, repr=False)
+
+    def evaluate(self, env: Env | Mapping[str, str]) -> bool | None:
+        """True/False against the macros of `env`; None when it depends on unknown values."""
+        if not isinstance(env, Env):
+            env = Env(env)
+        v = _eval(self.node, env)
+        return None if v is None else bool(v[0])
+
+    def terms(self) -> list[frozenset[Lit]] | None:
+        """Disjunctive normal form over literals; None when too large (queries answer 'no')."""
+        if self._dnf is None:
+            try:
+                form = _dnf(self.node, True)
+            except (_TooBig, RecursionError):
+                return None
+            object.__setattr__(self, "_dnf", form)
+        return self._dnf
+
+    def implies_defined(self, name: str) -> bool:
+        """Sound: True only if every way of satisfying the condition has `name` defined."""
+        return self.implies_any_defined({name})
+
+    def implies_any_defined(self, names: set[str] | frozenset[str]) -> bool:
+        """Sound: True only if every satisfying assignment defines at least one of `names`."""
+        terms = self.terms()
+        if terms is None:
+            return False
+        return all(any(_lit_implies_defined(lit, names) for lit in t) for t in terms)
+
+    def implied_min_version(self, macro: str = VERSION_MACRO) -> int | None:
+        """The least `__OPENCL_C_VERSION__` value the condition allows, if it bounds it at all."""
+        terms = self.terms()
+        if terms is None or not terms:
+            return None
+        best: int | None = None
+        for term in terms:
+            lo: int | None = None
+            for lit in term:
+                if lit[0] == "cmp" and lit[1] == macro and lit[2] in (">", ">=", "=="):
+                    bound = lit[3] + (lit[2] == ">")
+                    lo = bound if lo is None else max(lo, bound)
+            if lo is None or lo <= 0:
+                return None
+            best = lo if best is None else min(best, lo)
+        return best
+
+    def is_constant(self) -> bool | None:
+        """The truth value when the condition mentions no environment name, else None."""
+        c = _const(self.node)
+        return None if c is None else bool(c)
+
+    def __str__(self) -> str:
+        return self.text or render(self.node)
+
+
+def render(node: Node) -> str:
+    if isinstance(node, Num):
+        return f"{node.value}{'u' if node.unsigned else ''}"
+    if isinstance(node, Ident):
+        return node.name
+    if isinstance(node, Defined):
+        return f"defined({node.name})"
+    if isinstance(node, Unary):
+        return f"{node.op}{render(node.operand)}"
+    if isinstance(node, Binary):
+        return f"({render(node.left)} {node.op} {render(node.right)})"
+    if isinstance(node, Ternary):
+        return f"({render(node.cond)} ? {render(node.then)} : {render(node.other)})"
+    return "<unknown>"

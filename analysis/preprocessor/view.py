@@ -1,0 +1,683 @@
+"""The preprocessor view of one file: conditional regions, macros, includes and pragmas.
+
+Built in one pass over the directives (`scan_directives`), independent of the syntax tree.
+Conditions stay symbolic in the compiler-provided names (see `expr`), while macros the source
+defines are substituted where they are used, each guarded by the branch conditions of its
+`#define` that do not also enclose the use. `#ifdef cl_khr_fp64 / #define HAS_FP64 1 / #endif`
+followed by `#if HAS_FP64` therefore still implies `defined(cl_khr_fp64)`.
+
+Nothing here reads files: `#include` goes through the injected `include_resolver`.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..diagnostics import Diagnostic, FileId, Severity, Span
+from ..target import Target
+from .directives import Directive, scan_directives
+from .expr import (
+    FALSE,
+    TRUE,
+    Condition,
+    Defined,
+    Env,
+    ExprError,
+    Ident,
+    Node,
+    Num,
+    Ternary,
+    Token,
+    Unknown,
+    conj,
+    negate,
+    parse_tokens,
+    read_defined,
+    tokenize,
+)
+
+__all__ = [
+    "Branch", "IncludeRef", "IncludeResolver", "MacroDef", "PragmaEvent", "PreprocessorView",
+    "build_view", "MAX_INCLUDE_DEPTH",
+]  # fmt: skip
+
+IncludeResolver = Callable[[str, bool, FileId], "tuple[FileId, bytes] | None"]
+MAX_INCLUDE_DEPTH = 64
+_MAX_CHAIN = 16  # conditional redefinitions folded into one guarded value
+_MAX_EXPANSION_DEPTH = 64
+
+
+def _and3(a: bool | None, b: bool | None) -> bool | None:
+    if a is False or b is False:
+        return False
+    if a is None or b is None:
+        return None
+    return True
+
+
+@dataclass(eq=False)
+class Branch:
+    """One arm of a conditional group (or the file root); identity matters, not value."""
+
+    parent: Branch | None
+    own: Condition  # this arm's condition, earlier arms of the group negated
+    active: bool | None  # against the view's target and defines, ancestors included
+    file: FileId
+    start: int  # offset of the directive opening the arm (in `file`)
+    depth: int = 0
+    _ancestors: frozenset[int] | None = field(default=None, repr=False)
+    _combined: Condition | None = field(default=None, repr=False)
+
+    def __repr__(self) -> str:
+        return f"Branch({self.own!s}, active={self.active}, file={self.file!r}, start={self.start})"
+
+    @property
+    def conditions(self) -> list[Condition]:
+        """Enclosing arm conditions, outermost first; the root contributes none."""
+        out: list[Condition] = []
+        b: Branch | None = self
+        while b is not None and b.parent is not None:
+            out.append(b.own)
+            b = b.parent
+        out.reverse()
+        return out
+
+    @property
+    def ancestor_ids(self) -> frozenset[int]:
+        if self._ancestors is None:
+            ids = {id(self)}
+            if self.parent is not None:
+                ids |= self.parent.ancestor_ids
+            self._ancestors = frozenset(ids)
+        return self._ancestors
+
+    @property
+    def combined(self) -> Condition:
+        """The conjunction of all enclosing conditions."""
+        if self._combined is None:
+            conds = self.conditions
+            text = " && ".join(f"({c})" for c in conds)
+            self._combined = Condition(conj(c.node for c in conds), text)
+        return self._combined
+
+
+@dataclass(frozen=True, slots=True)
+class MacroDef:
+    name: str
+    params: tuple[str, ...] | None  # None: object-like
+    body: str
+    span: Span  # the macro name in its `#define`
+    variadic: bool = False
+    conditional: bool = False  # defined in an arm whose activity is unknown
+
+
+@dataclass(frozen=True, slots=True)
+class _MacroEvent:
+    offset: int  # main-file offset from which it applies
+    name: str
+    macro: MacroDef | None  # None: #undef
+    branch: Branch
+
+
+@dataclass(frozen=True, slots=True)
+class IncludeRef:
+    span: Span  # the path text, delimiters included
+    path: str
+    angled: bool
+    resolved: FileId | None
+    active: bool | None  # activity of the arm holding the directive; False: not followed
+
+
+@dataclass(frozen=True, slots=True)
+class PragmaEvent:
+    offset: int
+    span: Span
+    name: str  # extension name or "all"
+    behavior: str
+    branch: Branch
+
+
+@dataclass
+class _Group:
+    opening: Directive
+    parent: Branch
+    raws: list[Node]
+    seen_else: bool = False
+
+
+class PreprocessorView:
+    """Queries by byte offset into the main file; built by `build_view`."""
+
+    def __init__(self, file_id: FileId, root: Branch, env: Env) -> None:
+        self.file_id = file_id
+        self.root = root
+        self.env = env
+        self.regions: list[tuple[int, int, Branch]] = []
+        self._starts: list[int] = []
+        self._macro_events: dict[str, list[_MacroEvent]] = {}
+        self._macro_offsets: dict[str, list[int]] = {}
+        self.pragmas: list[PragmaEvent] = []
+        self._pragma_offsets: list[int] = []
+        self.includes: list[IncludeRef] = []
+        self.diagnostics: list[Diagnostic] = []
+        self.included_diagnostics: list[Diagnostic] = []  # spans in other files
+        self.directives: list[Directive] = []
+        self.fp_contract: list[tuple[int, str, Branch]] = []
+
+    # -- regions ------------------------------------------------------------------------
+
+    def branch_at(self, offset: int) -> Branch:
+        i = bisect_right(self._starts, offset) - 1
+        return self.regions[i][2] if i >= 0 else self.root
+
+    def active_at(self, offset: int) -> bool | None:
+        return self.branch_at(offset).active
+
+    def conditions_at(self, offset: int) -> list[Condition]:
+        return self.branch_at(offset).conditions
+
+    def guard_implies(self, offset: int, macro: str) -> bool:
+        return self.guard_implies_any(offset, {macro})
+
+    def guard_implies_any(self, offset: int, names: set[str] | frozenset[str]) -> bool:
+        """Whether the enclosing guards together imply that one of `names` is defined."""
+        branch = self.branch_at(offset)
+        if branch.parent is None:
+            return False
+        if branch.combined.implies_any_defined(names):
+            return True
+        return any(c.implies_any_defined(names) for c in branch.conditions)
+
+    def guard_min_version(self, offset: int) -> int | None:
+        branch = self.branch_at(offset)
+        if branch.parent is None:
+            return None
+        found = branch.combined.implied_min_version()
+        for c in branch.conditions:
+            v = c.implied_min_version()
+            if v is not None and (found is None or v > found):
+                found = v
+        return found
+
+    def inactive_ranges(self) -> list[tuple[int, int]]:
+        """Ranges of arms that are definitely false for the target, merged."""
+        out: list[tuple[int, int]] = []
+        for start, end, branch in self.regions:
+            if branch.active is not False or start >= end:
+                continue
+            if out and out[-1][1] == start:
+                out[-1] = (out[-1][0], end)
+            else:
+                out.append((start, end))
+        return out
+
+    # -- macros -------------------------------------------------------------------------
+
+    def macro_at(self, name: str, offset: int) -> MacroDef | None:
+        """The definition of `name` visible at `offset` (source `#define`s; not the target's)."""
+        events = self._macro_events.get(name)
+        if not events:
+            return None
+        i = bisect_right(self._macro_offsets[name], offset) - 1
+        while i >= 0:
+            ev = events[i]
+            if ev.branch.active is not False:
+                return ev.macro
+            i -= 1
+        return None
+
+    def macro_names_at(self, offset: int) -> list[str]:
+        return sorted(n for n in self._macro_events if self.macro_at(n, offset) is not None)
+
+    def expand_type_macro(self, name: str, offset: int) -> str | None:
+        """Replacement text of an object-like macro made of type/qualifier words, chains resolved.
+
+        `#define GLOBAL_AS __global` gives "__global"; an empty body gives ""; a body that is not
+        words (`1 + 2`, a string) or a function-like macro gives None.
+        """
+        macro = self.macro_at(name, offset)
+        if macro is None or macro.params is not None:
+            return None
+        words = self._expand_words(tokenize(macro.body), offset, frozenset({name}), 0)
+        return None if words is None else " ".join(words)
+
+    def expand_macro_call(self, name: str, args: list[str], offset: int) -> str | None:
+        """`#define PTR(T) __global T *` with args ["float"] gives "__global float *"."""
+        macro = self.macro_at(name, offset)
+        if macro is None or macro.params is None:
+            return None
+        if len(args) != len(macro.params) and not macro.variadic:
+            return None
+        toks = _substitute(macro, [tokenize(a) for a in args])
+        words = self._expand_words(toks, offset, frozenset({name}), 0)
+        return None if words is None else " ".join(words)
+
+    def _expand_words(self, toks: list[Token], offset: int, hide: frozenset[str], depth: int) -> list[str] | None:
+        if depth > _MAX_EXPANSION_DEPTH:
+            return None
+        out: list[str] = []
+        i = 0
+        while i < len(toks):
+            tok = toks[i]
+            if tok.kind == "id" and tok.text in ("__attribute__", "__attribute"):
+                end = _balanced_end(toks, i + 1)
+                if end is None:
+                    return None
+                out.append(tok.text + "".join(t.text + (" " if t.text == "," else "") for t in toks[i + 1 : end]))
+                i = end
+                continue
+            if tok.kind == "id":
+                inner = self.macro_at(tok.text, offset) if tok.text not in hide else None
+                if inner is not None and inner.params is None:
+                    sub = self._expand_words(tokenize(inner.body), offset, hide | {tok.text}, depth + 1)
+                    if sub is None:
+                        return None
+                    out.extend(sub)
+                else:
+                    out.append(tok.text)
+            elif tok.text == "*":
+                out.append("*")
+            else:
+                return None
+            i += 1
+        return out
+
+    # -- pragmas ------------------------------------------------------------------------
+
+    def extension_state_at(self, offset: int, ext: str) -> str | None:
+        """"enable" or "disable" from the last active `#pragma OPENCL EXTENSION` before `offset`."""
+        i = bisect_right(self._pragma_offsets, offset) - 1
+        while i >= 0:
+            ev = self.pragmas[i]
+            if ev.branch.active is not False and ev.name in (ext, "all"):
+                return "disable" if ev.behavior == "disable" else "enable"
+            i -= 1
+        return None
+
+    def extension_pragma_at(self, offset: int, ext: str) -> PragmaEvent | None:
+        """The pragma that decides `extension_state_at` (for 'enabled by pragma here' notes)."""
+        i = bisect_right(self._pragma_offsets, offset) - 1
+        while i >= 0:
+            ev = self.pragmas[i]
+            if ev.branch.active is not False and ev.name in (ext, "all"):
+                return ev
+            i -= 1
+        return None
+
+
+def build_view(
+    file_id: FileId,
+    text: bytes,
+    *,
+    target: Target,
+    defines: dict[str, str] | None = None,
+    include_resolver: IncludeResolver | None = None,
+) -> PreprocessorView:
+    """Scan `text` and build its view for `target` plus `-D` `defines`; never raises on input."""
+    macros = target.predefined_macros()
+    macros.update(defines or {})
+    env = Env(macros)
+    root = Branch(None, Condition(TRUE), True, file_id, 0)
+    view = PreprocessorView(file_id, root, env)
+    builder = _Builder(view, include_resolver)
+    builder.process(file_id, text, root, None, (file_id,))
+    view.regions = _merge(builder.regions)
+    view._starts = [r[0] for r in view.regions]
+    view._macro_offsets = {n: [e.offset for e in evs] for n, evs in view._macro_events.items()}
+    view._pragma_offsets = [p.offset for p in view.pragmas]
+    return view
+
+
+def _merge(regions: list[tuple[int, int, Branch]]) -> list[tuple[int, int, Branch]]:
+    out: list[tuple[int, int, Branch]] = []
+    for start, end, branch in regions:
+        if end <= start:
+            continue
+        if out and out[-1][2] is branch and out[-1][1] == start:
+            out[-1] = (out[-1][0], end, branch)
+        else:
+            out.append((start, end, branch))
+    return out
+
+
+class _Builder:
+    def __init__(self, view: PreprocessorView, resolver: IncludeResolver | None) -> None:
+        self.view = view
+        self.env = view.env
+        self.resolver = resolver
+        self.regions: list[tuple[int, int, Branch]] = []
+        self.once: set[FileId] = set()
+
+    # -- directives ---------------------------------------------------------------------
+
+    def process(self, file_id: FileId, text: bytes, base: Branch, at: int | None, stack: tuple[FileId, ...]) -> None:
+        main = at is None
+        directives = scan_directives(text)
+        if main:
+            self.view.directives = directives
+        diags = self.view.diagnostics if main else self.view.included_diagnostics
+        groups: list[_Group] = []
+        current = base
+        region_start = 0
+
+        def span(start: int, end: int) -> Span:
+            return Span(file_id, start, end)
+
+        for d in directives:
+            where = d.end if main else at
+            assert where is not None
+            kind = d.kind
+            if kind in ("if", "ifdef", "ifndef"):
+                raw = self._condition(d, current, file_id, diags)
+                groups.append(_Group(d, current, [raw]))
+                branch = self._branch(current, raw, d, file_id)
+                if main:
+                    self.regions.append((region_start, d.end, current))
+                    region_start = d.end
+                current = branch
+            elif kind in ("elif", "elifdef", "elifndef", "else"):
+                if not groups:
+                    diags.append(_diag("CL003", f"'#{d.keyword}' without '#if'", span(d.start, d.end)))
+                    continue
+                g = groups[-1]
+                if g.seen_else:
+                    diags.append(_diag("CL003", f"'#{d.keyword}' after '#else'", span(d.start, d.end)))
+                raw = TRUE if kind == "else" else self._condition(d, g.parent, file_id, diags)
+                node = conj([*(negate(r) for r in g.raws), raw])
+                g.raws.append(raw)
+                g.seen_else = g.seen_else or kind == "else"
+                if main:
+                    self.regions.append((region_start, d.start, current))
+                    self.regions.append((d.start, d.end, g.parent))
+                    region_start = d.end
+                current = self._branch(g.parent, node, d, file_id)
+            elif kind == "endif":
+                if not groups:
+                    diags.append(_diag("CL003", "'#endif' without '#if'", span(d.start, d.end)))
+                    continue
+                g = groups.pop()
+                if main:
+                    self.regions.append((region_start, d.start, current))
+                    region_start = d.start
+                current = g.parent
+            elif kind in ("define", "undef"):
+                self._define(d, current, file_id, where)
+            elif kind == "include":
+                self._include(d, current, file_id, where, stack, diags)
+            elif kind == "pragma":
+                self._pragma(d, current, file_id, where)
+        for g in reversed(groups):
+            o = g.opening
+            diags.append(_diag("CL003", f"unterminated conditional directive '#{o.keyword}'", span(o.start, o.end)))
+        if main:
+            self.regions.append((region_start, len(text), current))
+
+    def _branch(self, parent: Branch, node: Node, d: Directive, file_id: FileId) -> Branch:
+        cond = Condition(node, "" if d.kind == "else" else _describe(d))
+        active = _and3(parent.active, cond.evaluate(self.env) if parent.active is not False else False)
+        return Branch(parent, cond, active, file_id, d.start, parent.depth + 1)
+
+    def _condition(self, d: Directive, branch: Branch, file_id: FileId, diags: list[Diagnostic]) -> Node:
+        """The raw condition of an `#if`-like directive; CL004 (when it matters) on bad input."""
+        try:
+            if d.kind in ("ifdef", "ifndef", "elifdef", "elifndef"):
+                if d.name is None:
+                    raise ExprError("macro name missing")
+                node = self._defined_node(d.name, branch)
+                return negate(node) if d.kind.endswith("ndef") else node
+            if not d.args:
+                raise ExprError(f"'#{d.keyword}' with no expression")
+            return parse_tokens(self._expand(tokenize(d.args), branch, frozenset(), 0))
+        except (ExprError, RecursionError) as exc:
+            if branch.active is not False:
+                message = str(exc) if isinstance(exc, ExprError) else "expression nested too deeply"
+                diags.append(_diag("CL004", message, Span(file_id, d.args_start, max(d.end, d.args_start))))
+            return Unknown(str(exc))
+
+    def _define(self, d: Directive, branch: Branch, file_id: FileId, where: int) -> None:
+        if d.name is None or d.name == "defined":
+            return
+        macro = None
+        if d.kind == "define":
+            macro = MacroDef(
+                d.name, d.params, d.body, Span(file_id, d.name_start, d.name_end), d.variadic, branch.active is None
+            )
+        self.view._macro_events.setdefault(d.name, []).append(_MacroEvent(where, d.name, macro, branch))
+
+    def _pragma(self, d: Directive, branch: Branch, file_id: FileId, where: int) -> None:
+        p = d.pragma
+        if p is None:
+            return
+        if p.kind == "once":
+            self.once.add(file_id)
+        elif p.kind == "extension" and p.name and p.behavior:
+            sp = Span(file_id, d.start, d.end)
+            self.view.pragmas.append(PragmaEvent(where, sp, p.name, p.behavior, branch))
+        elif p.kind == "fp_contract" and p.name:
+            self.view.fp_contract.append((where, p.name, branch))
+
+    def _include(
+        self, d: Directive, branch: Branch, file_id: FileId, where: int, stack: tuple[FileId, ...], diags: list[Diagnostic]
+    ) -> None:
+        if d.path is None:
+            return  # computed includes are not followed
+        sp = Span(file_id, d.path_start, d.path_end)
+        resolved: tuple[FileId, bytes] | None = None
+        if branch.active is not False and self.resolver is not None:
+            try:
+                resolved = self.resolver(d.path, d.angled, file_id)
+            except Exception:  # a resolver bug must not take the analysis down
+                resolved = None
+            if resolved is None:
+                diags.append(_diag("CL002", f"cannot find include file '{d.path}'", sp, Severity.WARNING))
+        if len(stack) == 1:  # the include graph records the main file's own directives
+            self.view.includes.append(
+                IncludeRef(sp, d.path, d.angled, resolved[0] if resolved else None, branch.active)
+            )
+        if resolved is None:
+            return
+        target_id, content = resolved
+        if target_id in stack or target_id in self.once or len(stack) >= MAX_INCLUDE_DEPTH:
+            return  # cycles end here; include guards usually stop them earlier
+        base = Branch(branch, Condition(TRUE), branch.active, target_id, 0, branch.depth)
+        self.process(target_id, content, base, where, (*stack, target_id))
+
+    # -- macro expansion in conditions ----------------------------------------------------
+
+    def _chain(self, name: str, use: Branch) -> tuple[object, list[tuple[Node, MacroDef | None]]]:
+        """Events deciding `name` at the current point: (base, guarded events oldest first).
+
+        base is "env" (no unconditional source event), or the last event unconditional for
+        `use` (a MacroDef, or None for #undef).
+        """
+        events = self.view._macro_events.get(name, ())
+        anc = use.ancestor_ids
+        guarded: list[tuple[Node, MacroDef | None]] = []
+        base: object = "env"
+        for ev in reversed(events):
+            guard = _guard(ev.branch, anc)
+            if guard is TRUE:
+                base = ev.macro
+                break
+            guarded.append((guard, ev.macro))
+            if len(guarded) > _MAX_CHAIN:
+                raise ExprError(f"macro '{name}' is redefined under too many conditions")
+        guarded.reverse()
+        return base, guarded
+
+    def _defined_node(self, name: str, use: Branch) -> Node:
+        if name not in self.view._macro_events:
+            return Defined(name)
+        base, guarded = self._chain(name, use)
+        value: Node = Defined(name) if base == "env" else (TRUE if base is not None else FALSE)
+        for guard, macro in guarded:
+            value = Ternary(guard, TRUE if macro is not None else FALSE, value)
+        return value
+
+    def _expand(self, toks: list[Token], use: Branch, hide: frozenset[str], depth: int) -> list[Token]:
+        if depth > _MAX_EXPANSION_DEPTH:
+            raise ExprError("macro expansion nested too deeply")
+        out: list[Token] = []
+        i = 0
+        events = self.view._macro_events
+        while i < len(toks):
+            tok = toks[i]
+            if tok.kind != "id":
+                out.append(tok)
+                i += 1
+                continue
+            name, nxt = read_defined(toks, i)
+            if name is not None:
+                out.append(Token("node", name, self._defined_node(name, use)))
+                i = nxt
+                continue
+            if tok.text in hide or tok.text not in events:
+                out.append(tok)
+                i += 1
+                continue
+            base, guarded = self._chain(tok.text, use)
+            has_call = i + 1 < len(toks) and toks[i + 1].text == "("
+            if not guarded:
+                if base == "env":
+                    out.append(tok)
+                    i += 1
+                elif base is None:
+                    out.append(Token("node", tok.text, FALSE))  # #undef'd: 0
+                    i += 1
+                else:
+                    assert isinstance(base, MacroDef)
+                    if base.params is None:
+                        out.extend(self._expand(tokenize(base.body), use, hide | {tok.text}, depth + 1))
+                        i += 1
+                    elif not has_call:
+                        out.append(tok)  # a function-like name without '(' is not expanded
+                        i += 1
+                    else:
+                        args, i = _read_args(toks, i + 1)
+                        body = _substitute(base, args)
+                        out.extend(self._expand(body, use, hide | {tok.text}, depth + 1))
+                continue
+            # Conditionally (re)defined: a guarded value per event.
+            value: Node
+            if base == "env":
+                value = Ident(tok.text)
+            elif base is None:
+                value = FALSE
+            else:
+                value = self._value_node(base, use, hide | {tok.text}, depth)  # type: ignore[arg-type]
+            for guard, macro in guarded:
+                m_value = FALSE if macro is None else self._value_node(macro, use, hide | {tok.text}, depth)
+                value = Ternary(guard, m_value, value)
+            i += 1
+            if has_call and any(m is not None and m.params is not None for _, m in guarded):
+                _, i = _read_args(toks, i)
+            out.append(Token("node", tok.text, value))
+        return out
+
+    def _value_node(self, macro: MacroDef, use: Branch, hide: frozenset[str], depth: int) -> Node:
+        if macro.params is not None:
+            return Unknown(f"function-like macro '{macro.name}' defined under conditions")
+        try:
+            return parse_tokens(self._expand(tokenize(macro.body), use, hide, depth + 1))
+        except ExprError as exc:
+            return Unknown(str(exc))
+
+
+def _guard(branch: Branch, use_ancestors: frozenset[int]) -> Node:
+    """Conditions of the arms holding an event that do not also hold the use."""
+    nodes: list[Node] = []
+    b: Branch | None = branch
+    while b is not None and id(b) not in use_ancestors:
+        nodes.append(b.own.node)
+        b = b.parent
+    if not nodes:
+        return TRUE
+    nodes.reverse()
+    node = conj(nodes)
+    return node
+
+
+def _read_args(toks: list[Token], i: int) -> tuple[list[list[Token]], int]:
+    """Arguments of a call whose '(' is at toks[i]; returns (args, index after ')')."""
+    args: list[list[Token]] = [[]]
+    depth = 0
+    j = i + 1
+    while j < len(toks):
+        t = toks[j]
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            if depth == 0:
+                return ([] if args == [[]] else args), j + 1
+            depth -= 1
+        elif t.text == "," and depth == 0:
+            args.append([])
+            j += 1
+            continue
+        args[-1].append(t)
+        j += 1
+    raise ExprError("unterminated function-like macro invocation")
+
+
+def _substitute(macro: MacroDef, args: list[list[Token]]) -> list[Token]:
+    params = macro.params or ()
+    if len(args) < len(params) or (len(args) > len(params) and not macro.variadic):
+        raise ExprError(f"wrong number of arguments to function-like macro '{macro.name}'")
+    table = dict(zip(params, args))
+    if macro.variadic:
+        rest = args[len(params) :]
+        joined: list[Token] = []
+        for k, a in enumerate(rest):
+            if k:
+                joined.append(Token("op", ","))
+            joined.extend(a)
+        table["__VA_ARGS__"] = joined
+    out: list[Token] = []
+    body = tokenize(macro.body)
+    k = 0
+    while k < len(body):
+        t = body[k]
+        if t.text == "#" and k + 1 < len(body) and body[k + 1].text in table:
+            text = " ".join(x.text for x in table[body[k + 1].text])
+            out.append(Token("str", '"' + text.replace('"', '\\"') + '"'))
+            k += 2
+            continue
+        if t.text == "##" and out and k + 1 < len(body):
+            nxt = body[k + 1]
+            right = table.get(nxt.text, [nxt]) if nxt.kind == "id" else [nxt]
+            left = out.pop()
+            pasted = tokenize(left.text + (right[0].text if right else ""))
+            out.extend(pasted + right[1:])
+            k += 2
+            continue
+        out.extend(table[t.text] if t.kind == "id" and t.text in table else [t])
+        k += 1
+    return out
+
+
+def _balanced_end(toks: list[Token], i: int) -> int | None:
+    if i >= len(toks) or toks[i].text != "(":
+        return None
+    depth = 0
+    for j in range(i, len(toks)):
+        if toks[j].text == "(":
+            depth += 1
+        elif toks[j].text == ")":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return None
+
+
+def _describe(d: Directive) -> str:
+    if d.kind in ("ifdef", "elifdef"):
+        return f"defined({d.name})"
+    if d.kind in ("ifndef", "elifndef"):
+        return f"!defined({d.name})"
+    return " ".join(d.args.split())
+
+
+def _diag(code: str, message: str, span: Span, severity: Severity = Severity.ERROR) -> Diagnostic:
+    return Diagnostic(code, severity, message, span)
