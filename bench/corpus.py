@@ -35,6 +35,8 @@ MANIFEST = CORPUS / "manifest.json"
 MIRROR_SOURCES = Path("/etc/apt/sources.list.d/debian.sources")
 SUITE = "bookworm"
 EXTS = (".cl", ".clh", ".ocl")
+# piglit marks its intentionally invalid programs in the config header (build/fail/*.cl)
+_EXPECT_FAIL = re.compile(rb"^[ \t]*expect_build_fail:[ \t]*true", re.MULTILINE)
 
 # source name -> Debian binary packages holding its kernels ("src:" marks a source package)
 SOURCES: dict[str, list[str]] = {
@@ -176,6 +178,7 @@ def fetch(refresh: bool = False) -> dict:
                     "path": f.relative_to(out).as_posix(),
                     "size": len(data),
                     "sha256": hashlib.sha256(data).hexdigest(),
+                    "expect_build_fail": expected_invalid(data),
                 }
             )
     manifest = {"suite": SUITE, "packages": SOURCES, "files": entries}
@@ -187,15 +190,24 @@ def _walk(out: Path) -> list[Path]:
     return sorted(f for f in out.rglob("*") if f.is_file() and _keep(f.name))
 
 
-def corpus_files(source: str | None = None, fetch_missing: bool = True) -> list[Path]:
-    """Absolute paths of the corpus files (of one source, or all), fetching the corpus if needed."""
+def expected_invalid(data: bytes) -> bool:
+    """True for files that their project marks as not compiling (piglit `expect_build_fail: true`)."""
+    return _EXPECT_FAIL.search(data) is not None
+
+
+def corpus_files(source: str | None = None, fetch_missing: bool = True, include_invalid: bool = False) -> list[Path]:
+    """Absolute paths of the corpus files (of one source, or all), fetching the corpus if needed.
+
+    Files marked as expected to fail to build are left out unless `include_invalid`.
+    """
     names = [source] if source else list(SOURCES)
     for name in names:
         if name not in SOURCES:
             raise KeyError(f"unknown corpus source {name!r}; known: {', '.join(SOURCES)}")
     if fetch_missing and (not MANIFEST.exists() or any(not (CORPUS / n / ".done").exists() for n in names)):
         fetch()
-    return [f for n in names for f in _walk(CORPUS / n)]
+    files = [f for n in names for f in _walk(CORPUS / n)]
+    return files if include_invalid else [f for f in files if not expected_invalid(f.read_bytes())]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -203,9 +215,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="print the corpus files")
     ap.add_argument("--refresh", action="store_true", help="re-extract from the cached downloads")
     ap.add_argument("--source", choices=list(SOURCES), help="restrict --list to one source")
+    ap.add_argument("--include-invalid", action="store_true", help="also list files marked expect_build_fail")
     args = ap.parse_args(argv)
     manifest = fetch(refresh=args.refresh) if args.refresh or not MANIFEST.exists() else None
-    files = corpus_files(args.source)
+    files = corpus_files(args.source, include_invalid=args.include_invalid)
     if args.list:
         for f in files:
             print(f.relative_to(CORPUS))
@@ -213,7 +226,11 @@ def main(argv: list[str] | None = None) -> int:
     manifest = manifest or json.loads(MANIFEST.read_text())
     for source in SOURCES:
         rows = [e for e in manifest["files"] if e["source"] == source]
-        print(f"{source:10} {len(rows):5} files {sum(e['size'] for e in rows) / 1e6:8.2f} MB")
+        bad = sum(e.get("expect_build_fail", False) for e in rows)
+        print(
+            f"{source:10} {len(rows):5} files {sum(e['size'] for e in rows) / 1e6:8.2f} MB"
+            + (f"  ({bad} marked expect_build_fail, left out by default)" if bad else "")
+        )
     return 0
 
 

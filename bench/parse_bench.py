@@ -22,14 +22,14 @@ import sys
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import tree_sitter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import baseline  # noqa: E402
-import corpus  # noqa: E402
+import baseline
+import corpus
 
 RESULTS = Path(__file__).resolve().parent / "results"
 FAILURES_MD = RESULTS / "parse-failures.md"
@@ -110,18 +110,25 @@ def count_lines(data: bytes) -> int:
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
-def run(sources: list[str], reps: int, keep: int) -> dict:
+def run(sources: list[str], reps: int, keep: int, include_invalid: bool = False) -> dict:
     langs = languages()
     parsers = {name: tree_sitter.Parser(lang) for name, lang in langs.items()}
     report: dict = {"sources": {}, "grammars": list(langs)}
     per_file: dict[str, dict[str, dict[str, FileResult]]] = {}
     for source in sources:
-        files = corpus.corpus_files(source)
+        files = corpus.corpus_files(source, include_invalid=include_invalid)
+        skipped = len(corpus.corpus_files(source, include_invalid=True)) - len(files)
         datas = [f.read_bytes() for f in files]
         rel = [f.relative_to(corpus.CORPUS / source).as_posix() for f in files]
         nbytes = sum(map(len, datas))
         nlines = sum(map(count_lines, datas))
-        entry: dict = {"files": len(files), "lines": nlines, "bytes": nbytes, "grammars": {}}
+        entry: dict = {
+            "files": len(files),
+            "lines": nlines,
+            "bytes": nbytes,
+            "skipped_invalid": skipped,
+            "grammars": {},
+        }
         per_file[source] = {}
         # quality: one parse per file per grammar
         for name, parser in parsers.items():
@@ -209,12 +216,18 @@ def markdown(report: dict) -> str:
         + " |"
     )
     lines = ["\n".join(rows), ""]
+    skipped = sum(s.get("skipped_invalid", 0) for s in report["sources"].values())
+    if skipped:
+        lines.append(f"Left out: {skipped} files their project marks as not compiling (piglit `expect_build_fail`).")
     lines.append(
         "Clean outside hashcat: "
         + ", ".join(f"{n} {ov[n]['clean_pct_outside_hashcat']:.1f}%" for n in names)
-        + (f". Hashcat clean: " + ", ".join(
-            f"{n} {report['sources']['hashcat']['grammars'][n]['clean_pct']:.1f}%" for n in names)
-           if "hashcat" in report["sources"] else "")  # fmt: skip
+        + (
+            ". Hashcat clean: "
+            + ", ".join(f"{n} {report['sources']['hashcat']['grammars'][n]['clean_pct']:.1f}%" for n in names)
+            if "hashcat" in report["sources"]
+            else ""
+        )
         + "."
     )
     if "throughput_ratio_ours_baseline" in ov:
@@ -222,7 +235,9 @@ def markdown(report: dict) -> str:
     if "ours" in ov:
         checks = [("clean outside hashcat >= 98%", ov["ours"]["clean_pct_outside_hashcat"] >= 98.0)]
         if "hashcat" in report["sources"]:
-            checks.append(("hashcat clean >= 95%", report["sources"]["hashcat"]["grammars"]["ours"]["clean_pct"] >= 95.0))
+            checks.append(
+                ("hashcat clean >= 95%", report["sources"]["hashcat"]["grammars"]["ours"]["clean_pct"] >= 95.0)
+            )
         if "throughput_ratio_ours_baseline" in ov:
             checks.append(("throughput ratio >= 1.00", ov["throughput_ratio_ours_baseline"] >= 1.0))
         lines.append("")
@@ -292,28 +307,33 @@ def failures(report: dict, max_lines: int = MAX_LINES) -> tuple[str, str]:
         entries = novel + repeated
         s = report["sources"][source]
         head = [
-            f"## {source}: {len(entries)} of {s['files']} files fail "
-            f"({s['grammars']['ours']['clean_pct']:.1f}% clean)",
+            f"## {source}: {len(entries)} of {s['files']} files fail ({s['grammars']['ours']['clean_pct']:.1f}% clean)",
             "",
             "Files with the fewest problems first; a file repeating only constructs listed above comes after the others.",
             "",
         ]
         sections.append((source, head, entries))
 
-    date = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    date = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     intro = [
         "# Parse failures of the cllint grammar on the Debian corpus",
         "",
-        f"Generated {date} by `.venv/bin/python bench/parse_bench.py --failures` "
-        "(corpus: bench/corpus.py, Debian bookworm). A file fails when its tree has any ERROR or MISSING node.",
-        "Locations are `line[-end line]:column` of the first ERROR/MISSING nodes (an ERROR node often starts "
-        "before the construct that broke it), with the parent node kind and the text of the start line.",
+        (
+            f"Generated {date} by `.venv/bin/python bench/parse_bench.py --failures` "
+            "(corpus: bench/corpus.py, Debian bookworm). A file fails when its tree has any ERROR or MISSING node."
+        ),
+        (
+            "Locations are `line[-end line]:column` of the first ERROR/MISSING nodes (an ERROR node often starts "
+            "before the construct that broke it), with the parent node kind and the text of the start line."
+        ),
         "",
         "## Most frequent failing constructs",
         "",
-        "Grouped by the first two tokens of the line where the ERROR/MISSING node starts, the node and its parent "
-        "(up to 20 problems per file counted). *sole*: files whose every problem is in this group "
-        "(fixing it makes them clean).",
+        (
+            "Grouped by the first two tokens of the line where the ERROR/MISSING node starts, the node and its parent "
+            "(up to 20 problems per file counted). *sole*: files whose every problem is in this group "
+            "(fixing it makes them clean)."
+        ),
         "",
         "| count | files | sole | line starts with | node | parent | example |",
         "|---:|---:|---:|---|---|---|---|",
@@ -351,12 +371,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reps", type=int, default=5, help="throughput repetitions (median counts; default 5)")
     ap.add_argument("--source", action="append", choices=list(corpus.SOURCES), help="only these sources")
+    ap.add_argument("--include-invalid", action="store_true", help="keep files marked expect_build_fail")
     ap.add_argument("--json", type=Path, help="also write the results as JSON")
     ap.add_argument("--failures", action="store_true", help=f"write {FAILURES_MD.relative_to(Path.cwd())}")
     ap.add_argument("--markdown", type=Path, help="also write the table with command, date and machine note")
     args = ap.parse_args(argv)
     sources = args.source or list(corpus.SOURCES)
-    report = run(sources, max(1, args.reps), keep=20 if args.failures else 0)
+    report = run(sources, max(1, args.reps), keep=20 if args.failures else 0, include_invalid=args.include_invalid)
     table = markdown(report)
     print(table)
     per_file = report.pop("_per_file")
@@ -393,7 +414,7 @@ def meta(args: argparse.Namespace) -> dict:
         pass
     return {
         "command": ".venv/bin/python bench/parse_bench.py " + " ".join(sys.argv[1:]),
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, "
         f"py-tree-sitter {getattr(tree_sitter, '__version__', '?')}",
         "reps": args.reps,
