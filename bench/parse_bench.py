@@ -4,7 +4,8 @@ For every corpus source (bench/corpus.py) and every grammar (ours, the PyPI base
 `tree-sitter-opencl` 0.0.2 built by bench/baseline.py, and PyPI `tree-sitter-c`) it reports
 files, lines, the share of files that parse with zero ERROR and zero MISSING nodes, ERROR
 nodes per 1,000 lines and parse throughput in MB/s (parse only; each file is parsed by
-every grammar in turn, rotating the order, for --reps repetitions; the median repetition counts).
+every grammar in turn, rotating the order, for --reps repetitions; the median repetition counts;
+time is this thread's CPU time, so other processes on a shared machine disturb it less).
 
     .venv/bin/python bench/parse_bench.py                      # table to stdout
     .venv/bin/python bench/parse_bench.py --json out.json      # and machine-readable results
@@ -36,6 +37,8 @@ FAILURES_MD = RESULTS / "parse-failures.md"
 FAILURES_FULL = corpus.CACHE / "parse-failures-full.md"
 GRAMMARS = ("ours", "baseline", "tree-sitter-c")
 MAX_LINES = 300
+# CPU time of this thread: on a shared machine, time spent preempted by other processes is not counted
+clock = time.thread_time
 
 
 def languages(names: tuple[str, ...] = GRAMMARS) -> dict[str, tree_sitter.Language]:
@@ -148,15 +151,19 @@ def run(sources: list[str], reps: int, keep: int, include_invalid: bool = False)
         # throughput: same files, same process, interleaved, rotating grammar order per rep
         times: dict[str, list[float]] = {name: [] for name in parsers}
         names = list(parsers)
+        file_best = {name: [0.0] * len(datas) for name in names}
         for rep in range(reps):
             order = names[rep % len(names) :] + names[: rep % len(names)]
             acc = dict.fromkeys(names, 0.0)
-            for d in datas:
+            for i, d in enumerate(datas):
                 for name in order:
                     p = parsers[name]
-                    t0 = time.perf_counter()
+                    t0 = clock()
                     p.parse(d)
-                    acc[name] += time.perf_counter() - t0
+                    dt = clock() - t0
+                    acc[name] += dt
+                    best = file_best[name]
+                    best[i] = min(best[i], dt) if rep else dt
             for name in names:
                 times[name].append(acc[name])
         for name in names:
@@ -164,6 +171,10 @@ def run(sources: list[str], reps: int, keep: int, include_invalid: bool = False)
             entry["grammars"][name]["seconds_median"] = med
             entry["grammars"][name]["seconds_all"] = times[name]
             entry["grammars"][name]["mb_per_s"] = nbytes / 1e6 / med if med else 0.0
+        per_file[source]["_seconds"] = {  # type: ignore[assignment]
+            name: dict(zip(rel, file_best[name], strict=True)) for name in names
+        }
+        per_file[source]["_bytes"] = dict(zip(rel, map(len, datas), strict=True))  # type: ignore[assignment]
         report["sources"][source] = entry
         print(f"[{source}: {len(files)} files done]", file=sys.stderr)
     report["overall"] = overall(report)
@@ -267,6 +278,33 @@ def normalize(line: str, ntok: int = 2) -> str:
     return " ".join(toks) or "<blank line>"
 
 
+def slowest(per_file: dict, n: int = 10) -> list[str]:
+    """Markdown lines: the files where our grammar is slowest relative to the baseline."""
+    rows = []
+    for source, by_grammar in per_file.items():
+        secs = by_grammar.get("_seconds", {})
+        if "ours" not in secs or "baseline" not in secs:
+            return []
+        for rel, ours in secs["ours"].items():
+            base = secs["baseline"][rel]
+            if base >= 0.002 and ours > 0:  # ignore files too small to time reliably
+                rows.append((base / ours, source, rel, by_grammar["_bytes"][rel], ours, base))
+    rows.sort()
+    out = [
+        "## Slowest files relative to the baseline",
+        "",
+        (
+            "Best-of-repetitions parse time per file (files the baseline parses in at least 2 ms). "
+            "*speed ratio* = baseline time / our time (below 1: we are slower)."
+        ),
+        "",
+        "| speed ratio | KB | ours ms | baseline ms | file |",
+        "|---:|---:|---:|---:|---|",
+    ]
+    out += [f"| {r:.2f} | {b / 1e3:.0f} | {o * 1e3:.1f} | {t * 1e3:.1f} | {s}/{f} |" for r, s, f, b, o, t in rows[:n]]
+    return [*out, ""]
+
+
 def failures(report: dict, max_lines: int = MAX_LINES) -> tuple[str, str]:
     """(short report for bench/results, full report) of our grammar's failing files."""
     per_file = report["_per_file"]
@@ -277,7 +315,6 @@ def failures(report: dict, max_lines: int = MAX_LINES) -> tuple[str, str]:
     sections: list[tuple[str, list[str], list[list[str]]]] = []
     for source, by_grammar in per_file.items():
         results = by_grammar["ours"]
-        entries = []
         novel, repeated = [], []
         seen: set[tuple[str, str, str]] = set()
         for rel in sorted(results, key=lambda r: (results[r].errors + results[r].missing, r)):
@@ -348,7 +385,9 @@ def failures(report: dict, max_lines: int = MAX_LINES) -> tuple[str, str]:
         full += head + [ln for b in entries for ln in b] + [""]
 
     # short version: share the remaining line budget between the sources, files with fewest errors first
-    short = intro + table + [""]
+    slow = slowest(per_file)
+    full[len(intro) + len(table) + 1 : len(intro) + len(table) + 1] = slow
+    short = intro + table + [""] + slow
     budget = max_lines - len(short) - 3 * len(sections)
     per_source = max(4, budget // max(1, len(sections)))
     for _, head, entries in sections:
