@@ -1,0 +1,206 @@
+"""The only place that converts between LSP positions and byte offsets, and between
+cllint's `Diagnostic`/`Fix` and lsprotocol types.
+
+Positions are (line, character) where `character` counts code units of the negotiated
+encoding (UTF-16 unless the client asked for UTF-8 or UTF-32). Lines end at '\\n'; a
+trailing '\\r' is not addressable. Positions past the end of a line clamp to the line's
+end and lines past the end of the file clamp to the end of the file, as the LSP asks.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from lsprotocol import types
+
+from cllint.analysis.db import TextEdit
+from cllint.analysis.diagnostics import Applicability, Diagnostic, Fix, Severity, Span, Tag
+from cllint.analysis.registry import rule as rule_for
+
+RULE_DOCS_URL = "https://github.com/cllint/cllint/blob/main/docs/rules/{code}.md"
+SOURCE = "cllint"
+
+UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
+
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFO: types.DiagnosticSeverity.Information,
+}
+_TAGS = {Tag.UNNECESSARY: types.DiagnosticTag.Unnecessary, Tag.DEPRECATED: types.DiagnosticTag.Deprecated}
+
+
+def _units(text: str, encoding: str) -> int:
+    if encoding == UTF32:
+        return len(text)
+    if encoding == UTF8:
+        return len(text.encode("utf-8", "surrogatepass"))
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+class LineIndex:
+    """A document's bytes plus the offsets where its lines start; edits keep both in step."""
+
+    def __init__(self, text: bytes, encoding: str = UTF16) -> None:
+        self.text = text
+        self.encoding = encoding
+        self._starts = [0, *_line_starts(text, 0, len(text))]
+
+    @property
+    def line_count(self) -> int:
+        return len(self._starts)
+
+    def _line_bounds(self, line: int) -> tuple[int, int]:
+        start = self._starts[line]
+        end = self._starts[line + 1] - 1 if line + 1 < len(self._starts) else len(self.text)
+        if end > start and self.text[end - 1 : end] == b"\r":
+            end -= 1
+        return start, end
+
+    def offset(self, pos: types.Position) -> int:
+        """Byte offset of an LSP position (clamped into the document)."""
+        if pos.line >= len(self._starts):
+            return len(self.text)
+        start, end = self._line_bounds(max(pos.line, 0))
+        line = self.text[start:end]
+        want = max(pos.character)
+        if line.isascii() or self.encoding == UTF8:
+            col = min(want, len(line))
+            if self.encoding == UTF8:  # never split a UTF-8 sequence
+                while col < len(line) and (line[col] & 0xC0) == 0x80:
+                    col += 1
+            return start + col
+        count, col = 0, start
+        for ch in line.decode("utf-8", "replace"):
+            if count >= want:
+                return col
+            count += _units(ch, self.encoding)
+            col += len(ch.encode("utf-8", "surrogatepass"))
+        return end
+
+    def position(self, offset: int) -> types.Position:
+        offset = min(max(offset, 0), len(self.text))
+        line = bisect_right(self._starts, offset) - 1
+        start, end = self._line_bounds(line)
+        prefix = self.text[start : min(offset, end)]
+        if prefix.isascii() or self.encoding == UTF8:
+            return types.Position(line, len(prefix))
+        return types.Position(line, _units(prefix.decode("utf-8", "replace"), self.encoding))
+
+    def range(self, start: int, end: int) -> types.Range:
+        return types.Range(self.position(start), self.position(end))
+
+    def span_range(self, span: Span) -> types.Range:
+        return self.range(span.start, span.end)
+
+    def to_edit(self, change: types.TextDocumentContentChangePartial) -> TextEdit:
+        """The byte edit an incremental LSP change makes to the current text."""
+        start, end = self.offset(change.range.start), self.offset(change.range.end)
+        start, end = min(start, end), max(start, end)
+        return TextEdit(start, end, change.text.encode("utf-8", "surrogatepass"))
+
+    def apply(self, edit: TextEdit) -> None:
+        """Update text and line starts after `edit` (only the lines it touched are rescanned)."""
+        text = self.text[: edit.start] + edit.new_text + self.text[edit.old_end :]
+        delta = len(edit.new_text) - (edit.old_end - edit.start)
+        first = bisect_right(self._starts, edit.start)  # starts <= edit.start are kept
+        last = bisect_right(self._starts, edit.old_end)  # starts after the old end shift
+        middle = _line_starts(text, edit.start, edit.start + len(edit.new_text))
+        tail = self._starts[last:]
+        self._starts[first:] = middle + ([s + delta for s in tail] if delta else tail)
+        self.text = text
+
+
+def _line_starts(text: bytes, lo: int, hi: int) -> list[int]:
+    """Line starts created by newlines in text[lo:hi]."""
+    out: list[int] = []
+    i = text.find(b"\n", lo, hi)
+    while i >= 0:
+        out.append(i + 1)
+        i = text.find(b"\n", i + 1, hi)
+    return out
+
+
+def apply_changes(index: LineIndex, changes: list) -> tuple[list[TextEdit], bytes | None]:
+    """Byte edits for LSP content changes, applied to `index` as it goes; a whole-document
+    change returns its text instead (then edits are empty)."""
+    edits: list[TextEdit] = []
+    full: bytes | None = None
+    for change in changes:
+        if isinstance(change, types.TextDocumentContentChangeWholeDocument) or getattr(change, "range", None) is None:
+            full = change.text.encode("utf-8", "surrogatepass")
+            index.__init__(full, index.encoding)  # type: ignore[misc]
+            edits.clear()
+            continue
+        edit = index.to_edit(change)
+        index.apply(edit)
+        edits.append(edit)
+    return edits, full
+
+
+# -- diagnostics -----------------------------------------------------------------------
+
+
+def code_description(code: str) -> types.CodeDescription:
+    return types.CodeDescription(href=RULE_DOCS_URL.format(code=code))
+
+
+def to_lsp_diagnostic(d: Diagnostic, index: LineIndex, index_for=None) -> types.Diagnostic:
+    """`index_for(file) -> LineIndex | None` resolves notes in other files."""
+    related = []
+    for note in d.notes:
+        idx = index if note.span.file == d.span.file else (index_for(note.span.file) if index_for else None)
+        rng = idx.span_range(note.span) if idx else types.Range(types.Position(0, 0), types.Position(0, 0))
+        related.append(types.DiagnosticRelatedInformation(types.Location(note.span.file, rng), note.message))
+    return types.Diagnostic(
+        range=index.span_range(d.span),
+        message=d.message,
+        severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Warning),
+        code=d.code,
+        code_description=code_description(d.code),
+        source=SOURCE,
+        tags=[_TAGS[t] for t in d.tags if t in _TAGS] or None,
+        related_information=related or None,
+    )
+
+
+# -- code actions ----------------------------------------------------------------------
+
+
+def _workspace_edit(uri: str, index: LineIndex, edits) -> types.WorkspaceEdit:
+    return types.WorkspaceEdit(changes={uri: [
+        types.TextEdit(index.range(e.span.start, e.span.end), e.replacement) for e in edits]})
+
+
+def fix_action(uri: str, d: Diagnostic, lsp_diag: types.Diagnostic, index: LineIndex) -> types.CodeAction | None:
+    """A quick fix: SAFE is preferred, UNSAFE offered, DISPLAY_ONLY never carries an edit."""
+    fix: Fix | None = d.fix
+    if fix is None:
+        return None
+    if fix.applicability is Applicability.DISPLAY_ONLY:
+        return types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix, diagnostics=[lsp_diag],
+                                disabled=types.CodeActionDisabledType(reason="shown for information only"))
+    safe = fix.applicability is Applicability.SAFE
+    return types.CodeAction(
+        title=fix.title if safe else f"{fix.title} (unsafe)",
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[lsp_diag],
+        is_preferred=safe or None,
+        edit=_workspace_edit(uri, index, fix.edits),
+    )
+
+
+def suppress_action(uri: str, code: str, lsp_diag: types.Diagnostic, index: LineIndex,
+                    edit: tuple[int, int, str]) -> types.CodeAction:
+    start, end, text = edit
+    return types.CodeAction(
+        title=f"Suppress {code} on this line",
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[lsp_diag],
+        edit=types.WorkspaceEdit(changes={uri: [types.TextEdit(index.range(start, end), text)]}),
+    )
+
+
+def rule_name(code: str) -> str | None:
+    r = rule_for(code)
+    return r.name if r else None

@@ -1,0 +1,258 @@
+"""The bodies behind the handlers, run on the Host worker thread: find the document,
+call one pure feature in server/ide/, convert the answer with server/convert.py."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from lsprotocol import types
+
+from cllint.server import convert
+from cllint.server.ide import completion as ide_completion
+from cllint.server.ide import names, signature, symbols
+from cllint.server.ide.hover import hover as ide_hover
+from cllint.server.ide.suppress import suppress_edit
+from cllint.server.lsp import SECTION, CllintServer
+
+log = logging.getLogger("cllint.server")
+TOKEN_TYPES = symbols.TOKEN_TYPES
+TOKEN_MODIFIERS = symbols.TOKEN_MODIFIERS
+RUN_COMMAND = "cllint.runKernel"
+BUILD_COMMAND = "cllint.build"
+
+_COMPLETION_KIND = {
+    "function": types.CompletionItemKind.Function, "keyword": types.CompletionItemKind.Keyword,
+    "variable": types.CompletionItemKind.Variable, "macro": types.CompletionItemKind.Constant,
+    "struct": types.CompletionItemKind.Struct, "field": types.CompletionItemKind.Field,
+    "constant": types.CompletionItemKind.Constant, "type": types.CompletionItemKind.TypeParameter,
+}
+_SYMBOL_KIND = {
+    "kernel": types.SymbolKind.Function, "function": types.SymbolKind.Function,
+    "struct": types.SymbolKind.Struct, "macro": types.SymbolKind.Constant,
+    "global": types.SymbolKind.Variable, "typedef": types.SymbolKind.Class,
+}
+
+
+def _doc(ls: CllintServer, uri: str):
+    doc = ls.docs.get(uri)
+    if doc is None:
+        return None
+    snap = ls.host.snapshot()
+    if not snap.has_file(uri):
+        return None
+    return doc, snap.tree(uri), snap.text(uri), snap.options(uri)
+
+
+# -- configuration ----------------------------------------------------------------------
+
+
+async def pull_configuration(ls: CllintServer) -> None:
+    caps = ls.client_capabilities.workspace
+    if caps is None or not caps.configuration:
+        return
+    try:
+        items = await ls.workspace_configuration_async(
+            types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)]))
+    except Exception:
+        log.exception("workspace/configuration failed")
+        return
+    if items and isinstance(items[0], dict):
+        ls.apply_settings(items[0])
+
+
+# -- code actions -----------------------------------------------------------------------
+
+
+def _overlaps(a: types.Range, b: types.Range) -> bool:
+    return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and \
+        (b.start.line, b.start.character) <= (a.end.line, a.end.character)
+
+
+def code_actions(ls: CllintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    uri = params.text_document.uri
+    result = ls.analyse(uri)
+    doc = ls.docs.get(uri)
+    if result is None or doc is None:
+        return []
+    out: list[types.CodeAction] = []
+    for d, lsp_diag in zip(result.diagnostics, result.lsp):
+        if not _overlaps(lsp_diag.range, params.range):
+            continue
+        if (fix := convert.fix_action(uri, d, lsp_diag, doc.index)) is not None:
+            out.append(fix)
+        out.append(convert.suppress_action(uri, d.code, lsp_diag, doc.index,
+                                           suppress_edit(doc.index.text, d.span.start, d.code)))
+    return out
+
+
+# -- navigation and information ---------------------------------------------------------
+
+
+def hover(ls: CllintServer, uri: str, pos: types.Position) -> types.Hover | None:
+    if (found := _doc(ls, uri)) is None:
+        return None
+    doc, tree, src, opts = found
+    h = ide_hover(tree, src, doc.index.offset(pos), opts.target)
+    if h is None:
+        return None
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, h.markdown), doc.index.range(h.start, h.end))
+
+
+def completion(ls: CllintServer, uri: str, pos: types.Position) -> types.CompletionList | None:
+    if (found := _doc(ls, uri)) is None:
+        return None
+    doc, tree, src, opts = found
+    items = []
+    for c in ide_completion.complete(tree, src, doc.index.offset(pos), opts.target):
+        snippet = c.snippet is not None
+        items.append(types.CompletionItem(
+            label=c.label, kind=_COMPLETION_KIND.get(c.kind), detail=c.detail or None,
+            documentation=c.documentation or None, insert_text=c.snippet if snippet else None,
+            insert_text_format=types.InsertTextFormat.Snippet if snippet else None))
+    return types.CompletionList(is_incomplete=len(items) > 500, items=items[:500])
+
+
+def signature_help(ls: CllintServer, uri: str, pos: types.Position) -> types.SignatureHelp | None:
+    if (found := _doc(ls, uri)) is None:
+        return None
+    doc, tree, src, opts = found
+    res = signature.signature_help(tree, src, doc.index.offset(pos), opts.target)
+    if res is None:
+        return None
+    sigs = [types.SignatureInformation(s.label, documentation=s.documentation or None,
+                                       parameters=[types.ParameterInformation(p) for p in s.params])
+            for s in res.signatures]
+    best = next((i for i, s in enumerate(res.signatures) if len(s.params) > res.active_parameter), 0)
+    return types.SignatureHelp(sigs, active_signature=best, active_parameter=res.active_parameter)
+
+
+def document_symbols(ls: CllintServer, uri: str) -> list[types.DocumentSymbol] | None:
+    if (found := _doc(ls, uri)) is None:
+        return None
+    doc, tree, src, _ = found
+    return [types.DocumentSymbol(name=s.name, kind=_SYMBOL_KIND.get(s.kind, types.SymbolKind.Variable),
+                                 range=doc.index.range(s.start, s.end),
+                                 selection_range=doc.index.range(s.name_start, s.name_end),
+                                 detail=s.kind)
+            for s in symbols.document_symbols(tree, src)]
+
+
+def _decl_at(ls: CllintServer, uri: str, pos: types.Position):
+    if (found := _doc(ls, uri)) is None:
+        return None
+    doc, tree, src, _ = found
+    node = names.name_at(tree, doc.index.offset(pos))
+    decl = names.resolve(tree, src, node) if node is not None else None
+    return (doc, tree, src, decl) if decl is not None else None
+
+
+def definition(ls: CllintServer, uri: str, pos: types.Position) -> types.Location | None:
+    if (found := _decl_at(ls, uri, pos)) is None:
+        return None
+    doc, _, _, decl = found
+    return types.Location(uri, doc.index.range(decl.name_node.start_byte, decl.name_node.end_byte))
+
+
+def references(ls: CllintServer, uri: str, pos: types.Position) -> list[types.Location] | None:
+    if (found := _decl_at(ls, uri, pos)) is None:
+        return None
+    doc, tree, src, decl = found
+    return [types.Location(uri, doc.index.range(n.start_byte, n.end_byte))
+            for n in names.references(tree, src, decl)]
+
+
+def highlights(ls: CllintServer, uri: str, pos: types.Position) -> list[types.DocumentHighlight] | None:
+    if (found := _decl_at(ls, uri, pos)) is None:
+        return None
+    doc, tree, src, decl = found
+    return [types.DocumentHighlight(doc.index.range(n.start_byte, n.end_byte),
+                                    types.DocumentHighlightKind.Text)
+            for n in names.references(tree, src, decl)]
+
+
+def folding_ranges(ls: CllintServer, uri: str) -> list[types.FoldingRange] | None:
+    if (found := _doc(ls, uri)) is None:
+        return None
+    doc, tree, _, _ = found
+    out = []
+    for start, end, kind in symbols.folding_ranges(tree):
+        a, b = doc.index.position(start), doc.index.position(end)
+        out.append(types.FoldingRange(a.line, b.line, kind=kind))
+    return out
+
+
+def semantic_tokens(ls: CllintServer, uri: str) -> types.SemanticTokens | None:
+    if (found := _doc(ls, uri)) is None:
+        return None
+    doc, tree, src, _ = found
+    data: list[int] = []
+    prev_line = prev_col = 0
+    for tok in symbols.semantic_tokens(tree, src):
+        a, b = doc.index.position(tok.start), doc.index.position(tok.end)
+        if a.line != b.line:
+            continue
+        col = a.character - prev_col if a.line == prev_line else a.character
+        mods = sum(1 << TOKEN_MODIFIERS.index(m) for m in tok.modifiers)
+        data += [a.line - prev_line, col, b.character - a.character, TOKEN_TYPES.index(tok.type), mods]
+        prev_line, prev_col = a.line, a.character
+    return types.SemanticTokens(data=data)
+
+
+# -- device runner (server/runner) --------------------------------------------------------
+
+
+def code_lenses(ls: CllintServer, uri: str) -> list[types.CodeLens] | None:
+    if (found := _doc(ls, uri)) is None or found[0].path is None:
+        return None
+    doc, tree, src, _ = found
+    return [types.CodeLens(doc.index.range(s.name_start, s.name_end),
+                           command=types.Command("▶ Run on device", RUN_COMMAND, [uri, s.name]))
+            for s in symbols.document_symbols(tree, src) if s.kind == "kernel"]
+
+
+def register_runner_commands(ls: CllintServer) -> None:
+    @ls.command(BUILD_COMMAND)
+    async def build(ls: CllintServer, args: list[Any]) -> dict:
+        return await _device_call(ls, "build", str(args[0]), None)
+
+    @ls.command(RUN_COMMAND)
+    async def run(ls: CllintServer, args: list[Any]) -> dict:
+        return await _device_call(ls, "run", str(args[0]), str(args[1]))
+
+
+def _runner_job(op: str, path: str, kernel: str | None, device: str | None, includes: tuple[str, ...],
+                defines: tuple[tuple[str, str], ...], std: str | None) -> dict:
+    from cllint.server.runner import api  # lazy: pyopencl lives behind it
+
+    options = api.BuildOptions(std=std, include_dirs=includes, defines=tuple(f"{k}={v}" for k, v in defines))
+    if op == "build":
+        r = api.build(path, device, options)
+        return {"ok": r.ok, "log": r.log, "seconds": r.seconds, "kernels": list(r.kernels),
+                "diagnostics": [d.message for d in r.diagnostics]}
+    r = api.run(path, kernel or "", device, options=options)
+    timing = r.timing.__dict__ if r.timing else None
+    return {"ok": r.ok, "kernel": r.kernel, "timing": timing, "log": r.log,
+            "diagnostics": [d.message for d in r.diagnostics]}
+
+
+async def _device_call(ls: CllintServer, op: str, uri: str, kernel: str | None) -> dict:
+    doc = ls.docs.get(uri)
+    if doc is None or doc.path is None:
+        return {"ok": False, "error": "the document is not a file on disk"}
+    e = ls.editor
+    try:
+        result = await asyncio.get_running_loop().run_in_executor(
+            None, _runner_job, op, str(doc.path), kernel, e.device, e.include_paths, e.defines, e.std)
+    except Exception as exc:  # RunnerError, no pyopencl, no device
+        result = {"ok": False, "error": str(exc)}
+    ls.window_show_message(types.ShowMessageParams(
+        types.MessageType.Info if result.get("ok") else types.MessageType.Warning,
+        f"cllint {op}: {'ok' if result.get('ok') else result.get('error') or 'failed'}"))
+    return result
+
+
+async def on_save(ls: CllintServer, uri: str) -> None:
+    if ls.editor.build_on_save:
+        await _device_call(ls, "build", uri, None)

@@ -1,0 +1,119 @@
+"""LSP handlers: each turns params into (document, byte offset), makes one call into the
+pure features (server/ide/) on the worker thread, and converts the answer back."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from cllint.server import features as f
+from cllint.server.lsp import SECTION, CllintServer
+
+TOKEN_LEGEND = types.SemanticTokensLegend(token_types=list(f.TOKEN_TYPES), token_modifiers=list(f.TOKEN_MODIFIERS))
+
+
+def create_server() -> CllintServer:
+    ls = CllintServer()
+    _register_sync(ls)
+    _register_features(ls)
+    f.register_runner_commands(ls)
+    return ls
+
+
+def _register_sync(ls: CllintServer) -> None:
+    @ls.feature(types.INITIALIZE)
+    def initialize(ls: CllintServer, params: types.InitializeParams) -> None:
+        opts = params.initialization_options if isinstance(params.initialization_options, dict) else {}
+        ls.debounce_s = float(opts.get("debounceMs", ls.debounce_s * 1000)) / 1000
+        ls.diagnostic_mode = str(opts.get("diagnosticMode", ls.diagnostic_mode))
+        if "settings" in opts:
+            ls.apply_settings(opts["settings"])
+
+    @ls.feature(types.INITIALIZED)
+    async def initialized(ls: CllintServer, params: types.InitializedParams) -> None:
+        await f.pull_configuration(ls)
+
+    @ls.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(ls: CllintServer, params: types.DidChangeConfigurationParams) -> None:
+        section = params.settings.get(SECTION) if isinstance(params.settings, dict) else None
+        if section is not None:
+            ls.apply_settings(section)
+        else:
+            await f.pull_configuration(ls)
+
+    @ls.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: CllintServer, params: types.DidOpenTextDocumentParams) -> None:
+        doc = params.text_document
+        ls.submit(ls.open_document, doc.uri, doc.version, doc.text)
+        ls.schedule(doc.uri, doc.version)
+
+    @ls.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: CllintServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.submit(ls.change_document, params)
+        ls.schedule(params.text_document.uri, params.text_document.version)
+
+    @ls.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: CllintServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if (task := ls.pending.pop(uri, None)) is not None:
+            task.cancel()
+        ls.submit(ls.close_document, uri)
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, []))
+
+    @ls.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    async def did_save(ls: CllintServer, params: types.DidSaveTextDocumentParams) -> None:
+        await f.on_save(ls, params.text_document.uri)
+
+    @ls.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
+                types.DiagnosticOptions(identifier=SECTION, inter_file_dependencies=False, workspace_diagnostics=False))
+    async def diagnostic(ls: CllintServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+        report = await ls.on_host(ls.pull, params.text_document.uri, params.previous_result_id)
+        return report or types.RelatedFullDocumentDiagnosticReport(items=[])
+
+
+def _register_features(ls: CllintServer) -> None:
+    @ls.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+    async def code_action(ls: CllintServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        return await ls.on_host(f.code_actions, ls, params)
+
+    @ls.feature(types.TEXT_DOCUMENT_HOVER)
+    async def hover(ls: CllintServer, params: types.HoverParams) -> types.Hover | None:
+        return await ls.on_host(f.hover, ls, params.text_document.uri, params.position)
+
+    @ls.feature(types.TEXT_DOCUMENT_COMPLETION,
+                types.CompletionOptions(trigger_characters=[".", "#", "(", " "]))
+    async def completion(ls: CllintServer, params: types.CompletionParams) -> types.CompletionList | None:
+        return await ls.on_host(f.completion, ls, params.text_document.uri, params.position)
+
+    @ls.feature(types.TEXT_DOCUMENT_SIGNATURE_HELP,
+                types.SignatureHelpOptions(trigger_characters=["(", ","], retrigger_characters=[","]))
+    async def signature_help(ls: CllintServer, params: types.SignatureHelpParams) -> types.SignatureHelp | None:
+        return await ls.on_host(f.signature_help, ls, params.text_document.uri, params.position)
+
+    @ls.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    async def document_symbol(ls: CllintServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol] | None:
+        return await ls.on_host(f.document_symbols, ls, params.text_document.uri)
+
+    @ls.feature(types.TEXT_DOCUMENT_DEFINITION)
+    async def definition(ls: CllintServer, params: types.DefinitionParams) -> types.Location | None:
+        return await ls.on_host(f.definition, ls, params.text_document.uri, params.position)
+
+    @ls.feature(types.TEXT_DOCUMENT_REFERENCES)
+    async def references(ls: CllintServer, params: types.ReferenceParams) -> list[types.Location] | None:
+        return await ls.on_host(f.references, ls, params.text_document.uri, params.position)
+
+    @ls.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    async def highlight(ls: CllintServer, params: types.DocumentHighlightParams) -> list[types.DocumentHighlight] | None:
+        return await ls.on_host(f.highlights, ls, params.text_document.uri, params.position)
+
+    @ls.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+    async def folding_range(ls: CllintServer, params: types.FoldingRangeParams) -> list[types.FoldingRange] | None:
+        return await ls.on_host(f.folding_ranges, ls, params.text_document.uri)
+
+    @ls.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, TOKEN_LEGEND)
+    async def semantic_tokens(ls: CllintServer, params: types.SemanticTokensParams) -> types.SemanticTokens | None:
+        return await ls.on_host(f.semantic_tokens, ls, params.text_document.uri)
+
+    @ls.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    async def code_lens(ls: CllintServer, params: types.CodeLensParams) -> list[types.CodeLens] | None:
+        return await ls.on_host(f.code_lenses, ls, params.text_document.uri)

@@ -1,0 +1,203 @@
+"""The language server: document sync into the analysis Host, diagnostics (pushed and
+pulled), configuration. Feature handlers live in server/handlers.py.
+
+Threading: every Host call (edits, snapshots, analysis) runs on one worker thread, in
+submission order, so the event loop keeps reading messages and trees are never edited
+while a snapshot of them is being read. Analysis is debounced per document and checks
+the version before and after running: only the latest version is ever analysed/published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from cllint import __version__
+from cllint.analysis.db import Change, Host
+from cllint.analysis.diagnostics import Diagnostic
+from cllint.analysis.lint import LintOptions
+from cllint.server import convert
+from cllint.server.settings import EditorSettings, from_json, lint_options
+
+log = logging.getLogger("cllint.server")
+T = TypeVar("T")
+SECTION = "cllint"
+DEFAULT_DEBOUNCE_S = 0.005
+
+
+@dataclass
+class Document:
+    version: int
+    index: convert.LineIndex
+    path: Path | None
+
+
+@dataclass
+class Result:
+    version: int
+    diagnostics: list[Diagnostic]
+    lsp: list[types.Diagnostic]
+
+    def result_id(self, uri: str) -> str:
+        return f"{uri}@{self.version}"
+
+
+def uri_to_path(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    return Path(unquote(parsed.path)) if parsed.scheme == "file" else None
+
+
+class CllintServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("cllint", __version__)
+        self.host = Host()
+        self.worker = ThreadPoolExecutor(1, thread_name_prefix="cllint-host")
+        self.docs: dict[str, Document] = {}  # touched on the worker thread only
+        self.results: dict[str, Result] = {}
+        self.pending: dict[str, asyncio.Task] = {}
+        self.editor = EditorSettings()
+        self.debounce_s = DEFAULT_DEBOUNCE_S
+        self.diagnostic_mode = "auto"  # "push" | "pull" | "both" | "auto"
+        self.analyses = 0  # analyses actually run (tests check coalescing)
+
+    # -- worker plumbing --------------------------------------------------------------
+
+    def _guarded(self, fn: Callable[..., T], *args: Any) -> T | None:
+        try:
+            return fn(*args)
+        except Exception:  # never let user input kill the worker
+            log.exception("cllint: %s failed", getattr(fn, "__name__", fn))
+            return None
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> Future:
+        return self.worker.submit(self._guarded, fn, *args)
+
+    async def on_host(self, fn: Callable[..., T], *args: Any) -> T | None:
+        return await asyncio.wrap_future(self.submit(fn, *args))
+
+    # -- settings ---------------------------------------------------------------------
+
+    @property
+    def encoding(self) -> str:
+        enc = getattr(self.workspace, "position_encoding", None) if self.protocol._workspace else None
+        return str(enc.value if hasattr(enc, "value") else enc or convert.UTF16)
+
+    def options_for(self, path: Path | None) -> LintOptions:
+        try:
+            return lint_options(path, self.editor)
+        except Exception as exc:  # a bad config file or target: say so, lint with defaults
+            self.window_log_message(types.LogMessageParams(types.MessageType.Warning, f"cllint: {exc}"))
+            return LintOptions()
+
+    def push_enabled(self) -> bool:
+        if self.diagnostic_mode in ("push", "both"):
+            return True
+        if self.diagnostic_mode == "pull":
+            return False
+        caps = self.client_capabilities.text_document
+        return caps is None or caps.diagnostic is None
+
+    def apply_settings(self, raw: Any) -> None:
+        self.editor = from_json(raw)
+        self.submit(self._reconfigure_all)
+        for uri in list(self.docs):
+            self.schedule(uri)
+
+    def _reconfigure_all(self) -> None:
+        opts = {uri: self.options_for(doc.path) for uri, doc in self.docs.items()}
+        self.host.apply_change(Change(options=opts))
+        self.results.clear()
+
+    # -- document sync (worker thread) ------------------------------------------------
+
+    def open_document(self, uri: str, version: int, text: str) -> None:
+        data = text.encode("utf-8", "surrogatepass")
+        path = uri_to_path(uri)
+        self.docs[uri] = Document(version, convert.LineIndex(data, self.encoding), path)
+        self.host.apply_change(Change(files={uri: data}, options={uri: self.options_for(path)}))
+
+    def change_document(self, params: types.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        doc = self.docs.get(uri)
+        if doc is None:
+            return
+        doc.version = params.text_document.version
+        try:
+            edits, full = convert.apply_changes(doc.index, list(params.content_changes))
+            change = Change(files={uri: full}) if full is not None else Change(edits={uri: edits})
+            self.host.apply_change(change)
+        except Exception:
+            log.exception("incremental edit failed; resynchronising %s", uri)
+            self._resync(uri, doc)
+
+    def _resync(self, uri: str, doc: Document) -> None:
+        text = self.workspace.get_text_document(uri).source.encode("utf-8", "surrogatepass")
+        doc.index = convert.LineIndex(text, self.encoding)
+        self.host.apply_change(Change(files={uri: text}))
+
+    def close_document(self, uri: str) -> None:
+        self.docs.pop(uri, None)
+        self.results.pop(uri, None)
+        self.host.apply_change(Change(files={uri: None}))
+
+    # -- diagnostics ------------------------------------------------------------------
+
+    def analyse(self, uri: str, version: int | None = None) -> Result | None:
+        """Diagnostics of the document's current version (None when `version` is stale)."""
+        doc = self.docs.get(uri)
+        if doc is None or (version is not None and doc.version != version):
+            return None
+        cached = self.results.get(uri)
+        if cached is not None and cached.version == doc.version:
+            return cached
+        snap = self.host.snapshot()
+        self.analyses += 1
+        diags = snap.diagnostics(uri)
+        lsp = [convert.to_lsp_diagnostic(d, doc.index, self._index_for) for d in diags]
+        result = Result(doc.version, diags, lsp)
+        self.results[uri] = result
+        return result
+
+    def _index_for(self, file: str) -> convert.LineIndex | None:
+        doc = self.docs.get(file)
+        return doc.index if doc else None
+
+    def schedule(self, uri: str, version: int | None = None) -> None:
+        """Analyse `uri` after the debounce; a newer edit cancels what is still waiting."""
+        old = self.pending.pop(uri, None)
+        if old is not None:
+            old.cancel()
+        self.pending[uri] = asyncio.get_running_loop().create_task(self._analyse_later(uri, version))
+
+    async def _analyse_later(self, uri: str, version: int | None) -> None:
+        try:
+            await asyncio.sleep(self.debounce_s)
+            result = await self.on_host(self.analyse, uri, version)
+            if result is not None and self.push_enabled():
+                self.text_document_publish_diagnostics(
+                    types.PublishDiagnosticsParams(uri, result.lsp, version=result.version))
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            log.exception("publishing diagnostics for %s failed", uri)
+        finally:
+            if self.pending.get(uri) is asyncio.current_task():
+                del self.pending[uri]
+
+    def pull(self, uri: str, previous: str | None) -> types.DocumentDiagnosticReport:
+        result = self.analyse(uri)
+        if result is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
+        rid = result.result_id(uri)
+        if previous == rid:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=rid)
+        return types.RelatedFullDocumentDiagnosticReport(items=result.lsp, result_id=rid)

@@ -1,0 +1,96 @@
+"""Editor settings (section "cllint") merged over the project's configuration file, so
+the editor and `cllint check` agree; editor values win."""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cllint.analysis.lint import LintOptions
+from cllint.analysis.registry import is_valid_selector
+from cllint.config import ConfigError, Settings, build_target, find_config, load_config, merge
+
+KEYS = ("std", "target", "features", "includePaths", "defines", "select", "ignore", "device",
+        "buildOnSave", "runOnSave")
+
+
+@dataclass(frozen=True)
+class EditorSettings:
+    std: str | None = None
+    target: str | None = None
+    features: str | None = None
+    include_paths: tuple[str, ...] = ()
+    defines: tuple[tuple[str, str], ...] = ()
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    device: str | None = None
+    build_on_save: bool = False
+    run_on_save: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _strs(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split(",") if v.strip())
+    return tuple(str(v) for v in value or ())
+
+
+def _defines(value: Any) -> tuple[tuple[str, str], ...]:
+    if isinstance(value, dict):
+        return tuple((str(k), str(v)) for k, v in value.items())
+    out = []
+    for d in _strs(value):
+        name, _, val = d.partition("=")
+        out.append((name, val or "1"))
+    return tuple(out)
+
+
+def from_json(obj: Any) -> EditorSettings:
+    """Tolerant reading: unknown keys are kept in `extra`, wrong types are dropped."""
+    if not isinstance(obj, dict):
+        return EditorSettings()
+    def s(key: str) -> str | None:
+        v = obj.get(key)
+        return v if isinstance(v, str) and v else None
+    return EditorSettings(
+        std=s("std"), target=s("target"), features=s("features"),
+        include_paths=_strs(obj.get("includePaths")), defines=_defines(obj.get("defines")),
+        select=_strs(obj["select"]) if obj.get("select") else None, ignore=_strs(obj.get("ignore")),
+        device=s("device"), build_on_save=bool(obj.get("buildOnSave")), run_on_save=bool(obj.get("runOnSave")),
+        extra={k: v for k, v in obj.items() if k not in KEYS},
+    )
+
+
+def file_settings(path: Path | None) -> Settings:
+    """The project's configuration for `path` (raises ConfigError for a bad file)."""
+    if path is None:
+        return Settings()
+    found = find_config(path)
+    return load_config(found, is_valid_selector) if found else Settings()
+
+
+def lint_options(path: Path | None, editor: EditorSettings) -> LintOptions:
+    """Options for one document; raises ConfigError or TargetError (ValueError)."""
+    base = file_settings(path)
+    merged = merge(base, {
+        "std": editor.std, "target": editor.target, "features": editor.features,
+        "include": list(editor.include_paths) or None, "define": dict(editor.defines) or None,
+        "select": list(editor.select) if editor.select else None, "ignore": list(editor.ignore) or None,
+    })
+    ignore = list(merged.ignore)
+    if path is not None and merged.source is not None:
+        rel = path.relative_to(merged.source.parent).as_posix() if path.is_relative_to(merged.source.parent) else path.name
+        for glob, codes in merged.per_file_ignores.items():
+            if fnmatch.fnmatch(rel, glob):
+                ignore += codes
+    return LintOptions(
+        target=build_target(merged),
+        select=tuple(merged.select) if merged.select is not None else None,
+        ignore=tuple(ignore), extend_select=tuple(merged.extend_select),
+        defines=tuple(merged.define.items()),
+    )
+
+
+__all__ = ["ConfigError", "EditorSettings", "from_json", "lint_options"]
