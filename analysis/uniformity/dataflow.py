@@ -1,0 +1,403 @@
+"""Which values and branches of one function may differ between work-items.
+
+A forward may-analysis over the CFG. A value's tags (bits from `builtins`) say why it
+may vary: per work-item, per sub-group lane, per sub-group, or per parameter of the
+function (so one analysis serves as the function's summary). Besides data flow through
+assignments, loads and calls, a variable assigned between a divergent branch and the
+branch's immediate post-dominator is tagged with the branch condition's tags at that
+post-dominator: work-items arrive there having taken different paths.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from cllint.analysis.syntax import walk
+from cllint.analysis.uniformity import builtins as B
+from cllint.analysis.uniformity.cfg import CFG, control_dependence, postdominators, region
+from cllint.analysis.uniformity.names import Names, VarInfo, root_var
+
+RET = -1  # pseudo-variable: the function's return value
+
+
+def out_key(i: int) -> int:
+    """Pseudo-variable: what the function writes through private pointer parameter i."""
+    return -10 - i
+
+
+@dataclass(frozen=True)
+class CalleeSummary:
+    ret: int = 0
+    out: tuple[tuple[int, int], ...] = ()  # (parameter index, tags written through it)
+
+
+@dataclass
+class Origin:
+    kind: str  # 'expr' (assigned from node), 'merge' (assigned under branch node), 'store'
+    node: Node | None
+    branch: int = -1
+
+
+@dataclass
+class CallSite:
+    name: str
+    node: Node
+    cfg_node: int
+    args: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Facts:
+    cfg: CFG
+    ipdom: list[int]
+    deps: list[set[int]]
+    names: Names
+    branch_tags: dict[int, int]
+    in_states: list[dict[int, int]]
+    origins: dict[int, Origin]
+    calls: list[CallSite]
+    ret: int
+    out: dict[int, int]
+
+
+def _text(node: Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
+
+
+def callee_name(call: Node) -> str | None:
+    fn = call.child_by_field_name("function")
+    return _text(fn) if fn is not None and fn.type == "identifier" else None
+
+
+def subst(tags: int, args: list[int]) -> int:
+    out = tags & B.NONPARAM
+    for i in B.param_indices(tags):
+        if i < len(args):
+            out |= args[i]
+    return out
+
+
+class _Eval:
+    def __init__(self, names: Names, summaries: Callable[[str], CalleeSummary | None],
+                 origins: dict[int, Origin], calls: dict[int, CallSite]) -> None:
+        self.names = names
+        self.summaries = summaries
+        self.origins = origins
+        self.calls = calls
+        self.cfg_node = -1
+
+    # -- stores ---------------------------------------------------------------
+    def targets(self, lhs: Node) -> tuple[list[int], bool]:
+        """Variables a store to `lhs` may change, and whether it replaces their value."""
+        while lhs.type == "parenthesized_expression" and lhs.named_children:
+            lhs = lhs.named_children[0]
+        if lhs.type == "identifier":
+            v = self.names.var(lhs)
+            if v is None or v.shared:
+                return [], False
+            if v.array:
+                return [v.key], False
+            return [v.key], True
+        v = root_var(self.names, lhs)
+        if v is None or v.shared:
+            return [], False
+        through_pointer = self._through_pointer(lhs)
+        if v.pointer and through_pointer:
+            if v.pointee_shared:
+                return [], False  # memory the work-group shares: loads check their address
+            keys = list(v.aliases)
+            if v.param_index is not None:
+                keys.append(out_key(v.param_index))
+            return keys, False
+        return [v.key], False  # element or field of private storage
+
+    @staticmethod
+    def _through_pointer(lhs: Node) -> bool:
+        node: Node | None = lhs
+        while node is not None and node.type != "identifier":
+            if node.type in ("subscript_expression", "pointer_expression"):
+                return True
+            if node.type == "field_expression":
+                op = node.child_by_field_name("operator")
+                if op is not None and _text(op) == "->":
+                    return True
+            node = node.child_by_field_name("argument") or (
+                node.named_children[0] if node.named_children else None)
+        return False
+
+    def store(self, st: dict[int, int], lhs: Node, tags: int, origin: Node) -> None:
+        keys, strong = self.targets(lhs)
+        for k in keys:
+            new = tags if strong else st.get(k, 0) | tags
+            if new:
+                st[k] = new
+            else:
+                st.pop(k, None)
+            if new & B.WG_DIVERGENT and k not in self.origins:
+                self.origins[k] = Origin("expr", origin)
+
+    # -- expressions ----------------------------------------------------------
+    def expr(self, node: Node | None, st: dict[int, int]) -> int:
+        if node is None:
+            return 0
+        t = node.type
+        if t == "identifier":
+            v = self.names.var(node)
+            return st.get(v.key, 0) if v is not None else 0
+        if t in ("number_literal", "string_literal", "char_literal", "true", "false", "null",
+                 "sizeof_expression", "alignof_expression", "comment", "concatenated_string"):
+            return 0
+        if t == "call_expression":
+            return self.call(node, st)
+        if t == "assignment_expression":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            op = node.child_by_field_name("operator")
+            tags = self.expr(right, st)
+            if left is not None:
+                tags |= self._address_tags(left, st)
+                if op is not None and _text(op) != "=":
+                    tags |= self.expr(left, st)
+                self.store(st, left, tags, right or node)
+            return tags
+        if t == "update_expression":
+            arg = node.child_by_field_name("argument")
+            tags = self.expr(arg, st)
+            if arg is not None:
+                self.store(st, arg, tags, node)
+            return tags
+        if t == "init_declarator":  # handled by decl()
+            return 0
+        tags = 0
+        for child in node.named_children:
+            tags |= self.expr(child, st)
+        return tags
+
+    def _address_tags(self, lhs: Node, st: dict[int, int]) -> int:
+        """Index expressions of a store's address: `a[i] = 0` makes private `a` vary if `i` does."""
+        tags = 0
+        node: Node | None = lhs
+        while node is not None and node.type != "identifier":
+            if node.type == "subscript_expression":
+                tags |= self.expr(node.child_by_field_name("index"), st)
+            node = node.child_by_field_name("argument") or (
+                node.named_children[0] if node.named_children else None)
+        v = root_var(self.names, lhs)
+        if v is not None and v.pointer and not lhs.type == "identifier":
+            tags |= st.get(v.key, 0)
+        return tags
+
+    def call(self, node: Node, st: dict[int, int]) -> int:
+        name = callee_name(node)
+        args_node = node.child_by_field_name("arguments")
+        args = [a for a in (args_node.named_children if args_node else []) if a.type != "comment"]
+        arg_tags = [self.expr(a, st) for a in args]
+        if name is None:
+            return self.expr(node.child_by_field_name("function"), st) | _or(arg_tags)
+        site = self.calls.get(node.start_byte)
+        if site is None:
+            site = self.calls[node.start_byte] = CallSite(name, node, self.cfg_node, [0] * len(args))
+        site.args = [a | b for a, b in zip(site.args, arg_tags)] + arg_tags[len(site.args):]
+        src = B.source_tags(name)
+        if src is not None:
+            return src
+        if name in B.WG_UNIFORM_RESULT:
+            return 0
+        if name in B.SG_UNIFORM_RESULT:
+            return B.SGID if _or(arg_tags) & B.WG_DIVERGENT else _or(arg_tags) & ~B.WG_DIVERGENT
+        summary = self.summaries(name)
+        if summary is None:
+            return _or(arg_tags)  # pure built-in or unknown: follows its arguments
+        for index, tags in summary.out:
+            if index < len(args):
+                written = subst(tags, arg_tags)
+                if written:
+                    for k in self._pointee_keys(args[index]):
+                        st[k] = st.get(k, 0) | written
+                        if written & B.WG_DIVERGENT and k not in self.origins:
+                            self.origins[k] = Origin("expr", node)
+        return subst(summary.ret, arg_tags)
+
+    def _pointee_keys(self, arg: Node) -> list[int]:
+        while arg.type in ("parenthesized_expression", "cast_expression") and arg.named_children:
+            arg = arg.named_children[-1]
+        if arg.type == "pointer_expression":
+            v = root_var(self.names, arg.child_by_field_name("argument"))
+            return [v.key] if v is not None and not v.shared else []
+        v = root_var(self.names, arg)
+        if v is None or v.shared:
+            return []
+        if v.pointer:
+            return [] if v.pointee_shared else list(v.aliases)
+        return [v.key]
+
+    # -- statements -----------------------------------------------------------
+    def stmt(self, node: Node | None, st: dict[int, int]) -> int:
+        if node is None:
+            return 0
+        if node.type == "declaration":
+            for d in node.children_by_field_name("declarator"):
+                if d.type == "init_declarator":
+                    value = d.child_by_field_name("value")
+                    tags = self.expr(value, st)
+                    ident = _ident(d.child_by_field_name("declarator"))
+                    v = self.names.var(ident) if ident is not None else None
+                    if v is not None and not v.shared:
+                        if tags:
+                            st[v.key] = tags
+                            if tags & B.WG_DIVERGENT and v.key not in self.origins:
+                                self.origins[v.key] = Origin("expr", value)
+                        else:
+                            st.pop(v.key, None)
+            return 0
+        if node.type == "return_statement":
+            value = node.named_children[0] if node.named_children else None
+            tags = self.expr(value, st)
+            st[RET] = st.get(RET, 0) | tags
+            return tags
+        return self.expr(node, st)
+
+
+def _ident(node: Node | None) -> Node | None:
+    while node is not None and node.type != "identifier":
+        node = node.child_by_field_name("declarator")
+    return node
+
+
+def _or(tags: list[int]) -> int:
+    out = 0
+    for t in tags:
+        out |= t
+    return out
+
+
+def _defs(ev: _Eval, syntax: Node | None) -> set[int]:
+    """Variables a CFG node may write (syntactically)."""
+    out: set[int] = set()
+    if syntax is None:
+        return out
+    for n in walk(syntax):
+        t = n.type
+        if t == "assignment_expression":
+            left = n.child_by_field_name("left")
+            if left is not None:
+                out.update(ev.targets(left)[0])
+        elif t == "update_expression":
+            arg = n.child_by_field_name("argument")
+            if arg is not None:
+                out.update(ev.targets(arg)[0])
+        elif t == "init_declarator":
+            v = ev.names.var(_ident(n.child_by_field_name("declarator")) or n)
+            if v is not None and not v.shared:
+                out.add(v.key)
+        elif t == "return_statement":
+            out.add(RET)
+        elif t == "call_expression":
+            args = n.child_by_field_name("arguments")
+            for a in args.named_children if args else ():
+                if a.type == "pointer_expression" and _text(a).startswith("&"):
+                    out.update(ev._pointee_keys(a))
+    return out
+
+
+def analyse(names: Names, cfg: CFG, params: list[VarInfo], is_kernel: bool,
+            summaries: Callable[[str], CalleeSummary | None]) -> Facts:
+    ipdom = postdominators(cfg)
+    deps = control_dependence(cfg, ipdom)
+    origins: dict[int, Origin] = {}
+    calls: dict[int, CallSite] = {}
+    ev = _Eval(names, summaries, origins, calls)
+    n = len(cfg.nodes)
+    preds = cfg.preds()
+    defs = [_defs(ev, node.syntax) for node in cfg.nodes]
+
+    entry_state: dict[int, int] = {}
+    if not is_kernel:
+        for p in params:
+            if p.param_index is not None:
+                entry_state[p.key] = B.param_bit(p.param_index)
+                if p.pointer and not p.pointee_shared:
+                    entry_state[out_key(p.param_index)] = 0
+    branch_tags: dict[int, int] = {}
+    # Which divergent branches merge at each node, with the variables they may have changed.
+    merges: dict[int, list[tuple[int, set[int]]]] = {}
+    region_defs: dict[int, set[int]] = {}
+
+    out_states: list[dict[int, int] | None] = [None] * n
+    in_states: list[dict[int, int]] = [{} for _ in range(n)]
+    # Reverse post-order from the entry gives a good iteration order.
+    order = _rpo(cfg)
+    rank = {v: i for i, v in enumerate(order)}
+    heap = [rank[v] for v in order]
+    queued = set(order)
+
+    def push(x: int) -> None:
+        if x not in queued and x in rank:
+            queued.add(x)
+            heapq.heappush(heap, rank[x])
+
+    while heap:
+        v = order[heapq.heappop(heap)]
+        queued.discard(v)
+        node = cfg.nodes[v]
+        if v == cfg.entry:
+            st = dict(entry_state)
+        else:
+            st = {}
+            for p in preds[v]:
+                ps = out_states[p]
+                if ps:
+                    for k, t in ps.items():
+                        st[k] = st.get(k, 0) | t
+        for b, written in merges.get(v, ()):
+            tags = branch_tags.get(b, 0)
+            for k in written:
+                st[k] = st.get(k, 0) | tags
+                if k not in origins and tags & B.WG_DIVERGENT:
+                    origins[k] = Origin("merge", cfg.nodes[b].syntax, b)
+        in_states[v] = dict(st)
+        ev.cfg_node = v
+        if node.kind == "branch":
+            tags = ev.expr(node.syntax, st) if node.syntax is not None else 0
+            old = branch_tags.get(v, 0)
+            if tags | old != old:
+                branch_tags[v] = tags | old
+                stop = ipdom[v]
+                if stop >= 0 and len(set(node.succs)) > 1:
+                    if v not in region_defs:
+                        reg = region(cfg, v, stop)
+                        region_defs[v] = set().union(*(defs[r] for r in reg)) if reg else set()
+                        merges.setdefault(stop, []).append((v, region_defs[v]))
+                    push(stop)
+        elif node.kind in ("stmt", "return"):
+            ev.stmt(node.syntax, st)
+        if out_states[v] != st:
+            out_states[v] = st
+            for s in node.succs:
+                push(s)
+    exit_state = in_states[cfg.exit]
+    out = {p.param_index: exit_state.get(out_key(p.param_index), 0) for p in params
+           if p.param_index is not None and p.pointer and not p.pointee_shared}
+    return Facts(cfg, ipdom, deps, names, branch_tags, in_states, origins,
+                 sorted(calls.values(), key=lambda c: c.node.start_byte), exit_state.get(RET, 0), out)
+
+
+def _rpo(cfg: CFG) -> list[int]:
+    seen = {cfg.entry}
+    order: list[int] = []
+    stack = [(cfg.entry, iter(cfg.nodes[cfg.entry].succs))]
+    while stack:
+        v, it = stack[-1]
+        for s in it:
+            if s not in seen:
+                seen.add(s)
+                stack.append((s, iter(cfg.nodes[s].succs)))
+                break
+        else:
+            stack.pop()
+            order.append(v)
+    order.reverse()
+    return order

@@ -1,0 +1,203 @@
+"""Light name resolution inside one function: parameters and locals, shadowing by scope.
+
+A stand-in for the semantic model (analysis/model/) until it lands; only `resolve`
+and `VarInfo` are used by the rest of the package, so swapping it is local.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+SHARED_SPACES = {"global", "local", "constant"}
+SCOPES = {"compound_statement", "for_statement"}
+
+
+@dataclass(eq=False)
+class VarInfo:
+    key: int  # start byte of the declaring identifier: unique within the file
+    name: str
+    decl: Node
+    param_index: int | None = None
+    shared: bool = False  # the variable itself lives in __local/__global/__constant memory
+    pointer: bool = False
+    pointee_shared: bool = False  # pointer into memory the work-group shares
+    array: bool = False
+    aliases: set[int] = field(default_factory=set)  # private storage a private pointer may point to
+
+    @property
+    def private_aggregate(self) -> bool:
+        return not self.shared and not self.pointer
+
+
+@dataclass
+class Names:
+    uses: dict[int, VarInfo]  # identifier start byte -> variable
+    variables: list[VarInfo]
+
+    def var(self, node: Node) -> VarInfo | None:
+        if node.type != "identifier":
+            return None
+        return self.uses.get(node.start_byte)
+
+
+def _text(node: Node) -> str:
+    return node.text.decode("utf-8", "replace") if node.text else ""
+
+
+def _address_space(decl: Node) -> str | None:
+    for child in decl.children:
+        if child.type == "type_qualifier":
+            for q in child.children:
+                if q.type == "address_space_qualifier":
+                    return _text(q).lstrip("_")
+        elif child.type == "address_space_qualifier":
+            return _text(child).lstrip("_")
+    return None
+
+
+def _declarator_name(node: Node | None) -> tuple[Node | None, bool, bool]:
+    """The identifier a declarator declares, and whether it is a pointer / an array."""
+    pointer = array = False
+    while node is not None and node.type != "identifier":
+        if node.type == "pointer_declarator":
+            pointer = pointer or not array
+        elif node.type == "array_declarator":
+            array = True
+        elif node.type == "function_declarator":
+            return None, False, False
+        node = node.child_by_field_name("declarator")
+    return node, pointer, array
+
+
+def _declare(decl: Node, declarator: Node, scope: dict[str, VarInfo], out: list[VarInfo],
+             param_index: int | None = None) -> VarInfo | None:
+    ident, pointer, array = _declarator_name(declarator)
+    if ident is None:
+        return None
+    space = _address_space(decl)
+    shared_space = space in SHARED_SPACES
+    info = VarInfo(
+        key=ident.start_byte, name=_text(ident), decl=ident, param_index=param_index,
+        shared=shared_space and not pointer and param_index is None,
+        pointer=pointer, pointee_shared=pointer and (shared_space or param_index is not None and space != "private"),
+        array=array,
+    )
+    if pointer and param_index is not None and space is None:
+        info.pointee_shared = False  # a private (or generic) out-parameter
+    scope[info.name] = info
+    out.append(info)
+    return info
+
+
+def resolve(func: Node) -> Names:
+    """Resolve identifiers in a function_definition to its parameters and locals."""
+    uses: dict[int, VarInfo] = {}
+    variables: list[VarInfo] = []
+    scope: dict[str, VarInfo] = {}
+    fdecl = func.child_by_field_name("declarator")
+    while fdecl is not None and fdecl.type != "function_declarator":
+        fdecl = fdecl.child_by_field_name("declarator")
+    if fdecl is not None:
+        params = fdecl.child_by_field_name("parameters")
+        index = 0
+        for p in params.named_children if params else ():
+            if p.type != "parameter_declaration":
+                continue
+            d = p.child_by_field_name("declarator")
+            if d is not None:
+                info = _declare(p, d, scope, variables, index)
+                if info:
+                    uses[info.key] = info
+            index += 1
+    body = func.child_by_field_name("body")
+    if body is None:
+        return Names(uses, variables)
+    stack: list[tuple[Node, dict[str, VarInfo]]] = [(body, scope)]
+    while stack:
+        node, sc = stack.pop()
+        t = node.type
+        if t in SCOPES:
+            sc = dict(sc)
+        if t == "identifier":
+            info = sc.get(_text(node))
+            if info is not None:
+                uses[node.start_byte] = info
+            continue
+        if t == "declaration":
+            pending: list[Node] = []
+            for d in node.children_by_field_name("declarator"):
+                target = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+                value = d.child_by_field_name("value") if d.type == "init_declarator" else None
+                if value is not None:
+                    pending.append(value)
+                # Array sizes may name earlier variables.
+                for sub in _walk_declarator_sizes(target):
+                    pending.append(sub)
+                info = _declare(node, target, sc, variables)
+                if info:
+                    uses[info.key] = info
+            # Initialisers see the names declared so far (C scoping is close enough).
+            for v in reversed(pending):
+                stack.append((v, sc))
+            continue
+        if t in ("field_identifier", "statement_identifier", "type_identifier", "comment"):
+            continue
+        for child in reversed(node.children):
+            stack.append((child, sc))
+    _aliases(body, Names(uses, variables))
+    return Names(uses, variables)
+
+
+def _walk_declarator_sizes(node: Node | None) -> list[Node]:
+    out = []
+    while node is not None and node.type != "identifier":
+        if node.type == "array_declarator":
+            size = node.child_by_field_name("size")
+            if size is not None:
+                out.append(size)
+        node = node.child_by_field_name("declarator")
+    return out
+
+
+def root_var(names: Names, node: Node | None) -> VarInfo | None:
+    """The variable an lvalue or address expression is rooted at (`a[i].x` -> `a`)."""
+    while node is not None:
+        t = node.type
+        if t == "identifier":
+            return names.var(node)
+        if t in ("subscript_expression", "field_expression", "pointer_expression",
+                 "parenthesized_expression", "cast_expression"):
+            node = node.child_by_field_name("argument") or node.child_by_field_name("value") \
+                or (node.named_children[-1] if node.named_children else None)
+        else:
+            return None
+    return None
+
+
+def _aliases(body: Node, names: Names) -> None:
+    """Flow-insensitive points-to for private pointers: `p = &x`, `p = arr`, `p = q`."""
+    from cllint.analysis.syntax import walk
+
+    for node in walk(body):
+        lhs = rhs = None
+        if node.type == "init_declarator":
+            ident, _, _ = _declarator_name(node.child_by_field_name("declarator"))
+            lhs, rhs = ident, node.child_by_field_name("value")
+        elif node.type == "assignment_expression":
+            lhs, rhs = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if lhs is None or rhs is None:
+            continue
+        p = names.var(lhs)
+        if p is None or not p.pointer or p.pointee_shared:
+            continue
+        for sub in walk(rhs):
+            if sub.type == "identifier":
+                v = names.var(sub)
+                if v is None or v is p or v.shared:
+                    continue
+                if v.pointer:
+                    p.aliases |= v.aliases  # copy of another private pointer
+                else:
+                    p.aliases.add(v.key)

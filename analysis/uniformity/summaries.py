@@ -1,0 +1,418 @@
+"""Per-function facts and summaries, and the per-file driver the CL2xx rules read.
+
+Functions are analysed callees first. A function's summary (what its return value and
+out-parameters depend on, whether it synchronises and which parameters decide that)
+is memoised on its text and its callees' summaries, so an edit re-analyses the edited
+function and the callers whose view of it changed, nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tree_sitter import Node, Tree
+
+from cllint.analysis.syntax import walk
+from cllint.analysis.uniformity import builtins as B
+from cllint.analysis.uniformity.cfg import build_cfg
+from cllint.analysis.uniformity.dataflow import CalleeSummary, Facts, analyse, callee_name
+from cllint.analysis.uniformity.names import resolve
+
+LOOPS = {"for_statement", "while_statement", "do_statement"}
+JUMPS = {"return_statement", "break_statement", "continue_statement", "goto_statement"}
+MAX_CHAIN = 4
+
+
+@dataclass(frozen=True)
+class Summary(CalleeSummary):
+    sync: str | None = None  # 'barrier', 'collective' or 'subgroup' when reached (transitively)
+    sync_call: str = ""  # the built-in reached, e.g. 'barrier'
+    sync_span: tuple[int, int] = (0, 0)  # where the function (or a callee) synchronises
+    sync_params: int = 0  # parameter bits that decide whether it synchronises
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    start: int
+    end: int
+    message: str
+    notes: tuple[tuple[int, int, str], ...] = ()
+
+
+@dataclass
+class FunctionResult:
+    summary: Summary
+    findings: list[Finding] = field(default_factory=list)
+
+
+@dataclass
+class FileUniformity:
+    findings: list[Finding]
+
+
+_MEMO: dict[tuple, FunctionResult] = {}
+_MEMO_LIMIT = 4096
+
+
+def _text(node: Node | None, limit: int = 60) -> str:
+    if node is None or not node.text:
+        return ""
+    s = " ".join(node.text.decode("utf-8", "replace").split())
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+def _function_name(func: Node) -> str | None:
+    d = func.child_by_field_name("declarator")
+    while d is not None and d.type != "function_declarator":
+        d = d.child_by_field_name("declarator")
+    ident = d.child_by_field_name("declarator") if d is not None else None
+    return _text(ident) if ident is not None and ident.type == "identifier" else None
+
+
+def _is_kernel(func: Node) -> bool:
+    return any(c.type == "kernel_specifier" for c in func.children)
+
+
+def _functions(tree: Tree) -> dict[str, Node]:
+    out: dict[str, Node] = {}
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        for child in node.children:
+            if child.type == "function_definition":
+                name = _function_name(child)
+                if name and name not in out:
+                    out[name] = child
+            elif child.type.startswith("preproc_") or child.type in ("linkage_specification",
+                                                                     "declaration_list"):
+                stack.append(child)
+    return out
+
+
+class _FileAnalysis:
+    def __init__(self, tree: Tree) -> None:
+        self.functions = _functions(tree)
+        self.callees: dict[str, set[str]] = {}
+        self.direct_sync: dict[str, bool] = {}
+        for name, func in self.functions.items():
+            called: set[str] = set()
+            sync = False
+            body = func.child_by_field_name("body")
+            for n in walk(body) if body is not None else ():
+                if n.type == "call_expression":
+                    c = callee_name(n)
+                    if c:
+                        called.add(c)
+                        sync = sync or B.sync_kind(c) is not None
+            self.callees[name] = called & self.functions.keys()
+            self.direct_sync[name] = sync
+        self.syncs = self._transitive_sync()
+        self.results: dict[str, FunctionResult] = {}
+        self.in_progress: set[str] = set()
+
+    def _transitive_sync(self) -> set[str]:
+        out = {f for f, s in self.direct_sync.items() if s}
+        changed = True
+        while changed:
+            changed = False
+            for f, cs in self.callees.items():
+                if f not in out and cs & out:
+                    out.add(f)
+                    changed = True
+        return out
+
+    def summary(self, name: str) -> Summary | None:
+        if name not in self.functions:
+            return None
+        if name in self.in_progress:  # recursion is not OpenCL C; stay conservative
+            return Summary(ret=B.WI)
+        return self.result(name).summary
+
+    def result(self, name: str) -> FunctionResult:
+        if name in self.results:
+            return self.results[name]
+        func = self.functions[name]
+        self.in_progress.add(name)
+        try:
+            callee_summaries = tuple(sorted((c, self.summary(c)) for c in self.callees[name]
+                                            if c != name))
+            key = (func.text, func.start_byte, _is_kernel(func), callee_summaries)
+            res = _MEMO.get(key)
+            if res is None:
+                res = _analyse_function(func, name, dict(callee_summaries))
+                if len(_MEMO) > _MEMO_LIMIT:
+                    _MEMO.clear()
+                _MEMO[key] = res
+        finally:
+            self.in_progress.discard(name)
+        self.results[name] = res
+        return res
+
+
+def analyse_file(tree: Tree) -> FileUniformity:
+    fa = _FileAnalysis(tree)
+    findings: list[Finding] = []
+    # Only functions that synchronise (or call one that does) can hold a finding.
+    for name in fa.functions:
+        if name in fa.syncs:
+            findings.extend(fa.result(name).findings)
+    findings.sort(key=lambda f: (f.start, f.code))
+    return FileUniformity(findings)
+
+
+# -- one function ---------------------------------------------------------------------
+
+
+def _analyse_function(func: Node, name: str, callees: dict[str, Summary | None]) -> FunctionResult:
+    body = func.child_by_field_name("body")
+    if body is None:
+        return FunctionResult(Summary())
+    names = resolve(func)
+    params = [v for v in names.variables if v.param_index is not None]
+    cfg = build_cfg(body)
+    facts = analyse(names, cfg, params, _is_kernel(func), lambda c: callees.get(c))
+    return _Reporter(facts, callees).run()
+
+
+def _lane_divergent(facts: Facts, b: int) -> bool:
+    """Clearly different within one sub-group: lane ids, or an (in)equality/modulo on work-item ids."""
+    tags = facts.branch_tags.get(b, 0)
+    if tags & B.LANE:
+        return True
+    if not tags & B.WI:
+        return False
+    cond = facts.cfg.nodes[b].syntax
+    st = facts.in_states[b]
+    for n in walk(cond) if cond is not None else ():
+        if n.type == "binary_expression":
+            op = n.child_by_field_name("operator")
+            if op is not None and _text(op) in ("==", "!=", "%", "&"):
+                left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+                if _tags_of(facts, left, st) & B.WI or _tags_of(facts, right, st) & B.WI:
+                    return True
+    return False
+
+
+def _tags_of(facts: Facts, node: Node | None, st: dict[int, int]) -> int:
+    tags = 0
+    for n in walk(node) if node is not None else ():
+        if n.type == "identifier":
+            v = facts.names.var(n)
+            if v is not None:
+                tags |= st.get(v.key, 0)
+        elif n.type == "call_expression":
+            c = callee_name(n)
+            tags |= B.source_tags(c) or 0 if c else 0
+    return tags
+
+
+class _Reporter:
+    def __init__(self, facts: Facts, callees: dict[str, Summary | None]) -> None:
+        self.f = facts
+        self.callees = callees
+        self.closure_cache: dict[int, list[int]] = {}
+
+    def closure(self, v: int) -> list[int]:
+        """Branches node v is (transitively) control dependent on, nearest first."""
+        if v in self.closure_cache:
+            return self.closure_cache[v]
+        out: list[int] = []
+        seen: set[int] = set()
+        frontier = sorted(self.f.deps[v], reverse=True)
+        while frontier:
+            nxt: list[int] = []
+            for b in frontier:
+                if b in seen:
+                    continue
+                seen.add(b)
+                out.append(b)
+                nxt.extend(sorted(self.f.deps[b], reverse=True))
+            frontier = nxt
+        self.closure_cache[v] = out
+        return out
+
+    def run(self) -> FunctionResult:
+        f = self.f
+        findings: list[Finding] = []
+        sync: str | None = None
+        sync_call, sync_span, sync_params = "", (0, 0), 0
+        for site in f.calls:
+            name = site.name
+            kind = B.sync_kind(name)
+            callee = self.callees.get(name)
+            if kind is None and (callee is None or callee.sync is None):
+                continue
+            branches = self.closure(site.cfg_node)
+            tags = [(b, f.branch_tags.get(b, 0)) for b in branches]
+            params = 0
+            for _, t in tags:
+                params |= t & ~B.NONPARAM
+            node = site.node
+            fn = node.child_by_field_name("function") or node
+            if kind is not None:
+                if sync is None or (sync == "subgroup" and kind != "subgroup"):
+                    sync, sync_call, sync_span = kind, name, (fn.start_byte, fn.end_byte)
+                if kind != "subgroup":
+                    sync_params |= params
+                findings.extend(self.check_args(site))
+                if kind == "subgroup":
+                    cause = next((b for b in branches if _lane_divergent(f, b)), None)
+                    if cause is not None:
+                        findings.append(self.finding(
+                            "CL205", fn, f"'{name}' may not be reached by every work-item in the sub-group",
+                            cause, node, B.LANE | B.WI))
+                    continue
+                cause = next((b for b, t in tags if t & B.WG_DIVERGENT), None)
+                if cause is not None:
+                    code = "CL201" if kind == "barrier" else "CL202"
+                    findings.append(self.finding(
+                        code, fn, f"'{name}' may not be reached by every work-item in the work-group",
+                        cause, node, B.WG_DIVERGENT))
+                continue
+            assert callee is not None
+            if sync is None or (sync == "subgroup" and callee.sync != "subgroup"):
+                sync, sync_call, sync_span = callee.sync, callee.sync_call, (fn.start_byte, fn.end_byte)
+            if callee.sync == "subgroup":
+                continue
+            from cllint.analysis.uniformity.dataflow import subst
+            arg_dep = subst(callee.sync_params, site.args)
+            sync_params |= params | (arg_dep & ~B.NONPARAM)
+            inner = (callee.sync_span[0], callee.sync_span[1],
+                     f"'{name}' reaches '{callee.sync_call}' here")
+            cause = next((b for b, t in tags if t & B.WG_DIVERGENT), None)
+            if cause is not None:
+                fd = self.finding("CL203", fn, f"'{name}' synchronises the work-group but may not be "
+                                  "reached by every work-item", cause, node, B.WG_DIVERGENT)
+                findings.append(Finding(fd.code, fd.start, fd.end, fd.message, (inner, *fd.notes)))
+            elif arg_dep & B.WG_DIVERGENT:
+                notes = [inner]
+                for i in B.param_indices(callee.sync_params):
+                    if i < len(site.args) and site.args[i] & B.WG_DIVERGENT:
+                        arg = self.arg(node, i)
+                        if arg is not None:
+                            notes.append((arg.start_byte, arg.end_byte,
+                                          f"argument {i + 1} decides whether '{name}' synchronises "
+                                          "and depends on the work-item"))
+                            notes.extend(self.explain_expr(arg, site.cfg_node, B.WG_DIVERGENT))
+                        break
+                findings.append(Finding("CL203", fn.start_byte, fn.end_byte,
+                                        f"'{name}' may reach '{callee.sync_call}' in only some "
+                                        "work-items of the work-group", tuple(notes)))
+        summary = Summary(ret=f.ret, out=tuple(sorted(f.out.items())), sync=sync,
+                          sync_call=sync_call, sync_span=sync_span, sync_params=sync_params)
+        return FunctionResult(summary, findings)
+
+    @staticmethod
+    def arg(call: Node, i: int) -> Node | None:
+        args = call.child_by_field_name("arguments")
+        named = [a for a in (args.named_children if args else []) if a.type != "comment"]
+        return named[i] if i < len(named) else None
+
+    def check_args(self, site) -> list[Finding]:
+        spec = B.UNIFORM_ARGS.get(site.name)
+        if not isinstance(spec, tuple):
+            return []
+        mask = (B.LANE | B.WI) if site.name.startswith("sub_group_") else B.WG_DIVERGENT
+        group = "sub-group" if site.name.startswith("sub_group_") else "work-group"
+        out = []
+        for i in spec:
+            if i < len(site.args) and site.args[i] & mask:
+                arg = self.arg(site.node, i)
+                if arg is None:
+                    continue
+                notes = tuple(self.explain_expr(arg, site.cfg_node, mask))
+                out.append(Finding("CL204", arg.start_byte, arg.end_byte,
+                                   f"argument {i + 1} of '{site.name}' may differ between "
+                                   f"work-items in the {group}", notes))
+        return out
+
+    # -- explanations ------------------------------------------------------------------
+    def finding(self, code: str, at: Node, message: str, branch: int, call: Node, mask: int) -> Finding:
+        return Finding(code, at.start_byte, at.end_byte, message,
+                       tuple(self.explain_branch(branch, call, mask)))
+
+    def explain_branch(self, b: int, call: Node, mask: int) -> list[tuple[int, int, str]]:
+        f = self.f
+        node = f.cfg.nodes[b]
+        owner, cond = node.owner, node.syntax
+        notes: list[tuple[int, int, str]] = []
+        culprit = self.culprit(cond, f.in_states[b], mask)
+        what = f"'{_text(culprit, 40)}'" if culprit is not None else "a work-item-dependent value"
+        anchor = cond if cond is not None else owner
+        inside = owner is not None and owner.start_byte <= call.start_byte < owner.end_byte
+        if owner is not None and owner.type in LOOPS and inside:
+            notes.append((anchor.start_byte, anchor.end_byte,
+                          f"loop condition depends on {what}, so the trip count may differ "
+                          "between work-items"))
+        else:
+            kind = "switch" if owner is not None and owner.type == "switch_statement" else "branch"
+            notes.append((anchor.start_byte, anchor.end_byte, f"{kind} condition depends on {what} here"))
+            if owner is not None and not inside:
+                jump = next((n for n in walk(owner) if n.type in JUMPS), None)
+                if jump is not None:
+                    word = jump.type.split("_")[0]
+                    notes.append((jump.start_byte, jump.end_byte,
+                                  f"work-items that take this '{word}' skip the call"))
+        if culprit is not None:
+            notes.extend(self.chain(culprit, mask))
+        return notes
+
+    def explain_expr(self, expr: Node, v: int, mask: int) -> list[tuple[int, int, str]]:
+        culprit = self.culprit(expr, self.f.in_states[v], mask)
+        return self.chain(culprit, mask) if culprit is not None else []
+
+    def culprit(self, expr: Node | None, st: dict[int, int], mask: int) -> Node | None:
+        for n in walk(expr) if expr is not None else ():
+            if n.type == "identifier":
+                v = self.f.names.var(n)
+                if v is not None and st.get(v.key, 0) & mask:
+                    return n
+            elif n.type == "call_expression":
+                c = callee_name(n)
+                if c and (B.source_tags(c) or 0) & mask:
+                    return n
+        return None
+
+    def chain(self, culprit: Node, mask: int) -> list[tuple[int, int, str]]:
+        notes: list[tuple[int, int, str]] = []
+        seen: set[int] = set()
+        node: Node | None = culprit
+        for _ in range(MAX_CHAIN):
+            if node is None or node.type != "identifier":
+                break
+            v = self.f.names.var(node)
+            if v is None or v.key in seen:
+                break
+            seen.add(v.key)
+            origin = self.f.origins.get(v.key)
+            if origin is None or origin.node is None:
+                break
+            o = origin.node
+            if origin.kind == "merge":
+                notes.append((o.start_byte, o.end_byte,
+                              f"'{v.name}' is assigned under a work-item-dependent condition here"))
+                break
+            src = next((n for n in walk(o) if n.type == "call_expression"
+                        and (B.source_tags(callee_name(n) or "") or 0) & mask), None)
+            if src is not None:
+                notes.append((src.start_byte, src.end_byte,
+                              f"'{v.name}' comes from '{_text(src, 40)}' here"))
+                break
+            nxt = next((n for n in walk(o) if n.type == "identifier" and n != node
+                        and (w := self.f.names.var(n)) is not None and w.key not in seen
+                        and w.key in self.f.origins), None)
+            if nxt is not None:
+                notes.append((o.start_byte, o.end_byte,
+                              f"'{v.name}' is computed from '{_text(nxt)}' here"))
+                node = nxt
+                continue
+            call = o if o.type == "call_expression" else None
+            if call is not None and callee_name(call):
+                notes.append((o.start_byte, o.end_byte,
+                              f"'{v.name}' comes from a call to '{callee_name(call)}' here"))
+            else:
+                notes.append((o.start_byte, o.end_byte,
+                              f"'{v.name}' gets a work-item-dependent value here"))
+            break
+        return notes
