@@ -63,7 +63,7 @@ class LineIndex:
             return len(self.text)
         start, end = self._line_bounds(max(pos.line, 0))
         line = self.text[start:end]
-        want = max(pos.character)
+        want = max(pos.character, 0)
         if line.isascii() or self.encoding == UTF8:
             col = min(want, len(line))
             if self.encoding == UTF8:  # never split a UTF-8 sequence
@@ -179,7 +179,7 @@ def fix_action(uri: str, d: Diagnostic, lsp_diag: types.Diagnostic, index: LineI
         return None
     if fix.applicability is Applicability.DISPLAY_ONLY:
         return types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix, diagnostics=[lsp_diag],
-                                disabled=types.CodeActionDisabledType(reason="shown for information only"))
+                                disabled=types.CodeActionDisabled(reason="shown for information only"))
     safe = fix.applicability is Applicability.SAFE
     return types.CodeAction(
         title=fix.title if safe else f"{fix.title} (unsafe)",

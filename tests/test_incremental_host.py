@@ -1,0 +1,39 @@
+"""Random edit sequences through Host.apply_change end where a from-scratch parse does."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from cllint.analysis.db import Change, Host, TextEdit
+
+BASE = b"""#define N 4
+kernel void k(global float *a, local float *t) {
+    int i = get_global_id(0);
+    if (i < N) { t[i] = a[i]; }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    a[i] = t[i] * 2.0f; // cllint: ignore[CL201]
+}
+"""
+PIECES = [b";", b"{", b"}", b"(", b")", b"x", b" ", b"\n", b"int j = 0;", b"global ", b"/*", b"*/",
+          "é😀".encode(), b"#if X\n", b"#endif\n", b"barrier(CLK_GLOBAL_MEM_FENCE);"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_incremental_equals_scratch(data):
+    host = Host()
+    host.set_file("f", BASE)
+    text = BASE
+    for _ in range(data.draw(st.integers(1, 12))):
+        start = data.draw(st.integers(0, len(text)))
+        end = data.draw(st.integers(start, min(len(text), start + 12)))
+        new = data.draw(st.sampled_from(PIECES))
+        host.apply_change(Change(edits={"f": [TextEdit(start, end, new)]}))
+        text = text[:start] + new + text[end:]
+    inc = host.snapshot()
+    scratch = Host()
+    scratch.set_file("f", text)
+    ref = scratch.snapshot()
+    assert inc.text("f") == text
+    assert str(inc.tree("f").root_node) == str(ref.tree("f").root_node)
+    assert inc.diagnostics("f") == ref.diagnostics("f")

@@ -1,0 +1,84 @@
+"""server/convert.py: UTF-16/UTF-8 positions <-> byte offsets, edits, diagnostics, fixes."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+from lsprotocol import types
+
+from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Note, Severity, Span, Tag
+from cllint.server import convert
+from cllint.server.convert import LineIndex
+
+P = types.Position
+
+
+def test_ascii_round_trip_and_clamping():
+    idx = LineIndex(b"ab\ncd\r\nef")
+    assert idx.offset(P(1, 1)) == 4
+    assert idx.offset(P(1, 99)) == 5  # past end of line: before the '\r\n'
+    assert idx.offset(P(9, 0)) == len(idx.text)  # past end of file
+    assert idx.position(4) == P(1, 1)
+    assert idx.position(999) == P(2, 2)
+
+
+def test_non_bmp_characters_count_two_utf16_units():
+    text = "a😀b\n".encode()  # U+1F600: 4 UTF-8 bytes, 2 UTF-16 units
+    idx = LineIndex(text)
+    assert idx.offset(P(0, 1)) == 1
+    assert idx.offset(P(0, 3)) == 5
+    assert idx.position(5) == P(0, 3)
+    assert LineIndex(text, convert.UTF8).position(5) == P(0, 5)
+    assert LineIndex(text, convert.UTF32).offset(P(0, 2)) == 5
+
+
+def test_incremental_changes_keep_line_starts():
+    idx = LineIndex(b"one\ntwo\nthree\n")
+    rng = types.Range(P(1, 1), P(2, 2))
+    edits, full = convert.apply_changes(idx, [types.TextDocumentContentChangePartial(range=rng, text="X\nY\nZ")])
+    assert full is None and idx.text == b"one\ntX\nY\nZree\n"
+    assert idx.line_count == LineIndex(idx.text).line_count
+    assert edits[0].start == 5 and edits[0].old_end == 10
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab\n😀é\r", max_size=30), st.data())
+def test_random_edits_match_rebuilt_index(text, data):
+    idx = LineIndex(text.encode())
+    for _ in range(5):
+        n = len(idx.text.decode())
+        s = data.draw(st.integers(0, n))
+        e = data.draw(st.integers(s, n))
+        cur = idx.text.decode()
+        new = data.draw(st.text(alphabet="x\n😀", max_size=4))
+        a, b = idx.position(len(cur[:s].encode())), idx.position(len(cur[:e].encode()))
+        convert.apply_changes(idx, [types.TextDocumentContentChangePartial(range=types.Range(a, b), text=new)])
+        fresh = LineIndex(idx.text)
+        assert idx._starts == fresh._starts
+        if "\r" not in cur:
+            assert idx.text.decode() == cur[:s] + new + cur[e:]
+
+
+def test_diagnostic_conversion():
+    text = b"x\ny y\n"
+    d = Diagnostic("CL201", Severity.ERROR, "msg", Span("f", 2, 3),
+                   notes=(Note(Span("f", 4, 5), "declared here"),), tags=(Tag.DEPRECATED,))
+    out = convert.to_lsp_diagnostic(d, LineIndex(text))
+    assert out.range == types.Range(P(1, 0), P(1, 1))
+    assert out.code == "CL201" and out.severity == types.DiagnosticSeverity.Error
+    assert out.code_description.href == convert.RULE_DOCS_URL.format(code="CL201")
+    assert out.tags == [types.DiagnosticTag.Deprecated]
+    assert out.related_information[0].location.range.start == P(1, 2)
+
+
+def test_fix_actions_by_applicability():
+    idx = LineIndex(b"abc")
+    lsp = types.Diagnostic(range=idx.range(0, 1), message="m")
+    def diag(app):
+        return Diagnostic("CL1", Severity.WARNING, "m", Span("f", 0, 1),
+                          fix=Fix("Do it", (Edit(Span("f", 0, 1), "z"),), app))
+    safe = convert.fix_action("u", diag(Applicability.SAFE), lsp, idx)
+    unsafe = convert.fix_action("u", diag(Applicability.UNSAFE), lsp, idx)
+    display = convert.fix_action("u", diag(Applicability.DISPLAY_ONLY), lsp, idx)
+    assert safe.is_preferred and safe.edit.changes["u"][0].new_text == "z"
+    assert not unsafe.is_preferred and unsafe.edit is not None
+    assert display.edit is None and display.disabled is not None
