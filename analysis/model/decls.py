@@ -1,0 +1,435 @@
+"""Reading types off declaration syntax: specifiers, declarators, type names, macro expansions.
+
+`TypeReader` turns a declaration's specifiers (qualifiers, storage class, the type) and each of
+its declarators into a `Declared`. It does not decide where an unqualified *object* lives (that
+depends on scope, see `symbols.py`), but it does infer where unqualified *pointers* point, since
+the spec makes that depend only on the target (6.7 Inference).
+
+Macros used where qualifiers go (`macro_modifier`, `macro_declarator`) or as a type name are
+expanded through the optional `macro_expander(name, offset) -> str | None` and their text is
+read word by word; what cannot be read becomes `Unknown`, never an exception.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+
+from tree_sitter import Node
+
+from cllint.analysis.target import Target
+
+from .types import (
+    AddressSpace,
+    Array,
+    Enum_,
+    Field,
+    Function,
+    Opaque,
+    Pipe,
+    Pointer,
+    Scalar,
+    Struct,
+    Type,
+    Unknown,
+    builtin_named,
+    default_pointee_space,
+    with_space,
+)
+
+MacroExpander = Callable[[str, int], "str | None"]
+
+CV = frozenset({"const", "volatile", "restrict"})
+STORAGE = frozenset({"static", "extern", "typedef", "inline", "__inline", "register", "auto"})
+ACCESS = {"read_only": "read_only", "__read_only": "read_only", "write_only": "write_only",
+          "__write_only": "write_only", "read_write": "read_write", "__read_write": "read_write"}
+KERNEL = frozenset({"kernel", "__kernel"})
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_ATTR = re.compile(r"(\w+)\s*\(([^()]*)\)")
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One `__attribute__((name(args)))` entry, e.g. reqd_work_group_size(8, 1, 1)."""
+
+    name: str
+    args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Typedef:
+    type: Type
+    space: AddressSpace | None = None  # `typedef __local int lint;` carries a space
+    cv: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Specifiers:
+    type: Type
+    space: AddressSpace | None = None
+    cv: frozenset[str] = frozenset()
+    storage: frozenset[str] = frozenset()
+    access: str | None = None
+    is_kernel: bool = False
+    attributes: tuple[Attribute, ...] = ()
+
+
+@dataclass(frozen=True)
+class Declared:
+    """One declarator read against its specifiers."""
+
+    name: str | None
+    name_node: Node | None
+    type: Type
+    space: AddressSpace | None  # the object's own space, when written
+    cv: frozenset[str]
+    init: Node | None = None
+    params: tuple[Declared, ...] | None = None  # for function declarators
+    params_node: Node | None = None
+    attributes: tuple[Attribute, ...] = ()
+
+
+@dataclass
+class _Acc:
+    base: Type | None = None
+    words: list[str] = field(default_factory=list)  # words of a multi-word C type (unsigned int)
+    space: AddressSpace | None = None
+    cv: set[str] = field(default_factory=set)
+    storage: set[str] = field(default_factory=set)
+    access: str | None = None
+    kernel: bool = False
+    pipe: bool = False
+    attributes: list[Attribute] = field(default_factory=list)
+
+
+def text(source: bytes, node: Node) -> str:
+    return source[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+
+def _sized(words: list[str]) -> Scalar:
+    """`unsigned int`, `long long`, `signed char`... -> the OpenCL scalar."""
+    unsigned = "unsigned" in words
+    core = [w for w in words if w not in ("signed", "unsigned")]
+    if "char" in core:
+        base = "char"
+    elif "short" in core:
+        base = "short"
+    elif "long" in core:
+        base = "long"
+    else:
+        base = "int"
+    return Scalar(("u" if unsigned else "") + base)
+
+
+class TypeReader:
+    """Reads types in one lexical context. `tags` and `typedefs` are the names in scope."""
+
+    def __init__(self, source: bytes, target: Target, typedefs: Mapping[str, Typedef],
+                 tags: Mapping[str, Type], expander: MacroExpander | None = None) -> None:
+        self.source = source
+        self.target = target
+        self.typedefs = typedefs
+        self.tags = tags
+        self.expander = expander
+        # Filled while reading; the caller turns them into symbols.
+        self.defined_tags: list[tuple[Type, Node]] = []
+        self.enumerators: list[tuple[str, Node, Type]] = []
+        self.fields: dict[tuple[int, str], Node] = {}  # (struct key, field) -> field_identifier
+        self._local_tags: dict[str, Type] = {}
+
+    # -- specifiers ---------------------------------------------------------------------
+
+    def specifiers(self, decl: Node) -> Specifiers:
+        """The specifier part of a declaration, parameter, field, type name or function definition."""
+        acc = _Acc()
+        for i, child in enumerate(decl.children):
+            fname = decl.field_name_for_child(i)
+            if fname == "type":
+                acc.base = self._type_specifier(child, acc)
+            elif fname in ("declarator", "body", "value", "default_value"):
+                continue
+            else:
+                self._modifier(child, acc)
+        base = acc.base
+        if base is None:  # `unsigned x`, or implicit int in old or broken code
+            base = _sized(acc.words) if acc.words else Scalar("int")
+        if acc.pipe:
+            base = Pipe(base, acc.access)
+        elif acc.access and isinstance(base, Opaque):
+            base = replace(base, access=acc.access)
+        return Specifiers(base, acc.space, frozenset(acc.cv), frozenset(acc.storage), acc.access,
+                          acc.kernel, tuple(acc.attributes))
+
+    def _modifier(self, node: Node, acc: _Acc) -> None:
+        k = node.type
+        if k == "type_qualifier":
+            inner = node.named_children[0] if node.named_children else None
+            if inner is not None and inner.type == "address_space_qualifier":
+                acc.space = AddressSpace.from_keyword(text(self.source, inner)) or acc.space
+            elif inner is not None and inner.type == "access_qualifier":
+                acc.access = ACCESS.get(text(self.source, inner).strip())
+            else:
+                word = text(self.source, node).strip()
+                if word in CV or word.lstrip("_") in CV:
+                    acc.cv.add(word.strip("_"))
+        elif k == "storage_class_specifier":
+            acc.storage.add(text(self.source, node).strip().strip("_"))
+        elif k == "kernel_specifier":
+            acc.kernel = True
+        elif k == "pipe_qualifier":
+            acc.pipe = True
+        elif k == "attribute_specifier":
+            acc.attributes.extend(self._attributes(node))
+        elif k == "macro_modifier":
+            self._macro(node, acc)
+        elif k == "function_specifier" or k == "ms_declspec_modifier":
+            acc.storage.add(text(self.source, node).strip().strip("_"))
+        elif k in ("primitive_type", "sized_type_specifier", "type_identifier") and acc.base is None:
+            acc.base = self._type_specifier(node, acc)
+
+    def _attributes(self, node: Node) -> list[Attribute]:
+        out = []
+        for m in _ATTR.finditer(text(self.source, node)):
+            args = tuple(a.strip() for a in m.group(2).split(",") if a.strip())
+            out.append(Attribute(m.group(1).strip("_"), args))
+        if not out:
+            for w in _WORD.findall(text(self.source, node)):
+                if w != "__attribute__":
+                    out.append(Attribute(w.strip("_")))
+        return out
+
+    def _macro(self, node: Node, acc: _Acc) -> None:
+        name_node = node.child_by_field_name("name")
+        if name_node is None or self.expander is None:
+            return
+        expansion = self._expand(text(self.source, name_node), node.start_byte)
+        if expansion:
+            self._words(expansion, acc)
+
+    def _expand(self, name: str, offset: int) -> str | None:
+        try:  # the expander is someone else's code; a failure there must not stop the model
+            return self.expander(name, offset) if self.expander else None
+        except Exception:  # noqa: BLE001
+            return None
+
+    def _words(self, expansion: str, acc: _Acc) -> None:
+        """Read a macro's expansion text for qualifiers, storage classes, attributes and a type."""
+        for m in re.finditer(r"__attribute__\s*\(\((.*)\)\)", expansion):
+            for a in _ATTR.finditer(m.group(1)):
+                acc.attributes.append(Attribute(a.group(1).strip("_"),
+                                                tuple(x.strip() for x in a.group(2).split(",") if x.strip())))
+        expansion = re.sub(r"__attribute__\s*\(\(.*\)\)", " ", expansion)
+        for w in _WORD.findall(expansion):
+            space = AddressSpace.from_keyword(w)
+            if space is not None:
+                acc.space = space
+            elif w.strip("_") in CV:
+                acc.cv.add(w.strip("_"))
+            elif w.strip("_") in STORAGE:
+                acc.storage.add(w.strip("_"))
+            elif w in ACCESS:
+                acc.access = ACCESS[w]
+            elif w in KERNEL:
+                acc.kernel = True
+            elif w == "pipe":
+                acc.pipe = True
+            elif w in ("signed", "unsigned", "short", "long", "char", "int") and acc.base is None:
+                acc.words.append(w)
+            elif acc.base is None:
+                t = builtin_named(w) or (self.typedefs[w].type if w in self.typedefs else None)
+                if t is not None:
+                    acc.base = t
+
+    # -- type specifiers ----------------------------------------------------------------
+
+    def _type_specifier(self, node: Node, acc: _Acc) -> Type:
+        k = node.type
+        if k == "primitive_type":
+            name = text(self.source, node).strip()
+            return builtin_named(name) or Unknown(name)
+        if k == "sized_type_specifier":
+            words = _WORD.findall(text(self.source, node))
+            inner = node.child_by_field_name("type")
+            if inner is not None and inner.type != "primitive_type":
+                return self._type_specifier(inner, acc)
+            return _sized(words)
+        if k == "type_identifier":
+            name = text(self.source, node)
+            td = self.typedefs.get(name)
+            if td is not None:
+                acc.space = acc.space or td.space
+                acc.cv |= td.cv
+                return td.type
+            builtin = builtin_named(name)
+            if builtin is not None:
+                return builtin
+            expansion = self._expand(name, node.start_byte)
+            if expansion:
+                sub = _Acc()
+                self._words(expansion, sub)
+                acc.space = acc.space or sub.space
+                acc.cv |= sub.cv
+                acc.storage |= sub.storage
+                acc.kernel = acc.kernel or sub.kernel
+                if sub.base is not None:
+                    return sub.base
+                if sub.words:
+                    return _sized(sub.words)
+            return Unknown(name)
+        if k in ("struct_specifier", "union_specifier"):
+            return self._struct(node, union=k == "union_specifier")
+        if k == "enum_specifier":
+            return self._enum(node)
+        if k == "macro_type_specifier":
+            return Unknown(text(self.source, node))
+        return Unknown(text(self.source, node)[:40])
+
+    def tag(self, name: str) -> Type | None:
+        return self._local_tags.get(name) or self.tags.get(name)
+
+    def _struct(self, node: Node, union: bool) -> Type:
+        name_node = node.child_by_field_name("name")
+        name = text(self.source, name_node) if name_node is not None else None
+        body = node.child_by_field_name("body")
+        if body is None:
+            found = self.tag(name) if name else None
+            return found if found is not None else Struct(name, None, union)
+        key = node.start_byte
+        if name:  # forward view for self-references (`struct node *next;`)
+            self._local_tags[name] = Struct(name, None, union, key)
+        fields: list[Field] = []
+        for fd in body.named_children:
+            if fd.type != "field_declaration":
+                continue
+            spec = self.specifiers(fd)
+            declarators = [c for i, c in enumerate(fd.children) if fd.field_name_for_child(i) == "declarator"]
+            if not declarators and isinstance(spec.type, Struct):  # anonymous member struct/union
+                for f in spec.type.fields or ():
+                    fields.append(f)
+            for d in declarators:
+                got = self.declare(spec, d, context="field")
+                if got.name:
+                    fields.append(Field(got.name, got.type))
+                    if got.name_node is not None:
+                        self.fields[(key, got.name)] = got.name_node
+        t = Struct(name, tuple(fields), union, key)
+        if name:
+            self._local_tags[name] = t
+        self.defined_tags.append((t, node))
+        return t
+
+    def _enum(self, node: Node) -> Type:
+        name_node = node.child_by_field_name("name")
+        name = text(self.source, name_node) if name_node is not None else None
+        body = node.child_by_field_name("body")
+        if body is None:
+            found = self.tag(name) if name else None
+            return found if found is not None else Enum_(name)
+        t = Enum_(name, node.start_byte)
+        if name:
+            self._local_tags[name] = t
+        for e in body.named_children:
+            n = e.child_by_field_name("name") if e.type == "enumerator" else None
+            if n is not None:
+                self.enumerators.append((text(self.source, n), n, t))
+        self.defined_tags.append((t, node))
+        return t
+
+    # -- declarators --------------------------------------------------------------------
+
+    def declare(self, spec: Specifiers, node: Node | None, context: str = "local") -> Declared:
+        """Apply a declarator to its specifiers; `node` None gives the bare specifier type."""
+        t: Type = spec.type
+        space, cv = spec.space, set(spec.cv)
+        name_node: Node | None = None
+        init: Node | None = None
+        params: tuple[Declared, ...] | None = None
+        params_node: Node | None = None
+        attrs = list(spec.attributes)
+        n = node
+        guard = 0
+        while n is not None and guard < 200:
+            guard += 1
+            k = n.type
+            if k == "init_declarator":
+                init = n.child_by_field_name("value")
+                n = n.child_by_field_name("declarator")
+            elif k in ("pointer_declarator", "abstract_pointer_declarator"):
+                t = Pointer(t, space or default_pointee_space(self.target, context), space is not None,
+                            frozenset(cv & {"const", "volatile"}))
+                space, cv = None, set()
+                for c in n.children:  # qualifiers after `*` qualify the pointer itself
+                    if c.type in ("type_qualifier", "macro_modifier"):
+                        sub = _Acc()
+                        self._modifier(c, sub)
+                        space = sub.space or space
+                        cv |= sub.cv
+                n = n.child_by_field_name("declarator")
+            elif k in ("array_declarator", "abstract_array_declarator"):
+                t = Array(t, self._size(n.child_by_field_name("size")), space or AddressSpace.PRIVATE)
+                n = n.child_by_field_name("declarator")
+            elif k in ("function_declarator", "abstract_function_declarator"):
+                params_node = n.child_by_field_name("parameters")
+                params = self.parameters(params_node) if params_node is not None else ()
+                variadic = params_node is not None and any(c.type == "variadic_parameter"
+                                                           for c in params_node.children)
+                t = Function(t, tuple(p.type for p in params), variadic)
+                for c in n.children:
+                    if c.type == "attribute_specifier":
+                        attrs.extend(self._attributes(c))
+                n = n.child_by_field_name("declarator")
+            elif k == "macro_declarator":
+                sub = _Acc(space=space, cv=cv)
+                m = n.child_by_field_name("macro")
+                if m is not None:
+                    self._macro(m, sub)
+                space, cv = sub.space, sub.cv
+                attrs.extend(sub.attributes)
+                n = n.child_by_field_name("declarator")
+            elif k in ("identifier", "field_identifier", "type_identifier"):
+                name_node = n
+                break
+            elif k in ("parenthesized_declarator", "abstract_parenthesized_declarator",
+                       "attributed_declarator"):
+                for c in n.children:
+                    if c.type == "attribute_specifier" or c.type == "attribute_declaration":
+                        attrs.extend(self._attributes(c))
+                inner = [c for c in n.named_children if c.type not in ("attribute_specifier",
+                                                                       "attribute_declaration")]
+                n = inner[0] if inner else None
+            else:
+                break
+        if space is not None:
+            t = with_space(t, space)
+        name = text(self.source, name_node) if name_node is not None else None
+        return Declared(name, name_node, t, space, frozenset(cv), init, params, params_node, tuple(attrs))
+
+    def parameters(self, plist: Node) -> tuple[Declared, ...]:
+        out: list[Declared] = []
+        for p in plist.named_children:
+            if p.type != "parameter_declaration":
+                continue
+            spec = self.specifiers(p)
+            got = self.declare(spec, p.child_by_field_name("declarator"), context="parameter")
+            if isinstance(got.type, Scalar) and got.type.is_void and got.name is None:
+                continue  # f(void)
+            if isinstance(got.type, Array):  # array parameters are pointers (C99 6.7.5.3)
+                elem_space = got.space or spec.space
+                got = replace(got, type=Pointer(got.type.elem, elem_space or default_pointee_space(
+                    self.target, "parameter"), elem_space is not None))
+            out.append(got)
+        return tuple(out)
+
+    def type_name(self, node: Node) -> Type:
+        """A `type_descriptor` (casts, sizeof, vector literals)."""
+        spec = self.specifiers(node)
+        return self.declare(spec, node.child_by_field_name("declarator"), context="cast").type
+
+    def _size(self, node: Node | None) -> int | None:
+        if node is None:
+            return None
+        try:
+            return int(text(self.source, node).rstrip("uUlL"), 0)
+        except ValueError:
+            return None

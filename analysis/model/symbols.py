@@ -1,0 +1,699 @@
+"""The per-file semantic model: a file-level index plus lazily built per-function facts.
+
+`SemanticModel(tree, source, target, macro_expander=None)`:
+- the *file index* (`FileIndex`) holds what is declared at file scope: functions (definitions,
+  prototypes, kernels, attributes), program-scope variables, typedefs, struct/union/enum tags and
+  enumerators. It reads only top-level declarations, never function bodies.
+- *function facts* (`FunctionModel`: scopes, locals, resolved references, call sites, expression
+  types) are built on first use from the function node and the file index alone, so an
+  incremental layer can redo one function when only its body changed.
+
+Nothing here raises on user source: ERROR nodes are skipped, and what they hide is simply absent.
+"""
+
+from __future__ import annotations
+
+from collections import ChainMap
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+
+from tree_sitter import Node, Tree
+
+from cllint.analysis.catalogue import catalogue
+from cllint.analysis.target import Target
+
+from .decls import Attribute, Declared, MacroExpander, Specifiers, Typedef, TypeReader, text
+from .scopes import Scope, ScopeKind, Symbol, SymbolKind
+from .types import (
+    AddressSpace,
+    Array,
+    Enum_,
+    Function,
+    Pointer,
+    Struct,
+    Type,
+    Unknown,
+    program_scope_space,
+    with_space,
+)
+
+__all__ = ["FileIndex", "FunctionInfo", "FunctionModel", "SemanticModel"]
+
+# Containers whose children are still file-level items.
+_CONTAINERS = frozenset({"translation_unit", "ERROR", "preproc_if", "preproc_ifdef", "preproc_else",
+                         "preproc_elif", "preproc_elifdef", "preproc_conditional", "linkage_specification",
+                         "declaration_list"})
+# Subtrees that hold no references to resolve.
+_SKIP = frozenset({"attribute_specifier", "macro_modifier", "preproc_skipped", "preproc_conditional_text",
+                   "comment", "preproc_call", "preproc_def", "preproc_function_def", "preproc_include",
+                   "string_literal", "char_literal", "number_literal"})
+_BLOCKS = frozenset({"compound_statement", "for_statement", "block_literal"})
+
+
+@dataclass(frozen=True, eq=False)
+class FunctionInfo:
+    """File-level facts about one function name: its signature, kernels' attributes, declarations."""
+
+    name: str
+    symbol: Symbol
+    is_kernel: bool
+    return_type: Type
+    params: tuple[Symbol, ...]
+    attributes: tuple[Attribute, ...]
+    definition: Node | None  # the function_definition, if the file has one
+    prototypes: tuple[Node, ...]  # declarations without a body
+
+    @property
+    def type(self) -> Type:
+        return self.symbol.type
+
+    def attribute(self, name: str) -> Attribute | None:
+        return next((a for a in self.attributes if a.name == name), None)
+
+    @property
+    def reqd_work_group_size(self) -> tuple[int, ...] | None:
+        a = self.attribute("reqd_work_group_size")
+        try:
+            return tuple(int(x, 0) for x in a.args) if a else None
+        except ValueError:
+            return None
+
+
+@dataclass
+class FileIndex:
+    functions: dict[str, FunctionInfo] = field(default_factory=dict)
+    globals: dict[str, Symbol] = field(default_factory=dict)
+    typedefs: dict[str, Typedef] = field(default_factory=dict)
+    typedef_symbols: dict[str, Symbol] = field(default_factory=dict)
+    tags: dict[str, Type] = field(default_factory=dict)
+    tag_symbols: dict[str, Symbol] = field(default_factory=dict)
+    enumerators: dict[str, Symbol] = field(default_factory=dict)
+    field_nodes: dict[tuple[int, str], Node] = field(default_factory=dict)
+    definitions: list[Node] = field(default_factory=list)  # every function_definition, in order
+    scope: Scope = field(default_factory=lambda: Scope(ScopeKind.FILE, 0, 0))
+    refs: dict[int, Symbol] = field(default_factory=dict)  # file-scope name nodes -> symbols
+
+    def lookup(self, name: str) -> Symbol | None:
+        f = self.functions.get(name)
+        if f is not None:
+            return f.symbol
+        return self.globals.get(name) or self.enumerators.get(name)
+
+
+def _declarators(node: Node) -> list[Node]:
+    return [c for i, c in enumerate(node.children) if node.field_name_for_child(i) == "declarator"]
+
+
+def _object_space(d: Declared, spec: Specifiers, target: Target, file_scope: bool) -> tuple[AddressSpace, bool]:
+    """Where a variable lives (6.7 Inference): written, else program scope/static/extern ->
+    global (2.0+) or constant, else private."""
+    space = d.space  # the reader carries the specifiers' space until a `*` takes it
+    if space is not None:
+        return space, True
+    if file_scope or spec.storage & {"static", "extern"}:
+        return program_scope_space(target), False
+    return AddressSpace.PRIVATE, False
+
+
+class _Builder:
+    """Reads the file-level items into a FileIndex."""
+
+    def __init__(self, tree: Tree, source: bytes, target: Target, expander: MacroExpander | None) -> None:
+        self.source, self.target, self.expander = source, target, expander
+        self.index = FileIndex()
+        self.index.scope = Scope(ScopeKind.FILE, 0, max(len(source), tree.root_node.end_byte) + 1,
+                                 tree.root_node)
+        self._protos: dict[str, list[Node]] = {}
+        self._defs: dict[str, Node] = {}
+        self._fn_decl: dict[str, tuple[Declared, Specifiers, Node]] = {}
+        self.reader = TypeReader(source, target, self.index.typedefs, self.index.tags, expander)
+
+    def build(self, root: Node) -> FileIndex:
+        stack = [root]
+        items: list[Node] = []
+        while stack:  # collect items in source order without recursing into bodies
+            n = stack.pop()
+            if n.type in _CONTAINERS:
+                stack.extend(reversed(n.children))
+            else:
+                items.append(n)
+        for item in items:
+            try:
+                self._item(item)
+            except RecursionError:  # pathological nesting: skip the item, keep the rest
+                continue
+        self._finish_functions()
+        return self.index
+
+    def _drain(self) -> None:
+        """Record tags and enumerators the reader met while reading the last item."""
+        idx = self.index
+        for t, node in self.reader.defined_tags:
+            name = getattr(t, "name", None)
+            if name:
+                idx.tags[name] = t
+                kind = SymbolKind.ENUM if isinstance(t, Enum_) else (
+                    SymbolKind.UNION if isinstance(t, Struct) and t.union else SymbolKind.STRUCT)
+                nn = node.child_by_field_name("name")
+                sym = Symbol(name, kind, t, nn, node, scope_start=0)
+                idx.tag_symbols[name] = sym
+                if nn is not None:
+                    idx.refs[nn.id] = sym
+        for name, node, t in self.reader.enumerators:
+            sym = Symbol(name, SymbolKind.ENUMERATOR, t, node, node.parent)
+            idx.enumerators[name] = sym
+            idx.scope.symbols.setdefault(name, sym)
+            idx.refs[node.id] = sym
+        idx.field_nodes.update(self.reader.fields)
+        self.reader.defined_tags.clear()
+        self.reader.enumerators.clear()
+        self.reader.fields.clear()
+
+    def _item(self, item: Node) -> None:
+        k = item.type
+        if k in ("struct_specifier", "union_specifier", "enum_specifier"):
+            self.reader.specifiers(_Wrap(item))  # type: ignore[arg-type]
+            self._drain()
+        elif k == "type_definition":
+            spec = self.reader.specifiers(item)
+            for d in _declarators(item):
+                got = self.reader.declare(spec, d, context="typedef")
+                if got.name:
+                    td = Typedef(got.type, got.space or spec.space, got.cv | spec.cv)
+                    self.index.typedefs[got.name] = td
+                    sym = Symbol(got.name, SymbolKind.TYPEDEF, got.type, got.name_node, item,
+                                 space=td.space, space_explicit=td.space is not None)
+                    self.index.typedef_symbols[got.name] = sym
+                    if got.name_node is not None:
+                        self.index.refs[got.name_node.id] = sym
+            self._drain()
+        elif k == "declaration":
+            spec = self.reader.specifiers(item)
+            self._drain()
+            for d in _declarators(item):
+                got = self.reader.declare(spec, d, context="program-scope")
+                if not got.name:
+                    continue
+                if isinstance(got.type, Function):
+                    self._protos.setdefault(got.name, []).append(item)
+                    self._fn_decl.setdefault(got.name, (got, spec, item))
+                    continue
+                self._global(got, spec, item)
+        elif k == "function_definition":
+            spec = self.reader.specifiers(item)
+            self._drain()
+            got = self.reader.declare(spec, item.child_by_field_name("declarator"), context="program-scope")
+            self.index.definitions.append(item)
+            if got.name and isinstance(got.type, Function):
+                self._defs.setdefault(got.name, item)
+                self._fn_decl[got.name] = (got, spec, item)  # the definition's signature wins
+        elif k == "expression_statement" or k == "macro_invocation":
+            return
+
+    def _global(self, got: Declared, spec: Specifiers, item: Node) -> None:
+        space, explicit = _object_space(got, spec, self.target, file_scope=True)
+        t = with_space(got.type, space)
+        sym = Symbol(got.name or "", SymbolKind.GLOBAL, t, got.name_node, item, space, explicit,
+                     spec.storage, spec.cv | got.cv, attributes=got.attributes)
+        self.index.globals[sym.name] = sym
+        self.index.scope.symbols[sym.name] = sym
+        if got.name_node is not None:
+            self.index.refs[got.name_node.id] = sym
+
+    def _finish_functions(self) -> None:
+        for name, (got, spec, item) in self._fn_decl.items():
+            ftype = got.type if isinstance(got.type, Function) else Function(Unknown("?"), ())
+            protos = tuple(self._protos.get(name, ()))
+            kernel = spec.is_kernel or any(self.reader.specifiers(p).is_kernel for p in protos)
+            definition = self._defs.get(name)
+            attrs = got.attributes
+            sym = Symbol(name, SymbolKind.FUNCTION, ftype, got.name_node, item, storage=spec.storage,
+                         is_kernel=kernel, attributes=attrs)
+            params = tuple(
+                Symbol(p.name or "", SymbolKind.PARAMETER, p.type, p.name_node, p.name_node,
+                       AddressSpace.PRIVATE, False, cv=p.cv, scope_start=item.start_byte)
+                for p in got.params or ())
+            self.index.functions[name] = FunctionInfo(name, sym, kernel, ftype.ret, params, attrs,
+                                                      definition, protos)
+            self.index.scope.symbols[name] = sym
+            for n in self._name_nodes(name, definition, protos):
+                self.index.refs[n.id] = sym
+
+    def _name_nodes(self, name: str, definition: Node | None, protos: tuple[Node, ...]) -> Iterator[Node]:
+        for item in ([definition] if definition is not None else []) + list(protos):
+            for d in _declarators(item):
+                got = self.reader.declare(Specifiers(Unknown()), d)
+                if got.name == name and got.name_node is not None:
+                    yield got.name_node
+
+
+class _Wrap:
+    """Presents a bare struct/enum specifier as a declaration whose `type` it is."""
+
+    def __init__(self, node: Node) -> None:
+        self.children = [node]
+
+    def field_name_for_child(self, i: int) -> str:
+        return "type"
+
+
+class FunctionModel:
+    """Facts about one function body: scopes, locals, resolved references, calls, expression types.
+
+    Built from the function_definition node and the file index only.
+    """
+
+    def __init__(self, model: SemanticModel, node: Node) -> None:
+        self.model = model
+        self.node = node
+        self.index = model.index
+        self.source = model.source
+        self.target = model.target
+        spec_reader = TypeReader(self.source, self.target, self.index.typedefs, self.index.tags, model.expander)
+        spec = spec_reader.specifiers(node)
+        got = spec_reader.declare(spec, node.child_by_field_name("declarator"), context="program-scope")
+        self.name = got.name or ""
+        info = self.index.functions.get(self.name)
+        self.info = info if info is not None and info.definition == node else None
+        self.is_kernel = spec.is_kernel or (self.info.is_kernel if self.info else False)
+        self.return_type = got.type.ret if isinstance(got.type, Function) else Unknown()
+        self.scope = Scope(ScopeKind.FUNCTION, node.start_byte, node.end_byte, node, self.index.scope)
+        self.refs: dict[int, Symbol] = {}
+        self.locals: list[Symbol] = []
+        self.calls: list[Node] = []
+        self._typedefs: ChainMap[str, Typedef] = ChainMap({}, self.index.typedefs)
+        self._tags: ChainMap[str, Type] = ChainMap({}, self.index.tags)
+        self._typedef_symbols: dict[str, Symbol] = {}
+        self.field_nodes: dict[tuple[int, str], Node] = {}
+        self.params: list[Symbol] = []
+        for p in got.params or ():
+            sym = Symbol(p.name or "", SymbolKind.PARAMETER, p.type, p.name_node, p.name_node,
+                         AddressSpace.PRIVATE, False, cv=p.cv, scope_start=node.start_byte)
+            self.params.append(sym)
+            if p.name:
+                self.scope.symbols[p.name] = sym
+            if p.name_node is not None:
+                self.refs[p.name_node.id] = sym
+        own = self.index.functions.get(self.name)
+        decl = node.child_by_field_name("declarator")
+        if own is not None and decl is not None:
+            for n in _walk_names(decl):
+                if n.type == "identifier" and text(self.source, n) == self.name:
+                    self.refs[n.id] = own.symbol
+                    break
+        from .exprs import ExprTyper  # exprs depends on this module's classes
+
+        self.typer = ExprTyper(self)
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self._walk(body)
+
+    # -- public -----------------------------------------------------------------------
+
+    def type_of(self, node: Node) -> Type:
+        return self.typer.type_of(node)
+
+    def scope_at(self, offset: int) -> Scope:
+        return self.scope.innermost(offset)
+
+    # -- building ---------------------------------------------------------------------
+
+    def _reader(self) -> TypeReader:
+        return TypeReader(self.source, self.target, self._typedefs, self._tags, self.model.expander)
+
+    def _walk(self, body: Node) -> None:
+        scopes = [self.scope]
+        stack: list[tuple[Node, bool]] = [(body, False)]
+        top_body = body
+        while stack:
+            node, leaving = stack.pop()
+            if leaving:
+                scopes.pop()
+                continue
+            k = node.type
+            if k in _SKIP:
+                continue
+            if k in _BLOCKS and node != top_body:
+                s = Scope(ScopeKind.BLOCK, node.start_byte, node.end_byte, node, scopes[-1])
+                scopes[-1].children.append(s)
+                scopes.append(s)
+                stack.append((node, True))
+                if k == "block_literal":
+                    self._block_params(node, s)
+                    b = node.child_by_field_name("body")
+                    if b is not None:
+                        stack.append((b, False))
+                        top_body = b  # the block's own braces share its scope
+                    continue
+                stack.extend((c, False) for c in reversed(node.children))
+                continue
+            if k == "declaration":
+                stack.extend((v, False) for v in reversed(self._declaration(node, scopes[-1], len(scopes) == 1)))
+                continue
+            if k == "type_definition":
+                self._typedef(node, scopes[-1])
+                continue
+            if k in ("struct_specifier", "union_specifier", "enum_specifier"):
+                self._specifier_only(node, scopes[-1])
+                continue
+            if k == "identifier":
+                sym = scopes[-1].lookup(text(self.source, node)) or self._builtin(node)
+                if sym is not None:
+                    self.refs[node.id] = sym
+                continue
+            if k == "type_identifier":
+                sym = self._typedef_symbols.get(text(self.source, node)) or \
+                    self.index.typedef_symbols.get(text(self.source, node))
+                if sym is not None:
+                    self.refs[node.id] = sym
+                continue
+            if k == "field_expression":
+                arg = node.child_by_field_name("argument")
+                if arg is not None:
+                    stack.append((arg, False))
+                continue
+            if k == "call_expression":
+                self.calls.append(node)
+            if k in ("cast_expression", "sizeof_expression", "vector_literal", "compound_literal_expression"):
+                for i, c in enumerate(node.children):  # read type names for tag/typedef references
+                    if node.field_name_for_child(i) == "type":
+                        self._type_refs(c)
+            stack.extend((c, False) for c in reversed(node.children) if c.type != "type_descriptor")
+
+    def _builtin(self, node: Node) -> Symbol | None:
+        name = text(self.source, node)
+        parent = node.parent
+        is_callee = parent is not None and parent.type == "call_expression" and \
+            parent.child_by_field_name("function") == node
+        cat = catalogue()
+        if is_callee and cat.function(name) is not None:
+            return self.model.builtin_symbol(name)
+        if cat.constant(name) is not None:
+            return self.model.builtin_symbol(name)
+        return None
+
+    def _type_refs(self, node: Node) -> None:
+        for n in _walk_names(node):
+            if n.type == "type_identifier":
+                sym = self._typedef_symbols.get(text(self.source, n)) or \
+                    self.index.typedef_symbols.get(text(self.source, n))
+                if sym is not None:
+                    self.refs[n.id] = sym
+
+    def _drain(self, reader: TypeReader, scope: Scope) -> None:
+        for t, node in reader.defined_tags:
+            name = getattr(t, "name", None)
+            if name:
+                self._tags.maps[0][name] = t
+        for name, node, t in reader.enumerators:
+            sym = Symbol(name, SymbolKind.ENUMERATOR, t, node, node.parent, scope_start=scope.start)
+            scope.symbols[name] = sym
+            self.refs[node.id] = sym
+        self.field_nodes.update(reader.fields)
+
+    def _specifier_only(self, node: Node, scope: Scope) -> None:
+        reader = self._reader()
+        reader.specifiers(_Wrap(node))  # type: ignore[arg-type]
+        self._drain(reader, scope)
+
+    def _typedef(self, node: Node, scope: Scope) -> None:
+        reader = self._reader()
+        spec = reader.specifiers(node)
+        self._drain(reader, scope)
+        for d in _declarators(node):
+            got = reader.declare(spec, d, context="typedef")
+            if got.name:
+                td = Typedef(got.type, got.space or spec.space, got.cv | spec.cv)
+                self._typedefs.maps[0][got.name] = td
+                sym = Symbol(got.name, SymbolKind.TYPEDEF, got.type, got.name_node, node, space=td.space,
+                             space_explicit=td.space is not None, scope_start=scope.start)
+                self._typedef_symbols[got.name] = sym
+                if got.name_node is not None:
+                    self.refs[got.name_node.id] = sym
+        self._type_refs(node)
+
+    def _declaration(self, node: Node, scope: Scope, outermost: bool) -> list[Node]:
+        """Declare the names of a local declaration; return the initialisers still to walk."""
+        reader = self._reader()
+        spec = reader.specifiers(node)
+        self._drain(reader, scope)
+        for i, c in enumerate(node.children):
+            if node.field_name_for_child(i) == "type":
+                self._type_refs(c)
+        pending: list[Node] = []
+        for d in _declarators(node):
+            got = reader.declare(spec, d, context="local")
+            self._drain(reader, scope)
+            if got.init is not None:
+                pending.append(got.init)
+            if not got.name:
+                continue
+            if isinstance(got.type, Function):  # a prototype inside a body
+                sym = self.index.functions[got.name].symbol if got.name in self.index.functions else \
+                    Symbol(got.name, SymbolKind.FUNCTION, got.type, got.name_node, node)
+            else:
+                space, explicit = _object_space(got, spec, self.target, file_scope=False)
+                sym = Symbol(got.name, SymbolKind.LOCAL, with_space(got.type, space), got.name_node, node,
+                             space, explicit, spec.storage, spec.cv | got.cv, attributes=got.attributes,
+                             scope_start=scope.start, in_kernel_scope=outermost and self.is_kernel)
+                self.locals.append(sym)
+            scope.symbols[got.name] = sym
+            if got.name_node is not None:
+                self.refs[got.name_node.id] = sym
+            # identifiers in array sizes are uses
+            for n in _walk_names(d):
+                if n.type == "identifier" and n != got.name_node and n.id not in self.refs:
+                    found = scope.lookup(text(self.source, n))
+                    if found is not None:
+                        self.refs[n.id] = found
+        return pending
+
+    def _block_params(self, node: Node, scope: Scope) -> None:
+        plist = node.child_by_field_name("parameters")
+        if plist is None:
+            return
+        for p in self._reader().parameters(plist):
+            if p.name:
+                sym = Symbol(p.name, SymbolKind.PARAMETER, p.type, p.name_node, p.name_node,
+                             AddressSpace.PRIVATE, False, scope_start=scope.start)
+                scope.symbols[p.name] = sym
+                if p.name_node is not None:
+                    self.refs[p.name_node.id] = sym
+
+
+def _walk_names(node: Node) -> Iterator[Node]:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type in ("identifier", "type_identifier", "field_identifier"):
+            yield n
+        elif n.type not in ("parameter_list", "compound_statement", "initializer_list"):
+            stack.extend(reversed(n.children))
+
+
+class SemanticModel:
+    """The semantic model of one file for one target."""
+
+    def __init__(self, tree: Tree, source: bytes, target: Target,
+                 macro_expander: MacroExpander | None = None) -> None:
+        self.tree = tree
+        self.source = source
+        self.target = target
+        self.expander = macro_expander
+        self.index = _Builder(tree, source, target, macro_expander).build(tree.root_node)
+        self._functions: dict[int, FunctionModel] = {}
+        self._builtins: dict[str, Symbol] = {}
+        self._file_typer: object | None = None
+
+    # -- file level -------------------------------------------------------------------
+
+    @property
+    def functions(self) -> dict[str, FunctionInfo]:
+        return self.index.functions
+
+    @property
+    def kernels(self) -> list[FunctionInfo]:
+        return [f for f in self.index.functions.values() if f.is_kernel]
+
+    @property
+    def globals(self) -> dict[str, Symbol]:
+        return self.index.globals
+
+    @property
+    def typedefs(self) -> dict[str, Symbol]:
+        return self.index.typedef_symbols
+
+    @property
+    def tags(self) -> dict[str, Symbol]:
+        return self.index.tag_symbols
+
+    def builtin_symbol(self, name: str) -> Symbol:
+        sym = self._builtins.get(name)
+        if sym is None:
+            sym = Symbol(name, SymbolKind.BUILTIN, Unknown(name))
+            self._builtins[name] = sym
+        return sym
+
+    # -- function level (lazy) --------------------------------------------------------
+
+    def function(self, name: str) -> FunctionModel | None:
+        """Body facts of the function defined as `name` (None for prototypes and unknown names)."""
+        info = self.index.functions.get(name)
+        if info is None or info.definition is None:
+            return None
+        return self.function_at_node(info.definition)
+
+    def function_at_node(self, definition: Node) -> FunctionModel:
+        fm = self._functions.get(definition.id)
+        if fm is None:
+            fm = FunctionModel(self, definition)
+            self._functions[definition.id] = fm
+        return fm
+
+    def enclosing_function(self, node: Node) -> FunctionModel | None:
+        n: Node | None = node
+        while n is not None:
+            if n.type == "function_definition":
+                return self.function_at_node(n)
+            n = n.parent
+        return None
+
+    def function_models(self) -> list[FunctionModel]:
+        return [self.function_at_node(d) for d in self.index.definitions]
+
+    # -- queries ----------------------------------------------------------------------
+
+    def resolve(self, node: Node) -> Symbol | None:
+        """The symbol an identifier (or type/field name) refers to or declares."""
+        fm = self.enclosing_function(node)
+        if fm is not None and node.id in fm.refs:
+            return fm.refs[node.id]
+        if node.id in self.index.refs:
+            return self.index.refs[node.id]
+        if node.type == "field_identifier":
+            return self._field(node, fm)
+        name = text(self.source, node)
+        if node.type == "type_identifier":
+            return self.index.typedef_symbols.get(name) or self.index.tag_symbols.get(name)
+        if node.type == "identifier" and fm is None:  # file-level initialisers, array sizes
+            return self.index.lookup(name) or (self.builtin_symbol(name) if catalogue().constant(name) else None)
+        return None
+
+    def _field(self, node: Node, fm: FunctionModel | None) -> Symbol | None:
+        parent = node.parent
+        if parent is None or parent.type != "field_expression":
+            return None
+        arg = parent.child_by_field_name("argument")
+        op = parent.child_by_field_name("operator")
+        if arg is None:
+            return None
+        t = self.type_of(arg)
+        if op is not None and text(self.source, op) == "->" and isinstance(t, (Pointer, Array)):
+            t = t.pointee if isinstance(t, Pointer) else t.elem
+        t = (fm.typer if fm is not None else self._typer()).complete(t)
+        if not isinstance(t, Struct):
+            return None
+        name = text(self.source, node)
+        f = t.field(name)
+        if f is None:
+            return None
+        decl = self.index.field_nodes.get((t.key, name)) or (fm.field_nodes.get((t.key, name)) if fm else None)
+        return Symbol(name, SymbolKind.FIELD, f.type, decl, decl.parent if decl is not None else None)
+
+    def references(self, symbol: Symbol) -> list[Node]:
+        """Every name node resolving to `symbol` (its declarations included), in source order."""
+        out: list[Node] = []
+        if symbol.kind in (SymbolKind.LOCAL, SymbolKind.PARAMETER) or symbol.scope_start > 0:
+            fm = self._function_containing(symbol)
+            models = [fm] if fm is not None else []
+        else:
+            models = self.function_models()
+            out.extend(n for n in self._file_level_names() if self.resolve(n) is symbol)
+        for fm in models:
+            out.extend(n for n in _nodes_by_id(fm.node, fm.refs) if fm.refs[n.id] is symbol)
+        out.sort(key=lambda n: n.start_byte)
+        return _dedupe(out)
+
+    def call_sites(self, name: str) -> list[Node]:
+        """call_expression nodes calling the file's function `name`."""
+        info = self.index.functions.get(name)
+        if info is None:
+            return []
+        out = []
+        for fm in self.function_models():
+            for call in fm.calls:
+                callee = call.child_by_field_name("function")
+                if callee is not None and fm.refs.get(callee.id) is info.symbol:
+                    out.append(call)
+        return out
+
+    def _function_containing(self, symbol: Symbol) -> FunctionModel | None:
+        for d in self.index.definitions:
+            if d.start_byte <= symbol.offset < d.end_byte:
+                return self.function_at_node(d)
+        return None
+
+    def _file_level_names(self) -> Iterator[Node]:
+        stack = [self.tree.root_node]
+        while stack:
+            n = stack.pop()
+            if n.type == "function_definition":
+                continue  # bodies and their declarators belong to function models
+            if n.type in ("identifier", "type_identifier"):
+                yield n
+            stack.extend(n.children)
+
+    def symbol_at(self, offset: int) -> Symbol | None:
+        node = self.tree.root_node.descendant_for_byte_range(offset, offset)
+        if node is None:
+            return None
+        if node.type not in ("identifier", "type_identifier", "field_identifier") and offset > 0:
+            before = self.tree.root_node.descendant_for_byte_range(offset - 1, offset - 1)
+            if before is not None and before.type in ("identifier", "type_identifier", "field_identifier"):
+                node = before
+        return self.resolve(node) if node.type in ("identifier", "type_identifier", "field_identifier") else None
+
+    def scope_at(self, offset: int) -> Scope:
+        for d in self.index.definitions:
+            if d.start_byte <= offset < d.end_byte:
+                return self.function_at_node(d).scope_at(offset)
+        return self.index.scope
+
+    def type_of(self, node: Node) -> Type:
+        """The type of an expression node (Unknown for what cannot be typed)."""
+        fm = self.enclosing_function(node)
+        if fm is not None:
+            return fm.type_of(node)
+        return self._typer().type_of(node)
+
+    def _typer(self):  # noqa: ANN202 - ExprTyper, imported late (exprs imports this module's names)
+        if self._file_typer is None:
+            from .exprs import ExprTyper
+
+            self._file_typer = ExprTyper(None, self)
+        return self._file_typer
+
+
+def _nodes_by_id(root: Node, refs: dict[int, Symbol]) -> Iterator[Node]:
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.id in refs:
+            yield n
+        stack.extend(n.children)
+
+
+def _dedupe(nodes: list[Node]) -> list[Node]:
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for n in nodes:
+        key = (n.start_byte, n.end_byte)
+        if key not in seen:
+            seen.add(key)
+            out.append(n)
+    return out
+
+
+# Re-exported for callers that only import this module.
+MacroExpanderT = Callable[[str, int], "str | None"]
+_ = (replace, Array)

@@ -1,0 +1,396 @@
+"""The OpenCL C type system as the analyses need it (spec 6.3 types, 6.4 conversions, 6.7 address spaces).
+
+Types are frozen, hashable values. Pointers carry the address space of what they point to,
+written in the source (`explicit=True`) or inferred by the spec's rules for the target
+(`default_pointee_space`). Where an object itself lives (a variable's own address space) is a
+fact about the symbol, not its type, except for arrays, whose `space` says where the elements are
+so that array-to-pointer decay keeps it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from cllint.analysis.features import GENERIC, PROGRAM_SCOPE, V2_0
+from cllint.analysis.target import Target
+
+__all__ = [
+    "AddressSpace", "Array", "Enum_", "Field", "Function", "Opaque", "Pipe", "Pointer", "Scalar",
+    "Struct", "Type", "Unknown", "Vector", "common_address_space", "default_pointee_space",
+    "has_generic", "has_program_scope_globals", "is_enclosed", "program_scope_space", "swizzle_type",
+    "scalar", "vector",
+]
+
+
+class AddressSpace(Enum):
+    PRIVATE = "__private"
+    GLOBAL = "__global"
+    LOCAL = "__local"
+    CONSTANT = "__constant"
+    GENERIC = "__generic"
+
+    @property
+    def spelling(self) -> str:
+        return self.value
+
+    @classmethod
+    def from_keyword(cls, word: str) -> AddressSpace | None:
+        """`global` or `__global` -> GLOBAL; anything else -> None."""
+        key = word.strip().lstrip("_")
+        return cls[key.upper()] if key in ("global", "local", "constant", "private", "generic") else None
+
+
+# -- the type hierarchy -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Type:
+    def render(self, full: bool = False) -> str:
+        """C syntax. `full` also shows inferred address spaces of inner pointer levels."""
+        return _render(self, full)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    # Convenience predicates; the analyses ask these often.
+    @property
+    def is_pointer(self) -> bool:
+        return isinstance(self, Pointer)
+
+    @property
+    def is_arithmetic(self) -> bool:
+        return isinstance(self, (Scalar, Vector)) and not (isinstance(self, Scalar) and self.name == "void")
+
+
+INTEGER_RANK = {"bool": 0, "char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 3, "uint": 3,
+                "long": 4, "ulong": 4, "size_t": 4, "ptrdiff_t": 4, "intptr_t": 4, "uintptr_t": 4}
+FLOAT_RANK = {"half": 5, "float": 6, "double": 7}
+UNSIGNED = {"uchar", "ushort", "uint", "ulong", "size_t", "uintptr_t", "bool"}
+SCALAR_NAMES = frozenset(INTEGER_RANK) | frozenset(FLOAT_RANK) | {"void"}
+VECTOR_ELEMENTS = ("char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "double")
+VECTOR_WIDTHS = (2, 3, 4, 8, 16)
+OPAQUE_PREFIXES = ("image", "sampler_t", "event_t", "clk_event_t", "queue_t", "ndrange_t", "reserve_id_t",
+                   "atomic_", "memory_order", "memory_scope", "cl_mem_fence_flags", "kernel_enqueue_flags_t",
+                   "clk_profiling_info")
+
+
+@dataclass(frozen=True)
+class Scalar(Type):
+    """bool, char..ulong, half/float/double, void and the size_t family (spec 6.3.1)."""
+
+    name: str
+
+    @property
+    def is_integer(self) -> bool:
+        return self.name in INTEGER_RANK
+
+    @property
+    def is_float(self) -> bool:
+        return self.name in FLOAT_RANK
+
+    @property
+    def is_void(self) -> bool:
+        return self.name == "void"
+
+
+@dataclass(frozen=True)
+class Vector(Type):
+    elem: Scalar
+    n: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.elem.name}{self.n}"
+
+
+@dataclass(frozen=True)
+class Pointer(Type):
+    pointee: Type
+    space: AddressSpace
+    explicit: bool = True  # False: the space was inferred, not written
+    qualifiers: frozenset[str] = frozenset()  # const/volatile of the pointee
+
+
+@dataclass(frozen=True)
+class Array(Type):
+    elem: Type
+    size: int | None
+    space: AddressSpace = AddressSpace.PRIVATE  # where the elements live
+
+    def decay(self) -> Pointer:
+        return Pointer(self.elem, self.space, True)
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    type: Type
+
+
+@dataclass(frozen=True)
+class Struct(Type):
+    """struct or union; `fields` is None while incomplete (a forward reference)."""
+
+    name: str | None
+    fields: tuple[Field, ...] | None = field(default=None, compare=False)
+    union: bool = False
+    key: int = -1  # byte offset of the definition; tells anonymous structs apart
+
+    def field(self, name: str) -> Field | None:
+        return next((f for f in self.fields or () if f.name == name), None)
+
+
+@dataclass(frozen=True)
+class Enum_(Type):
+    name: str | None
+    key: int = -1
+
+
+@dataclass(frozen=True)
+class Opaque(Type):
+    """Built-in types without visible structure: images, samplers, events, queues, atomics..."""
+
+    name: str
+    access: str | None = None  # read_only / write_only / read_write for images
+
+
+@dataclass(frozen=True)
+class Pipe(Type):
+    elem: Type
+    access: str | None = None
+
+
+@dataclass(frozen=True)
+class Function(Type):
+    ret: Type
+    params: tuple[Type, ...]
+    variadic: bool = False
+
+
+@dataclass(frozen=True)
+class Unknown(Type):
+    """A type we could not read: an unexpanded macro, a missing typedef, broken code."""
+
+    text: str = "?"
+
+
+VOID = Scalar("void")
+INT = Scalar("int")
+SIZE_T = Scalar("size_t")
+PTRDIFF_T = Scalar("ptrdiff_t")
+
+
+def scalar(name: str) -> Scalar:
+    return Scalar(name)
+
+
+def vector(elem: str, n: int) -> Vector:
+    return Vector(Scalar(elem), n)
+
+
+_VEC = re.compile(r"^(char|uchar|short|ushort|int|uint|long|ulong|half|float|double)(2|3|4|8|16)$")
+
+
+def builtin_named(name: str) -> Type | None:
+    """The built-in type spelled `name` (one word), or None."""
+    if name in SCALAR_NAMES:
+        return Scalar(name)
+    m = _VEC.match(name)
+    if m:
+        return Vector(Scalar(m.group(1)), int(m.group(2)))
+    if name.startswith(OPAQUE_PREFIXES):
+        return Opaque(name)
+    return None
+
+
+# -- rendering ------------------------------------------------------------------------
+
+
+def _render(t: Type, full: bool) -> str:
+    if isinstance(t, Pointer):
+        return _render_pointer(t, full, innermost=True)
+    if isinstance(t, Array):
+        size = "" if t.size is None else str(t.size)
+        return f"{t.space.spelling} {_render(t.elem, full)} [{size}]"
+    return _plain(t)
+
+
+def _plain(t: Type) -> str:
+    if isinstance(t, Scalar):
+        return t.name
+    if isinstance(t, Vector):
+        return t.name
+    if isinstance(t, Struct):
+        return f"{'union' if t.union else 'struct'} {t.name or '<anonymous>'}"
+    if isinstance(t, Enum_):
+        return f"enum {t.name or '<anonymous>'}"
+    if isinstance(t, Opaque):
+        return f"{t.access} {t.name}" if t.access else t.name
+    if isinstance(t, Pipe):
+        return f"{t.access + ' ' if t.access else ''}pipe {_render(t.elem, False)}"
+    if isinstance(t, Function):
+        params = ", ".join(_render(p, False) for p in t.params) + (", ..." if t.variadic else "")
+        return f"{_render(t.ret, False)} ({params or 'void'})"
+    if isinstance(t, Unknown):
+        return t.text
+    if isinstance(t, Array):
+        return _render(t, False)
+    return "?"
+
+
+def _render_pointer(p: Pointer, full: bool, innermost: bool) -> str:
+    # C writes `__local int *__global *`: the innermost pointee's space leads, and each outer
+    # level's pointee space follows the `*` of the level inside it.
+    quals = " ".join(sorted(p.qualifiers))
+    if isinstance(p.pointee, Pointer):
+        inner = _render_pointer(p.pointee, full, innermost=False)
+        show = p.explicit or full
+        return f"{inner}{p.space.spelling + ' ' if show else ''}{quals + ' ' if quals else ''}*"
+    base = _plain(p.pointee) if not isinstance(p.pointee, Array) else f"({_render(p.pointee, full)})"
+    prefix = " ".join(x for x in (quals, p.space.spelling) if x)
+    return f"{prefix} {base} *"
+
+
+# -- address-space rules (spec 6.7) ----------------------------------------------------
+
+
+def has_generic(target: Target) -> bool:
+    """OpenCL C 2.0, or 3.0 with __opencl_c_generic_address_space."""
+    return target.version == V2_0 or target.has(GENERIC)
+
+
+def has_program_scope_globals(target: Target) -> bool:
+    return target.version == V2_0 or target.has(PROGRAM_SCOPE)
+
+
+def default_pointee_space(target: Target, context: str | None = None) -> AddressSpace:
+    """Where an unqualified pointer points (6.7 Inference): generic where supported, else private.
+
+    `context` (kernel-parameter, parameter, local, program-scope...) does not change the answer
+    in the spec; it is accepted so callers can say where they ask from, and kernel-parameter
+    pointers, which must be qualified, are still given the inferred space for the model.
+    """
+    return AddressSpace.GENERIC if has_generic(target) else AddressSpace.PRIVATE
+
+
+def program_scope_space(target: Target) -> AddressSpace:
+    """Unqualified program-scope and static/extern variables: global in 2.0+, else constant."""
+    return AddressSpace.GLOBAL if has_program_scope_globals(target) else AddressSpace.CONSTANT
+
+
+def is_enclosed(inner: AddressSpace, outer: AddressSpace) -> bool:
+    """Whether `inner` is a subset of `outer` (6.7 Address Space Conversions, Embedded C 5.1.3).
+
+    Every space encloses itself; generic encloses private, local and global; constant is
+    disjoint from all others.
+    """
+    if inner is outer:
+        return True
+    return outer is AddressSpace.GENERIC and inner in (AddressSpace.PRIVATE, AddressSpace.LOCAL,
+                                                       AddressSpace.GLOBAL)
+
+
+def common_address_space(a: AddressSpace, b: AddressSpace) -> AddressSpace | None:
+    """The smallest space enclosing both (for ternaries, comparisons), or None if there is none."""
+    if is_enclosed(a, b):
+        return b
+    if is_enclosed(b, a):
+        return a
+    if AddressSpace.CONSTANT in (a, b):
+        return None
+    return AddressSpace.GENERIC
+
+
+# -- vectors ----------------------------------------------------------------------------
+
+_XYZW = "xyzw"
+_RGBA = "rgba"
+_HEX = "0123456789abcdef"
+
+
+def swizzle_indices(sel: str, n: int) -> list[int] | None:
+    """Component indices selected by `.sel` on an n-component vector, None if invalid (6.3.7)."""
+    if sel in ("lo", "hi", "even", "odd"):
+        m = 4 if n == 3 else n  # 3-component vectors act as 4-component ones here
+        half = m // 2
+        if sel == "lo":
+            return list(range(half))
+        if sel == "hi":
+            return list(range(half, m))
+        return list(range(0 if sel == "even" else 1, m, 2))
+    if len(sel) > 1 and sel[0] in "sS":
+        idx = [_HEX.find(c.lower()) for c in sel[1:]]
+        return idx if all(0 <= i < n for i in idx) else None
+    for alphabet in (_XYZW, _RGBA):
+        if all(c in alphabet for c in sel):
+            idx = [alphabet.index(c) for c in sel]
+            return idx if all(i < n for i in idx) else None
+    return None
+
+
+def swizzle_type(v: Vector, sel: str) -> Type:
+    """Result type of `v.sel`: a scalar for one component, else a vector of that many (6.3.7)."""
+    idx = swizzle_indices(sel, v.n)
+    if idx is None:
+        return Unknown(f"{v.name}.{sel}")
+    if len(idx) == 1:
+        return v.elem
+    if len(idx) not in VECTOR_WIDTHS:
+        return Unknown(f"{v.elem.name}{len(idx)}")
+    return Vector(v.elem, len(idx))
+
+
+# -- conversions (6.4) ---------------------------------------------------------------
+
+
+def element_of(t: Type) -> Scalar | None:
+    if isinstance(t, Scalar):
+        return t
+    if isinstance(t, Vector):
+        return t.elem
+    if isinstance(t, Enum_):
+        return INT
+    return None
+
+
+def _rank(s: Scalar) -> int:
+    return FLOAT_RANK.get(s.name, INTEGER_RANK.get(s.name, 3))
+
+
+def usual_arithmetic(a: Type, b: Type) -> Type:
+    """The common type of a binary arithmetic operation (6.4.6): vectors win over scalars."""
+    if isinstance(a, Vector):
+        return a
+    if isinstance(b, Vector):
+        return b
+    ea, eb = element_of(a), element_of(b)
+    if ea is None or eb is None:
+        return a if ea is None else b
+    ea, eb = promote(ea), promote(eb)
+    if ea == eb:
+        return ea
+    ra, rb = _rank(ea), _rank(eb)
+    if ra != rb:
+        return ea if ra > rb else eb
+    # same rank, mixed signedness: unsigned wins; the size_t family beats plain long/ulong
+    if ea.name in UNSIGNED and eb.name not in UNSIGNED:
+        return ea
+    if eb.name in UNSIGNED and ea.name not in UNSIGNED:
+        return eb
+    return ea
+
+
+def promote(s: Scalar) -> Scalar:
+    """Integer promotion: ranks below int become int."""
+    if s.name in INTEGER_RANK and INTEGER_RANK[s.name] < 3:
+        return INT
+    return s
+
+
+def with_space(t: Type, space: AddressSpace) -> Type:
+    """An array type whose elements live in `space` (fields of a __local struct...)."""
+    if isinstance(t, Array):
+        return replace(t, space=space, elem=with_space(t.elem, space))
+    return t
