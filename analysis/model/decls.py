@@ -367,7 +367,7 @@ class TypeReader:
                         cv |= sub.cv
                 n = n.child_by_field_name("declarator")
             elif k in ("array_declarator", "abstract_array_declarator"):
-                t = Array(t, self._size(n.child_by_field_name("size")), space or AddressSpace.PRIVATE)
+                t = Array(t, self._size(n.child_by_field_name("size")), space)
                 n = n.child_by_field_name("declarator")
             elif k in ("function_declarator", "abstract_function_declarator"):
                 params_node = n.child_by_field_name("parameters")

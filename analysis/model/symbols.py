@@ -179,7 +179,7 @@ class _Builder:
             for d in _declarators(item):
                 got = self.reader.declare(spec, d, context="typedef")
                 if got.name:
-                    td = Typedef(got.type, got.space or spec.space, got.cv | spec.cv)
+                    td = Typedef(got.type, got.space, got.cv)
                     self.index.typedefs[got.name] = td
                     sym = Symbol(got.name, SymbolKind.TYPEDEF, got.type, got.name_node, item,
                                  space=td.space, space_explicit=td.space is not None)
@@ -423,7 +423,7 @@ class FunctionModel:
         for d in _declarators(node):
             got = reader.declare(spec, d, context="typedef")
             if got.name:
-                td = Typedef(got.type, got.space or spec.space, got.cv | spec.cv)
+                td = Typedef(got.type, got.space, got.cv)
                 self._typedefs.maps[0][got.name] = td
                 sym = Symbol(got.name, SymbolKind.TYPEDEF, got.type, got.name_node, node, space=td.space,
                              space_explicit=td.space is not None, scope_start=scope.start)

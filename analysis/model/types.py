@@ -117,10 +117,10 @@ class Pointer(Type):
 class Array(Type):
     elem: Type
     size: int | None
-    space: AddressSpace = AddressSpace.PRIVATE  # where the elements live
+    space: AddressSpace | None = None  # where the elements live; None: wherever the container is
 
     def decay(self) -> Pointer:
-        return Pointer(self.elem, self.space, True)
+        return Pointer(self.elem, self.space or AddressSpace.PRIVATE, self.space is not None)
 
 
 @dataclass(frozen=True)
@@ -213,7 +213,8 @@ def _render(t: Type, full: bool) -> str:
         return _render_pointer(t, full, innermost=True)
     if isinstance(t, Array):
         size = "" if t.size is None else str(t.size)
-        return f"{t.space.spelling} {_render(t.elem, full)} [{size}]"
+        where = f"{t.space.spelling} " if t.space is not None else ""
+        return f"{where}{_render(t.elem, full)} [{size}]"
     return _plain(t)
 
 
