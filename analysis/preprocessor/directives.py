@@ -21,14 +21,17 @@ __all__ = ["Directive", "Pragma", "scan_directives", "blank_comments"]
 # runs to the end of the file (`.*` alternative), so no quadratic rescans on hostile input.
 _MAIN = re.compile(
     rb"""
-    (?P<dir>^[ \t\f\v]*\#)
+    \n(?P<dir>[ \t\f\v]*\#)
     | /\*(?:.*?\*/|.*)
     | //(?:[^\n\\]++|\\\r?\n|\\)*+
     | "(?:[^"\\\n]++|\\.)*+"?
     | '(?:[^'\\\n]++|\\.)*+'?
     """,
-    re.MULTILINE | re.DOTALL | re.VERBOSE,
+    re.DOTALL | re.VERBOSE,
 )
+# Every alternative of _MAIN starts with a literal character, which lets the regex engine skip
+# ahead fast; the first line has no preceding newline and is checked on its own.
+_FIRST_DIR = re.compile(rb"[ \t\f\v]*\#")
 
 # The rest of a directive's logical line, from just after the `#`.
 _BODY = re.compile(
@@ -73,6 +76,8 @@ def _blank(match: re.Match[bytes]) -> bytes:
 
 def blank_comments(chunk: bytes) -> bytes:
     """Replace comments and line continuations with spaces, keeping length and literals."""
+    if b"/" not in chunk and b"\\" not in chunk:
+        return chunk  # the common case, and the cheap one
     return _BLANKABLE.sub(_blank, chunk)
 
 
@@ -85,7 +90,7 @@ class Pragma:
     behavior: str | None = None  # "enable" | "disable" | "require" | "warn" ...
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: the scanner fills it in place (frozen init is slow)
 class Directive:
     kind: str  # one of KINDS, "null" for a lone `#`, or "other"
     start: int  # offset of the line start (indentation included)
@@ -109,21 +114,28 @@ class Directive:
 def scan_directives(text: bytes) -> list[Directive]:
     """All directives of `text` in order; never raises."""
     out: list[Directive] = []
-    pos = 0
     size = len(text)
     search = _MAIN.search
+    body_match = _BODY.match
+    first = _FIRST_DIR.match(text)
+    if first is not None:
+        body = body_match(text, first.end())
+        pos = body.end() if body else first.end()
+        out.append(_read(text, 0, first.end(), pos))
+    else:
+        pos = 0
     while pos < size:
         m = search(text, pos)
         if m is None:
             break
-        if m.group("dir") is None:
+        if m.start("dir") < 0:
             pos = m.end()
             continue
         hash_end = m.end()
-        body = _BODY.match(text, hash_end)
+        body = body_match(text, hash_end)
         end = body.end() if body else hash_end
-        out.append(_read(text, m.start(), hash_end, end))
-        pos = end if end > m.start() else m.start() + 1
+        out.append(_read(text, m.start("dir"), hash_end, end))
+        pos = max(end, hash_end)
     return out
 
 
@@ -133,51 +145,46 @@ def _decode(raw: bytes) -> str:
 
 def _read(text: bytes, start: int, hash_end: int, end: int) -> Directive:
     clean = blank_comments(text[hash_end:end])
-    ws = _WS.match(clean).end()  # type: ignore[union-attr]
-    kw = _IDENT.match(clean, ws)
-    if kw is None:
-        rest = clean.strip()
-        kind = "null" if not rest else "other"
-        return Directive(kind, start, end, "", _decode(rest), hash_end + ws)
-    keyword = _decode(kw.group(0))
-    kind = keyword if keyword in KINDS else "other"
-    a = kw.end() + _WS.match(clean, kw.end()).end() - kw.end()  # type: ignore[union-attr]
+    head = _HEAD.match(clean)
+    assert head is not None  # every part of _HEAD is optional
+    kw = head.group(1)
+    a = head.end()
     args_raw = clean[a:].rstrip()
-    args = _decode(args_raw)
+    args = args_raw.decode("utf-8", errors="replace")
     args_start = hash_end + a
-    base = Directive(kind, start, end, keyword, args, args_start)
-    if kind in ("ifdef", "ifndef", "elifdef", "elifndef", "undef", "define"):
+    if kw is None:
+        return Directive("null" if not args_raw else "other", start, end, "", args, args_start)
+    keyword = kw.decode("ascii")
+    kind = keyword if keyword in KINDS else "other"
+    d = Directive(kind, start, end, keyword, args, args_start)
+    if kind in _NAMED:
         name = _IDENT.match(args_raw)
-        if name is None:
-            return base
-        fields: dict[str, object] = {
-            "name": _decode(name.group(0)),
-            "name_start": args_start + name.start(),
-            "name_end": args_start + name.end(),
-        }
-        if kind == "define":
-            fields.update(_read_define(args_raw, name.end()))
-        return _replace(base, fields)
-    if kind == "include":
-        return _replace(base, _read_include(args_raw, args_start))
-    if kind == "pragma":
-        return _replace(base, {"pragma": _read_pragma(args)})
-    return base
+        if name is not None:
+            d.name = _decode(name.group(0))
+            d.name_start = args_start + name.start()
+            d.name_end = args_start + name.end()
+            if kind == "define":
+                _read_define(d, args_raw, name.end())
+    elif kind == "include":
+        _read_include(d, args_raw, args_start)
+    elif kind == "pragma":
+        d.pragma = _read_pragma(args)
+    return d
 
 
-def _replace(d: Directive, fields: dict[str, object]) -> Directive:
-    from dataclasses import replace
-
-    return replace(d, **fields)  # type: ignore[arg-type]
+_HEAD = re.compile(rb"[ \t\f\v\r\n]*([A-Za-z_][A-Za-z0-9_]*)?[ \t\f\v\r\n]*")
+_NAMED = frozenset({"ifdef", "ifndef", "elifdef", "elifndef", "undef", "define"})
 
 
-def _read_define(args: bytes, name_end: int) -> dict[str, object]:
+def _read_define(d: Directive, args: bytes, name_end: int) -> None:
     # Function-like only when `(` follows the name with no space (C99 6.10.3p3).
     if args[name_end : name_end + 1] != b"(":
-        return {"params": None, "body": _collapse(args[name_end:])}
+        d.body = _collapse(args[name_end:])
+        return
     close = args.find(b")", name_end)
     if close < 0:
-        return {"params": (), "body": ""}  # malformed; keep it function-like and empty
+        d.params = ()  # malformed; keep it function-like and empty
+        return
     params: list[str] = []
     variadic = False
     for raw in args[name_end + 1 : close].split(b","):
@@ -189,14 +196,16 @@ def _read_define(args: bytes, name_end: int) -> dict[str, object]:
             params.append(_decode(p[:-3].strip()))
         elif p:
             params.append(_decode(p))
-    return {"params": tuple(params), "variadic": variadic, "body": _collapse(args[close + 1 :])}
+    d.params = tuple(params)
+    d.variadic = variadic
+    d.body = _collapse(args[close + 1 :])
 
 
 def _collapse(raw: bytes) -> str:
     return " ".join(_decode(raw).split())
 
 
-def _read_include(args: bytes, args_start: int) -> dict[str, object]:
+def _read_include(d: Directive, args: bytes, args_start: int) -> None:
     if args[:1] == b"<":
         close = args.find(b">", 1)
         angled = True
@@ -204,18 +213,16 @@ def _read_include(args: bytes, args_start: int) -> dict[str, object]:
         close = args.find(b'"', 1)
         angled = False
     else:
-        return {}  # computed include (`#include MACRO`): not resolved
+        return  # computed include (`#include MACRO`): not resolved
     if close < 0:
         close = len(args)
         stop = close
     else:
         stop = close + 1
-    return {
-        "path": _decode(args[1:close]),
-        "angled": angled,
-        "path_start": args_start,
-        "path_end": args_start + stop,
-    }
+    d.path = _decode(args[1:close])
+    d.angled = angled
+    d.path_start = args_start
+    d.path_end = args_start + stop
 
 
 def _read_pragma(args: str) -> Pragma:

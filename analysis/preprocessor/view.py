@@ -505,6 +505,10 @@ class _Builder:
             if len(guarded) > _MAX_CHAIN:
                 raise ExprError(f"macro '{name}' is redefined under too many conditions")
         guarded.reverse()
+        if base == "env" and name not in self.env and not _is_target_name(name):
+            # A name the source defines, that neither the compiler nor `-D` provides, starts out
+            # undefined; keeping it symbolic would let `-DHAS_FP64` stand in for the guard.
+            base = None
         return base, guarded
 
     def _defined_node(self, name: str, use: Branch) -> Node:
@@ -583,6 +587,15 @@ class _Builder:
             return parse_tokens(self._expand(tokenize(macro.body), use, hide, depth + 1))
         except ExprError as exc:
             return Unknown(str(exc))
+
+
+_TARGET_PREFIXES = ("__opencl_c_", "cl_", "cles_", "__OPENCL", "CL_VERSION_", "__IMAGE_SUPPORT__",
+                    "__ENDIAN_LITTLE__", "__FAST_RELAXED_MATH__", "__ROUNDING_MODE__")
+
+
+def _is_target_name(name: str) -> bool:
+    """Names a target could predefine: conditions keep them symbolic across targets."""
+    return name.startswith(_TARGET_PREFIXES)
 
 
 def _guard(branch: Branch, use_ancestors: frozenset[int]) -> Node:
