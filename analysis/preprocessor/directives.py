@@ -29,6 +29,22 @@ _MAIN = re.compile(
     """,
     re.DOTALL | re.VERBOSE,
 )
+# Consumes everything up to the newline before the next directive in one call, so the Python
+# loop runs once per directive, not once per comment or string.
+_SKIP = re.compile(
+    rb"""
+    (?:
+      [^\n/"']++
+    | /\*(?:.*?\*/|.*)
+    | //(?:[^\n\\]++|\\\r?\n|\\)*+
+    | /
+    | "(?:[^"\\\n]++|\\.)*+"?
+    | '(?:[^'\\\n]++|\\.)*+'?
+    | \n(?![ \t\f\v]*\#)
+    )*+
+    """,
+    re.DOTALL | re.VERBOSE,
+)
 # Every alternative of _MAIN starts with a literal character, which lets the regex engine skip
 # ahead fast; the first line has no preceding newline and is checked on its own.
 _FIRST_DIR = re.compile(rb"[ \t\f\v]*\#")
@@ -115,7 +131,6 @@ def scan_directives(text: bytes) -> list[Directive]:
     """All directives of `text` in order; never raises."""
     out: list[Directive] = []
     size = len(text)
-    search = _MAIN.search
     body_match = _BODY.match
     first = _FIRST_DIR.match(text)
     if first is not None:
@@ -124,17 +139,22 @@ def scan_directives(text: bytes) -> list[Directive]:
         out.append(_read(text, 0, first.end(), pos))
     else:
         pos = 0
+    skip = _SKIP.match
+    first_dir = _FIRST_DIR.match
     while pos < size:
-        m = search(text, pos)
-        if m is None:
+        gap = skip(text, pos)
+        at = gap.end() if gap else pos
+        if at >= size:
             break
-        if m.start("dir") < 0:
-            pos = m.end()
+        # _SKIP stops only at a newline that starts a directive line.
+        m = first_dir(text, at + 1)
+        if m is None:  # defensive: cannot happen, but never loop forever
+            pos = at + 1
             continue
         hash_end = m.end()
         body = body_match(text, hash_end)
         end = body.end() if body else hash_end
-        out.append(_read(text, m.start("dir"), hash_end, end))
+        out.append(_read(text, at + 1, hash_end, end))
         pos = max(end, hash_end)
     return out
 
