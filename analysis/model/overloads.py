@@ -190,7 +190,7 @@ def resolve_builtin(name: str, args: list[Type], target: Target) -> Resolution |
             total += c
         else:
             if not target.satisfies(b.overload_since(o), b.overload_requires(o)):
-                total += 3  # prefer what the target has, but still type calls to the rest
+                total += 0.5  # a tie-break toward what the target has; argument fit comes first
             if best is None or total < best[0]:
                 best = (total, o)
     if best is not None:
