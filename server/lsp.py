@@ -123,6 +123,7 @@ class CllintServer(LanguageServer):
         data = text.encode("utf-8", "surrogatepass")
         path = uri_to_path(uri)
         self.docs[uri] = Document(version, convert.LineIndex(data, self.encoding), path)
+        self.results.pop(uri, None)
         self.host.apply_change(Change(files={uri: data}, options={uri: self.options_for(path)}))
 
     def change_document(self, params: types.DidChangeTextDocumentParams) -> None:

@@ -13,7 +13,7 @@ SERVER = [sys.executable, "-m", "cllint", "server"]
 URI = "file:///tmp/cllint-lsp-test/k.cl"
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module")
 async def client(lsp_client: LanguageClient):
     params = types.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),

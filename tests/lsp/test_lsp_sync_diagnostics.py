@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow
 GOOD = "kernel void k(global float *a) {\n    a[0] = 1.0f;\n}\n"
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_edit_introduces_and_fixes_syntax_error(client):
     waiter = asyncio.ensure_future(published(client, 1))
     open_doc(client, GOOD)
@@ -34,7 +34,7 @@ async def test_edit_introduces_and_fixes_syntax_error(client):
     assert report.result_id == f"{URI}@3" and list(report.items) == []
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_unused_suppression_is_tagged_unnecessary_with_suppress_action(client):
     text = "kernel void k(global float *a) {\n    a[0] = 1.0f; // cllint: ignore[CL001]\n}\n"
     open_doc(client, text)
@@ -49,7 +49,7 @@ async def test_unused_suppression_is_tagged_unnecessary_with_suppress_action(cli
     assert edit.new_text == ", CL090"
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_suppress_action_appends_comment(client):
     open_doc(client, "kernel void k(global float *a) {\n    a[0] = 1.0f\n}\n")
     [d] = (await pull(client)).items
