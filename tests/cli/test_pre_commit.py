@@ -28,5 +28,5 @@ def test_pre_commit_hook_fails_on_a_broken_kernel(tmp_path: Path) -> None:
                        capture_output=True, text=True, timeout=900)
     out = r.stdout + r.stderr
     assert r.returncode == 1, out
-    assert "k.cl:1:38: CL001 expected ';'" in out
+    assert "k.cl:1:" in out and "CL001" in out
     assert "readme.txt" not in out and "ok.cl:" not in out
