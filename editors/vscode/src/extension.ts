@@ -13,13 +13,13 @@ import {
 import { Device, devicePicks, deviceStatus, formatDeviceTable, parseDevices } from './devices';
 import { discover, NotFound, Probes, renderCommand } from './discovery';
 import {
-  decorationText, errorOf, findKernelLine, formatBuildResult, formatRunResult, isBuildResult, isRunResult,
-  kernelNames, RunResult, unwrap,
+  asBuildResult, asRunResult, decorationText, errorOf, findKernelLine, formatBuildResult, formatRunResult, isBuildResult, isRunResult,
+  kernelNames, pickCommand, RunResult, unwrap,
 } from './results';
 import { RESTART_KEYS, substitute, Substitutions, toServerSettings } from './settings';
 
 const SECTION = 'cllint';
-const SERVER_COMMANDS = new Set(['cllint.runKernel', 'cllint.buildOnDevice', 'cllint.listDevices']);
+const SERVER_COMMANDS = new Set(['cllint.runKernel', 'cllint.buildOnDevice', 'cllint.build', 'cllint.listDevices']);
 
 let client: LanguageClient | undefined;
 let log: vscode.OutputChannel;
@@ -189,7 +189,8 @@ async function serverCommand(command: string, args: unknown[]): Promise<unknown>
       .then((p) => { if (p) void restart(); });
     return undefined;
   }
-  const result = await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+  const available = client.initializeResult?.capabilities.executeCommandProvider?.commands;
+  const result = await client.sendRequest(ExecuteCommandRequest.type, { command: pickCommand(command, available), arguments: args });
   showResult(command, args, result);
   return result;
 }
@@ -208,12 +209,13 @@ function showResult(command: string, args: unknown[], raw: unknown): void {
     return;
   }
   if (isRunResult(value)) {
-    runOutput.appendLine(formatRunResult(value));
+    const run = asRunResult(value);
+    runOutput.appendLine(formatRunResult(run));
     runOutput.appendLine('');
     runOutput.show(true);
-    decorate(typeof args[0] === 'string' ? args[0] : undefined, value);
+    decorate(typeof args[0] === 'string' ? args[0] : undefined, run);
   } else if (isBuildResult(value)) {
-    runOutput.appendLine(formatBuildResult(value));
+    runOutput.appendLine(formatBuildResult(asBuildResult(value)));
     runOutput.appendLine('');
     runOutput.show(true);
   } else if (value !== undefined && value !== null) {

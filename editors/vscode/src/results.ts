@@ -79,12 +79,39 @@ export function unwrap(value: unknown): unknown {
   return value;
 }
 
-export function isRunResult(v: unknown): v is RunResult {
-  return !!v && typeof v === 'object' && typeof (v as RunResult).kernel === 'string' && 'outputs' in v;
+/** Fills what a terser server leaves out (device, sizes, outputs; diagnostics as plain strings). */
+function normalise<T extends { device?: DeviceRef; diagnostics?: ResultDiagnostic[] }>(v: T): T {
+  const device = v.device && typeof v.device === 'object' ? v.device : { name: typeof v.device === 'string' ? v.device : 'the selected device' };
+  const diagnostics = (v.diagnostics ?? []).map((d: ResultDiagnostic | string) =>
+    (typeof d === 'string' ? { code: '', message: d } : d));
+  return { ...v, device, diagnostics };
 }
 
+export function isRunResult(v: unknown): v is RunResult {
+  return !!v && typeof v === 'object' && typeof (v as RunResult).kernel === 'string';
+}
+
+/** A run result with every field present. */
+export function asRunResult(v: RunResult): RunResult {
+  const r = normalise(v);
+  return { ...r, global_size: r.global_size ?? [], local_size: r.local_size ?? null, timing: r.timing ?? null, outputs: r.outputs ?? [] };
+}
+
+export function asBuildResult(v: BuildResult): BuildResult {
+  const r = normalise(v);
+  return { ...r, log: r.log ?? '', seconds: r.seconds ?? 0 };
+}
+
+/** The server command to send: the contract's name, else an alias the server advertises. */
+export function pickCommand(wanted: string, available: string[] | undefined, aliases: Record<string, string[]> = COMMAND_ALIASES): string {
+  if (!available || available.includes(wanted)) return wanted;
+  return (aliases[wanted] ?? []).find((a) => available.includes(a)) ?? wanted;
+}
+
+export const COMMAND_ALIASES: Record<string, string[]> = { 'cllint.buildOnDevice': ['cllint.build'] };
+
 export function isBuildResult(v: unknown): v is BuildResult {
-  return !!v && typeof v === 'object' && typeof (v as BuildResult).ok === 'boolean' && 'log' in v && !('outputs' in v);
+  return !!v && typeof v === 'object' && typeof (v as BuildResult).ok === 'boolean' && !('kernel' in v);
 }
 
 export function errorOf(v: unknown): string | undefined {
@@ -113,14 +140,14 @@ function sizes(s: number[] | null): string {
 }
 
 function diagLines(diags: ResultDiagnostic[] | undefined): string[] {
-  return (diags ?? []).map((d) => `  ${d.code} ${d.severity ?? ''} ${d.message}`.replace(/ {2,}/g, ' ').replace(/^ /, '  '));
+  return (diags ?? []).map((d) => `  ${d.code} ${d.severity ?? ''} ${d.message}`.replace(/ {2,}/g, ' ').replace(/^ /, '  ').replace(/^ +/, '  '));
 }
 
 /** Multi-line text for the "cllint: Run" output channel. */
 export function formatRunResult(r: RunResult): string {
   const lines: string[] = [];
   lines.push(`${r.ok ? '✓' : '✗'} ${r.kernel} on ${r.device.name}${r.device.platform ? ` (${r.device.platform})` : ''}`);
-  lines.push(`  global ${sizes(r.global_size)}  local ${sizes(r.local_size)}`);
+  if (r.global_size.length > 0) lines.push(`  global ${sizes(r.global_size)}  local ${sizes(r.local_size)}`);
   if (r.args && r.args.length > 0) lines.push(`  args ${r.args.join(' ')}`);
   if (r.timing) {
     const t = r.timing;

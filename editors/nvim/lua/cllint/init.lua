@@ -129,7 +129,8 @@ function M.format_result(r)
       r.seconds and string.format(' in %.2f s', r.seconds) or ''))
   end
   for _, d in ipairs(r.diagnostics or {}) do
-    table.insert(lines, string.format('  %s %s', d.code or '', d.message or ''))
+    if type(d) == 'string' then table.insert(lines, '  ' .. d)
+    else table.insert(lines, string.format('  %s %s', d.code or '', d.message or '')) end
   end
   if type(r.log) == 'string' and r.log:match('%S') then
     table.insert(lines, '  log:')
@@ -248,7 +249,15 @@ end
 function M.build(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
   if vim.bo[bufnr].modified then vim.api.nvim_buf_call(bufnr, function() vim.cmd('silent write') end) end
-  M.execute('cllint.buildOnDevice', { vim.uri_from_bufnr(bufnr) }, bufnr)
+  -- the contract's name, else the one an older server advertises
+  local command = 'cllint.buildOnDevice'
+  local client = M.clients(bufnr)[1]
+  local provider = client and (client.server_capabilities or {}).executeCommandProvider
+  local available = type(provider) == 'table' and provider.commands or nil
+  if available and not vim.tbl_contains(available, command) and vim.tbl_contains(available, 'cllint.build') then
+    command = 'cllint.build'
+  end
+  M.execute(command, { vim.uri_from_bufnr(bufnr) }, bufnr)
 end
 
 local function decode_devices(result)

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  BuildResult, decorationText, errorOf, findKernelLine, formatBuildResult, formatRunResult, isBuildResult, isRunResult,
+  asBuildResult, asRunResult, pickCommand, BuildResult, decorationText, errorOf, findKernelLine, formatBuildResult, formatRunResult, isBuildResult, isRunResult,
   kernelNames, ms, num, RunResult, unwrap,
 } from '../results';
 
@@ -91,4 +91,19 @@ test('kernel lines and names', () => {
   assert.equal(findKernelLine(src, 'reduce'), 8);
   assert.equal(findKernelLine(src, 'helper'), -1);
   assert.deepEqual(kernelNames(src), ['saxpy', 'reduce']);
+});
+
+test('terse server results (no device, string diagnostics) still format', () => {
+  const raw = { ok: false, kernel: 'k', timing: null, log: '', diagnostics: ['out of resources'] } as unknown as RunResult;
+  assert.ok(isRunResult(raw));
+  assert.equal(formatRunResult(asRunResult(raw)), '✗ k on the selected device\n  out of resources');
+  const b = { ok: true, log: '', seconds: 0.5, kernels: ['k'], diagnostics: [] } as unknown as BuildResult;
+  assert.ok(isBuildResult(b));
+  assert.equal(formatBuildResult(asBuildResult(b)), '✓ built on the selected device in 0.50 s\n  kernels k');
+});
+
+test('command names follow what the server advertises', () => {
+  assert.equal(pickCommand('cllint.buildOnDevice', ['cllint.runKernel', 'cllint.build']), 'cllint.build');
+  assert.equal(pickCommand('cllint.buildOnDevice', ['cllint.buildOnDevice', 'cllint.build']), 'cllint.buildOnDevice');
+  assert.equal(pickCommand('cllint.buildOnDevice', undefined), 'cllint.buildOnDevice');
 });
