@@ -13,6 +13,7 @@ Nothing here raises on user source: ERROR nodes are skipped, and what they hide 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import ChainMap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -281,6 +282,7 @@ class FunctionModel:
         self.refs: dict[int, Symbol] = {}
         self.locals: list[Symbol] = []
         self.calls: list[Node] = []
+        self._callees: set[int] = set()  # ids of identifiers in call position (no parent walks)
         self._typedefs: ChainMap[str, Typedef] = ChainMap({}, self.index.typedefs)
         self._tags: ChainMap[str, Type] = ChainMap({}, self.index.tags)
         self._typedef_symbols: dict[str, Symbol] = {}
@@ -374,6 +376,9 @@ class FunctionModel:
                 continue
             if k == "call_expression":
                 self.calls.append(node)
+                callee = node.child_by_field_name("function")
+                if callee is not None:
+                    self._callees.add(callee.id)
             if k in ("cast_expression", "sizeof_expression", "vector_literal", "compound_literal_expression"):
                 for i, c in enumerate(node.children):  # read type names for tag/typedef references
                     if node.field_name_for_child(i) == "type":
@@ -382,9 +387,7 @@ class FunctionModel:
 
     def _builtin(self, node: Node) -> Symbol | None:
         name = text(self.source, node)
-        parent = node.parent
-        is_callee = parent is not None and parent.type == "call_expression" and \
-            parent.child_by_field_name("function") == node
+        is_callee = node.id in self._callees
         cat = catalogue()
         if is_callee and cat.function(name) is not None:
             return self.model.builtin_symbol(name)
@@ -504,6 +507,7 @@ class SemanticModel:
         self._functions: dict[int, FunctionModel] = {}
         self._builtins: dict[str, Symbol] = {}
         self._file_typer: object | None = None
+        self._def_starts = [d.start_byte for d in self.index.definitions]
 
     # -- file level -------------------------------------------------------------------
 
@@ -551,11 +555,18 @@ class SemanticModel:
         return fm
 
     def enclosing_function(self, node: Node) -> FunctionModel | None:
-        n: Node | None = node
-        while n is not None:
-            if n.type == "function_definition":
-                return self.function_at_node(n)
-            n = n.parent
+        # By byte range, not `node.parent`: tree-sitter finds a parent by walking down from the
+        # root, so parent chains cost O(depth^2) on deep trees.
+        d = self._definition_at(node.start_byte)
+        if d is None or node.end_byte > d.end_byte:
+            return None
+        return self.function_at_node(d)
+
+    def _definition_at(self, offset: int) -> Node | None:
+        defs = self.index.definitions
+        i = bisect_right(self._def_starts, offset) - 1
+        if i >= 0 and offset < defs[i].end_byte:
+            return defs[i]
         return None
 
     def function_models(self) -> list[FunctionModel]:
@@ -628,10 +639,8 @@ class SemanticModel:
         return out
 
     def _function_containing(self, symbol: Symbol) -> FunctionModel | None:
-        for d in self.index.definitions:
-            if d.start_byte <= symbol.offset < d.end_byte:
-                return self.function_at_node(d)
-        return None
+        d = self._definition_at(symbol.offset)
+        return self.function_at_node(d) if d is not None else None
 
     def _file_level_names(self) -> Iterator[Node]:
         stack = [self.tree.root_node]
@@ -654,10 +663,8 @@ class SemanticModel:
         return self.resolve(node) if node.type in ("identifier", "type_identifier", "field_identifier") else None
 
     def scope_at(self, offset: int) -> Scope:
-        for d in self.index.definitions:
-            if d.start_byte <= offset < d.end_byte:
-                return self.function_at_node(d).scope_at(offset)
-        return self.index.scope
+        d = self._definition_at(offset)
+        return self.function_at_node(d).scope_at(offset) if d is not None else self.index.scope
 
     def type_of(self, node: Node) -> Type:
         """The type of an expression node (Unknown for what cannot be typed)."""
