@@ -1,0 +1,242 @@
+"""Keystroke-to-diagnostics latency of `cllint server` (and clangd-19 when installed).
+
+A small JSON-RPC client over stdio: open a ~3,000-line kernel file (darktable's basic.cl
+from bench/.cache/corpus when bench/corpus.py has fetched it, else a generated one), type
+40 characters one by one inside a function, and time each didChange until the
+publishDiagnostics carrying that version. Also: time to first diagnostics and the
+server's RSS with 100 files open. Writes bench/results/lsp.md.
+
+    .venv/bin/python bench/lsp_latency.py [--chars 40] [--files 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).parent
+RESULTS = HERE / "results" / "lsp.md"
+CLANGD_FLAGS = "-xcl\n-cl-std=CL3.0\n-Xclang\n-finclude-default-header\n"
+
+
+def generated_kernel(lines: int = 3000) -> str:
+    block = """
+float helper_{i}(float x, float y) {{
+    float acc = 0.0f;
+    for (int k = 0; k < 8; ++k) {{
+        acc += mad(x, y, (float)k);
+    }}
+    return acc;
+}}
+
+kernel void k_{i}(global float *out, global const float *in, local float *tile, int n) {{
+    int gid = get_global_id(0);
+    int lid = get_local_id(0);
+    tile[lid] = gid < n ? in[gid] : 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float v = helper_{i}(tile[lid], 2.0f);
+    if (gid < n) {{
+        out[gid] = v + tile[(lid + 1) % get_local_size(0)];
+    }}
+}}
+"""
+    n = max(1, lines // block.count("\n"))
+    return "".join(block.format(i=i) for i in range(n))
+
+
+def corpus_file() -> tuple[str, str]:
+    for p in sorted((HERE / ".cache" / "corpus").rglob("basic.cl")) if (HERE / ".cache" / "corpus").exists() else []:
+        return p.read_text(errors="replace"), f"darktable {p.name}"
+    return generated_kernel(), "generated"
+
+
+class Client:
+    def __init__(self, cmd: list[str], cwd: str | None = None) -> None:
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, cwd=cwd)
+        self.messages: queue.Queue = queue.Queue()
+        self.next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        out = self.proc.stdout
+        while True:
+            length = 0
+            while (line := out.readline()):
+                line = line.strip()
+                if not line:
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            if not length:
+                return
+            self.messages.put((time.perf_counter(), json.loads(out.read(length))))
+
+    def send(self, obj: dict) -> None:
+        data = json.dumps(obj).encode()
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(data) + data)
+        self.proc.stdin.flush()
+
+    def notify(self, method: str, params: dict) -> None:
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method: str, params: dict, timeout: float = 60) -> dict:
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        return self.wait(lambda m: m.get("id") == self.next_id and "method" not in m, timeout)[1]
+
+    def wait(self, pred, timeout: float = 60) -> tuple[float, dict]:
+        end = time.perf_counter() + timeout
+        while True:
+            t, msg = self.messages.get(timeout=max(0.01, end - time.perf_counter()))
+            if "method" in msg and "id" in msg:  # server->client request (configuration...)
+                self.send({"jsonrpc": "2.0", "id": msg["id"], "result": [None] * len(msg["params"].get("items", [1]))})
+                continue
+            if pred(msg):
+                return t, msg
+
+    def published(self, uri: str, version: int, timeout: float = 60) -> float:
+        t, _ = self.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                         and m["params"]["uri"] == uri and m["params"].get("version") == version, timeout)
+        return t
+
+    def rss_mib(self) -> float:
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def close(self) -> None:
+        try:
+            self.request("shutdown", {}, timeout=10)
+            self.notify("exit", {})
+            self.proc.wait(timeout=10)
+        except Exception:
+            self.proc.kill()
+
+
+def measure(name: str, cmd: list[str], text: str, folder: Path, chars: int, files: int) -> dict:
+    client = Client(cmd, cwd=str(folder))
+    root = folder.as_uri()
+    client.request("initialize", {"processId": os.getpid(), "rootUri": root, "capabilities": {
+        "textDocument": {"publishDiagnostics": {"versionSupport": True}}},
+        "initializationOptions": {"diagnosticMode": "push"}})
+    client.notify("initialized", {})
+    path = folder / "main.cl"
+    path.write_text(text)
+    uri = path.as_uri()
+    t0 = time.perf_counter()
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "opencl", "version": 1,
+                                                            "text": text}})
+    first = client.published(uri, 1, timeout=120) - t0
+    lines = text.split("\n")
+    row = next(i for i, l in enumerate(lines) if l.strip().startswith("float acc") or "{" in l and i > len(lines) // 2)
+    line, col = row + 1, 0
+    typed = "float typed_value = 1.0f + 2.0f * 3.0f;"[:chars].ljust(chars, " ")
+    latencies = []
+    for i, ch in enumerate(typed):
+        version = i + 2
+        t = time.perf_counter()
+        client.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"range": {"start": {"line": line, "character": col},
+                                          "end": {"line": line, "character": col}}, "text": ch}]})
+        latencies.append((client.published(uri, version) - t) * 1000)
+        col += 1
+        time.sleep(0.03)  # a fast typist; lets each keystroke stand alone
+    rss_one = client.rss_mib()
+    for n in range(files - 1):
+        p = folder / f"extra_{n}.cl"
+        p.write_text(text)
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": p.as_uri(), "languageId": "opencl",
+                                                                "version": 1, "text": text}})
+    for n in range(files - 1):
+        client.published((folder / f"extra_{n}.cl").as_uri(), 1, timeout=300)
+    rss_all = client.rss_mib()
+    client.close()
+    q = statistics.quantiles(latencies, n=20)
+    return {"server": name, "first_ms": first * 1000, "p50": statistics.median(latencies), "p95": q[18],
+            "max": max(latencies), "rss_one": rss_one, "rss_all": rss_all, "files": files}
+
+
+def breakdown(text: str, chars: int) -> dict:
+    """In-process split of one keystroke: incremental edit+parse, lint, LSP conversion (ms)."""
+    from cllint.analysis.db import Change, Host, TextEdit
+    from cllint.server.convert import LineIndex, to_lsp_diagnostic
+
+    data = text.encode()
+    host, idx = Host(), LineIndex(data)
+    host.set_file("f", data)
+    host.snapshot().diagnostics("f")
+    off = data.index(b"{", len(data) // 2) + 2
+    parts: dict[str, list[float]] = {"edit": [], "lint": [], "convert": []}
+    for i in range(chars):
+        e = TextEdit(off + i, off + i, b"x")
+        t0 = time.perf_counter()
+        host.apply_change(Change(edits={"f": [e]}))
+        t1 = time.perf_counter()
+        diags = host.snapshot().diagnostics("f")
+        t2 = time.perf_counter()
+        idx.apply(e)
+        [to_lsp_diagnostic(d, idx) for d in diags]
+        t3 = time.perf_counter()
+        for k, v in zip(parts, (t1 - t0, t2 - t1, t3 - t2)):
+            parts[k].append(v * 1000)
+    return {k: statistics.median(v) for k, v in parts.items()}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--chars", type=int, default=40)
+    ap.add_argument("--files", type=int, default=100)
+    args = ap.parse_args()
+    text, source = corpus_file()
+    runs = [("cllint", [sys.executable, "-m", "cllint", "server"])]
+    clangd = shutil.which("clangd-19")
+    if clangd:
+        runs.append(("clangd-19", [clangd, "--log=error"]))
+    rows = []
+    for name, cmd in runs:
+        with tempfile.TemporaryDirectory(prefix=f"lsp-bench-{name}-") as tmp:
+            (Path(tmp) / "compile_flags.txt").write_text(CLANGD_FLAGS)
+            rows.append(measure(name, cmd, text, Path(tmp), args.chars, args.files))
+            print(rows[-1], flush=True)
+    split = breakdown(text, args.chars)
+    out = [
+        "# LSP latency: keystroke to publishDiagnostics",
+        "",
+        f"`bench/lsp_latency.py`: input {source} ({text.count(chr(10))} lines, {len(text.encode()):,} bytes); "
+        f"{args.chars} characters typed one by one inside a function, each didChange timed until the "
+        "publishDiagnostics with that version. RSS measured after opening "
+        f"{args.files} copies and waiting for all their diagnostics. Python {sys.version.split()[0]}.",
+        "",
+        "| server | first diagnostics (ms) | p50 (ms) | p95 (ms) | max (ms) | RSS 1 file (MiB) | RSS 100 files (MiB) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        out.append(f"| {r['server']} | {r['first_ms']:.0f} | {r['p50']:.1f} | {r['p95']:.1f} | {r['max']:.1f} "
+                   f"| {r['rss_one']:.0f} | {r['rss_all']:.0f} |")
+    out += ["", "Where a cllint keystroke goes (in-process medians, same edits): "
+            f"incremental edit + reparse {split['edit']:.1f} ms, lint (all rules) {split['lint']:.1f} ms, "
+            f"conversion to LSP {split['convert']:.2f} ms; the rest is JSON-RPC, the 5 ms debounce and scheduling."]
+    if not clangd:
+        out += ["", "clangd-19 is not installed on this machine, so there is no comparison row "
+                "(`apt-get install clangd-19`, then rerun)."]
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text("\n".join(out) + "\n")
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
