@@ -83,7 +83,9 @@ def subst(tags: int, args: list[int]) -> int:
 
 class _Eval:
     def __init__(self, names: Names, summaries: Callable[[str], CalleeSummary | None],
-                 origins: dict[int, Origin], calls: dict[int, CallSite]) -> None:
+                 origins: dict[int, Origin], calls: dict[int, CallSite],
+                 flat_dims: frozenset[int] = frozenset()) -> None:
+        self.flat_dims = flat_dims
         self.names = names
         self.summaries = summaries
         self.origins = origins
@@ -203,6 +205,8 @@ class _Eval:
         site.args = [a | b for a, b in zip(site.args, arg_tags)] + arg_tags[len(site.args):]
         src = B.source_tags(name)
         if src is not None:
+            if name == "get_global_id" and args and _text(args[0]) in {str(d) for d in self.flat_dims}:
+                return 0  # a dimension the work-group is one item wide in
             return src
         if name in B.WG_UNIFORM_RESULT:
             return 0
@@ -304,12 +308,13 @@ def _defs(ev: _Eval, syntax: Node | None) -> set[int]:
 
 
 def analyse(names: Names, cfg: CFG, params: list[VarInfo], is_kernel: bool,
-            summaries: Callable[[str], CalleeSummary | None]) -> Facts:
+            summaries: Callable[[str], CalleeSummary | None],
+            flat_dims: frozenset[int] = frozenset()) -> Facts:
     ipdom = postdominators(cfg)
     deps = control_dependence(cfg, ipdom)
     origins: dict[int, Origin] = {}
     calls: dict[int, CallSite] = {}
-    ev = _Eval(names, summaries, origins, calls)
+    ev = _Eval(names, summaries, origins, calls, flat_dims)
     n = len(cfg.nodes)
     preds = cfg.preds()
     defs = [_defs(ev, node.syntax) for node in cfg.nodes]

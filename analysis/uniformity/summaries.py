@@ -8,6 +8,7 @@ function and the callers whose view of it changed, nothing else.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from tree_sitter import Node, Tree
@@ -94,6 +95,7 @@ class _FileAnalysis:
     def __init__(self, tree: Tree) -> None:
         self.functions = _functions(tree)
         self.callees: dict[str, set[str]] = {}
+        local_dims: set[str] | None = set()
         self.direct_sync: dict[str, bool] = {}
         for name, func in self.functions.items():
             called: set[str] = set()
@@ -105,9 +107,12 @@ class _FileAnalysis:
                     if c:
                         called.add(c)
                         sync = sync or B.sync_kind(c) is not None
+                        if c in LOCAL_QUERIES and local_dims is not None:
+                            local_dims = _note_dimension(n, c, local_dims)
             self.callees[name] = called & self.functions.keys()
             self.direct_sync[name] = sync
         self.syncs = self._transitive_sync()
+        self.flat_dims = flat_dimensions(local_dims)
         self.results: dict[str, FunctionResult] = {}
         self.in_progress: set[str] = set()
 
@@ -137,10 +142,10 @@ class _FileAnalysis:
         try:
             callee_summaries = tuple(sorted((c, self.summary(c)) for c in self.callees[name]
                                             if c != name))
-            key = (func.text, func.start_byte, _is_kernel(func), callee_summaries)
+            key = (func.text, func.start_byte, _is_kernel(func), callee_summaries, self.flat_dims)
             res = _MEMO.get(key)
             if res is None:
-                res = _analyse_function(func, name, dict(callee_summaries))
+                res = _analyse_function(func, name, dict(callee_summaries), self.flat_dims)
                 if len(_MEMO) > _MEMO_LIMIT:
                     _MEMO.clear()
                 _MEMO[key] = res
@@ -151,6 +156,8 @@ class _FileAnalysis:
 
 
 def analyse_file(tree: Tree) -> FileUniformity:
+    if not SYNC_HINT.search(tree.root_node.text or b""):
+        return FileUniformity([])  # nothing synchronises: skip the walk (most files)
     fa = _FileAnalysis(tree)
     findings: list[Finding] = []
     # Only functions that synchronise (or call one that does) can hold a finding.
@@ -164,14 +171,46 @@ def analyse_file(tree: Tree) -> FileUniformity:
 # -- one function ---------------------------------------------------------------------
 
 
-def _analyse_function(func: Node, name: str, callees: dict[str, Summary | None]) -> FunctionResult:
+LOCAL_QUERIES = {"get_local_id", "get_local_size", "get_enqueued_local_size",
+                 "get_local_linear_id", "get_global_linear_id"}
+SYNC_HINT = re.compile(rb"barrier|work_group_|wait_group_events|sub_group_")
+
+
+def _note_dimension(call: Node, name: str, used: set[str]) -> set[str] | None:
+    if name in ("get_local_linear_id", "get_global_linear_id"):
+        return None
+    args = call.child_by_field_name("arguments")
+    named = args.named_children if args is not None else []
+    arg = _text(named[0]) if named else ""
+    if arg not in ("0", "1", "2"):
+        return None  # a variable dimension: assume nothing
+    used.add(arg)
+    return used
+
+
+def flat_dimensions(used: set[str] | None) -> frozenset[int]:
+    """Dimensions the file's work-groups are presumably one work-item wide in.
+
+    A file that asks for the local id or size in some literal dimension but never in
+    dimension d (and never for linear ids) was written for work-groups of local size 1
+    in d (OpenCV's `moments` uses (1, 32), `boxFilter` (N, 1)); there `get_global_id(d)`
+    is the same for the whole work-group. Files that use no local id at all keep every
+    dimension divergent.
+    """
+    if not used:
+        return frozenset()
+    return frozenset(d for d in (0, 1, 2) if str(d) not in used)
+
+
+def _analyse_function(func: Node, name: str, callees: dict[str, Summary | None],
+                      flat_dims: frozenset[int] = frozenset()) -> FunctionResult:
     body = func.child_by_field_name("body")
     if body is None:
         return FunctionResult(Summary())
     names = resolve(func)
     params = [v for v in names.variables if v.param_index is not None]
     cfg = build_cfg(body)
-    facts = analyse(names, cfg, params, _is_kernel(func), lambda c: callees.get(c))
+    facts = analyse(names, cfg, params, _is_kernel(func), lambda c: callees.get(c), flat_dims)
     return _Reporter(facts, callees).run()
 
 
