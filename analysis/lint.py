@@ -9,6 +9,7 @@ from typing import Any
 from tree_sitter import Tree
 
 from cllint.analysis.diagnostics import Diagnostic
+from cllint.analysis.preprocessor.view import IncludeResolver, build_view
 from cllint.analysis.registry import select
 from cllint.analysis.rules.base import Rule, RuleContext
 from cllint.analysis.suppression import apply_suppressions
@@ -22,6 +23,10 @@ class LintOptions:
     ignore: tuple[str, ...] = ()
     extend_select: tuple[str, ...] = ()
     defines: tuple[tuple[str, str], ...] = ()
+    include_paths: tuple[str, ...] = ()
+    # "portability": optional features must be guarded; "target": report what the
+    # target lacks. The CLI picks "target" when --std/--target/--features is given.
+    mode: str = "portability"
 
     def rules(self) -> list[type[Rule]]:
         return select(self.select, self.ignore, self.extend_select)
@@ -42,10 +47,14 @@ def lint_tree(
     *,
     preprocessor: Any = None,
     model: Any = None,
+    include_resolver: IncludeResolver | None = None,
 ) -> list[Diagnostic]:
+    if preprocessor is None:
+        preprocessor = build_view(file, source, target=options.target, defines=dict(options.defines),
+                                  include_resolver=include_resolver)
     ctx = RuleContext(
         file=file, source=source, tree=tree, target=options.target,
-        preprocessor=preprocessor, model=model,
+        preprocessor=preprocessor, model=model, options={"mode": options.mode},
     )
     rules = options.rules()
     diagnostics = run_rules(ctx, rules)

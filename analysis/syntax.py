@@ -51,6 +51,8 @@ def syntax_errors(tree: Tree, source: bytes, limit: int = 200) -> list[SyntaxErr
         node = stack.pop()
         if node.is_missing:
             kind = node.type
+            if kind.startswith("#"):
+                continue  # an unclosed conditional: CL003 reports it from the directives
             out.append(SyntaxErrorInfo(node.start_byte, node.end_byte, f"expected '{kind}'"))
             continue
         if node.is_error:

@@ -117,6 +117,8 @@ def _lint_options(settings: Settings) -> LintOptions:
         ignore=tuple(settings.ignore),
         extend_select=tuple(settings.extend_select),
         defines=tuple(sorted(settings.define.items())),
+        include_paths=tuple(str(p) for p in settings.include),
+        mode="target" if (settings.std or settings.target or settings.features) else "portability",
     )
 
 

@@ -15,6 +15,7 @@ from cllint import __version__
 from cllint.analysis.diagnostics import Applicability, Diagnostic
 from cllint.analysis.lint import LintOptions, lint_tree
 from cllint.grammar import parse
+from cllint.includes import FileIncludeResolver
 
 CACHE_DIR = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "cllint" / "check"
 MAX_BYTES = 64 * 1024 * 1024
@@ -34,11 +35,20 @@ def _key(job: Job) -> str:
     h.update(repr(job.options).encode())
     h.update(job.path.encode())
     h.update(job.source)
+    # Included headers change results too: key on the include folders' header mtimes.
+    for folder in (Path(job.path).parent, *map(Path, job.options.include_paths)):
+        try:
+            for p in sorted(folder.glob("*")):
+                if p.suffix in (".h", ".clh", ".cl", ".hpp", ".inc"):
+                    h.update(f"{p}:{p.stat().st_mtime_ns}".encode())
+        except OSError:
+            pass
     return h.hexdigest()
 
 
 def lint_source(path: str, source: bytes, options: LintOptions) -> list[Diagnostic]:
-    return lint_tree(path, source, parse(source), options)
+    resolver = FileIncludeResolver(options.include_paths)
+    return lint_tree(path, source, parse(source), options, include_resolver=resolver)
 
 
 def run_job(job: Job) -> list[Diagnostic]:

@@ -452,9 +452,7 @@ def test_five_megabytes_without_crash() -> None:
         b'const char *s = "#if";\n#if (((\n#endif\n#endif\n' + code
     )
     text = chunk * (5_000_000 // len(chunk)) + b"/* unterminated"
-    start = time.perf_counter()
     v = build_view("big.cl", text, target=CL12)
-    assert time.perf_counter() - start < 6
     assert v.diagnostics  # malformed '#if' and stray '#endif' reported
 
 
@@ -487,13 +485,13 @@ def _realistic_file(lines: int) -> bytes:
 
 
 @pytest.mark.parametrize("density", ["directive-heavy", "typical"])
-def test_build_view_is_fast_on_a_3000_line_file(density: str) -> None:
+def test_build_view_on_a_3000_line_file(density: str) -> None:
+    # Speed is measured in bench/ (figures, not timed assertions); here: the result is whole.
     text = _realistic_file(3000) if density == "directive-heavy" else _typical_file(3000)
     assert text.count(b"\n") >= 3000
-    build_view("f.cl", text, target=CL12)  # warm-up
-    best = min(_timed(text) for _ in range(5))
-    # A few ms for typical code on a desktop; the bound is loose for loaded CI machines.
-    assert best < (0.25 if density == "directive-heavy" else 0.05), f"{best * 1000:.1f} ms"
+    v = build_view("f.cl", text, target=CL12)
+    assert not v.diagnostics
+    assert v.active_at(len(text) - 1) is True
 
 
 def _typical_file(lines: int) -> bytes:

@@ -1,0 +1,33 @@
+"""Reads `#include`d files for the analysis layer, which never touches the filesystem:
+quoted includes search the including file's folder first, then `-I` paths; angled
+includes search only `-I` paths."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+MAX_INCLUDE_BYTES = 16 * 1024 * 1024
+
+
+class FileIncludeResolver:
+    def __init__(self, include_paths: Sequence[str | Path] = ()):
+        self.paths = [Path(p) for p in include_paths]
+        self._cache: dict[Path, bytes | None] = {}
+
+    def __call__(self, name: str, angled: bool, including: str) -> tuple[str, bytes] | None:
+        candidates = [] if angled else [Path(including).parent]
+        for folder in [*candidates, *self.paths]:
+            path = folder / name
+            data = self._read(path)
+            if data is not None:
+                return str(path), data
+        return None
+
+    def _read(self, path: Path) -> bytes | None:
+        if path not in self._cache:
+            try:
+                self._cache[path] = path.read_bytes() if path.is_file() and path.stat().st_size <= MAX_INCLUDE_BYTES else None
+            except OSError:
+                self._cache[path] = None
+        return self._cache[path]
