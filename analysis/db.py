@@ -91,7 +91,8 @@ class Host:
         state = self._files.get(file)
         if state is None:
             raise KeyError(f"edit to unknown file {file!r}")
-        text, tree = state.text, state.tree
+        # Edit a copy: the old tree may still be read through an earlier snapshot.
+        text, tree = state.text, state.tree.copy()
         for e in edits:
             if not (0 <= e.start <= e.old_end <= len(text)):
                 raise ValueError(f"edit range {e.start}..{e.old_end} outside file of {len(text)} bytes")
