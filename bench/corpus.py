@@ -181,7 +181,10 @@ def fetch(refresh: bool = False) -> dict:
                     "expect_build_fail": expected_invalid(data),
                 }
             )
-    manifest = {"suite": SUITE, "packages": SOURCES, "files": entries}
+    downloads = sorted(p.name for p in DEBS.glob("*.deb")) + sorted(
+        p.name for p in SRCS.glob("*/*") if p.name.endswith(".dsc") or ".orig" in p.name
+    )
+    manifest = {"suite": SUITE, "packages": SOURCES, "downloads": downloads, "files": entries}
     MANIFEST.write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
 
