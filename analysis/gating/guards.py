@@ -1,0 +1,87 @@
+"""Whether the preprocessor guards around a use imply what it needs; mode; guard spelling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..features import DNF, is_feature
+from ..preprocessor import build_view
+from ..preprocessor.view import PreprocessorView
+from . import tables
+
+_VIEWS: dict[tuple[int, str], PreprocessorView] = {}
+
+
+def preprocessor_view(ctx: Any) -> PreprocessorView | None:
+    """The lint driver's view, or one built here (memoised per tree and target)."""
+    if ctx.preprocessor is not None:
+        return ctx.preprocessor
+    key = (id(ctx.tree), ctx.target.describe())
+    view = _VIEWS.get(key)
+    if view is None:
+        try:
+            view = build_view(ctx.file, ctx.source, target=ctx.target)
+        except (RecursionError, ValueError):
+            return None
+        _VIEWS.clear()
+        _VIEWS[key] = view
+    return view
+
+
+def is_target_mode(ctx: Any) -> bool:
+    """Target mode when asked for (`options["mode"]`), or when a target other than the default is set."""
+    mode = (ctx.options or {}).get("mode")
+    if mode in ("target", "portability"):
+        return mode == "target"
+    return ctx.target.describe() != "CL1.2"
+
+
+def _name_guarded(view: PreprocessorView, offset: int, name: str) -> bool:
+    if view.guard_implies_any(offset, tables.implied_by(name)):
+        return True
+    if tables.mandatory_in_2_0(name):
+        v = view.guard_min_version(offset)
+        if v is not None and v >= 200:
+            return True
+    if not is_feature(name) and view.extension_state_at(offset, name) == "enable":
+        return True
+    return False
+
+
+def is_guarded(view: PreprocessorView | None, offset: int, requires: DNF) -> bool:
+    """Some alternative of `requires` is implied by the guards (or enabling pragmas) at `offset`."""
+    if view is None:
+        return False
+    return any(all(_name_guarded(view, offset, n) for n in alt) for alt in requires)
+
+
+def dead_code(view: PreprocessorView | None, offset: int) -> bool:
+    """Inside `#if 0` or another arm that is false whatever the target."""
+    if view is None:
+        return False
+    return any(c.is_constant() is False for c in view.conditions_at(offset))
+
+
+def _kind(name: str) -> str:
+    return "feature" if is_feature(name) else "extension"
+
+
+def needs_text(requires: DNF) -> str:
+    """"feature '__opencl_c_fp64' or extension 'cl_khr_fp64'"."""
+    alts = [" and ".join(f"{_kind(n)} '{n}'" for n in alt) for alt in requires]
+    return " or ".join(alts)
+
+
+def names_text(requires: DNF) -> str:
+    """"'__opencl_c_fp64' or 'cl_khr_fp64'"."""
+    return " or ".join(" and ".join(f"'{n}'" for n in alt) for alt in requires)
+
+
+def guard_text(requires: DNF) -> str:
+    """The directive that opens a guard: '#ifdef X' or '#if defined(a) || defined(b)'."""
+    if len(requires) == 1 and len(requires[0]) == 1:
+        return f"#ifdef {requires[0][0]}"
+    alts = [" && ".join(f"defined({n})" for n in alt) for alt in requires]
+    if len(alts) > 1:
+        alts = [f"({a})" if "&&" in a else a for a in alts]
+    return "#if " + " || ".join(alts)

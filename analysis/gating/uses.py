@@ -1,0 +1,296 @@
+"""Every use of an optional feature, extension or versioned construct in one syntax tree."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from tree_sitter import Node, Tree
+
+from ..catalogue import Builtin, catalogue
+from ..features import DNF, GENERIC, INT64, PROGRAM_SCOPE, V1_1, V2_0, Version
+from . import tables
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    start: int
+    end: int
+    kind: str  # "type", "qualifier", "built-in", "constant", "literal", "block", "variable"
+    name: str  # what the message quotes
+    since: Version | None
+    requires: DNF  # DNF over feature/extension macros, baseline names dropped
+    deprecated: Version | None = None
+    item: tuple[int, int] | None = None  # the statement or declaration to wrap in a guard
+
+
+def _version(text: str | None) -> Version | None:
+    if not text:
+        return None
+    try:
+        return Version.parse(text)
+    except ValueError:
+        return None
+
+
+def _strip(req: DNF | None) -> DNF:
+    """Drop names every target has; an alternative left empty means no requirement."""
+    if not req:
+        return ()
+    out = []
+    for alt in req:
+        rest = tuple(n for n in alt if n not in tables.BASELINE)
+        if not rest:
+            return ()
+        out.append(rest)
+    return tuple(out)
+
+
+def _implies(a: DNF, b: DNF) -> bool:
+    """Every alternative of `a` contains some alternative of `b`."""
+    return all(any(set(bb) <= set(aa) for bb in b) for aa in a)
+
+
+@cache
+def builtin_need(name: str) -> tuple[Version | None, DNF, Version | None] | None:
+    """(since, requires, deprecated) of a built-in, the weakest requirement over its overloads."""
+    fn: Builtin | None = catalogue().function(name)
+    if fn is None:
+        return None
+    since = _version(fn.since)
+    req: DNF = _strip(fn.requires)
+    if not req and fn.overloads:
+        reqs = [_strip(fn.overload_requires(o)) for o in fn.overloads]
+        if all(reqs):
+            for cand in sorted(set(reqs), key=lambda r: sum(len(a) for a in r)):
+                if all(_implies(r, cand) for r in reqs):
+                    req = cand
+                    break
+    family = tables.family_requirement(name)
+    if family and not req:
+        req = family
+    override = tables.FUNCTIONS.get(name)
+    if override:
+        since = override[0] or since
+        req = override[1] if override[1] is not None else req
+    return since, req, _version(fn.deprecated)
+
+
+_ITEM_PARENTS = {"compound_statement", "translation_unit", "preproc_if", "preproc_ifdef",
+                 "preproc_else", "preproc_elif", "preproc_elifdef", "case_statement"}
+_IMAGE_WRITES = ("write_imagef", "write_imagei", "write_imageui", "write_imageh")
+_IMAGE_READS = ("read_imagef", "read_imagei", "read_imageui", "read_imageh")
+
+
+def _item(node: Node) -> tuple[int, int] | None:
+    n: Node | None = node
+    while n is not None and n.parent is not None:
+        if n.parent.type in _ITEM_PARENTS and n.type not in ("comment",):
+            return n.start_byte, n.end_byte
+        n = n.parent
+    return None
+
+
+def _in_function(node: Node) -> bool:
+    n = node.parent
+    while n is not None:
+        if n.type in ("function_definition", "compound_statement", "parameter_list", "struct_specifier",
+                      "union_specifier", "field_declaration_list"):
+            return True
+        n = n.parent
+    return False
+
+
+class _Collector:
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        self.out: list[Use] = []
+        self.cat = catalogue()
+        self.local_functions: set[str] = set()
+
+    def text(self, node: Node) -> str:
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def add(self, node: Node, kind: str, name: str, since: Version | None, req: DNF | None,
+            deprecated: Version | None = None) -> None:
+        req = _strip(req)
+        if since is None and not req and deprecated is None:
+            return
+        self.out.append(Use(node.start_byte, node.end_byte, kind, name, since, req, deprecated, _item(node)))
+
+    def run(self, tree: Tree) -> list[Use]:
+        root = tree.root_node
+        for n in _walk(root):
+            if n.type == "function_definition":
+                decl = n.child_by_field_name("declarator")
+                while decl is not None and decl.type != "function_declarator":
+                    decl = decl.child_by_field_name("declarator")
+                name = decl.child_by_field_name("declarator") if decl is not None else None
+                if name is not None:
+                    self.local_functions.add(self.text(name))
+        for n in _walk(root):
+            handler = getattr(self, "on_" + n.type, None)
+            if handler is not None:
+                try:
+                    handler(n)
+                except (AttributeError, ValueError, IndexError):  # odd trees: skip the node
+                    continue
+        return self.out
+
+    # -- types and qualifiers ----------------------------------------------------------
+
+    def on_primitive_type(self, n: Node) -> None:
+        name = self.text(n)
+        if name.startswith("half"):
+            if not _is_pointer_use(n):
+                self.add(n, "type", name, None, tables.FP16)
+            return
+        if name.startswith("ulong"):
+            self.add(n, "type", name, None, ((INT64,),))
+            return
+        t = self.cat.type(name)
+        if t is not None:
+            since = _version(t.since)
+            if since is not None and since <= V1_1 and name[-1] == "3":
+                since = V1_1
+            self.add(n, "type", name, since, t.requires)
+        if name == "image3d_t" and self._writable_image(n):
+            self.add(n, "type", f"write_only {name}", None, tables.IMAGE_3D_WRITES)
+
+    def _writable_image(self, n: Node) -> bool:
+        parent = n.parent
+        if parent is None or parent.type != "parameter_declaration":
+            return False
+        quals = [self.text(c) for c in parent.children if c.type == "type_qualifier"]
+        return any(q.lstrip("_") in ("write_only", "read_write") for q in quals)
+
+    def on_sized_type_specifier(self, n: Node) -> None:
+        if any(c.type == "long" for c in n.children):
+            self.add(n, "type", " ".join(self.text(n).split()), None, ((INT64,),))
+
+    def on_access_qualifier(self, n: Node) -> None:
+        if self.text(n).lstrip("_") == "read_write":
+            self.add(n, "qualifier", self.text(n), V2_0, tables.READ_WRITE_IMAGES)
+
+    def on_address_space_qualifier(self, n: Node) -> None:
+        word = self.text(n)
+        if word.lstrip("_") == "generic":
+            self.add(n, "qualifier", word, V2_0, ((GENERIC,),))
+
+    def on_pipe_qualifier(self, n: Node) -> None:
+        self.add(n, "qualifier", "pipe", V2_0, tables.PIPES)
+
+    def on_block_literal(self, n: Node) -> None:
+        self.add(n, "block", "^{...}", V2_0, tables.DEVICE_ENQUEUE)
+
+    def on_declaration(self, n: Node) -> None:
+        if _in_function(n):
+            return
+        spaces = []
+        storage = []
+        for c in n.children:
+            if c.type == "type_qualifier":
+                spaces.append(self.text(c).lstrip("_"))
+            elif c.type == "storage_class_specifier":
+                storage.append(self.text(c))
+        if "constant" in spaces or "typedef" in storage or "extern" in storage:
+            return
+        for d in n.children_by_field_name("declarator"):
+            inner = d
+            while inner is not None and inner.type in ("init_declarator", "pointer_declarator", "array_declarator",
+                                                       "parenthesized_declarator"):
+                nxt = inner.child_by_field_name("declarator")
+                if nxt is None:
+                    break
+                inner = nxt
+            if inner is None or inner.type == "function_declarator":
+                continue
+            self.add(inner, "variable", self.text(inner), V2_0, ((PROGRAM_SCOPE,),))
+
+    # -- expressions -------------------------------------------------------------------
+
+    def on_call_expression(self, n: Node) -> None:
+        fn = n.child_by_field_name("function")
+        if fn is None or fn.type != "identifier":
+            return
+        name = self.text(fn)
+        if name in self.local_functions:
+            return
+        need = builtin_need(name)
+        if need is None:
+            return
+        since, req, deprecated = need
+        args = n.child_by_field_name("arguments")
+        nargs = args.named_child_count if args is not None else 0
+        if name in _IMAGE_WRITES and nargs == 4:
+            req = (("cl_khr_mipmap_image_writes",),)
+        elif name in _IMAGE_READS and nargs >= 4:
+            req = (("cl_khr_mipmap_image",),)
+        self.add(fn, "built-in", name, since, req, deprecated)
+
+    def on_identifier(self, n: Node) -> None:
+        parent = n.parent
+        if parent is None or parent.type.startswith("preproc") or parent.type == "opencl_extension_pragma":
+            return
+        if parent.type == "call_expression" and parent.child_by_field_name("function") == n:
+            return
+        if parent.child_by_field_name("declarator") == n:
+            return
+        name = self.text(n)
+        if name in tables.CONSTANTS:
+            since, req = tables.CONSTANTS[name]
+            self.add(n, "constant", name, since, req)
+            return
+        c = self.cat.constant(name)
+        if c is not None:
+            self.add(n, "constant", name, _version(c.since), c.requires)
+
+    def on_number_literal(self, n: Node) -> None:
+        text = self.text(n)
+        if text[:2].lower() == "0x":
+            return
+        if text[-1] in "hH" and any(ch in text for ch in ".eE"):
+            self.add(n, "literal", text, None, tables.FP16)
+
+
+def _is_pointer_use(n: Node) -> bool:
+    """`half` in a pointer declaration (allowed without cl_khr_fp16: 6.3.2 / clang)."""
+    parent = n.parent
+    if parent is None:
+        return False
+    if parent.type == "type_descriptor":
+        return any(c.type == "abstract_pointer_declarator" for c in parent.children)
+    decls = parent.children_by_field_name("declarator")
+    if not decls:
+        return parent.type in ("sizeof_expression",)
+    for d in decls:
+        inner = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+        if inner is None or inner.type != "pointer_declarator":
+            return False
+    return True
+
+
+def _walk(root: Node):
+    cursor = root.walk()
+    visited = False
+    while True:
+        if not visited:
+            yield cursor.node
+            if cursor.goto_first_child():
+                continue
+        if cursor.goto_next_sibling():
+            visited = False
+            continue
+        if not cursor.goto_parent():
+            return
+        visited = True
+
+
+def collect_uses(tree: Tree, source: bytes) -> list[Use]:
+    """All gated uses in source order; never raises on user source."""
+    try:
+        uses = _Collector(source).run(tree)
+    except RecursionError:
+        return []
+    uses.sort(key=lambda u: (u.start, u.end))
+    return uses

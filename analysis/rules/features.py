@@ -1,0 +1,569 @@
+"""CL3xx: optional features, extensions and OpenCL C versions.
+
+Two modes (analysis/gating/guards.py `is_target_mode`). Portability mode, the default, asks
+that every use of an optional feature or extension sit under a preprocessor guard that
+implies it. Target mode reports only what the chosen target lacks. All rules share one
+list of uses (analysis/gating/uses.py) and one preprocessor view.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from collections.abc import Iterator
+
+from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Note, Severity, Span, Tag
+from cllint.analysis.features import EXTENSIONS, FEATURES, STRICT_PREFIXES
+from cllint.analysis.gating import collect_uses, guard_text, is_guarded, is_target_mode, needs_text, preprocessor_view
+from cllint.analysis.gating.guards import dead_code, names_text
+from cllint.analysis.gating.uses import Use
+from cllint.analysis.rules.base import FixAvailability, Group, Rule, RuleContext
+from cllint.analysis.target import _did_you_mean
+
+_LAST: tuple[int, bytes, list[Use]] | None = None
+
+
+def _uses(ctx: RuleContext) -> list[Use]:
+    global _LAST
+    if _LAST is not None and _LAST[0] == id(ctx.tree) and _LAST[1] is ctx.source:
+        return _LAST[2]
+    uses = collect_uses(ctx.tree, ctx.source)
+    _LAST = (id(ctx.tree), ctx.source, uses)
+    return uses
+
+
+def _line_bounds(source: bytes, start: int, end: int) -> tuple[int, int, bool]:
+    """(line start, line end, whether [start, end) covers whole lines up to whitespace)."""
+    ls = source.rfind(b"\n", 0, start) + 1
+    le = source.find(b"\n", end)
+    le = len(source) if le < 0 else le
+    whole = not source[ls:start].strip() and not source[end:le].strip()
+    return ls, le, whole
+
+
+def _wrap_fix(ctx: RuleContext, use: Use) -> Fix | None:
+    if use.item is None or not use.requires:
+        return None
+    start, end = use.item
+    ls, le, whole = _line_bounds(ctx.source, start, end)
+    opening = guard_text(use.requires)
+    if whole:
+        edits = (Edit(Span(ctx.file, ls, ls), opening + "\n"), Edit(Span(ctx.file, le, le), "\n#endif"))
+    else:
+        edits = (Edit(Span(ctx.file, start, start), "\n" + opening + "\n"),
+                 Edit(Span(ctx.file, end, end), "\n#endif\n"))
+    applicability = Applicability.SAFE if whole else Applicability.UNSAFE
+    return Fix(f"Wrap in '{opening}'", edits, applicability)
+
+
+class UnguardedOptionalFeature(Rule):
+    """## What it does
+    In portability mode (the default, when no target is chosen), reports a use of an optional
+    feature or extension that no preprocessor guard implies: `double` and floating constants
+    such as `M_PI` without fp64, `half` variables and `1.0h` without `cl_khr_fp16`, image
+    and sampler types, `read_write` images, 3D image writes, the `generic` address space,
+    `pipe`, `queue_t`/`clk_event_t`/`ndrange_t`, blocks, program-scope `global` variables,
+    64-bit integers, sub-group and work-group collective built-ins, mipmap image access,
+    and the atomic orders and scopes (`memory_order_seq_cst`, `memory_scope_all_devices`).
+
+    A guard counts when the enclosing `#if`/`#ifdef`/`#elif`/`#else` conditions imply the
+    macro: `#ifdef __opencl_c_fp64`, `#if defined(cl_khr_fp64) || defined(__opencl_c_fp64)`,
+    the `#else` of `#ifndef cl_khr_fp64`, a macro defined under such a guard, a feature
+    implying the one needed (`__opencl_c_3d_image_writes` implies `__opencl_c_images`),
+    `#if __OPENCL_C_VERSION__ >= 200` for what OpenCL C 2.0 made mandatory, and
+    `#pragma OPENCL EXTENSION x : enable` for an extension. One report per statement and
+    requirement.
+
+    ## Why is this bad?
+    OpenCL C 3.0 made most of OpenCL C 2.0 optional, and `double`, `half` and images were
+    always optional. The kernel builds on the developer's device and fails with a compile
+    error on a device without the feature.
+
+    ## Example
+    ```c
+    kernel void scale(global double *x, double a) { x[get_global_id(0)] *= a; }
+    ```
+
+    ## Use instead
+    ```c
+    #if defined(__opencl_c_fp64) || defined(cl_khr_fp64)
+    kernel void scale(global double *x, double a) { x[get_global_id(0)] *= a; }
+    #endif
+    ```
+
+    ## OpenCL spec
+    Section 6.2.1, "Features", and 6.2.2, "Extensions". Cases the spec gates and
+    clang-19 does not (with `-cl-ext=-name`): `long` without `__opencl_c_int64`,
+    sub-group built-ins without `__opencl_c_subgroups`, work-group collectives, and
+    `memory_scope_device`. `1.0` is a double literal but clang silently makes it float
+    when fp64 is missing (see CL308).
+    """
+
+    code = "CL301"
+    name = "unguarded-optional-feature"
+    severity = Severity.WARNING
+    fix_availability = FixAvailability.SOMETIMES
+    spec_section = "features"
+
+    def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
+        if is_target_mode(ctx):
+            return
+        view = preprocessor_view(ctx)
+        seen: set[tuple[object, object]] = set()
+        for use in _uses(ctx):
+            if not use.requires or dead_code(view, use.start) or is_guarded(view, use.start, use.requires):
+                continue
+            key = (use.item or use.start, use.requires)
+            if key in seen:
+                continue
+            seen.add(key)
+            yield self.diagnostic(
+                Span(ctx.file, use.start, use.end),
+                f"{_what(use)} is not guarded by {names_text(use.requires)}",
+                fix=_wrap_fix(ctx, use),
+            )
+
+
+def _target_uses(ctx: RuleContext) -> Iterator[Use]:
+    """Uses in code the target compiles (or may compile, when guards decide it unknown)."""
+    view = preprocessor_view(ctx)
+    for use in _uses(ctx):
+        active = view.active_at(use.start) if view is not None else True
+        if active is False:
+            continue
+        if active is None and use.requires and is_guarded(view, use.start, use.requires):
+            continue
+        yield use
+
+
+class FeatureUnavailableOnTarget(Rule):
+    """## What it does
+    In target mode (`--target`, a device, or overrides), reports a use of a feature or
+    extension the target does not provide, in code the target compiles: the same uses as
+    CL301, checked against the target's feature and extension set.
+
+    ## Why is this bad?
+    The compiler for that target rejects the program, or (for built-ins declared only when
+    the feature macro is defined) reports an undeclared identifier.
+
+    ## Example
+    ```c
+    // cllint check --target CL3.0
+    kernel void k(global int *p) { generic int *q = p; }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global int *p) {
+    #ifdef __opencl_c_generic_address_space
+        generic int *q = p;
+    #endif
+    }
+    ```
+
+    ## OpenCL spec
+    Section 6.2.1, "Features" (the table of `__opencl_c_*` macros) and 6.2.2, "Extensions".
+    Clang-19 does not gate `long` on `__opencl_c_int64`, nor sub-group or work-group
+    collective built-ins on their macros; the spec requires them.
+    """
+
+    code = "CL302"
+    name = "feature-unavailable-on-target"
+    severity = Severity.ERROR
+    fix_availability = FixAvailability.SOMETIMES
+    spec_section = "features"
+
+    def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
+        if not is_target_mode(ctx):
+            return
+        t = ctx.target
+        seen: set[tuple[object, object]] = set()
+        for use in _target_uses(ctx):
+            if not use.requires or (use.since is not None and t.version < use.since):
+                continue
+            if t.satisfies(None, use.requires):
+                continue
+            key = (use.item or use.start, use.requires)
+            if key in seen:
+                continue
+            seen.add(key)
+            yield self.diagnostic(
+                Span(ctx.file, use.start, use.end),
+                f"{use.kind} '{use.name}' needs {needs_text(use.requires)}, "
+                f"which target '{t.describe()}' does not provide",
+                fix=_wrap_fix(ctx, use),
+            )
+
+
+class NewerThanTarget(Rule):
+    """## What it does
+    In target mode, reports a built-in, type, qualifier or construct that the target's
+    OpenCL C version does not have at all: OpenCL C 2.0 built-ins (`work_group_barrier`,
+    `atomic_*`, `to_global`), `generic`, `pipe` and blocks under 1.2, `printf` before 1.2,
+    3-component vectors under 1.0.
+
+    ## Why is this bad?
+    The compiler for that version reports an undeclared identifier or a syntax error.
+
+    ## Example
+    ```c
+    // cllint check --target CL1.1
+    kernel void k(int x) { printf("%d\\n", x); }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(int x) {
+    #if __OPENCL_C_VERSION__ >= 120
+        printf("%d\\n", x);
+    #endif
+    }
+    ```
+
+    ## OpenCL spec
+    Section 6.1, "Supported Data Types", 6.15, "Built-in Functions" (the version each
+    function appeared in), and 6.2, "Optional functionality".
+    """
+
+    code = "CL303"
+    name = "builtin-newer-than-target"
+    severity = Severity.ERROR
+    spec_section = "built-in-functions"
+
+    def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
+        if not is_target_mode(ctx):
+            return
+        t = ctx.target
+        view = preprocessor_view(ctx)
+        for use in _target_uses(ctx):
+            if use.since is None or t.version >= use.since:
+                continue
+            v = view.guard_min_version(use.start) if view is not None else None
+            if v is not None and v >= use.since.number:
+                continue
+            yield self.diagnostic(
+                Span(ctx.file, use.start, use.end),
+                f"{use.kind} '{use.name}' needs OpenCL C {use.since} or newer, "
+                f"target '{t.describe()}' is OpenCL C {t.version}",
+            )
+
+
+class DeprecatedBuiltin(Rule):
+    """## What it does
+    In target mode, reports a built-in deprecated by the target's version or earlier:
+    `mem_fence`, `read_mem_fence`, `write_mem_fence`, the `atom_*` and `atomic_*`
+    OpenCL 1.x atomics (deprecated by OpenCL C 2.0).
+
+    ## Why is this bad?
+    Deprecated built-ins may be removed; their replacements carry explicit memory orders
+    and scopes.
+
+    ## Example
+    ```c
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    ```
+
+    ## Use instead
+    ```c
+    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acq_rel, memory_scope_work_group);
+    ```
+
+    ## OpenCL spec
+    Section 6.15.9, "Synchronization Functions", and 6.15.12.8, "Legacy Atomic Functions"
+    (the deprecation notes of the built-in catalogue).
+    """
+
+    code = "CL304"
+    name = "deprecated-builtin"
+    severity = Severity.WARNING
+    spec_section = "built-in-functions"
+
+    def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
+        if not is_target_mode(ctx):
+            return
+        t = ctx.target
+        for use in _target_uses(ctx):
+            if use.deprecated is None or t.version < use.deprecated:
+                continue
+            yield self.diagnostic(
+                Span(ctx.file, use.start, use.end),
+                f"'{use.name}' is deprecated in OpenCL C {use.deprecated}",
+                tags=(Tag.DEPRECATED,),
+            )
+
+
+_NAME = re.compile(rb"\b(?:__opencl_c_|cl_khr_|cles_khr_|cl_ext_)\w+")
+
+
+class UnknownFeatureMacro(Rule):
+    """## What it does
+    Reports a feature or extension macro in `#if`, `#ifdef`, `#elif` or
+    `#pragma OPENCL EXTENSION` whose name is not a known `__opencl_c_*`, `cl_khr_*`,
+    `cles_khr_*` or `cl_ext_*` name and that the file does not define itself, with the
+    closest known name.
+
+    ## Why is this bad?
+    No compiler defines a misspelled macro, so the guarded code is silently never built
+    (or the fallback always is), and a misspelled pragma enables nothing.
+
+    ## Example
+    ```c
+    #ifdef cl_khr_fp46
+    ```
+
+    ## Use instead
+    ```c
+    #ifdef cl_khr_fp64
+    ```
+
+    ## OpenCL spec
+    Section 6.2.1, "Features" and 6.2.2, "Extensions" (the macro names), and 7, "OpenCL
+    Extensions" of the extension specification.
+    """
+
+    code = "CL305"
+    name = "unknown-feature-macro"
+    severity = Severity.WARNING
+    fix_availability = FixAvailability.SOMETIMES
+    spec_section = "features"
+
+    def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
+        view = preprocessor_view(ctx)
+        if view is None:
+            return
+        known = [*FEATURES, *EXTENSIONS]
+        for d in view.directives:
+            if d.kind not in ("if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "pragma"):
+                continue
+            if d.kind == "pragma" and (d.pragma is None or d.pragma.kind != "extension"):
+                continue
+            for m in _NAME.finditer(ctx.source, d.args_start if d.args_start >= 0 else d.start, d.end):
+                name = m.group().decode()
+                if name in FEATURES or name in EXTENSIONS or not name.startswith(STRICT_PREFIXES):
+                    continue
+                if view.macro_at(name, len(ctx.source)) is not None or name in view._macro_events:
+                    continue
+                hint = _did_you_mean(name, known)
+                kind = "feature" if name.startswith("__opencl_c_") else "extension"
+                fix = None
+                close = re.search(r"'([^']+)'", hint)
+                if close:
+                    fix = Fix(f"Replace with '{close.group(1)}'",
+                              (Edit(Span(ctx.file, m.start(), m.end()), close.group(1)),), Applicability.UNSAFE)
+                yield self.diagnostic(Span(ctx.file, m.start(), m.end()), f"unknown {kind} '{name}'{hint}", fix=fix)
+
+
+_TARGET_WORDS = re.compile(r"__opencl_c_|\bcl_|\bcles_|__OPENCL_C_VERSION__|__OPENCL_VERSION__|CL_VERSION_|__IMAGE_SUPPORT__")
+
+
+class GuardNeverTrue(Rule):
+    """## What it does
+    In target mode, reports an `#if`, `#ifdef` or `#elif` on feature, extension or version
+    macros that is false for the target, while the enclosing code is compiled: the code
+    under it is dead for that target.
+
+    ## Why is this bad?
+    Often intended (a fallback for other devices), but when the target is the only one the
+    code runs on, the branch is dead code; when it is unexpected, a feature the kernel relies
+    on is missing from the target.
+
+    ## Example
+    ```c
+    // cllint check --target CL1.2
+    #ifdef __opencl_c_pipes
+    ```
+
+    ## Use instead
+    ```c
+    // guard on what the target provides, or drop the branch
+    ```
+
+    ## OpenCL spec
+    Section 6.2.1, "Features", and "Preprocessor Directives and Macros" (which macros
+    each version predefines).
+    """
+
+    code = "CL306"
+    name = "guard-never-true"
+    severity = Severity.INFO
+    spec_section = "features"
+
+    def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
+        if not is_target_mode(ctx):
+            return
+        view = preprocessor_view(ctx)
+        if view is None:
+            return
+        by_start = {d.start: d for d in view.directives}
+        seen: set[int] = set()
+        for _, _, branch in view.regions:
+            if id(branch) in seen or branch.active is not False or branch.parent is None:
+                continue
+            seen.add(id(branch))
+            d = by_start.get(branch.start)
+            if d is None or d.kind == "else" or branch.parent.active is not True or branch.file != ctx.file:
+                continue
+            text = d.name or d.args
+            if not _TARGET_WORDS.search(text) or _NAME.search(text.encode()) and not all(
+                n.decode() in FEATURES or n.decode() in EXTENSIONS for n in _NAME.findall(text.encode())
+            ):
+                continue
+            yield self.diagnostic(
+                Span(ctx.file, d.start, d.end),
+                f"condition '{text}' is never true for target '{ctx.target.describe()}'",
+                tags=(Tag.UNNECESSARY,),
+            )
+
+
+class PragmaEnablesMissingExtension(Rule):
+    """## What it does
+    In target mode, reports `#pragma OPENCL EXTENSION name : enable` for an extension the
+    target does not provide, unless a guard on that extension surrounds the pragma.
+
+    ## Why is this bad?
+    The compiler warns that the extension is unsupported and ignores the pragma; the code
+    that relies on it then fails to build.
+
+    ## Example
+    ```c
+    // cllint check --target CL3.0
+    #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+    ```
+
+    ## Use instead
+    ```c
+    #ifdef cl_khr_fp64
+    #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+    #endif
+    ```
+
+    ## OpenCL spec
+    Section 6.2.2, "Extensions" ("#pragma OPENCL EXTENSION").
+    """
+
+    code = "CL307"
+    name = "pragma-enables-missing-extension"
+    severity = Severity.WARNING
+    fix_availability = FixAvailability.ALWAYS
+    spec_section = "extensions"
+
+    def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
+        if not is_target_mode(ctx):
+            return
+        view = preprocessor_view(ctx)
+        if view is None:
+            return
+        for p in view.pragmas:
+            if p.behavior == "disable" or p.name == "all" or p.branch.active is False or p.span.file != ctx.file:
+                continue
+            if p.name not in EXTENSIONS and p.name not in FEATURES:
+                continue  # CL305 or a vendor extension
+            if ctx.target.has(p.name) or view.guard_implies(p.span.start, p.name):
+                continue
+            ls, le, _ = _line_bounds(ctx.source, p.span.start, p.span.end)
+            fix = Fix(f"Wrap in '#ifdef {p.name}'",
+                      (Edit(Span(ctx.file, ls, ls), f"#ifdef {p.name}\n"), Edit(Span(ctx.file, le, le), "\n#endif")),
+                      Applicability.SAFE)
+            yield self.diagnostic(
+                p.span, f"pragma enables extension '{p.name}', which target '{ctx.target.describe()}' does not provide",
+                fix=fix,
+            )
+
+
+def _exact_in_float(text: str) -> bool:
+    try:
+        value = float(text.rstrip("lL"))
+        return struct.unpack("f", struct.pack("f", value))[0] == value
+    except (ValueError, OverflowError):
+        return False
+
+
+_FLOAT_LITERAL = re.compile(r"^(?:\d+\.\d*|\.\d+|\d+(?:\.\d*)?[eE][+-]?\d+|\.\d+[eE][+-]?\d+)$")
+
+
+class DoubleLiteral(Rule):
+    """## What it does
+    Reports an unsuffixed floating literal such as `1.0` or `0.5e-3` in code that no fp64
+    guard covers and that declares no `double`: the literal has type `double`.
+    The fix adds `f`; it is safe when the value is exact in `float`.
+
+    ## Why is this bad?
+    On a device with fp64, `x * 0.5` computes in double precision (slow on most GPUs) and
+    converts back. On a device without fp64 clang quietly gives the literal type `float`,
+    which the spec does not promise: the same source means two different computations.
+
+    ## Example
+    ```c
+    y[i] = x[i] * 0.5;
+    ```
+
+    ## Use instead
+    ```c
+    y[i] = x[i] * 0.5f;
+    ```
+
+    ## OpenCL spec
+    Section 6.1.1, "Built-in Scalar Data Types" (`double` needs fp64), and C99 6.4.4.2
+    (an unsuffixed floating constant has type `double`).
+    """
+
+    code = "CL308"
+    name = "double-literal"
+    severity = Severity.INFO
+    group = Group.PREVIEW
+    fix_availability = FixAvailability.ALWAYS
+    spec_section = "built-in-scalar-data-types"
+
+    def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
+        view = preprocessor_view(ctx)
+        fp64 = (("__opencl_c_fp64",), ("cl_khr_fp64",))
+        target_mode = is_target_mode(ctx)
+        if target_mode and not ctx.target.satisfies(None, fp64):
+            return  # the literal is float for this target
+        double_items = {u.item for u in _uses(ctx) if u.name.startswith("double")}
+        stack = [ctx.tree.root_node]
+        while stack:
+            n = stack.pop()
+            if n.type != "number_literal":
+                stack.extend(n.children)
+                continue
+            text = ctx.text(n)
+            if not _FLOAT_LITERAL.match(text):
+                continue
+            if dead_code(view, n.start_byte) or is_guarded(view, n.start_byte, fp64):
+                continue
+            if target_mode and view is not None and view.active_at(n.start_byte) is False:
+                continue
+            if _enclosing_item(n) in double_items:
+                continue
+            safe = _exact_in_float(text)
+            yield self.diagnostic(
+                ctx.span(n),
+                f"floating literal '{text}' has type 'double'; use '{text}f'",
+                fix=Fix(f"Add the 'f' suffix: '{text}f'", (Edit(Span(ctx.file, n.end_byte, n.end_byte), "f"),),
+                        Applicability.SAFE if safe else Applicability.UNSAFE),
+            )
+
+
+def _enclosing_item(n) -> tuple[int, int] | None:
+    from cllint.analysis.gating.uses import _item
+
+    return _item(n)
+
+
+RULES = [
+    UnguardedOptionalFeature,
+    FeatureUnavailableOnTarget,
+    NewerThanTarget,
+    DeprecatedBuiltin,
+    UnknownFeatureMacro,
+    GuardNeverTrue,
+    PragmaEnablesMissingExtension,
+    DoubleLiteral,
+]
+
+
+def _what(use: Use) -> str:
+    if use.kind == "variable":
+        return f"program-scope variable '{use.name}'"
+    return f"use of '{use.name}'"
