@@ -406,11 +406,26 @@ def failures(report: dict, max_lines: int = MAX_LINES) -> tuple[str, str]:
     return "\n".join(short) + "\n", "\n".join(full) + "\n"
 
 
+def compare(old: dict, new: dict, grammar: str = "ours") -> str:
+    """Files whose clean status changed for `grammar` since an earlier run's JSON."""
+    out = [f"Changes for {grammar} since the earlier run:"]
+    for source, entry in new["sources"].items():
+        before = old.get("sources", {}).get(source, {}).get("grammars", {}).get(grammar)
+        if before is None:
+            continue
+        was, now = set(before["failing"]), set(entry["grammars"][grammar]["failing"])
+        fixed, broken = sorted(was - now), sorted(now - was)
+        out.append(f"- {source}: {len(fixed)} fixed, {len(broken)} newly failing")
+        out += [f"  - newly failing: {f}" for f in broken[:20]]
+    return "\n".join(out) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reps", type=int, default=5, help="throughput repetitions (median counts; default 5)")
     ap.add_argument("--source", action="append", choices=list(corpus.SOURCES), help="only these sources")
     ap.add_argument("--include-invalid", action="store_true", help="keep files marked expect_build_fail")
+    ap.add_argument("--compare", type=Path, help="list files newly failing or fixed against an earlier --json")
     ap.add_argument("--json", type=Path, help="also write the results as JSON")
     ap.add_argument("--failures", action="store_true", help=f"write {FAILURES_MD.relative_to(Path.cwd())}")
     ap.add_argument("--markdown", type=Path, help="also write the table with command, date and machine note")
@@ -419,6 +434,8 @@ def main(argv: list[str] | None = None) -> int:
     report = run(sources, max(1, args.reps), keep=20 if args.failures else 0, include_invalid=args.include_invalid)
     table = markdown(report)
     print(table)
+    if args.compare:
+        print(compare(json.loads(args.compare.read_text()), report))
     per_file = report.pop("_per_file")
     report["meta"] = meta(args)
     if args.json:
