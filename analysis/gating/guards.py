@@ -9,14 +9,14 @@ from ..preprocessor import build_view
 from ..preprocessor.view import PreprocessorView
 from . import tables
 
-_VIEWS: dict[tuple[int, str], PreprocessorView] = {}
+_VIEWS: dict[tuple[int, str, bytes], PreprocessorView] = {}
 
 
 def preprocessor_view(ctx: Any) -> PreprocessorView | None:
     """The lint driver's view, or one built here (memoised per tree and target)."""
     if ctx.preprocessor is not None:
         return ctx.preprocessor
-    key = (id(ctx.tree), ctx.target.describe())
+    key = (id(ctx.tree), ctx.target.describe(), ctx.source)
     view = _VIEWS.get(key)
     if view is None:
         try:

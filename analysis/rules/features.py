@@ -353,34 +353,34 @@ class UnknownFeatureMacro(Rule):
                 yield self.diagnostic(Span(ctx.file, m.start(), m.end()), f"unknown {kind} '{name}'{hint}", fix=fix)
 
 
-_TARGET_WORDS = re.compile(r"__opencl_c_|\bcl_|\bcles_|__OPENCL_C_VERSION__|__OPENCL_VERSION__|CL_VERSION_|__IMAGE_SUPPORT__")
-
-
 class GuardNeverTrue(Rule):
     """## What it does
-    In target mode, reports an `#if`, `#ifdef` or `#elif` on feature, extension or version
-    macros that is false for the target, while the enclosing code is compiled: the code
-    under it is dead for that target.
+    In target mode, reports an `#if`, `#ifdef` or `#elif` on feature or extension macros
+    that no device of the target's OpenCL C version can make true, in code that is
+    compiled: `#ifdef __opencl_c_fp64` under OpenCL C 1.2 (feature macros only exist from
+    OpenCL C 2.0 on; 1.2 devices define `cl_khr_fp64`), `#ifdef __opencl_c_subgroups` under
+    2.0. Guards that are false only because this target lacks an optional feature are the
+    normal way to write portable code and are not reported.
 
     ## Why is this bad?
-    Often intended (a fallback for other devices), but when the target is the only one the
-    code runs on, the branch is dead code; when it is unexpected, a feature the kernel relies
-    on is missing from the target.
+    The guarded code is dead for every device of that version, which is rarely what the
+    author meant: a kernel guarded only by `__opencl_c_fp64` silently loses its
+    double-precision path on every OpenCL 1.2 device, even those with `cl_khr_fp64`.
 
     ## Example
     ```c
     // cllint check --target CL1.2
-    #ifdef __opencl_c_pipes
+    #ifdef __opencl_c_fp64
     ```
 
     ## Use instead
     ```c
-    // guard on what the target provides, or drop the branch
+    #if defined(__opencl_c_fp64) || defined(cl_khr_fp64)
     ```
 
     ## OpenCL spec
-    Section 6.2.1, "Features", and "Preprocessor Directives and Macros" (which macros
-    each version predefines).
+    Section 6.2.1, "Features" ("feature macros ... are defined for OpenCL C 3.0 or newer"),
+    and "Preprocessor Directives and Macros".
     """
 
     code = "CL306"
@@ -394,6 +394,7 @@ class GuardNeverTrue(Rule):
         view = preprocessor_view(ctx)
         if view is None:
             return
+        possible = _possible_macros(ctx.target)
         by_start = {d.start: d for d in view.directives}
         seen: set[int] = set()
         for _, _, branch in view.regions:
@@ -404,15 +405,29 @@ class GuardNeverTrue(Rule):
             if d is None or d.kind == "else" or branch.parent.active is not True or branch.file != ctx.file:
                 continue
             text = d.name or d.args
-            if not _TARGET_WORDS.search(text) or _NAME.search(text.encode()) and not all(
-                n.decode() in FEATURES or n.decode() in EXTENSIONS for n in _NAME.findall(text.encode())
-            ):
+            names = [n.decode() for n in _NAME.findall(text.encode())]
+            if not names or not all(n in FEATURES or n in EXTENSIONS for n in names):
+                continue
+            if branch.own.evaluate(possible) is not False:
                 continue
             yield self.diagnostic(
                 Span(ctx.file, d.start, d.end),
-                f"condition '{text}' is never true for target '{ctx.target.describe()}'",
+                f"condition '{text}' is never true for OpenCL C {ctx.target.version} "
+                f"(target '{ctx.target.describe()}')",
                 tags=(Tag.UNNECESSARY,),
             )
+
+
+def _possible_macros(target) -> dict[str, str]:
+    """Macros of the target plus every feature and extension its version could define."""
+    macros = dict(target.predefined_macros())
+    for name, info in EXTENSIONS.items():
+        macros.setdefault(name, "1")
+    if target.version.major >= 2:
+        for name, info in FEATURES.items():
+            if info.since <= target.version:
+                macros.setdefault(name, "1")
+    return macros
 
 
 class PragmaEnablesMissingExtension(Rule):
