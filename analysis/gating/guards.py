@@ -43,13 +43,11 @@ def _name_guarded(view: PreprocessorView, offset: int, name: str) -> bool:
         v = view.guard_min_version(offset)
         if v is not None and v >= 200:
             return True
-    if not is_feature(name) and view.extension_state_at(offset, name) == "enable":
-        return True
     return False
 
 
 def is_guarded(view: PreprocessorView | None, offset: int, requires: DNF) -> bool:
-    """Some alternative of `requires` is implied by the guards (or enabling pragmas) at `offset`."""
+    """Some alternative of `requires` is implied by the guards at `offset`."""
     if view is None:
         return False
     return any(all(_name_guarded(view, offset, n) for n in alt) for alt in requires)

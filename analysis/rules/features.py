@@ -70,9 +70,9 @@ class UnguardedOptionalFeature(Rule):
     macro: `#ifdef __opencl_c_fp64`, `#if defined(cl_khr_fp64) || defined(__opencl_c_fp64)`,
     the `#else` of `#ifndef cl_khr_fp64`, a macro defined under such a guard, a feature
     implying the one needed (`__opencl_c_3d_image_writes` implies `__opencl_c_images`),
-    `#if __OPENCL_C_VERSION__ >= 200` for what OpenCL C 2.0 made mandatory, and
-    `#pragma OPENCL EXTENSION x : enable` for an extension. One report per statement and
-    requirement.
+    and `#if __OPENCL_C_VERSION__ >= 200` for what OpenCL C 2.0 made mandatory. A
+    `#pragma OPENCL EXTENSION x : enable` is not a guard: it does not make the extension
+    exist (CL309 checks the pragma is there). One report per statement and requirement.
 
     ## Why is this bad?
     OpenCL C 3.0 made most of OpenCL C 2.0 optional, and `double`, `half` and images were
@@ -566,6 +566,82 @@ def _enclosing_item(n) -> tuple[int, int] | None:
     return _item(n)
 
 
+class ExtensionNotEnabled(Rule):
+    """## What it does
+    Reports a `half` variable or a `1.0h` literal where no
+    `#pragma OPENCL EXTENSION cl_khr_fp16 : enable` is in effect. The fix inserts the
+    pragma before the enclosing top-level declaration.
+
+    ## Why is this bad?
+    `cl_khr_fp16` is one of the extensions that must be enabled before use; clang rejects
+    `half h;` ("declaring variable of type 'half' is not allowed") even when the device
+    supports the extension.
+
+    ## Example
+    ```c
+    kernel void k(global half *o) { half h = 1.0h; vstore_half(h, 0, o); }
+    ```
+
+    ## Use instead
+    ```c
+    #pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    kernel void k(global half *o) { half h = 1.0h; vstore_half(h, 0, o); }
+    ```
+
+    ## OpenCL spec
+    Section 6.2.2, "Extensions" ("#pragma OPENCL EXTENSION"), and the `cl_khr_fp16`
+    section of the OpenCL extension specification. The spec of OpenCL C 1.x also asks for the
+    pragma for `cl_khr_fp64`; clang-19 does not, and this rule does not check it.
+    """
+
+    code = "CL309"
+    name = "extension-not-enabled"
+    severity = Severity.WARNING
+    fix_availability = FixAvailability.ALWAYS
+    spec_section = "extensions"
+
+    def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
+        target_mode = is_target_mode(ctx)
+        if target_mode and not ctx.target.has("cl_khr_fp16"):
+            return  # CL302 reports the missing extension
+        view = preprocessor_view(ctx)
+        uses = _target_uses(ctx) if target_mode else iter(_uses(ctx))
+        seen: set[int] = set()
+        for use in uses:
+            if use.requires != (("cl_khr_fp16",),) or use.kind not in ("type", "literal"):
+                continue
+            if view is not None and (_enabled(view, use.start, "cl_khr_fp16") or dead_code(view, use.start)):
+                continue
+            top = _top_level_start(ctx, use.start)
+            if top in seen:
+                continue
+            seen.add(top)
+            fix = Fix("Add '#pragma OPENCL EXTENSION cl_khr_fp16 : enable'",
+                      (Edit(Span(ctx.file, top, top), "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"),),
+                      Applicability.SAFE)
+            yield self.diagnostic(Span(ctx.file, use.start, use.end),
+                                  f"use of '{use.name}' needs '#pragma OPENCL EXTENSION cl_khr_fp16 : enable'",
+                                  fix=fix)
+
+
+def _enabled(view, offset: int, ext: str) -> bool:
+    """An enabling pragma is in effect wherever the code at `offset` is compiled."""
+    ancestors = view.branch_at(offset).ancestor_ids
+    for p in reversed(view.pragmas):
+        if p.offset > offset or id(p.branch) not in ancestors or p.name not in (ext, "all"):
+            continue
+        return p.behavior != "disable"
+    return False
+
+
+def _top_level_start(ctx: RuleContext, offset: int) -> int:
+    node = ctx.tree.root_node.descendant_for_byte_range(offset, offset)
+    while node is not None and node.parent is not None and node.parent.type != "translation_unit":
+        node = node.parent
+    start = node.start_byte if node is not None else 0
+    return ctx.source.rfind(b"\n", 0, start) + 1
+
+
 RULES = [
     UnguardedOptionalFeature,
     FeatureUnavailableOnTarget,
@@ -575,6 +651,7 @@ RULES = [
     GuardNeverTrue,
     PragmaEnablesMissingExtension,
     DoubleLiteral,
+    ExtensionNotEnabled,
 ]
 
 
