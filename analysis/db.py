@@ -47,6 +47,10 @@ class FileState:
     tree: Tree
     revision: int
     options: LintOptions | None = None
+    # False when an incremental reparse left syntax errors: tree-sitter's error
+    # recovery depends on the old tree, so such a tree may differ from a fresh parse
+    # until `Host.settle` reparses it from scratch.
+    canonical: bool = True
 
 
 def _point_at(text: bytes, offset: int) -> Point:
@@ -108,7 +112,22 @@ class Host:
             )
             text = new_text
         tree = self._parser.parse(text, tree)
-        self._files[file] = FileState(text, tree, self._revision, state.options)
+        self._files[file] = FileState(text, tree, self._revision, state.options,
+                                      canonical=not tree.root_node.has_error)
+
+    def settle(self, file: FileId) -> bool:
+        """Reparse `file` from scratch if its tree is not canonical; True if it did.
+
+        Callers run this when the user pauses: a keystroke keeps the 0.1 ms incremental
+        path, and the settled state always equals a from-scratch analysis."""
+        with self._lock:
+            state = self._files.get(file)
+            if state is None or state.canonical:
+                return False
+            self._revision += 1
+            tree = self._parser.parse(state.text)
+            self._files[file] = FileState(state.text, tree, self._revision, state.options)
+            return True
 
     # -- outputs --------------------------------------------------------------------
 
@@ -139,6 +158,9 @@ class Snapshot:
 
     def tree(self, file: FileId) -> Tree:
         return self._files[file].tree
+
+    def is_canonical(self, file: FileId) -> bool:
+        return self._files[file].canonical
 
     def options(self, file: FileId) -> LintOptions:
         return self._files[file].options or self._default

@@ -31,6 +31,7 @@ from cllint.server.settings import EditorSettings, from_json, lint_options
 log = logging.getLogger("cllint.server")
 T = TypeVar("T")
 SECTION = "cllint"
+SETTLE_S = 0.3  # idle time before a broken buffer is reparsed from scratch
 DEFAULT_DEBOUNCE_S = 0.005
 
 
@@ -46,9 +47,10 @@ class Result:
     version: int
     diagnostics: list[Diagnostic]
     lsp: list[types.Diagnostic]
+    canonical: bool = True  # False: from an incremental tree with errors, not yet settled
 
     def result_id(self, uri: str) -> str:
-        return f"{uri}@{self.version}"
+        return f"{uri}@{self.version}" + ("" if self.canonical else "~")
 
 
 def uri_to_path(uri: str) -> Path | None:
@@ -164,9 +166,24 @@ class CllintServer(LanguageServer):
         self.analyses += 1
         diags = snap.diagnostics(uri)
         lsp = [convert.to_lsp_diagnostic(d, doc.index, self._index_for) for d in diags]
-        result = Result(doc.version, diags, lsp)
+        result = Result(doc.version, diags, lsp, snap.is_canonical(uri))
         self.results[uri] = result
         return result
+
+    def settle(self, uri: str, version: int | None) -> Result | None:
+        """Reparse a broken buffer from scratch once the user pauses (see Host.settle);
+        the new result when that changed the diagnostics, else None."""
+        doc = self.docs.get(uri)
+        if doc is None or (version is not None and doc.version != version):
+            return None
+        before = self.results.get(uri)
+        if not self.host.settle(uri):
+            return None
+        self.results.pop(uri, None)
+        after = self.analyse(uri, version)
+        if after is None or (before is not None and before.diagnostics == after.diagnostics):
+            return None
+        return after
 
     def _index_for(self, file: str) -> convert.LineIndex | None:
         doc = self.docs.get(file)
@@ -186,6 +203,12 @@ class CllintServer(LanguageServer):
             if result is not None and self.push_enabled():
                 self.text_document_publish_diagnostics(
                     types.PublishDiagnosticsParams(uri, result.lsp, version=result.version))
+            if result is not None and not result.canonical:
+                await asyncio.sleep(SETTLE_S)  # a newer edit cancels this task first
+                settled = await self.on_host(self.settle, uri, version)
+                if settled is not None and self.push_enabled():
+                    self.text_document_publish_diagnostics(
+                        types.PublishDiagnosticsParams(uri, settled.lsp, version=settled.version))
         except asyncio.CancelledError:
             pass
         except Exception:
