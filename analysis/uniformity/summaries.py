@@ -9,7 +9,7 @@ function and the callers whose view of it changed, nothing else.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import replace, dataclass, field
 
 from tree_sitter import Node, Tree
 
@@ -98,22 +98,16 @@ class _FileAnalysis:
         local_dims: set[str] | None = set()
         self.direct_sync: dict[str, bool] = {}
         for name, func in self.functions.items():
-            called: set[str] = set()
-            sync = False
-            body = func.child_by_field_name("body")
-            for n in walk(body) if body is not None else ():
-                if n.type == "call_expression":
-                    c = callee_name(n)
-                    if c:
-                        called.add(c)
-                        sync = sync or B.sync_kind(c) is not None
-                        if c in LOCAL_QUERIES and local_dims is not None:
-                            local_dims = _note_dimension(n, c, local_dims)
+            called, sync, dims = _prepass(func)
+            if dims is None or local_dims is None:
+                local_dims = None
+            else:
+                local_dims |= dims
             self.callees[name] = called & self.functions.keys()
             self.direct_sync[name] = sync
         self.syncs = self._transitive_sync()
         self.flat_dims = flat_dimensions(local_dims)
-        self.results: dict[str, FunctionResult] = {}
+        self.results: dict[str, FunctionResult] = {}  # offsets relative, see _Relative
         self.in_progress: set[str] = set()
 
     def _transitive_sync(self) -> set[str]:
@@ -128,6 +122,7 @@ class _FileAnalysis:
         return out
 
     def summary(self, name: str) -> Summary | None:
+        """The callee summary with `sync_span` relative to the function's start."""
         if name not in self.functions:
             return None
         if name in self.in_progress:  # recursion is not OpenCL C; stay conservative
@@ -135,6 +130,10 @@ class _FileAnalysis:
         return self.result(name).summary
 
     def result(self, name: str) -> FunctionResult:
+        """A function's result with every offset relative to a function (its own, or a
+        callee's for notes that point into it), so editing elsewhere in the file reuses
+        it: the memo key is the function's text and its callees' summaries, not where
+        any of them stands."""
         if name in self.results:
             return self.results[name]
         func = self.functions[name]
@@ -142,10 +141,13 @@ class _FileAnalysis:
         try:
             callee_summaries = tuple(sorted((c, self.summary(c)) for c in self.callees[name]
                                             if c != name))
-            key = (func.text, func.start_byte, _is_kernel(func), callee_summaries, self.flat_dims)
+            key = (func.text, _is_kernel(func), callee_summaries, self.flat_dims)
             res = _MEMO.get(key)
             if res is None:
-                res = _analyse_function(func, name, dict(callee_summaries), self.flat_dims)
+                absolute = {c: _shift_summary(sm, self.functions[c].start_byte)
+                            for c, sm in callee_summaries if sm is not None}
+                found = _analyse_function(func, name, absolute, self.flat_dims)
+                res = _Relative(name, self.functions, self.callees[name]).result(found)
                 if len(_MEMO) > _MEMO_LIMIT:
                     _MEMO.clear()
                 _MEMO[key] = res
@@ -153,6 +155,88 @@ class _FileAnalysis:
             self.in_progress.discard(name)
         self.results[name] = res
         return res
+
+    def findings(self, name: str) -> list[Finding]:
+        """The function's findings at today's positions."""
+        return [_Relative.resolve(f, name, self.functions) for f in self.result(name).findings]
+
+
+def _prepass(func: Node) -> tuple[set[str], bool, set[str] | None]:
+    """Calls, whether the body synchronises, and the local-id dimensions it names;
+    memoised on the function's text (keystrokes elsewhere do not redo the walk)."""
+    key = func.text
+    hit = _PREPASS.get(key)
+    if hit is not None:
+        return hit
+    called: set[str] = set()
+    sync = False
+    dims: set[str] | None = set()
+    body = func.child_by_field_name("body")
+    for n in walk(body) if body is not None else ():
+        if n.type == "call_expression":
+            c = callee_name(n)
+            if c:
+                called.add(c)
+                sync = sync or B.sync_kind(c) is not None
+                if c in LOCAL_QUERIES and dims is not None:
+                    dims = _note_dimension(n, c, dims)
+    if len(_PREPASS) > _MEMO_LIMIT:
+        _PREPASS.clear()
+    _PREPASS[key] = (called, sync, dims)
+    return called, sync, dims
+
+
+def _shift_summary(summary: Summary, delta: int) -> Summary:
+    if summary.sync is None:
+        return summary
+    a, b = summary.sync_span
+    return replace(summary, sync_span=(a + delta, b + delta))
+
+
+class _Relative:
+    """Converts a freshly computed result's absolute offsets to (anchor, offset) pairs.
+
+    The anchor is the function holding the offset, encoded in the offset itself: a
+    Finding's start/end and note offsets become `offset - anchor.start`, and a note's
+    message gains the anchor's name through `_ANCHOR` (private, stripped on resolve)."""
+
+    def __init__(self, name: str, functions: dict[str, Node], callees: set[str]):
+        self.own = functions[name]
+        self.others = [(c, functions[c]) for c in callees if c in functions]
+
+    def _anchor(self, offset: int) -> tuple[str, int]:
+        if self.own.start_byte <= offset <= self.own.end_byte:
+            return "", offset - self.own.start_byte
+        for c, node in self.others:
+            if node.start_byte <= offset <= node.end_byte:
+                return c, offset - node.start_byte
+        return "\x00abs", offset  # outside every function: keep absolute
+
+    def result(self, res: FunctionResult) -> FunctionResult:
+        start = self.own.start_byte
+        findings = []
+        for f in res.findings:
+            notes = []
+            for a, b, msg in f.notes:
+                anchor, ra = self._anchor(a)
+                notes.append((ra, ra + (b - a), _ANCHOR.join((anchor, msg))))
+            findings.append(Finding(f.code, f.start - start, f.end - start, f.message, tuple(notes)))
+        return FunctionResult(_shift_summary(res.summary, -start), findings)
+
+    @staticmethod
+    def resolve(f: Finding, name: str, functions: dict[str, Node]) -> Finding:
+        start = functions[name].start_byte
+        notes = []
+        for a, b, tagged in f.notes:
+            anchor, msg = tagged.split(_ANCHOR, 1)
+            base = start if anchor == "" else 0 if anchor == "\x00abs" else (
+                functions[anchor].start_byte if anchor in functions else start)
+            notes.append((a + base, b + base, msg))
+        return Finding(f.code, f.start + start, f.end + start, f.message, tuple(notes))
+
+
+_ANCHOR = "\x00@"
+_PREPASS: dict[bytes | None, tuple[set[str], bool, set[str] | None]] = {}
 
 
 def analyse_file(tree: Tree) -> FileUniformity:
@@ -163,7 +247,7 @@ def analyse_file(tree: Tree) -> FileUniformity:
     # Only functions that synchronise (or call one that does) can hold a finding.
     for name in fa.functions:
         if name in fa.syncs:
-            findings.extend(fa.result(name).findings)
+            findings.extend(fa.findings(name))
     findings.sort(key=lambda f: (f.start, f.code))
     return FileUniformity(findings)
 
