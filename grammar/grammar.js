@@ -58,11 +58,12 @@ module.exports = grammar(C, {
     [$.type_specifier, $.macro_modifier],
     [$.sized_type_specifier, $.macro_modifier],
     [$.type_specifier, $.expression, $.macro_type_specifier, $.macro_modifier],
-    [$.macro_modifier, $.macro_invocation],
     [$._declarator, $.macro_modifier],
     [$.type_specifier, $.macro_type_specifier, $.macro_modifier],
+    [$.argument_list, $.macro_argument_list],
     [$.attributed_declarator, $.macro_declarator],
     [$._field_declarator, $.macro_modifier],
+    [$.macro_type_specifier, $.macro_argument_list],
     [$._declarator, $.type_specifier, $.macro_type_specifier, $.macro_modifier],
     [$._declarator, $.type_specifier, $.macro_modifier],
     [$._declaration_specifiers, $.macro_declarator],
@@ -152,8 +153,19 @@ module.exports = grammar(C, {
     // macro that expands to whole declarations or statements.
     macro_invocation: $ => prec.dynamic(-1, seq(
       field('macro', $.identifier),
-      field('arguments', $.argument_list),
+      field('arguments', alias($.macro_argument_list, $.argument_list)),
     )),
+
+    // Macro arguments may be type names: `SIMPLE_TEST(uint)`, `DEFINE_OP(float4, +)`.
+    macro_argument_list: $ => seq(
+      '(',
+      commaSep(choice($.expression, $.type_descriptor, $.compound_statement)),
+      ')',
+    ),
+
+    // A macro body runs to the end of the line and its continuations, comments
+    // included (tree-sitter-c stops at `/*`, and the rest of the body spills into code).
+    preproc_arg: _ => token(prec(-1, /\S([^/\n]|\/[^*\n]|\/\*([^*]|\*+[^*/])*\*+\/|\\\r?\n)*/)),
 
     // ---- Declarations with attributes after declarators ----------------------------
 
