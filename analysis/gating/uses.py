@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from tree_sitter import Node, Tree
 
@@ -102,8 +103,9 @@ def _in_function(node: Node) -> bool:
 
 
 class _Collector:
-    def __init__(self, source: bytes) -> None:
+    def __init__(self, source: bytes, view: Any = None) -> None:
         self.source = source
+        self.view = view
         self.out: list[Use] = []
         self.cat = catalogue()
         self.local_functions: set[str] = set()
@@ -193,6 +195,12 @@ class _Collector:
                 spaces.append(self.text(c).lstrip("_"))
             elif c.type == "storage_class_specifier":
                 storage.append(self.text(c))
+            elif c.type in ("macro_modifier", "type_identifier"):
+                word = self.text(c).split("(")[0].strip()
+                expanded = self.view.expand_type_macro(word, c.start_byte) if self.view is not None else None
+                if expanded is None and c.type == "macro_modifier":
+                    return  # an unknown qualifier macro may well be __constant
+                spaces.extend(w.lstrip("_") for w in (expanded or "").split())
         if "constant" in spaces or "typedef" in storage or "extern" in storage:
             return
         for d in n.children_by_field_name("declarator"):
@@ -286,10 +294,10 @@ def _walk(root: Node):
         visited = True
 
 
-def collect_uses(tree: Tree, source: bytes) -> list[Use]:
-    """All gated uses in source order; never raises on user source."""
+def collect_uses(tree: Tree, source: bytes, view: Any = None) -> list[Use]:
+    """All gated uses in source order; `view` expands qualifier macros. Never raises on user source."""
     try:
-        uses = _Collector(source).run(tree)
+        uses = _Collector(source, view).run(tree)
     except RecursionError:
         return []
     uses.sort(key=lambda u: (u.start, u.end))
