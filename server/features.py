@@ -5,22 +5,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 
-from cllint.server import convert
+from cllint.server import convert, device
 from cllint.server.ide import completion as ide_completion
 from cllint.server.ide import names, signature, symbols
 from cllint.server.ide.hover import hover as ide_hover
 from cllint.server.ide.suppress import suppress_edit
-from cllint.server.lsp import SECTION, CllintServer
+from cllint.server.lsp import SECTION, CllintServer, uri_to_path
 
 log = logging.getLogger("cllint.server")
 TOKEN_TYPES = symbols.TOKEN_TYPES
 TOKEN_MODIFIERS = symbols.TOKEN_MODIFIERS
 RUN_COMMAND = "cllint.runKernel"
-BUILD_COMMAND = "cllint.build"
+BUILD_COMMAND = "cllint.buildOnDevice"
+BUILD_ALIAS = "cllint.build"
+LIST_DEVICES_COMMAND = "cllint.listDevices"
+SELECT_DEVICE_COMMAND = "cllint.selectDevice"
 
 _COMPLETION_KIND = {
     "function": types.CompletionItemKind.Function, "keyword": types.CompletionItemKind.Keyword,
@@ -208,51 +212,131 @@ def code_lenses(ls: CllintServer, uri: str) -> list[types.CodeLens] | None:
         return None
     doc, tree, src, _ = found
     return [types.CodeLens(doc.index.range(s.name_start, s.name_end),
-                           command=types.Command("▶ Run on device", RUN_COMMAND, [uri, s.name]))
+                           command=types.Command("▶ Run", RUN_COMMAND, [uri, s.name]))
             for s in symbols.document_symbols(tree, src) if s.kind == "kernel"]
 
 
-def register_runner_commands(ls: CllintServer) -> None:
-    @ls.command(BUILD_COMMAND)
-    async def build(ls: CllintServer, args: list[Any]) -> dict:
-        return await _device_call(ls, "build", str(args[0]), None)
-
-    @ls.command(RUN_COMMAND)
-    async def run(ls: CllintServer, args: list[Any]) -> dict:
-        return await _device_call(ls, "run", str(args[0]), str(args[1]))
+async def _pooled(ls: CllintServer, fn, *args):
+    return await asyncio.wrap_future(ls.device.submit(fn, *args))
 
 
-def _runner_job(op: str, path: str, kernel: str | None, device: str | None, includes: tuple[str, ...],
-                defines: tuple[tuple[str, str], ...], std: str | None) -> dict:
-    from cllint.server.runner import api  # lazy: pyopencl lives behind it
-
-    options = api.BuildOptions(std=std, include_dirs=includes, defines=tuple(f"{k}={v}" for k, v in defines))
-    if op == "build":
-        r = api.build(path, device, options)
-        return {"ok": r.ok, "log": r.log, "seconds": r.seconds, "kernels": list(r.kernels),
-                "diagnostics": [d.message for d in r.diagnostics]}
-    r = api.run(path, kernel or "", device, options=options)
-    timing = r.timing.__dict__ if r.timing else None
-    return {"ok": r.ok, "kernel": r.kernel, "timing": timing, "log": r.log,
-            "diagnostics": [d.message for d in r.diagnostics]}
-
-
-async def _device_call(ls: CllintServer, op: str, uri: str, kernel: str | None) -> dict:
-    doc = ls.docs.get(uri)
-    if doc is None or doc.path is None:
-        return {"ok": False, "error": "the document is not a file on disk"}
+def _job(ls: CllintServer, uri: str) -> device.Job | dict:
+    """The job for a document, or the error to answer."""
+    if not ls.trusted():
+        return {"ok": False, "error": "device builds and runs are off in an untrusted workspace",
+                "hint": "trust the workspace to build or run its kernels"}
+    path = uri_to_path(uri)
+    if path is None or not path.is_file():
+        return {"ok": False, "error": f"'{uri}' is not a file on disk", "hint": "save the file first"}
     e = ls.editor
-    try:
-        result = await asyncio.get_running_loop().run_in_executor(
-            None, _runner_job, op, str(doc.path), kernel, e.device, e.include_paths, e.defines, e.std)
-    except Exception as exc:  # RunnerError, no pyopencl, no device
-        result = {"ok": False, "error": str(exc)}
-    ls.window_show_message(types.ShowMessageParams(
-        types.MessageType.Info if result.get("ok") else types.MessageType.Warning,
-        f"cllint {op}: {'ok' if result.get('ok') else result.get('error') or 'failed'}"))
+    return device.Job(str(path), device.selector(e.device) or ls.device.selected, e.std, e.include_paths,
+                      tuple(f"{k}={v}" for k, v in e.defines), e.timeout_s, ls.encoding)
+
+
+def _show(ls: CllintServer, op: str, result: dict, kernel: str | None = None) -> dict:
+    kind, text = device.summary(op, result, kernel)
+    ls.window_show_message(types.ShowMessageParams(kind, text))
     return result
 
 
+async def list_devices(ls: CllintServer) -> list[dict] | dict:
+    try:
+        return await _pooled(ls, device.list_devices_job)
+    except Exception as exc:  # RunnerError, WorkerStopped, no pyopencl
+        return device.error_json(exc)
+
+
+async def build_on_device(ls: CllintServer, uri: str) -> dict:
+    job = _job(ls, uri)
+    if isinstance(job, dict):
+        return _show(ls, "build", job)
+    try:
+        result, _ = await _pooled(ls, device.build_job, job)
+    except Exception as exc:
+        result = device.error_json(exc)
+    return _show(ls, "build", result)
+
+
+async def run_kernel(ls: CllintServer, uri: str, kernel: str) -> dict:
+    job = _job(ls, uri)
+    if isinstance(job, dict):
+        return _show(ls, "run", job, kernel)
+    try:
+        result = await _pooled(ls, device.run_job, job, kernel)
+    except Exception as exc:  # RunnerError, WorkerStopped (time limit, crash)
+        result = device.error_json(exc)
+    return _show(ls, "run", result, kernel)
+
+
+def register_runner_commands(ls: CllintServer, aliases: bool = True) -> None:
+    """The contract in server/device.py. `aliases`: also `cllint.build` and `cllint.selectDevice`,
+    names the VS Code extension registers itself (the client would fail to register them twice)."""
+
+    @ls.command(BUILD_COMMAND)
+    async def build(ls: CllintServer, args: list[Any]) -> dict:
+        return await build_on_device(ls, str(args[0]) if args else "")
+
+    @ls.command(RUN_COMMAND)
+    async def run(ls: CllintServer, args: list[Any]) -> dict:
+        return await run_kernel(ls, str(args[0]) if args else "", str(args[1]) if len(args) > 1 else "")
+
+    @ls.command(LIST_DEVICES_COMMAND)
+    async def devices(ls: CllintServer, args: list[Any]) -> list[dict] | dict:
+        return await list_devices(ls)
+
+    if aliases:
+        register_alias_commands(ls)
+
+
+def register_alias_commands(ls: CllintServer) -> None:
+    @ls.command(BUILD_ALIAS)
+    async def build_alias(ls: CllintServer, args: list[Any]) -> dict:
+        return await build_on_device(ls, str(args[0]) if args else "")
+
+    @ls.command(SELECT_DEVICE_COMMAND)
+    def select_device(ls: CllintServer, args: list[Any]) -> dict:
+        ls.device.selected = device.selector(str(args[0])) if args and args[0] is not None else None
+        return {"ok": True, "device": ls.device.selected}
+
+
 async def on_save(ls: CllintServer, uri: str) -> None:
-    if ls.editor.build_on_save:
-        await _device_call(ls, "build", uri, None)
+    """Build on save (device diagnostics published beside the static ones) and run on save
+    (each kernel with a `// cllint-run:` annotation); both off by default, never untrusted."""
+    ls.device.build_diags.pop(uri, None)
+    e = ls.editor
+    if not (e.build_on_save or e.run_on_save) or not ls.trusted():
+        return
+    job = _job(ls, uri)
+    if isinstance(job, dict):
+        return
+    doc = ls.docs.get(uri)
+    version = doc.version if doc else None
+    if e.build_on_save:
+        try:
+            result, lsp = await _pooled(ls, device.build_job, job)
+        except Exception as exc:
+            result, lsp = device.error_json(exc), []
+        doc = ls.docs.get(uri)
+        if doc is not None and doc.version == version:  # not edited meanwhile
+            ls.device.generation += 1
+            ls.device.build_diags[uri] = (ls.device.generation, [d for u, d in lsp if u == Path(job.path).as_uri()])
+            await _republish(ls, uri)
+        if "error" in result or not result.get("ok"):
+            _show(ls, "build", result)
+        if not result.get("ok"):
+            return
+    if e.run_on_save:
+        text = await asyncio.to_thread(Path(job.path).read_text, errors="replace")
+        for kernel in device.annotated_kernels(text):
+            await run_kernel(ls, uri, kernel)
+
+
+async def _republish(ls: CllintServer, uri: str) -> None:
+    result = await ls.on_host(ls.analyse, uri)
+    if result is None:
+        return
+    if ls.push_enabled():
+        ls.publish(uri, result)
+    caps = ls.client_capabilities.workspace
+    if ls.diagnostic_mode != "push" and caps is not None and caps.diagnostics and caps.diagnostics.refresh_support:
+        ls.workspace_diagnostic_refresh(None)

@@ -3,6 +3,8 @@ pure features (server/ide/) on the worker thread, and converts the answer back."
 
 from __future__ import annotations
 
+import asyncio
+
 from lsprotocol import types
 
 from cllint.server import features as f
@@ -15,7 +17,7 @@ def create_server() -> CllintServer:
     ls = CllintServer()
     _register_sync(ls)
     _register_features(ls)
-    f.register_runner_commands(ls)
+    f.register_runner_commands(ls, aliases=False)  # the aliases: at initialize, by client
     return ls
 
 
@@ -25,6 +27,10 @@ def _register_sync(ls: CllintServer) -> None:
         opts = params.initialization_options if isinstance(params.initialization_options, dict) else {}
         ls.debounce_s = float(opts.get("debounceMs", ls.debounce_s * 1000)) / 1000
         ls.diagnostic_mode = str(opts.get("diagnosticMode", ls.diagnostic_mode))
+        ls.device.trusted = opts.get("trusted") is not False  # LSP has no trust flag; CLI-started: trusted
+        ls.loop = asyncio.get_running_loop()
+        if not _registers_own_commands(params.client_info):
+            f.register_alias_commands(ls)
         if "settings" in opts:
             ls.apply_settings(opts["settings"])
 
@@ -68,6 +74,13 @@ def _register_sync(ls: CllintServer) -> None:
     async def diagnostic(ls: CllintServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
         report = await ls.on_host(ls.pull, params.text_document.uri, params.previous_result_id)
         return report or types.RelatedFullDocumentDiagnosticReport(items=[])
+
+
+def _registers_own_commands(info: types.ClientInfo | None) -> bool:
+    """VS Code and its forks register `cllint.build` / `cllint.selectDevice` themselves;
+    advertising them too makes vscode-languageclient fail ("command already exists")."""
+    name = (info.name if info else "").lower()
+    return any(k in name for k in ("code", "codium", "cursor", "windsurf"))
 
 
 def _register_features(ls: CllintServer) -> None:

@@ -26,6 +26,7 @@ from cllint.analysis.db import Change, Host
 from cllint.analysis.diagnostics import Diagnostic
 from cllint.analysis.lint import LintOptions
 from cllint.server import convert
+from cllint.server.device import DeviceSession
 from cllint.server.settings import EditorSettings, from_json, lint_options
 
 log = logging.getLogger("cllint.server")
@@ -70,6 +71,8 @@ class CllintServer(LanguageServer):
         self.debounce_s = DEFAULT_DEBOUNCE_S
         self.diagnostic_mode = "auto"  # "push" | "pull" | "both" | "auto"
         self.analyses = 0  # analyses actually run (tests check coalescing)
+        self.device = DeviceSession()  # runner glue: session device, device diagnostics, target cache
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     # -- worker plumbing --------------------------------------------------------------
 
@@ -95,7 +98,7 @@ class CllintServer(LanguageServer):
 
     def options_for(self, path: Path | None) -> LintOptions:
         try:
-            return lint_options(path, self.editor)
+            return lint_options(path, self.editor, self.device.device_reader(self._device_target_ready))
         except Exception as exc:  # a bad config file or target: say so, lint with defaults
             self.window_log_message(types.LogMessageParams(types.MessageType.Warning, f"cllint: {exc}"))
             return LintOptions()
@@ -107,6 +110,19 @@ class CllintServer(LanguageServer):
             return False
         caps = self.client_capabilities.text_document
         return caps is None or caps.diagnostic is None
+
+    def _device_target_ready(self) -> None:
+        """A `device:N` target was read (pool thread): re-lint every document with it."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self._reanalyse_all)
+
+    def _reanalyse_all(self) -> None:
+        self.submit(self._reconfigure_all)
+        for uri in list(self.docs):
+            self.schedule(uri)
+
+    def trusted(self) -> bool:
+        return self.device.trusted and self.editor.trusted_workspace
 
     def apply_settings(self, raw: Any) -> None:
         self.editor = from_json(raw)
@@ -134,6 +150,7 @@ class CllintServer(LanguageServer):
         if doc is None:
             return
         doc.version = params.text_document.version
+        self.device.build_diags.pop(uri, None)  # device diagnostics hold until the next edit or save
         try:
             edits, full = convert.apply_changes(doc.index, list(params.content_changes))
             change = Change(files={uri: full}) if full is not None else Change(edits={uri: edits})
@@ -150,6 +167,7 @@ class CllintServer(LanguageServer):
     def close_document(self, uri: str) -> None:
         self.docs.pop(uri, None)
         self.results.pop(uri, None)
+        self.device.build_diags.pop(uri, None)
         self.host.apply_change(Change(files={uri: None}))
 
     # -- diagnostics ------------------------------------------------------------------
@@ -201,14 +219,12 @@ class CllintServer(LanguageServer):
             await asyncio.sleep(self.debounce_s)
             result = await self.on_host(self.analyse, uri, version)
             if result is not None and self.push_enabled():
-                self.text_document_publish_diagnostics(
-                    types.PublishDiagnosticsParams(uri, result.lsp, version=result.version))
+                self.publish(uri, result)
             if result is not None and not result.canonical:
                 await asyncio.sleep(SETTLE_S)  # a newer edit cancels this task first
                 settled = await self.on_host(self.settle, uri, version)
                 if settled is not None and self.push_enabled():
-                    self.text_document_publish_diagnostics(
-                        types.PublishDiagnosticsParams(uri, settled.lsp, version=settled.version))
+                    self.publish(uri, settled)
         except asyncio.CancelledError:
             pass
         except Exception:
@@ -217,11 +233,21 @@ class CllintServer(LanguageServer):
             if self.pending.get(uri) is asyncio.current_task():
                 del self.pending[uri]
 
+    def merged(self, uri: str, result: Result) -> tuple[list[types.Diagnostic], str]:
+        """Static diagnostics plus the device build's (build on save), and their result id."""
+        gen, extra = self.device.build_diags.get(uri, (0, []))
+        rid = result.result_id(uri)
+        return (result.lsp + extra, f"{rid}+dev{gen}") if extra else (result.lsp, rid)
+
+    def publish(self, uri: str, result: Result) -> None:
+        items, _ = self.merged(uri, result)
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, items, version=result.version))
+
     def pull(self, uri: str, previous: str | None) -> types.DocumentDiagnosticReport:
         result = self.analyse(uri)
         if result is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
-        rid = result.result_id(uri)
+        items, rid = self.merged(uri, result)
         if previous == rid:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=rid)
-        return types.RelatedFullDocumentDiagnosticReport(items=result.lsp, result_id=rid)
+        return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=rid)

@@ -6,14 +6,17 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from cllint.analysis.lint import LintOptions
 from cllint.analysis.registry import is_valid_selector
+from cllint.analysis.target import Target
 from cllint.config import ConfigError, Settings, build_target, find_config, load_config, merge
 
 KEYS = ("std", "target", "features", "includePaths", "defines", "select", "ignore", "device",
-        "buildOnSave", "runOnSave")
+        "buildOnSave", "runOnSave", "trustedWorkspace", "timeout")
+DEFAULT_TIMEOUT_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,8 @@ class EditorSettings:
     device: str | None = None
     build_on_save: bool = False
     run_on_save: bool = False
+    trusted_workspace: bool = True  # false: no device build or run (untrusted workspace)
+    timeout_s: float = DEFAULT_TIMEOUT_S  # per device build or run
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -47,6 +52,11 @@ def _defines(value: Any) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def _seconds(value: Any) -> float:
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+    return float(value) if ok else DEFAULT_TIMEOUT_S
+
+
 def from_json(obj: Any) -> EditorSettings:
     """Tolerant reading: unknown keys are kept in `extra`, wrong types are dropped."""
     if not isinstance(obj, dict):
@@ -59,6 +69,7 @@ def from_json(obj: Any) -> EditorSettings:
         include_paths=_strs(obj.get("includePaths")), defines=_defines(obj.get("defines")),
         select=_strs(obj["select"]) if obj.get("select") else None, ignore=_strs(obj.get("ignore")),
         device=s("device"), build_on_save=bool(obj.get("buildOnSave")), run_on_save=bool(obj.get("runOnSave")),
+        trusted_workspace=obj.get("trustedWorkspace") is not False, timeout_s=_seconds(obj.get("timeout")),
         extra={k: v for k, v in obj.items() if k not in KEYS},
     )
 
@@ -71,8 +82,10 @@ def file_settings(path: Path | None) -> Settings:
     return load_config(found, is_valid_selector) if found else Settings()
 
 
-def lint_options(path: Path | None, editor: EditorSettings) -> LintOptions:
-    """Options for one document; raises ConfigError or TargetError (ValueError)."""
+def lint_options(path: Path | None, editor: EditorSettings,
+                 device_reader: Callable[[int], Target] | None = None) -> LintOptions:
+    """Options for one document; raises ConfigError or TargetError (ValueError).
+    `device_reader` turns a `device:N` target into a Target (see server/device.py)."""
     base = file_settings(path)
     merged = merge(base, {
         "std": editor.std, "target": editor.target, "features": editor.features,
@@ -86,7 +99,7 @@ def lint_options(path: Path | None, editor: EditorSettings) -> LintOptions:
             if fnmatch.fnmatch(rel, glob):
                 ignore += codes
     return LintOptions(
-        target=build_target(merged),
+        target=build_target(merged, device_reader),
         select=tuple(merged.select) if merged.select is not None else None,
         ignore=tuple(ignore), extend_select=tuple(merged.extend_select),
         defines=tuple(merged.define.items()),
