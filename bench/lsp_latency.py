@@ -1,20 +1,27 @@
-"""Keystroke-to-diagnostics latency of `cllint server` (and clangd-19 when installed).
+"""Keystroke-to-diagnostics latency of `cllint server` against clangd-19, same file, same run.
 
 A small JSON-RPC client over stdio: open a ~3,000-line kernel file (darktable's basic.cl
 from bench/.cache/corpus when bench/corpus.py has fetched it, else a generated one), type
 40 characters one by one inside a function, and time each didChange until the
 publishDiagnostics carrying that version. Also: time to first diagnostics and the
-server's RSS with 100 files open. Writes bench/results/lsp.md.
+server's RSS with 100 files open. Each server runs in its own temp folder holding the file,
+the headers it includes (darktable's kernels/*.h from the cached .deb, when there) and a
+`compile_flags.txt` that configures clangd for OpenCL C 3.0. Rounds alternate which
+server goes first. Writes bench/results/lsp.md.
 
-    .venv/bin/python bench/lsp_latency.py [--chars 40] [--files 100]
+clangd-19 is optional: `apt-get install -y clangd-19` (Debian bookworm), then rerun.
+
+    .venv/bin/python bench/lsp_latency.py [--chars 40] [--files 100] [--rounds 2]
 """
 
 from __future__ import annotations
 
 import argparse
+import glob
 import json
 import os
 import queue
+import re
 import shutil
 import statistics
 import subprocess
@@ -54,10 +61,27 @@ kernel void k_{i}(global float *out, global const float *in, local float *tile, 
     return "".join(block.format(i=i) for i in range(n))
 
 
-def corpus_file() -> tuple[str, str]:
+def corpus_file() -> tuple[str, str, dict[str, bytes]]:
+    """The input text, its name, and the files it includes (name -> bytes) where we have them."""
     for p in sorted((HERE / ".cache" / "corpus").rglob("basic.cl")) if (HERE / ".cache" / "corpus").exists() else []:
-        return p.read_text(errors="replace"), f"darktable {p.name}"
-    return generated_kernel(), "generated"
+        text = p.read_text(errors="replace")
+        named = set(re.findall(r'^\s*#\s*include\s*"([^"]+)"', text, re.MULTILINE))
+        siblings = {n: (p.parent / n).read_bytes() for n in named if (p.parent / n).is_file()}
+        return text, f"darktable {p.name}", {**siblings, **darktable_headers()}
+    return generated_kernel(), "generated", {}
+
+
+def darktable_headers() -> dict[str, bytes]:
+    """darktable's kernels/*.h, which bench/corpus.py leaves out (it keeps .cl only); read
+    from the .deb it cached, so that both servers see a file that compiles."""
+    debs = sorted(glob.glob(str(HERE / ".cache" / "debs" / "darktable_*.deb")))
+    if not debs or not shutil.which("dpkg-deb"):
+        return {}
+    with tempfile.TemporaryDirectory() as tmp:
+        tar = subprocess.run(["dpkg-deb", "--fsys-tarfile", debs[-1]], capture_output=True, check=False).stdout
+        subprocess.run(["tar", "-x", "-C", tmp, "--wildcards", "./usr/share/darktable/kernels/*.h"], input=tar,
+                       capture_output=True, check=False)
+        return {p.name: p.read_bytes() for p in Path(tmp).rglob("*.h")}
 
 
 class Client:
@@ -99,8 +123,10 @@ class Client:
         end = time.perf_counter() + timeout
         while True:
             t, msg = self.messages.get(timeout=max(0.01, end - time.perf_counter()))
-            if "method" in msg and "id" in msg:  # server->client request (configuration...)
-                self.send({"jsonrpc": "2.0", "id": msg["id"], "result": [None] * len(msg["params"].get("items", [1]))})
+            if "method" in msg and "id" in msg:  # server->client request (configuration, progress...)
+                result = ([None] * len(msg["params"].get("items", []))
+                          if msg["method"] == "workspace/configuration" else None)
+                self.send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
                 continue
             if pred(msg):
                 return t, msg
@@ -109,6 +135,18 @@ class Client:
         t, _ = self.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
                          and m["params"]["uri"] == uri and m["params"].get("version") == version, timeout)
         return t
+
+    def published_all(self, uris: set[str], version: int, timeout: float = 300) -> None:
+        """Waits for every uri's diagnostics at `version`, in whatever order they come."""
+        pending = set(uris)
+
+        def seen(m: dict) -> bool:
+            if m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == version:
+                pending.discard(m["params"]["uri"])
+            return not pending
+
+        if pending:
+            self.wait(seen, timeout)
 
     def rss_mib(self) -> float:
         for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
@@ -126,6 +164,8 @@ class Client:
 
 
 def measure(name: str, cmd: list[str], text: str, folder: Path, chars: int, files: int) -> dict:
+    """One server session: first diagnostics, `chars` keystrokes, then RSS with `files` open
+    (skipped when files <= 1)."""
     client = Client(cmd, cwd=str(folder))
     root = folder.as_uri()
     client.request("initialize", {"processId": os.getpid(), "rootUri": root, "capabilities": {
@@ -155,18 +195,32 @@ def measure(name: str, cmd: list[str], text: str, folder: Path, chars: int, file
         col += 1
         time.sleep(0.03)  # a fast typist; lets each keystroke stand alone
     rss_one = client.rss_mib()
-    for n in range(files - 1):
-        p = folder / f"extra_{n}.cl"
-        p.write_text(text)
-        client.notify("textDocument/didOpen", {"textDocument": {"uri": p.as_uri(), "languageId": "opencl",
-                                                                "version": 1, "text": text}})
-    for n in range(files - 1):
-        client.published((folder / f"extra_{n}.cl").as_uri(), 1, timeout=300)
-    rss_all = client.rss_mib()
+    rss_all, all_s = float("nan"), float("nan")
+    if files > 1:
+        extra = set()
+        t_all = time.perf_counter()
+        for n in range(files - 1):
+            p = folder / f"extra_{n}.cl"
+            p.write_text(text)
+            extra.add(p.as_uri())
+            client.notify("textDocument/didOpen", {"textDocument": {"uri": p.as_uri(), "languageId": "opencl",
+                                                                    "version": 1, "text": text}})
+        client.published_all(extra, 1, timeout=600)
+        all_s = time.perf_counter() - t_all
+        rss_all = client.rss_mib()
     client.close()
-    q = statistics.quantiles(latencies, n=20)
-    return {"server": name, "first_ms": first * 1000, "p50": statistics.median(latencies), "p95": q[18],
-            "max": max(latencies), "rss_one": rss_one, "rss_all": rss_all, "files": files}
+    return {"server": name, "first_ms": first * 1000, "latencies": latencies, "rss_one": rss_one,
+            "rss_all": rss_all, "all_s": all_s, "files": files}
+
+
+def summarise(name: str, sessions: list[dict]) -> dict:
+    lat = [x for s in sessions for x in s["latencies"]]
+    q = statistics.quantiles(lat, n=20, method="inclusive")
+    return {"server": name, "first_ms": statistics.median(s["first_ms"] for s in sessions),
+            "p50": statistics.median(lat), "p95": q[18], "max": max(lat),
+            "round_p50": [statistics.median(s["latencies"]) for s in sessions],
+            "rss_one": max(s["rss_one"] for s in sessions), "rss_all": sessions[0]["rss_all"],
+            "all_s": sessions[0]["all_s"], "n": len(lat)}
 
 
 def breakdown(text: str, chars: int) -> dict:
@@ -199,18 +253,30 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--chars", type=int, default=40)
     ap.add_argument("--files", type=int, default=100)
+    ap.add_argument("--rounds", type=int, default=2, help="keystroke sessions per server, alternating order; "
+                    "the 100-file RSS is taken in the first")
     args = ap.parse_args()
-    text, source = corpus_file()
+    text, source, includes = corpus_file()
     runs = [("cllint", [sys.executable, "-m", "cllint", "server"])]
     clangd = shutil.which("clangd-19")
     if clangd:
         runs.append(("clangd-19", [clangd, "--log=error"]))
-    rows = []
-    for name, cmd in runs:
-        with tempfile.TemporaryDirectory(prefix=f"lsp-bench-{name}-") as tmp:
-            (Path(tmp) / "compile_flags.txt").write_text(CLANGD_FLAGS)
-            rows.append(measure(name, cmd, text, Path(tmp), args.chars, args.files))
-            print(rows[-1], flush=True)
+    else:
+        print("clangd-19 not found; for the comparison row: apt-get install -y clangd-19", file=sys.stderr)
+    load_before = os.getloadavg()
+    sessions: dict[str, list[dict]] = {name: [] for name, _ in runs}
+    for r in range(args.rounds):
+        for name, cmd in runs if r % 2 == 0 else runs[::-1]:
+            with tempfile.TemporaryDirectory(prefix=f"lsp-bench-{name}-") as tmp:
+                (Path(tmp) / "compile_flags.txt").write_text(CLANGD_FLAGS)
+                for inc, data in includes.items():
+                    (Path(tmp) / inc).write_bytes(data)
+                s = measure(name, cmd, text, Path(tmp), args.chars, args.files if r == 0 else 1)
+                sessions[name].append(s)
+                print(f"round {r + 1} {name}: first {s['first_ms']:.0f} ms, p50 {statistics.median(s['latencies']):.1f}"
+                      f" ms, load {os.getloadavg()[0]:.2f}", file=sys.stderr, flush=True)
+    load_after = os.getloadavg()
+    rows = [summarise(name, sessions[name]) for name, _ in runs]
     split = breakdown(text, args.chars)
     out = [
         "# LSP latency: keystroke to publishDiagnostics",
@@ -218,14 +284,32 @@ def main() -> int:
         f"`bench/lsp_latency.py`: input {source} ({text.count(chr(10))} lines, {len(text.encode()):,} bytes); "
         f"{args.chars} characters typed one by one inside a function, each didChange timed until the "
         "publishDiagnostics with that version. RSS measured after opening "
-        f"{args.files} copies and waiting for all their diagnostics. Python {sys.version.split()[0]}.",
+        f"{args.files} copies and waiting for all their diagnostics. Python {sys.version.split()[0]}, "
+        f"commit {_commit()}, {os.cpu_count()} cores shared with other work: load average {load_before[0]:.2f} "
+        f"before, {load_after[0]:.2f} after.",
         "",
-        "| server | first diagnostics (ms) | p50 (ms) | p95 (ms) | max (ms) | RSS 1 file (MiB) | RSS 100 files (MiB) |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        f"`.venv/bin/python bench/lsp_latency.py --chars {args.chars} --files {args.files} --rounds {args.rounds}`: "
+        f"{args.rounds} sessions per server, alternating which goes first; p50/p95 over all "
+        f"{args.rounds * args.chars} keystrokes, first diagnostics as the median of the sessions. "
+        + (f"Each server's folder also holds the {len(includes)} files that the input includes or sits beside "
+           "(darktable's headers from the cached .deb, the kernel it includes), so the file compiles with clang-19. "
+           if includes else "")
+        + (f"clangd-19: `{' '.join(runs[1][1])}` with `compile_flags.txt` = "
+           f"`{' '.join(CLANGD_FLAGS.split())}`." if clangd else ""),
+        "",
+        f"| server | first diagnostics (ms) | p50 (ms) | p95 (ms) | max (ms) | p50 per session (ms) "
+        f"| RSS 1 file (MiB) | RSS {args.files} files (MiB) | open {args.files} files (s) |",
+        "|---|---:|---:|---:|---:|---|---:|---:|---:|",
     ]
     for r in rows:
         out.append(f"| {r['server']} | {r['first_ms']:.0f} | {r['p50']:.1f} | {r['p95']:.1f} | {r['max']:.1f} "
-                   f"| {r['rss_one']:.0f} | {r['rss_all']:.0f} |")
+                   f"| {', '.join(f'{x:.1f}' for x in r['round_p50'])} "
+                   f"| {r['rss_one']:.0f} | {r['rss_all']:.0f} | {r['all_s']:.1f} |")
+    if clangd:
+        c, d = rows[0], rows[1]
+        out += ["", f"Ratios clangd-19 / cllint (above 1: cllint is faster or smaller): p50 **{d['p50'] / c['p50']:.2f}x**, "
+                f"p95 {d['p95'] / c['p95']:.2f}x, first diagnostics {d['first_ms'] / c['first_ms']:.2f}x, "
+                f"RSS with {args.files} files {d['rss_all'] / c['rss_all']:.2f}x."]
     out += ["", "Where a cllint keystroke goes (in-process medians, same edits): "
             f"incremental edit + reparse {split['edit']:.1f} ms, lint (all rules) {split['lint']:.1f} ms, "
             f"conversion to LSP {split['convert']:.2f} ms; the rest is JSON-RPC, the 5 ms debounce and scheduling."]
@@ -236,6 +320,14 @@ def main() -> int:
     RESULTS.write_text("\n".join(out) + "\n")
     print("\n".join(out))
     return 0
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              cwd=HERE).stdout.strip() or "?"
+    except OSError:
+        return "?"
 
 
 if __name__ == "__main__":
