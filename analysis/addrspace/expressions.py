@@ -1,0 +1,474 @@
+"""Expression-level address-space checks in function bodies (6.7.4 conversions, 6.7.3 `__constant`).
+
+Implicit conversions (initialisation, assignment, argument passing, return), comparisons,
+pointer subtraction, the arms of `?:`, explicit casts, writes through `__constant` pointers,
+and the checks beyond the compiler: dangling `__local`/`__private` addresses, unqualified helper
+parameters in OpenCL C 1.x, and `to_global()`-style results used without a null check.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from cllint.analysis.model import FunctionModel, SemanticModel, Symbol, SymbolKind
+from cllint.analysis.model.types import AddressSpace, Pointer, Type, has_generic
+
+from .certainty import Certainty, is_null_constant
+from .conversions import Mismatch, assign_mismatch, cast_allowed, overlapping, pointer_of, render
+from .findings import Edit, Finding, FixPlan
+
+G, C, L, P, GEN = (AddressSpace.GLOBAL, AddressSpace.CONSTANT, AddressSpace.LOCAL, AddressSpace.PRIVATE,
+                   AddressSpace.GENERIC)
+_COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">="})
+_TO_SPACE = {"to_global": G, "to_local": L, "to_private": P}
+_SKIP = frozenset({"preproc_skipped", "comment", "string_literal", "preproc_def", "preproc_function_def"})
+
+
+class ExpressionChecks:
+    def __init__(self, model: SemanticModel, certainty: Certainty) -> None:
+        self.m = model
+        self.src = model.source
+        self.target = model.target
+        self.cert = certainty
+        self.out: list[Finding] = []
+        self._helper_calls: dict[tuple[str, int], list[tuple[Node, AddressSpace]]] = {}
+
+    def text(self, n: Node | None) -> str:
+        return "" if n is None else self.src[n.start_byte:n.end_byte].decode("utf-8", "replace")
+
+    def add(self, code: str, node: Node, message: str, notes=(), fix: FixPlan | None = None) -> None:  # noqa: ANN001
+        self.out.append(Finding(code, node.start_byte, node.end_byte, message, tuple(notes), fix))
+
+    # -- entry ----------------------------------------------------------------------------
+
+    def run(self) -> list[Finding]:
+        for fm in self.m.function_models():
+            body = fm.node.child_by_field_name("body")
+            if body is None:
+                continue
+            self.fm = fm
+            stack = [body]
+            while stack:
+                n = stack.pop()
+                if n.type in _SKIP:
+                    continue
+                try:
+                    self._node(n)
+                except RecursionError:
+                    pass
+                stack.extend(reversed(n.children))
+        self._helper_findings()
+        return self.out
+
+    def _node(self, n: Node) -> None:
+        k = n.type
+        if k == "init_declarator":
+            self._init(n)
+        elif k == "assignment_expression":
+            self._assignment(n)
+        elif k == "update_expression":
+            self._write(n.child_by_field_name("argument"), n)
+        elif k == "call_expression":
+            self._call(n)
+        elif k == "return_statement":
+            self._return(n)
+        elif k == "binary_expression":
+            self._binary(n)
+        elif k == "conditional_expression":
+            self._conditional(n)
+        elif k == "cast_expression":
+            self._cast(n)
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def ptr(self, node: Node | None) -> Pointer | None:
+        """The pointer type of an expression, if known for certain."""
+        if node is None or is_null_constant(self.src, node):
+            return None
+        inner = node
+        while inner.type == "parenthesized_expression" and inner.named_children:
+            inner = inner.named_children[-1]
+        if inner.type == "conditional_expression":  # the arms are checked on their own
+            a, b = (self.ptr(inner.child_by_field_name(f)) for f in ("consequence", "alternative"))
+            if a is not None and b is not None and not overlapping(a.space, b.space):
+                return None
+        p = pointer_of(self.fm.type_of(node))
+        if p is None or not self.cert.type_certain(p) or not self.cert.expr_certain(node):
+            return None
+        return p
+
+    def _dest(self, sym: Symbol | None) -> Pointer | None:
+        if sym is None or sym.type is None:
+            return None
+        p = pointer_of(sym.type) if isinstance(sym.type, Pointer) else None
+        if p is None or not self.cert.type_certain(p):
+            return None
+        decl = self.cert.declaration_of(sym.node)
+        return p if self.cert.decl_certain(decl) else None
+
+    def _mismatch(self, src: Pointer, dst: Pointer) -> Mismatch | None:
+        return assign_mismatch(src, dst)
+
+    # -- initialisation and assignment ----------------------------------------------------
+
+    def _init(self, n: Node) -> None:
+        value = n.child_by_field_name("value")
+        if value is None or value.type == "initializer_list":
+            return
+        name = _name_of(n.child_by_field_name("declarator"))
+        sym = self.fm.refs.get(name.id) if name is not None else None
+        if sym is None or sym.kind is not SymbolKind.LOCAL:
+            return
+        dst, src = self._dest(sym), self.ptr(value)
+        if dst is None or src is None:
+            return
+        why = self._mismatch(src, dst)
+        if why is None:
+            return
+        fix = None
+        decl = sym.decl
+        tnode = decl.child_by_field_name("type") if decl is not None else None
+        if (why is Mismatch.POINTER and not dst.explicit and tnode is not None and decl is not None
+                and len([c for i, c in enumerate(decl.children) if decl.field_name_for_child(i) == "declarator"]) == 1
+                and not isinstance(dst.pointee, Pointer)):
+            fix = FixPlan(f"Qualify the pointee with '{src.space.spelling}'",
+                          (Edit(tnode.start_byte, tnode.start_byte, f"{src.space.spelling} "),))
+        self.add("CL101", value, f"initializing '{render(dst)}' with an expression of type '{render(src)}' "
+                 f"changes address space of {why.value}", fix=fix)
+        self._dangling_store(None, value, src)
+
+    def _assignment(self, n: Node) -> None:
+        left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+        op = self.text(n.child_by_field_name("operator"))
+        self._write(left, n)
+        if op != "=" or left is None or right is None:
+            return
+        dst, src = self.ptr(left), self.ptr(right)
+        if dst is None or src is None:
+            return
+        why = self._mismatch(src, dst)
+        if why is not None:
+            self.add("CL101", right, f"assigning '{render(src)}' to '{render(dst)}' changes address space of "
+                     f"{why.value}")
+            return
+        self._dangling_store(left, right, src)
+
+    def _write(self, left: Node | None, whole: Node) -> None:
+        """CL112: the object written lives in `__constant`."""
+        if left is None:
+            return
+        space = self.fm.typer.space_of(left)
+        if space is not C or not self.cert.expr_certain(left):
+            return
+        base = left
+        while base.type == "parenthesized_expression" and base.named_children:
+            base = base.named_children[-1]
+        if base.type == "identifier":
+            sym = self.fm.refs.get(base.id) or self.m.resolve(base)
+            if sym is not None and not sym.space_explicit:
+                return  # an inferred __constant (OpenCL C 1.x program scope) is reported as CL110
+            what = f"'__constant' variable '{self.text(base)}'"
+        else:
+            t = self.fm.type_of(left)
+            what = f"'{render(t)}' object in '__constant' memory"
+        self.add("CL112", left, f"cannot write to {what}: '__constant' memory is read-only")
+
+    def _dangling_store(self, left: Node | None, right: Node, src: Pointer) -> None:
+        """CL113: a `__local` or `__private` address stored into `__global` memory."""
+        if left is None or src.space not in (L, P):
+            return
+        where = self.fm.typer.space_of(left)
+        if where is not G or not self.cert.expr_certain(left):
+            return
+        if src.space is P and not _addresses_local_object(self, right):
+            return
+        life = "work-group" if src.space is L else "work-item"
+        self.add("CL113", right, f"storing '{render(src)}' into '__global' memory: the '{src.space.spelling}' "
+                 f"address dangles once the {life} ends")
+
+    # -- calls ----------------------------------------------------------------------------
+
+    def _call(self, n: Node) -> None:
+        callee = n.child_by_field_name("function")
+        args_node = n.child_by_field_name("arguments")
+        if callee is None or callee.type != "identifier" or args_node is None:
+            return
+        name = self.text(callee)
+        if name in _TO_SPACE:
+            self._to_space(n, name)
+            return
+        sym = self.fm.refs.get(callee.id)
+        if sym is None or sym.kind is not SymbolKind.FUNCTION:
+            return
+        info = self.m.index.functions.get(name)
+        if info is None:
+            return
+        item = info.definition if info.definition is not None else (info.prototypes[0] if info.prototypes else None)
+        if item is None or not self.cert.decl_certain(item):
+            return
+        args = [a for a in args_node.named_children if a.type != "comment"]
+        for i, (arg, param) in enumerate(zip(args, info.params, strict=False)):
+            dst = pointer_of(param.type) if isinstance(param.type, Pointer) else None
+            if dst is None or not self.cert.type_certain(dst) or \
+                    not self.cert.decl_certain(self.cert.declaration_of(param.node)):
+                continue
+            src = self.ptr(arg)
+            if src is None:
+                continue
+            why = self._mismatch(src, dst)
+            if why is None:
+                continue
+            pname = f"'{param.name}'" if param.name else f"{i + 1}"
+            notes = [(param.node.start_byte, param.node.end_byte, f"'{param.name}' declared here")] \
+                if param.node is not None else []
+            if (why is Mismatch.POINTER and not dst.explicit and not has_generic(self.target)
+                    and src.space is not P and not isinstance(dst.pointee, Pointer) and not info.is_kernel):
+                self._helper_calls.setdefault((name, i), []).append((arg, src.space))
+                self.out.append(Finding("CL114", arg.start_byte, arg.end_byte,
+                                        f"passing '{render(src)}' to parameter {pname} of type '{render(dst)}': "
+                                        f"helper '{name}' has no address space on '{param.name or i + 1}', so it "
+                                        f"points to '__private' in OpenCL C {self.target.version.major}."
+                                        f"{self.target.version.minor}", tuple(notes), None))
+                continue
+            self.add("CL101", arg, f"passing '{render(src)}' to parameter {pname} of type '{render(dst)}' "
+                     f"changes address space of {why.value}", notes=notes)
+
+    def _helper_findings(self) -> None:
+        """Give each CL114 the fix of qualifying the helper's parameter (safe when every caller agrees)."""
+        if not self._helper_calls:
+            return
+        fixed: list[Finding] = []
+        by_arg = {(arg.start_byte, arg.end_byte): key for key, calls in self._helper_calls.items()
+                  for arg, _ in calls}
+        for f in self.out:
+            key = by_arg.get((f.start, f.end)) if f.code == "CL114" else None
+            if key is None:
+                fixed.append(f)
+                continue
+            spaces = {s for _, s in self._helper_calls[key]}
+            space = next(iter(spaces)) if len(spaces) == 1 else None
+            plan = self._qualify_param(key[0], key[1], space) if space is not None else None
+            fixed.append(Finding(f.code, f.start, f.end, f.message.rstrip("."), f.notes, plan))
+        self.out = fixed
+
+    def _qualify_param(self, fname: str, index: int, space: AddressSpace) -> FixPlan | None:
+        info = self.m.index.functions.get(fname)
+        if info is None:
+            return None
+        edits = []
+        for item in ([info.definition] if info.definition is not None else []) + list(info.prototypes):
+            pnode = _param_node(item, index)
+            tnode = pnode.child_by_field_name("type") if pnode is not None else None
+            if tnode is None:
+                return None
+            edits.append(Edit(tnode.start_byte, tnode.start_byte, f"{space.spelling} "))
+        if not edits:
+            return None
+        return FixPlan(f"Qualify parameter of '{fname}' with '{space.spelling}'", tuple(edits), safe=True)
+
+    def _to_space(self, n: Node, name: str) -> None:
+        """CL115: the result of to_global()/to_local()/to_private() used without a null check."""
+        if not has_generic(self.target):
+            return
+        parent = n.parent
+        while parent is not None and parent.type == "parenthesized_expression":
+            parent = parent.parent
+        if parent is None:
+            return
+        target_space = _TO_SPACE[name]
+        msg = (f"'{name}' returns NULL when its argument does not point into '{target_space.spelling}'; "
+               "the result is used without a null check")
+        if parent.type in ("pointer_expression", "subscript_expression", "field_expression") and \
+                parent.child_by_field_name("argument") is not None and \
+                parent.child_by_field_name("argument").start_byte <= n.start_byte and \
+                self.text(parent.child_by_field_name("operator")) != "&":
+            self.add("CL115", n, msg)
+            return
+        var: Node | None = None
+        if parent.type == "init_declarator":
+            var = _name_of(parent.child_by_field_name("declarator"))
+        elif parent.type == "assignment_expression" and parent.child_by_field_name("left") is not None and \
+                parent.child_by_field_name("left").type == "identifier":
+            var = parent.child_by_field_name("left")
+        if var is None:
+            return
+        sym = self.fm.refs.get(var.id)
+        if sym is None:
+            return
+        uses = [r for r in _refs_after(self.fm, sym, n.end_byte)]
+        if any(_is_null_test(self, u) for u in uses):
+            return
+        deref = next((u for u in uses if _is_deref(u)), None)
+        if deref is not None:
+            self.add("CL115", n, msg, notes=[(deref.start_byte, deref.end_byte,
+                                              f"'{sym.name}' dereferenced here")])
+
+    # -- return ---------------------------------------------------------------------------
+
+    def _return(self, n: Node) -> None:
+        expr = next((c for c in n.named_children if c.type != "comment"), None)
+        if expr is None:
+            return
+        ret = self.fm.return_type
+        dst = ret if isinstance(ret, Pointer) else None
+        if dst is None or not self.cert.type_certain(dst) or not self.cert.decl_certain(self.fm.node):
+            return
+        src = self.ptr(expr)
+        if src is None:
+            return
+        why = self._mismatch(src, dst)
+        if why is not None:
+            self.add("CL101", expr, f"returning '{render(src)}' from a function with result type '{render(dst)}' "
+                     f"changes address space of {why.value}")
+            return
+        if src.space is P and _addresses_local_object(self, expr):
+            self.add("CL113", expr, f"returning '{render(src)}', the address of a '__private' variable of "
+                     f"'{self.fm.name}', which dangles once the function returns")
+
+    # -- comparison, subtraction, ?: --------------------------------------------------------
+
+    def _binary(self, n: Node) -> None:
+        op = self.text(n.child_by_field_name("operator"))
+        if op not in _COMPARE and op != "-":
+            return
+        a, b = self.ptr(n.child_by_field_name("left")), self.ptr(n.child_by_field_name("right"))
+        if a is None or b is None or overlapping(a.space, b.space):
+            return
+        if op == "-":
+            msg = (f"subtracting '{render(b)}' from '{render(a)}': the pointers point to non-overlapping "
+                   f"address spaces '{a.space.spelling}' and '{b.space.spelling}'")
+        else:
+            msg = (f"comparison between '{render(a)}' and '{render(b)}', which point to non-overlapping "
+                   f"address spaces '{a.space.spelling}' and '{b.space.spelling}'")
+        self.add("CL101", n, msg)
+
+    def _conditional(self, n: Node) -> None:
+        a = self.ptr(n.child_by_field_name("consequence"))
+        b = self.ptr(n.child_by_field_name("alternative"))
+        if a is None or b is None or overlapping(a.space, b.space):
+            return
+        self.add("CL101", n, f"conditional operator with arms of type '{render(a)}' and '{render(b)}', which point "
+                 f"to non-overlapping address spaces '{a.space.spelling}' and '{b.space.spelling}'")
+
+    def _cast(self, n: Node) -> None:
+        value = n.child_by_field_name("value")
+        tnode = n.child_by_field_name("type")
+        if value is None or tnode is None or not self.cert.decl_certain(tnode):
+            return
+        dst = pointer_of(self.fm.type_of(n))
+        if dst is None or not self.cert.type_certain(dst):
+            return
+        src = self.ptr(value)
+        if src is None or cast_allowed(src, dst):
+            return
+        self.add("CL102", n, f"casting '{render(src)}' to type '{render(dst)}' changes address space of pointer: "
+                 f"'{src.space.spelling}' and '{dst.space.spelling}' are disjoint")
+
+
+# -- small syntax helpers ---------------------------------------------------------------------
+
+
+def _name_of(d: Node | None) -> Node | None:
+    n = d
+    for _ in range(30):
+        if n is None:
+            return None
+        if n.type == "identifier":
+            return n
+        n = n.child_by_field_name("declarator") or next(
+            (c for c in n.named_children if c.type not in ("type_qualifier", "attribute_specifier")), None)
+    return None
+
+
+def _param_node(item: Node, index: int) -> Node | None:
+    stack = [item.child_by_field_name("declarator")] if item.type == "function_definition" else \
+        [c for i, c in enumerate(item.children) if item.field_name_for_child(i) == "declarator"]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        if n.type == "function_declarator":
+            plist = n.child_by_field_name("parameters")
+            params = [c for c in plist.named_children if c.type == "parameter_declaration"] if plist else []
+            return params[index] if index < len(params) else None
+        stack.extend(n.named_children)
+    return None
+
+
+def _addresses_local_object(ch: ExpressionChecks, expr: Node) -> bool:
+    """`&x` or an array `x` where x is a non-static local of the current function."""
+    n = expr
+    while n.type == "parenthesized_expression" and n.named_children:
+        n = n.named_children[-1]
+    if n.type == "pointer_expression" and ch.text(n.child_by_field_name("operator")) == "&":
+        n = n.child_by_field_name("argument")
+        while n is not None and n.type in ("subscript_expression", "field_expression", "parenthesized_expression"):
+            if n.type == "field_expression" and ch.text(n.child_by_field_name("operator")) == "->":
+                return False
+            n = n.child_by_field_name("argument") if n.type != "parenthesized_expression" else \
+                (n.named_children[-1] if n.named_children else None)
+        if n is None or n.type != "identifier":
+            return False
+        sym = ch.fm.refs.get(n.id)
+        return sym is not None and sym.kind is SymbolKind.LOCAL and not (sym.storage & {"static", "extern"})
+    if n.type == "identifier":
+        sym = ch.fm.refs.get(n.id)
+        from cllint.analysis.model.types import Array
+
+        return sym is not None and sym.kind is SymbolKind.LOCAL and isinstance(sym.type, Array) and \
+            not (sym.storage & {"static", "extern"})
+    return False
+
+
+def _refs_after(fm: FunctionModel, sym: Symbol, offset: int) -> list[Node]:
+    out = []
+    body = fm.node.child_by_field_name("body")
+    stack = [body] if body is not None else []
+    while stack:
+        n = stack.pop()
+        if n.type == "identifier" and n.start_byte >= offset and fm.refs.get(n.id) is sym:
+            out.append(n)
+        stack.extend(n.children)
+    return sorted(out, key=lambda n: n.start_byte)
+
+
+def _is_null_test(ch: ExpressionChecks, use: Node) -> bool:
+    p = use.parent
+    while p is not None and p.type == "parenthesized_expression":
+        if p.parent is not None and p.parent.type in ("if_statement", "while_statement", "do_statement",
+                                                      "for_statement"):
+            return True
+        p = p.parent
+    if p is None:
+        return False
+    if p.type == "condition_clause" or p.type in ("if_statement", "while_statement", "for_statement"):
+        return True
+    if p.type == "unary_expression" and ch.text(p.child_by_field_name("operator")) == "!":
+        return True
+    if p.type == "binary_expression" and ch.text(p.child_by_field_name("operator")) in ("==", "!=", "&&", "||"):
+        return True
+    if p.type == "conditional_expression" and p.child_by_field_name("condition") is not None and \
+            p.child_by_field_name("condition").start_byte <= use.start_byte < \
+            p.child_by_field_name("condition").end_byte:
+        return True
+    return False
+
+
+def _is_deref(use: Node) -> bool:
+    p = use.parent
+    if p is None:
+        return False
+    if p.type == "pointer_expression":
+        return p.children[0].type == "*" if p.children else False
+    if p.type == "subscript_expression":
+        return True
+    if p.type == "field_expression":
+        op = p.child_by_field_name("operator")
+        return op is not None and op.type == "->"
+    if p.type == "call_expression":
+        return False
+    return False
+
+
+_ = Type
+__all__ = ["ExpressionChecks"]

@@ -1,0 +1,32 @@
+"""What the address-space checker reports: plain data, turned into diagnostics by the rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Edit:
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class FixPlan:
+    title: str
+    edits: tuple[Edit, ...]
+    safe: bool = True
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    start: int
+    end: int
+    message: str
+    notes: tuple[tuple[int, int, str], ...] = ()
+    fix: FixPlan | None = None
+
+
+__all__ = ["Edit", "Finding", "FixPlan"]

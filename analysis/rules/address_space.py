@@ -1,0 +1,482 @@
+"""CL1xx: address spaces (OpenCL C 6.7 and 6.11), version-aware, without a driver.
+
+Every rule reads one analysis of the file (analysis/addrspace/), run once per context over the
+semantic model. Pointers read from declarations we cannot fully see (unexpanded macros, broken
+syntax, unknown types) are never reported: precision first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cllint.analysis.addrspace import Finding, analyse
+from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Note, Severity, Span
+from cllint.analysis.rules._model import active, model_for
+from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
+
+
+def _findings(ctx: RuleContext) -> list[Finding]:
+    cached = getattr(ctx, "_cl1xx", None)
+    if cached is None:
+        try:
+            cached = analyse(model_for(ctx))
+        except RecursionError:  # pathological nesting: stay silent rather than fail the file
+            cached = []
+        cached = [f for f in cached if active(ctx, f.start)]
+        ctx._cl1xx = cached  # type: ignore[attr-defined]
+    return cached
+
+
+class _AddressSpaceRule(Rule):
+    severity = Severity.ERROR
+    spec_section = "addr-spaces"
+
+    def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
+        for f in _findings(ctx):
+            if f.code != self.code:
+                continue
+            notes = [Note(Span(ctx.file, s, e), m) for s, e, m in f.notes]
+            fix = None
+            if f.fix is not None:
+                fix = Fix(f.fix.title, tuple(Edit(Span(ctx.file, e.start, e.end), e.text) for e in f.fix.edits),
+                          Applicability.SAFE if f.fix.safe else Applicability.UNSAFE)
+            yield self.diagnostic(Span(ctx.file, f.start, f.end), f.message, notes=notes, fix=fix)
+
+
+class AddressSpaceMismatch(_AddressSpaceRule):
+    """## What it does
+    Reports implicit conversions of a pointer to a pointer into a different, non-enclosing
+    address space: in initialisation, assignment, argument passing and return, in comparisons,
+    pointer subtraction and the two arms of `?:`, and at any nested pointer level.
+
+    ## Why is this bad?
+    A pointer into one address space cannot address another: the compiler rejects the program.
+    Only the generic address space (OpenCL C 2.0, or 3.0 with
+    `__opencl_c_generic_address_space`) encloses `__private`, `__local` and `__global`;
+    `__constant` is disjoint from every other space, generic included.
+
+    ## Example
+    ```c
+    kernel void k(global float *src, local float *tmp) {
+        local float *p = src;
+    }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global float *src, local float *tmp) {
+        global float *p = src;
+    }
+    ```
+
+    ## OpenCL spec
+    6.7.4 Address Space Conversions (*Implicit conversions between address spaces*); 6.7.5 Generic.
+    """
+
+    code = "CL101"
+    name = "address-space-mismatch"
+    fix_availability = FixAvailability.SOMETIMES
+
+
+class AddressSpaceCast(_AddressSpaceRule):
+    """## What it does
+    Reports explicit casts between pointers into disjoint named address spaces, such as
+    `(global int *)local_ptr` or a `__constant` pointer cast to anything else.
+
+    ## Why is this bad?
+    Casts may only convert between the generic address space and a space it encloses. A cast
+    between `__local` and `__global` (or from `__private` in OpenCL C 1.x) is rejected by the
+    compiler: the address would mean nothing in the other space.
+
+    ## Example
+    ```c
+    void f(local int *l) { global int *g = (global int *)l; }
+    ```
+
+    ## Use instead
+    ```c
+    void f(local int *l, global int *out) { out[0] = l[0]; }
+    ```
+
+    ## OpenCL spec
+    6.7.4 Address Space Conversions (*Explicit conversions between address spaces*).
+    """
+
+    code = "CL102"
+    name = "address-space-cast"
+
+
+class KernelPointerParameter(_AddressSpaceRule):
+    """## What it does
+    Reports kernel pointer parameters that do not point to `__global`, `__constant` or
+    `__local`: unqualified pointers, `__private` or `__generic` ones, and pointers to pointers
+    whose inner pointers live in private memory.
+
+    ## Why is this bad?
+    The host can only pass buffers (global or constant memory) and local-memory sizes to a
+    kernel; a pointer into private or generic memory cannot be set from the host.
+
+    ## Example
+    ```c
+    kernel void k(float *out) { out[0] = 1.0f; }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global float *out) { out[0] = 1.0f; }
+    ```
+
+    ## OpenCL spec
+    6.7.1 Address space qualifiers (kernel arguments); 6.11 Restrictions, item a.
+    """
+
+    code = "CL103"
+    name = "kernel-pointer-parameter"
+    fix_availability = FixAvailability.SOMETIMES
+
+
+class KernelParameterType(_AddressSpaceRule):
+    """## What it does
+    Reports kernel parameters of types the host cannot pass: `bool`, `size_t`, `ptrdiff_t`,
+    `intptr_t`, `uintptr_t`, `event_t`, `half` by value without `cl_khr_fp16`, structs containing
+    such fields, structs containing pointers and pointers to pointers before OpenCL C 2.0.
+
+    ## Why is this bad?
+    These types have no size or representation the host and device agree on (or, for pointers
+    inside structs before 2.0, no way to be set from the host), so the compiler rejects them.
+
+    ## Example
+    ```c
+    kernel void k(global int *out, size_t n) { }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global int *out, uint n) { }
+    ```
+
+    ## OpenCL spec
+    6.11 Restrictions (kernel arguments), 6.3.1 Built-in Scalar Data Types.
+    """
+
+    code = "CL104"
+    name = "kernel-parameter-type"
+
+
+class KernelReturnType(_AddressSpaceRule):
+    """## What it does
+    Reports kernels whose return type is not `void`.
+
+    ## Why is this bad?
+    A kernel has no caller to return a value to; results go through global memory.
+
+    ## Example
+    ```c
+    kernel int k(global int *out) { return 0; }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global int *out) { out[0] = 0; }
+    ```
+
+    ## OpenCL spec
+    6.9 Function Qualifiers (`__kernel`): a kernel must return `void`.
+    """
+
+    code = "CL105"
+    name = "kernel-return-type"
+    fix_availability = FixAvailability.SOMETIMES
+
+
+class QualifiedReturnOrParameter(_AddressSpaceRule):
+    """## What it does
+    Reports an address space qualifier on a function's (non-pointer) return type or on a
+    parameter itself rather than on what it points to.
+
+    ## Why is this bad?
+    Return values and parameters are values in private memory; only what a pointer points to
+    can be in another address space. The compiler rejects the declaration.
+
+    ## Example
+    ```c
+    global int f(global int x) { return x; }
+    ```
+
+    ## Use instead
+    ```c
+    int f(int x) { return x; }
+    ```
+
+    ## OpenCL spec
+    6.7 Address Space Qualifiers (function arguments and return types).
+    """
+
+    code = "CL106"
+    name = "qualified-return-or-parameter"
+    fix_availability = FixAvailability.SOMETIMES
+
+
+class MultipleAddressSpaces(_AddressSpaceRule):
+    """## What it does
+    Reports a type given more than one address space, e.g. `__global __local int x`.
+
+    ## Why is this bad?
+    An object or pointee lives in exactly one address space; the compiler rejects the type.
+
+    ## Example
+    ```c
+    kernel void k(global local int *p) { }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global int *p) { }
+    ```
+
+    ## OpenCL spec
+    6.7 Address Space Qualifiers: a type may be qualified by at most one address space.
+    """
+
+    code = "CL107"
+    name = "multiple-address-spaces"
+    fix_availability = FixAvailability.ALWAYS
+
+
+class LocalVariableMisuse(_AddressSpaceRule):
+    """## What it does
+    Reports `__local` variables declared outside a kernel's outermost scope (in a nested block
+    or in a non-kernel function) and `__local` variables with an initializer.
+
+    ## Why is this bad?
+    Local memory is allocated once per work-group for the kernel's lifetime and is shared by
+    its work-items; it cannot be initialised per work-item, nor allocated in helpers or blocks.
+
+    ## Example
+    ```c
+    kernel void k(global int *o) { if (o[0]) { local int tmp[64] = {0}; } }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global int *o) { local int tmp[64]; if (o[0]) { tmp[0] = 0; } }
+    ```
+
+    ## OpenCL spec
+    6.7.2 `__local` (usage and initialisation).
+    """
+
+    code = "CL108"
+    name = "local-variable-misuse"
+
+
+class UninitializedConstant(_AddressSpaceRule):
+    """## What it does
+    Reports `__constant` variables declared without an initializer.
+
+    ## Why is this bad?
+    Constant memory is read-only to kernels: a `__constant` variable must get its value from a
+    constant initializer at compile time, or it is useless and rejected by the compiler.
+
+    ## Example
+    ```c
+    constant float table[4];
+    ```
+
+    ## Use instead
+    ```c
+    constant float table[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+    ```
+
+    ## OpenCL spec
+    6.7.3 `__constant` (initialisation).
+    """
+
+    code = "CL109"
+    name = "uninitialized-constant"
+
+
+class VariableAddressSpace(_AddressSpaceRule):
+    """## What it does
+    Reports variables declared in an address space their scope does not allow: function-scope
+    `__global` variables, function-scope `static`/`extern` variables and program-scope variables
+    outside `__constant` when the target lacks program-scope global variables (OpenCL C 1.x,
+    3.0 without `__opencl_c_program_scope_global_variables`), program-scope `__local` or
+    `__private` variables, and `__constant` variables in non-kernel functions.
+
+    ## Why is this bad?
+    Before OpenCL C 2.0 the only memory that outlives a kernel is constant memory; in every
+    version, local memory belongs to a kernel and global variables live at program scope.
+
+    ## Example
+    ```c
+    float scale = 2.0f; // OpenCL C 1.2
+    ```
+
+    ## Use instead
+    ```c
+    constant float scale = 2.0f;
+    ```
+
+    ## OpenCL spec
+    6.7 Address Space Qualifiers (program-scope variables); 6.7.1 `__global`; 6.8 Storage-Class Specifiers.
+    """
+
+    code = "CL110"
+    name = "variable-address-space"
+    fix_availability = FixAvailability.SOMETIMES
+
+
+class ImageSamplerMisuse(_AddressSpaceRule):
+    """## What it does
+    Reports image types used anywhere but as function parameters (locals, program-scope
+    variables, fields, arrays, return types, pointers) and samplers qualified with `__local` or
+    `__global`, or non-`const` program-scope samplers.
+
+    ## Why is this bad?
+    Images and samplers are opaque handles owned by the runtime; they have no address space of
+    their own and cannot be stored, copied into memory or returned.
+
+    ## Example
+    ```c
+    kernel void k(read_only image2d_t img) { image2d_t copy = img; }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(read_only image2d_t img) { /* use img directly */ }
+    ```
+
+    ## OpenCL spec
+    6.11 Restrictions (image and sampler types); 6.3.3 Other Built-in Data Types.
+    """
+
+    code = "CL111"
+    name = "image-sampler-misuse"
+    fix_availability = FixAvailability.SOMETIMES
+
+
+class WriteToConstant(_AddressSpaceRule):
+    """## What it does
+    Reports assignments, compound assignments and increments whose target lives in `__constant`
+    memory: a `__constant` variable or an object reached through a `__constant` pointer.
+
+    ## Why is this bad?
+    Constant memory is read-only for kernels; the compiler rejects the write.
+
+    ## Example
+    ```c
+    kernel void k(constant float *lut) { lut[0] = 1.0f; }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global float *lut) { lut[0] = 1.0f; }
+    ```
+
+    ## OpenCL spec
+    6.7.3 `__constant`: variables in constant memory are read-only.
+    """
+
+    code = "CL112"
+    name = "write-to-constant"
+
+
+class DanglingAddress(_AddressSpaceRule):
+    """## What it does
+    Reports a `__local` or `__private` address stored into `__global` memory, and a helper
+    returning the address of one of its own `__private` variables.
+
+    ## Why is this bad?
+    Local memory exists only while the work-group runs and private memory only while the
+    work-item (or the function) does. A pointer left behind in global memory, or returned to a
+    caller, dangles: the next kernel or work-group reads garbage through it.
+
+    ## Example
+    ```c
+    kernel void k(global int *global *out, local int *tmp) { out[0] = tmp; }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global int *out, local int *tmp) { out[0] = tmp[0]; }
+    ```
+
+    ## OpenCL spec
+    6.7.2 `__local` (lifetime of local memory); 6.7.4 `__private`.
+    """
+
+    code = "CL113"
+    name = "dangling-address"
+    severity = Severity.WARNING
+
+
+class UnqualifiedHelperParameter(_AddressSpaceRule):
+    """## What it does
+    Reports calls passing a `__global`, `__local` or `__constant` pointer to a helper whose
+    parameter has no address space, in OpenCL C 1.x (and 3.0 without the generic address space),
+    where an unqualified pointer points to `__private`. The fix qualifies the helper's parameter
+    with the space every caller passes.
+
+    ## Why is this bad?
+    It is the classic porting error: the helper is written as C, with `float *p`, which means
+    `__private float *` without a generic address space, and every call with a buffer is
+    rejected by the compiler.
+
+    ## Example
+    ```c
+    float sum(const float *p, int n) { float s = 0; for (int i = 0; i < n; i++) s += p[i]; return s; }
+    kernel void k(global const float *in, global float *out) { out[0] = sum(in, 4); }
+    ```
+
+    ## Use instead
+    ```c
+    float sum(global const float *p, int n) { float s = 0; for (int i = 0; i < n; i++) s += p[i]; return s; }
+    kernel void k(global const float *in, global float *out) { out[0] = sum(in, 4); }
+    ```
+
+    ## OpenCL spec
+    6.7 Address Space Qualifiers (*Inference*: unqualified pointers point to `__private` without
+    the generic address space); 6.7.4 Address Space Conversions.
+    """
+
+    code = "CL114"
+    name = "unqualified-helper-parameter"
+    fix_availability = FixAvailability.SOMETIMES
+
+
+class UncheckedAddressSpaceCast(_AddressSpaceRule):
+    """## What it does
+    Reports results of `to_global()`, `to_local()` and `to_private()` dereferenced without a
+    null check.
+
+    ## Why is this bad?
+    These functions return NULL when the generic pointer does not point into the requested
+    space; dereferencing the result unchecked crashes or corrupts memory on exactly the inputs
+    the conversion was meant to detect.
+
+    ## Example
+    ```c
+    void f(int *p) { global int *g = to_global(p); g[0] = 1; }
+    ```
+
+    ## Use instead
+    ```c
+    void f(int *p) { global int *g = to_global(p); if (g) g[0] = 1; }
+    ```
+
+    ## OpenCL spec
+    6.15.9 Address Space Qualifier Functions; 6.7.5 Generic.
+    """
+
+    code = "CL115"
+    name = "unchecked-address-space-cast"
+    severity = Severity.WARNING
+
+
+RULES = [
+    AddressSpaceMismatch, AddressSpaceCast, KernelPointerParameter, KernelParameterType, KernelReturnType,
+    QualifiedReturnOrParameter, MultipleAddressSpaces, LocalVariableMisuse, UninitializedConstant,
+    VariableAddressSpace, ImageSamplerMisuse, WriteToConstant, DanglingAddress, UnqualifiedHelperParameter,
+    UncheckedAddressSpaceCast,
+]
