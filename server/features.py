@@ -212,7 +212,8 @@ def code_lenses(ls: CllintServer, uri: str) -> list[types.CodeLens] | None:
         return None
     doc, tree, src, _ = found
     return [types.CodeLens(doc.index.range(s.name_start, s.name_end),
-                           command=types.Command("▶ Run", RUN_COMMAND, [uri, s.name]))
+                           command=types.Command(title="▶ Run", command=RUN_COMMAND, arguments=[uri, s.name],
+                                                 tooltip=f"Run '{s.name}' on the OpenCL device"))
             for s in symbols.document_symbols(tree, src) if s.kind == "kernel"]
 
 
@@ -273,15 +274,15 @@ def register_runner_commands(ls: CllintServer, aliases: bool = True) -> None:
     names the VS Code extension registers itself (the client would fail to register them twice)."""
 
     @ls.command(BUILD_COMMAND)
-    async def build(ls: CllintServer, args: list[Any]) -> dict:
+    async def build(ls: CllintServer, *args: Any) -> dict:
         return await build_on_device(ls, str(args[0]) if args else "")
 
     @ls.command(RUN_COMMAND)
-    async def run(ls: CllintServer, args: list[Any]) -> dict:
+    async def run(ls: CllintServer, *args: Any) -> dict:
         return await run_kernel(ls, str(args[0]) if args else "", str(args[1]) if len(args) > 1 else "")
 
     @ls.command(LIST_DEVICES_COMMAND)
-    async def devices(ls: CllintServer, args: list[Any]) -> list[dict] | dict:
+    async def devices(ls: CllintServer, *args: Any) -> list[dict] | dict:
         return await list_devices(ls)
 
     if aliases:
@@ -290,11 +291,11 @@ def register_runner_commands(ls: CllintServer, aliases: bool = True) -> None:
 
 def register_alias_commands(ls: CllintServer) -> None:
     @ls.command(BUILD_ALIAS)
-    async def build_alias(ls: CllintServer, args: list[Any]) -> dict:
+    async def build_alias(ls: CllintServer, *args: Any) -> dict:
         return await build_on_device(ls, str(args[0]) if args else "")
 
     @ls.command(SELECT_DEVICE_COMMAND)
-    def select_device(ls: CllintServer, args: list[Any]) -> dict:
+    def select_device(ls: CllintServer, *args: Any) -> dict:
         ls.device.selected = device.selector(str(args[0])) if args and args[0] is not None else None
         return {"ok": True, "device": ls.device.selected}
 
