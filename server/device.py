@@ -30,7 +30,7 @@ from cllint.server import convert
 
 log = logging.getLogger("cllint.server")
 _DEVICE_TARGET = re.compile(r"^device:(\d+)$")
-_RUN_ANNOTATION = re.compile(r"^\s*//\s*cllint-run:", re.M)
+_RUN_ANNOTATION = re.compile(r"^\s*//\s*cllint-run:", re.MULTILINE)
 _KERNEL_AFTER = re.compile(r"(?:__kernel|\bkernel)\b[^;{}()]*?\b([A-Za-z_]\w*)\s*\(")
 
 

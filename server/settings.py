@@ -4,9 +4,9 @@ the editor and `cllint check` agree; editor values win."""
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any
 
 from cllint.analysis.lint import LintOptions

@@ -115,8 +115,8 @@ async def test_code_lens_per_kernel(client: LanguageClient):
 
 @pytest.mark.device
 async def test_list_and_select_devices(client: LanguageClient):
-    pocl = await need_pocl(client)
-    cpu = next(d for d in pocl if d["type"] == "cpu" and not d["oclgrind"])
+    devices = await need_pocl(client)
+    cpu = next(d for d in devices if d["type"] == "cpu" and not d["oclgrind"])
     assert "Portable Computing Language" in cpu["platform"]
     assert set(cpu) >= {"index", "platform", "name", "type", "version", "opencl_c_version", "selector"}
     assert cpu["selector"] == str(cpu["index"])
@@ -126,7 +126,7 @@ async def test_list_and_select_devices(client: LanguageClient):
 
 @pytest.mark.device
 async def test_build_on_device_and_on_save(client: LanguageClient):
-    pocl = await need_pocl(client)
+    await need_pocl(client)
     uri = _file("broken.cl", BROKEN)
     _open(client, uri, BROKEN)
     result = await _execute(client, "cllint.buildOnDevice", uri)
@@ -153,7 +153,7 @@ async def test_build_on_device_and_on_save(client: LanguageClient):
 
 @pytest.mark.device
 async def test_run_kernel_returns_outputs(client: LanguageClient):
-    pocl = await need_pocl(client)
+    await need_pocl(client)
     uri = _file("vadd.cl", VADD)
     _open(client, uri, VADD)
     result = await _execute(client, "cllint.runKernel", uri, "vadd")
@@ -167,7 +167,7 @@ async def test_run_kernel_returns_outputs(client: LanguageClient):
 
 @pytest.mark.device
 async def test_hanging_kernel_is_stopped_and_server_keeps_serving(client: LanguageClient):
-    pocl = await need_pocl(client)
+    await need_pocl(client)
     uri = _file("spin.cl", SPIN)
     _open(client, uri, SPIN)
     result = await _execute(client, "cllint.runKernel", uri, "spin")
