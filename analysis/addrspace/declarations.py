@@ -128,22 +128,24 @@ class DeclarationChecks:
         if isinstance(t, Pointer):
             if not self.cert.type_certain(t):
                 return
-            if t.space not in _KERNEL_SPACES:
+            bad_level = t
+            while isinstance(bad_level, Pointer) and bad_level.space in _KERNEL_SPACES:
+                bad_level = bad_level.pointee
+            if isinstance(bad_level, Pointer):
                 fix = None
                 tnode = decl.child_by_field_name("type")
-                if not t.explicit and tnode is not None:
+                if not t.explicit and bad_level is t and tnode is not None:
                     fix = FixPlan("Qualify the pointee with '__global'",
                                   (Edit(tnode.start_byte, tnode.start_byte, "__global "),))
                 self.add("CL103", where,
-                         f"kernel parameter '{p.name}' of type '{render(t)}' points to '{t.space.spelling}'; "
+                         f"kernel parameter '{p.name}' of type '{render(t)}' points to "
+                         f"'{bad_level.space.spelling}'; "
                          "kernel pointers must point to '__global', '__constant' or '__local'", fix=fix)
                 return
             if isinstance(t.pointee, Pointer) and not has_generic(self.target) and \
                     self.target.version.major < 2:
                 self.add("CL104", where, f"kernel parameter '{p.name}' of type '{render(t)}' is a pointer to "
                          "a pointer, which needs OpenCL C 2.0")
-            elif _is_image(t.pointee) or _is_sampler(t.pointee):
-                self.add("CL111", where, f"pointer to type '{render(t.pointee)}' is invalid in OpenCL")
             return
         if isinstance(t, Scalar) and t.name in _BAD_SCALARS:
             self.add("CL104", where, f"'{t.name}' cannot be used as the type of kernel parameter '{p.name}'")
@@ -201,10 +203,13 @@ class DeclarationChecks:
         d = pnode.child_by_field_name("declarator")
         top = _unwrap(d)
         is_array = top is not None and top.type in ("array_declarator", "abstract_array_declarator")
-        if p.space is not None and not is_array:
+        if p.space is not None and p.space is not P and not is_array:
             q = _space_node(self.src, pnode, p.space) or pnode
             self.add("CL106", q, f"parameter{_named(p.name)} of type '{render(p.type)}' may not be qualified "
                      f"with address space '{p.space.spelling}'", fix=_remove(q))
+        if isinstance(p.type, Pointer) and not is_array and (_is_image(p.type.pointee) or
+                                                             _is_sampler(p.type.pointee)):
+            self.add("CL111", pnode, f"pointer to type '{render(p.type.pointee)}' is invalid in OpenCL")
         if is_array and _is_image(spec_of.type):
             self.add("CL111", pnode, f"array of '{render(spec_of.type)}' type is invalid in OpenCL")
 
