@@ -58,12 +58,14 @@ module.exports = grammar(C, {
     [$.type_specifier, $.macro_modifier],
     [$.sized_type_specifier, $.macro_modifier],
     [$.type_specifier, $.expression, $.macro_type_specifier, $.macro_modifier],
+    [$.pragma_statement, $._pragma],
     [$._declarator, $.macro_modifier],
     [$.type_specifier, $.macro_type_specifier, $.macro_modifier],
     [$.argument_list, $.macro_argument_list],
+    [$.type_descriptor, $.macro_type_argument],
+    [$.type_specifier, $.macro_type_argument],
     [$.attributed_declarator, $.macro_declarator],
     [$._field_declarator, $.macro_modifier],
-    [$.macro_type_specifier, $.macro_argument_list],
     [$._declarator, $.type_specifier, $.macro_type_specifier, $.macro_modifier],
     [$._declarator, $.type_specifier, $.macro_modifier],
     [$._declaration_specifiers, $.macro_declarator],
@@ -157,15 +159,31 @@ module.exports = grammar(C, {
     )),
 
     // Macro arguments may be type names: `SIMPLE_TEST(uint)`, `DEFINE_OP(float4, +)`.
+    // Only type names that cannot be expressions, so that `F(a, b, c)` stays one
+    // reading (an identifier argument is an expression).
     macro_argument_list: $ => seq(
       '(',
-      commaSep(choice($.expression, $.type_descriptor, $.compound_statement)),
+      commaSep(choice($.expression, alias($.macro_type_argument, $.type_descriptor), $.compound_statement)),
       ')',
+    ),
+    macro_type_argument: $ => seq(
+      repeat($.type_qualifier),
+      field('type', choice($.primitive_type, $.sized_type_specifier, $.struct_specifier,
+        $.union_specifier, $.enum_specifier)),
+      repeat($.type_qualifier),
+      field('declarator', optional($._abstract_declarator)),
     ),
 
     // A macro body runs to the end of the line and its continuations, comments
     // included (tree-sitter-c stops at `/*`, and the rest of the body spills into code).
     preproc_arg: _ => token(prec(-1, /\S([^/\n]|\/[^*\n]|\/\*([^*]|\*+[^*/])*\*+\/|\\\r?\n)*/)),
+
+    // `if (m) #pragma unroll for (...)`: a loop pragma where a statement goes.
+    _non_case_statement: ($, original) => choice(original, $.pragma_statement),
+    pragma_statement: $ => prec.dynamic(-1, seq(
+      field('pragma', choice($.unroll_pragma, $.preproc_pragma)),
+      field('body', $.statement),
+    )),
 
     // ---- Declarations with attributes after declarators ----------------------------
 

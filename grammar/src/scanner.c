@@ -132,6 +132,7 @@ static bool walk_branch(TSLexer *lexer, DirectiveKind *kind, bool check, unsigne
   int paren = 0, brace = 0, bracket = 0;
   int32_t last = 0;
   bool ok = true;
+  bool first = true;  /* no code seen yet in this branch */
   bool line_start = true;
   unsigned nested = 0;       /* nesting depth of groups inside this branch */
   unsigned nested_skip = 0;  /* >0: inside a non-first branch of a nested group */
@@ -210,7 +211,27 @@ static bool walk_branch(TSLexer *lexer, DirectiveKind *kind, bool check, unsigne
       advance(lexer);
       continue;
     }
+    if (nested_skip == 0 && first && check) {
+      first = false;
+      /* A branch that starts by continuing a statement (`else {`, `&& x`, `, y`) cannot
+       * be a run of complete items. */
+      if (c == 'e') {
+        const char *kw = "else";
+        unsigned i = 0;
+        while (kw[i] && lexer->lookahead == kw[i]) {
+          advance(lexer);
+          i++;
+        }
+        if (!kw[i] && !is_word(lexer->lookahead)) ok = false;
+        last = 'e';
+        continue;
+      }
+      if (c == '&' || c == '|' || c == '?' || c == ':' || c == ',' || c == ')' || c == ']' ||
+          c == '.' || c == '=' || c == '<' || c == '>' || c == '+' || c == '%' || c == '^')
+        ok = false;
+    }
     if (nested_skip == 0) {
+      first = false;
       switch (c) {
         case '(': paren++; break;
         case ')': paren--; break;
