@@ -258,8 +258,20 @@ class DeclarationChecks:
             return
         static = bool(sym.storage & {"static", "extern"})
         if static and not has_program_scope_globals(self.target):
-            self.add("CL110", sym.node, f"function scope variable '{sym.name}' cannot be declared "
-                     f"'{'static' if 'static' in sym.storage else 'extern'}' before OpenCL C 2.0")
+            word = "static" if "static" in sym.storage else "extern"
+            explicit_constant = sym.space is C and sym.space_explicit
+            if word == "static" and self.target.version.major < 2:
+                self.add("CL110", sym.node, f"function scope variable '{sym.name}' cannot be declared 'static' "
+                         "before OpenCL C 2.0")
+                return
+            if not explicit_constant:
+                self.add("CL110", sym.node, f"{word} variable '{sym.name}' at function scope must reside in "
+                         "'__constant' without program-scope global variables")
+                return
+        elif static and sym.space_explicit and sym.space in (L, P):
+            word = "static" if "static" in sym.storage else "extern"
+            self.add("CL110", sym.node, f"{word} variable '{sym.name}' is in '{sym.space.spelling}'; it must "
+                     "reside in '__global' or '__constant'")
             return
         if not sym.space_explicit:
             return
@@ -275,11 +287,14 @@ class DeclarationChecks:
                 self.add("CL108", init, f"'__local' variable '{sym.name}' cannot have an initializer")
         elif sym.space is G and not static:
             self.add("CL110", sym.node, f"function scope variable '{sym.name}' cannot be declared in '__global'")
-        elif sym.space is C:
+        elif sym.space is C and not static:
             if not in_kernel:
                 self.add("CL110", sym.node, f"'__constant' variable '{sym.name}' is declared in a non-kernel "
                          "function; move it to program scope")
-            elif init is None and not static:
+            elif not sym.in_kernel_scope:
+                self.add("CL110", sym.node, f"'__constant' variable '{sym.name}' must be declared in the "
+                         "outermost scope of the kernel")
+            elif init is None:
                 self.add("CL109", sym.node, f"'__constant' variable '{sym.name}' must be initialized")
         if _is_sampler(sym.type) and sym.space in (L, G):
             self.add("CL111", sym.node, f"sampler '{sym.name}' cannot be qualified with "
@@ -323,7 +338,7 @@ class DeclarationChecks:
             if n.type in ("declaration", "parameter_declaration", "field_declaration", "type_descriptor",
                           "pointer_declarator", "abstract_pointer_declarator", "function_definition",
                           "type_definition"):
-                first: AddressSpace | None = None
+                first: AddressSpace | None = self._typedef_space(n)
                 for c in n.children:
                     q = _space_of_qualifier(self.src, c)
                     if q is None:
@@ -335,6 +350,15 @@ class DeclarationChecks:
                                  f"'{first.spelling}' and '{q.spelling}'", fix=_remove(c))
                         break
             stack.extend(n.children)
+
+
+    def _typedef_space(self, n: Node) -> AddressSpace | None:
+        """The address space a declaration's typedef name carries (`typedef __private int pint;`)."""
+        t = n.child_by_field_name("type") if n.type != "pointer_declarator" else None
+        if t is None or t.type != "type_identifier":
+            return None
+        sym = self.m.resolve(t)
+        return sym.space if sym is not None and sym.space_explicit else None
 
 
 # -- syntax helpers ---------------------------------------------------------------------------
