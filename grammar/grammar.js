@@ -59,9 +59,9 @@ module.exports = grammar(C, {
     [$.sized_type_specifier, $.macro_modifier],
     [$.type_specifier, $.expression, $.macro_type_specifier, $.macro_modifier],
     [$.pragma_statement, $._pragma],
+    [$.macro_modifier, $.macro_invocation],
     [$._declarator, $.macro_modifier],
     [$.type_specifier, $.macro_type_specifier, $.macro_modifier],
-    [$.argument_list, $.macro_argument_list],
     [$.type_descriptor, $.macro_type_argument],
     [$.type_specifier, $.macro_type_argument],
     [$.attributed_declarator, $.macro_declarator],
@@ -155,13 +155,15 @@ module.exports = grammar(C, {
     // macro that expands to whole declarations or statements.
     macro_invocation: $ => prec.dynamic(-1, seq(
       field('macro', $.identifier),
-      field('arguments', alias($.macro_argument_list, $.argument_list)),
+      field('arguments', $.argument_list),
     )),
 
     // Macro arguments may be type names: `SIMPLE_TEST(uint)`, `DEFINE_OP(float4, +)`.
     // Only type names that cannot be expressions, so that `F(a, b, c)` stays one
     // reading (an identifier argument is an expression).
-    macro_argument_list: $ => seq(
+    // One argument-list rule for calls and macros, so the parser's versions for
+    // `F(a, b)` (call, macro statement, macro qualifier) can merge while reading it.
+    argument_list: $ => seq(
       '(',
       commaSep(choice($.expression, alias($.macro_type_argument, $.type_descriptor), $.compound_statement)),
       ')',
