@@ -15,7 +15,9 @@ from dataclasses import dataclass, field, replace
 from tree_sitter import Parser, Point, Tree
 
 from cllint.analysis.diagnostics import Diagnostic, FileId
-from cllint.analysis.lint import LintOptions, lint_tree
+from cllint.analysis.incremental import IncrementalLinter, LintMemo
+from cllint.analysis.lint import LintOptions, lint_tree, suppress_all
+from cllint.analysis.preprocessor.view import build_view
 from cllint.grammar import language
 
 # Resolves `#include` text to (file id, contents); injected by the CLI or server.
@@ -67,6 +69,8 @@ class Host:
         self._resolver = include_resolver
         self._revision = 0
         self._lock = threading.Lock()
+        # Per file, what the last lint left for the next (see analysis/incremental.py).
+        self._lint_memos: dict[FileId, LintMemo] = {}
 
     # -- inputs ---------------------------------------------------------------------
 
@@ -133,15 +137,18 @@ class Host:
 
     def snapshot(self) -> Snapshot:
         with self._lock:
-            return Snapshot(dict(self._files), self._default, self._resolver, self._revision)
+            return Snapshot(dict(self._files), self._default, self._resolver, self._revision,
+                            self._lint_memos)
 
 
 class Snapshot:
     """An immutable view of the inputs at one revision, with memoised derived data."""
 
     def __init__(self, files: dict[FileId, FileState], default: LintOptions,
-                 resolver: IncludeResolver | None, revision: int):
+                 resolver: IncludeResolver | None, revision: int,
+                 lint_memos: dict[FileId, LintMemo] | None = None):
         self._files = files
+        self._lint_memos = lint_memos if lint_memos is not None else {}
         self._default = default
         self.include_resolver = resolver
         self.revision = revision
@@ -171,9 +178,37 @@ class Snapshot:
             self._memo[key] = compute()
         return self._memo[key]
 
-    def diagnostics(self, file: FileId) -> list[Diagnostic]:
+    def preprocessor(self, file: FileId):
         state = self._files[file]
-        return self._cached(  # type: ignore[return-value]
-            "diagnostics", file,
-            lambda: lint_tree(file, state.text, state.tree, self.options(file)),
-        )
+        options = self.options(file)
+        return self._cached("preprocessor", file, lambda: build_view(
+            file, state.text, target=options.target, defines=dict(options.defines),
+            include_resolver=self.include_resolver))
+
+    def diagnostics(self, file: FileId) -> list[Diagnostic]:
+        return self._cached("diagnostics", file, lambda: self._lint(file))  # type: ignore[return-value]
+
+    def _lint(self, file: FileId) -> list[Diagnostic]:
+        """Only functions an edit touched are re-analysed (analysis/incremental.py);
+        suppressions apply to the merged result, as in a full run."""
+        state = self._files[file]
+        options = self.options(file)
+        view = self.preprocessor(file)
+
+        def run(source: bytes, tree: Tree) -> list[Diagnostic]:
+            return lint_tree(file, source, tree, options, preprocessor=view, suppress=False)
+
+        linter = IncrementalLinter(run, repr(options).encode() + view_key(view))
+        diags, memo = linter.lint(state.text, state.tree, self._lint_memos.get(file))
+        self._lint_memos[file] = memo
+        return suppress_all(file, state.text, diags, options)
+
+    def lint_stats(self, file: FileId) -> dict[str, int]:
+        memo = self._lint_memos.get(file)
+        return dict(memo.stats) if memo else {}
+
+
+def view_key(view) -> bytes:
+    """Facts of the preprocessor view outside function bodies change the skeleton key;
+    its diagnostics (include resolution, unbalanced groups) stand for them cheaply."""
+    return repr([(d.code, d.message) for d in getattr(view, "diagnostics", ())]).encode()

@@ -48,6 +48,7 @@ def lint_tree(
     preprocessor: Any = None,
     model: Any = None,
     include_resolver: IncludeResolver | None = None,
+    suppress: bool = True,
 ) -> list[Diagnostic]:
     if preprocessor is None:
         preprocessor = build_view(file, source, target=options.target, defines=dict(options.defines),
@@ -58,7 +59,14 @@ def lint_tree(
     )
     rules = options.rules()
     diagnostics = run_rules(ctx, rules)
-    enabled = {r.code for r in rules}
-    diagnostics = apply_suppressions(file, source, diagnostics, report_unused="CL090" in enabled)
+    if suppress:
+        diagnostics = suppress_all(file, source, diagnostics, options)
     diagnostics.sort(key=lambda d: (d.span.start, d.code))
     return diagnostics
+
+
+def suppress_all(file: str, source: bytes, diagnostics: list[Diagnostic], options: LintOptions) -> list[Diagnostic]:
+    enabled = {r.code for r in options.rules()}
+    out = apply_suppressions(file, source, diagnostics, report_unused="CL090" in enabled)
+    out.sort(key=lambda d: (d.span.start, d.code))
+    return out

@@ -1,0 +1,258 @@
+"""Incremental linting: an edit inside one function re-analyses that function.
+
+A file is its *skeleton* (everything outside function bodies: declarations, function
+heads, directives) plus its function bodies. While the skeleton and the options stay
+the same, a function's diagnostics depend only on its own text and on the functions
+it calls (their summaries), so:
+
+- unchanged functions keep their previous diagnostics, moved to where they now stand;
+- changed functions, and their callers (a callee's summary may have changed), are
+  re-analysed by running the rules on a copy of the source in which every other
+  function body is blanked out with spaces: byte offsets stay valid, the tree is
+  small, and the bodies of functions the re-analysed ones call are kept so that
+  interprocedural summaries are right.
+
+Any change to the skeleton (a signature, a declaration, a directive outside functions)
+or to the options falls back to a full run. The result always equals a full run of
+the same rules; tests/test_incremental_lint.py checks that on random edits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from tree_sitter import Node, Parser, Tree
+
+from cllint.analysis.diagnostics import Diagnostic, Edit, Fix, Note, Span
+from cllint.grammar import language
+
+_WORD = re.compile(rb"[A-Za-z_]\w*")
+_CONTAINERS = {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
+               "linkage_specification", "declaration_list"}
+
+
+@dataclass(frozen=True)
+class Function:
+    name: bytes
+    start: int
+    end: int
+    body_start: int  # just inside '{'
+    body_end: int  # at '}'
+    key: bytes  # hash of the function's text
+
+
+@dataclass
+class LintMemo:
+    """What one file's previous lint left behind for the next one."""
+
+    skeleton: bytes = b""
+    functions: list[Function] = field(default_factory=list)
+    diags: list[list[Diagnostic]] = field(default_factory=list)  # per function, at old offsets
+    stats: dict[str, int] = field(default_factory=dict)
+
+
+def _function_name(node: Node) -> bytes:
+    d = node.child_by_field_name("declarator")
+    while d is not None and d.type != "function_declarator":
+        d = d.child_by_field_name("declarator")
+    ident = d.child_by_field_name("declarator") if d is not None else None
+    return ident.text or b"" if ident is not None and ident.type == "identifier" else b""
+
+
+def top_level_functions(tree: Tree, source: bytes) -> list[Function]:
+    out: list[Function] = []
+    stack = list(reversed(tree.root_node.children))
+    while stack:
+        node = stack.pop()
+        if node.type == "function_definition":
+            body = node.child_by_field_name("body")
+            if body is None or body.has_error or body.end_byte - body.start_byte < 2:
+                continue
+            text = source[node.start_byte : node.end_byte]
+            out.append(Function(_function_name(node), node.start_byte, node.end_byte,
+                                body.start_byte + 1, body.end_byte - 1, hashlib.blake2b(text, digest_size=16).digest()))
+        elif node.type in _CONTAINERS:
+            stack.extend(reversed(node.children))
+    return out
+
+
+def skeleton_of(source: bytes, functions: list[Function], extra: bytes) -> bytes:
+    h = hashlib.blake2b(extra, digest_size=16)
+    pos = 0
+    for f in functions:
+        h.update(source[pos : f.body_start])
+        h.update(b"\0")
+        pos = f.body_end
+    h.update(source[pos:])
+    return h.digest()
+
+
+def _words(source: bytes, f: Function) -> set[bytes]:
+    return set(_WORD.findall(source, f.body_start, f.body_end))
+
+
+def _move(d: Diagnostic, mapping: Callable[[int], int]) -> Diagnostic:
+    def move(span: Span) -> Span:
+        if span.file != d.span.file:
+            return span
+        return Span(span.file, mapping(span.start), mapping(span.end))
+
+    fix = d.fix
+    if fix is not None:
+        fix = replace(fix, edits=tuple(Edit(move(e.span), e.replacement) for e in fix.edits))
+    return replace(d, span=move(d.span), notes=tuple(Note(move(n.span), n.message) for n in d.notes), fix=fix)
+
+
+def _position_map(old: list[Function], new: list[Function]) -> Callable[[int], int]:
+    """Old offset -> new offset, given the same skeleton and function count: only
+    function texts changed length."""
+    starts = [f.start for f in old]
+
+    def mapping(offset: int) -> int:
+        i = _bisect_right(starts, offset) - 1
+        if i < 0:
+            return offset
+        if offset < old[i].end:
+            return offset + (new[i].start - old[i].start)
+        return offset + (new[i].end - old[i].end)
+
+    return mapping
+
+
+def _bisect_right(xs: list[int], x: int) -> int:
+    lo, hi = 0, len(xs)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if x < xs[mid]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+class IncrementalLinter:
+    """Wraps a whole-file lint function `run(source, tree) -> diagnostics`."""
+
+    def __init__(self, run: Callable[[bytes, Tree], list[Diagnostic]], options_key: bytes):
+        self.run = run
+        self.options_key = options_key
+        self._parser = Parser(language())
+
+    def lint(self, source: bytes, tree: Tree, memo: LintMemo | None) -> tuple[list[Diagnostic], LintMemo]:
+        functions = top_level_functions(tree, source)
+        skeleton = skeleton_of(source, functions, self.options_key)
+        if memo is None or memo.skeleton != skeleton or len(memo.functions) != len(functions):
+            diags = self.run(source, tree)
+            per = self._split(functions, diags)
+            return diags, LintMemo(skeleton, functions, per, {"functions": len(functions),
+                                                              "reanalysed": len(functions)})
+
+        changed = {i for i, (a, b) in enumerate(zip(memo.functions, functions)) if a.key != b.key}
+        component, keep = self._plan(source, functions, changed)
+        mapping = _position_map(memo.functions, functions)
+
+        fresh: list[Diagnostic] = []
+        if component:
+            blanked = bytearray(source)
+            for i, f in enumerate(functions):
+                if i not in keep:
+                    # A function alone on its lines goes entirely; one sharing a line
+                    # with other code keeps its head and braces, so every line keeps
+                    # its shape (some fixes depend on what else stands on a line).
+                    a, b = (f.start, f.end) if _owns_lines(source, f) else (f.body_start, f.body_end)
+                    blanked[a:b] = _blank(source[a:b])
+            reduced = bytes(blanked)
+            fresh = self.run(reduced, self._parser.parse(reduced))
+
+        fresh_per = self._split(functions, fresh)
+        out = [d for d in fresh if _owner_index(functions, d.span.start) is None]
+        per: list[list[Diagnostic]] = []
+        for i in range(len(functions)):
+            mine = fresh_per[i] if i in component else [_move(d, mapping) for d in memo.diags[i]]
+            per.append(mine)
+            out.extend(mine)
+        out.sort(key=lambda d: (d.span.start, d.code))
+        stats = {"functions": len(functions), "reanalysed": len(component), "kept": len(keep)}
+        return out, LintMemo(skeleton, functions, per, stats)
+
+    @staticmethod
+    def _graph(source: bytes, functions: list[Function]) -> tuple[list[set[int]], list[set[int]]]:
+        """Call graph by name: callees[i] and callers[i] (a mention counts as a call)."""
+        names: dict[bytes, list[int]] = {}
+        for i, f in enumerate(functions):
+            if f.name:
+                names.setdefault(f.name, []).append(i)
+        callees = [{j for w in _words(source, f) for j in names.get(w, ()) if j != i}
+                   for i, f in enumerate(functions)]
+        callers: list[set[int]] = [set() for _ in functions]
+        for i, cs in enumerate(callees):
+            for j in cs:
+                callers[j].add(i)
+        return callees, callers
+
+    @classmethod
+    def _plan(cls, source: bytes, functions: list[Function], changed: set[int]) -> tuple[set[int], set[int]]:
+        """(re-analysed, kept) function indices.
+
+        Re-analysed: the changed functions, their callers transitively (a callee's
+        summary feeds its callers) and their direct callees (a check of a helper's
+        parameters, CL114, depends on what its callers pass). Kept whole in the
+        reduced source: those, everything they call (for summaries), and every other
+        caller of the re-analysed callees (CL114 compares all call sites)."""
+        if not changed:
+            return set(), set()
+        callees, callers = cls._graph(source, functions)
+        focus = set(changed)
+        todo = list(changed)
+        while todo:  # callers, transitively
+            i = todo.pop()
+            for j in callers[i] - focus:
+                focus.add(j)
+                todo.append(j)
+        direct = {j for i in changed for j in callees[i]}
+        focus |= direct
+        keep = set(focus) | {k for j in direct for k in callers[j]}
+        todo = list(keep)
+        while todo:  # callees, transitively
+            i = todo.pop()
+            for j in callees[i] - keep:
+                keep.add(j)
+                todo.append(j)
+        return focus, keep
+
+    @staticmethod
+    def _split(functions: list[Function], diags: list[Diagnostic]) -> list[list[Diagnostic]]:
+        per: list[list[Diagnostic]] = [[] for _ in functions]
+        for d in diags:
+            i = _owner_index(functions, d.span.start)
+            if i is not None:
+                per[i].append(d)
+        return per
+
+
+_STARTS: dict[int, list[int]] = {}
+
+
+def _owns_lines(source: bytes, f: Function) -> bool:
+    line_start = source.rfind(b"\n", 0, f.start) + 1
+    line_end = source.find(b"\n", f.end)
+    return not source[line_start : f.start].strip() and not source[f.end : line_end if line_end >= 0 else None].strip()
+
+
+def _blank(text: bytes) -> bytes:
+    return bytes(b if b == 0x0A else 0x20 for b in text)
+
+
+def _owner_index(functions: list[Function], offset: int) -> int | None:
+    starts = _STARTS.get(id(functions))
+    if starts is None or len(starts) != len(functions):
+        starts = [f.start for f in functions]
+        _STARTS.clear()
+        _STARTS[id(functions)] = starts
+    i = _bisect_right(starts, offset) - 1
+    if i >= 0 and offset < functions[i].end:
+        return i
+    return None
