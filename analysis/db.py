@@ -195,8 +195,8 @@ class Snapshot:
         options = self.options(file)
         view = self.preprocessor(file)
 
-        def run(source: bytes, tree: Tree) -> list[Diagnostic]:
-            return lint_tree(file, source, tree, options, preprocessor=view, suppress=False)
+        def run(source: bytes, tree: Tree, focus: list[tuple[int, int]] | None) -> list[Diagnostic]:
+            return lint_tree(file, source, tree, options, preprocessor=view, suppress=False, focus=focus)
 
         linter = IncrementalLinter(run, repr(options).encode() + view_key(view))
         diags, memo = linter.lint(state.text, state.tree, self._lint_memos.get(file))

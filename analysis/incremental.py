@@ -69,7 +69,11 @@ def top_level_functions(tree: Tree, source: bytes) -> list[Function]:
         node = stack.pop()
         if node.type == "function_definition":
             body = node.child_by_field_name("body")
-            if body is None or body.has_error or body.end_byte - body.start_byte < 2:
+            # A body with syntax errors inside still delimits its function, as long as
+            # its braces are real (mid-typing, a body always has errors).
+            if body is None or body.end_byte - body.start_byte < 2 or not (
+                    source[body.start_byte : body.start_byte + 1] == b"{"
+                    and source[body.end_byte - 1 : body.end_byte] == b"}") or body.children[-1].is_missing:
                 continue
             text = source[node.start_byte : node.end_byte]
             out.append(Function(_function_name(node), node.start_byte, node.end_byte,
@@ -136,7 +140,7 @@ def _bisect_right(xs: list[int], x: int) -> int:
 class IncrementalLinter:
     """Wraps a whole-file lint function `run(source, tree) -> diagnostics`."""
 
-    def __init__(self, run: Callable[[bytes, Tree], list[Diagnostic]], options_key: bytes):
+    def __init__(self, run: Callable[..., list[Diagnostic]], options_key: bytes):
         self.run = run
         self.options_key = options_key
         self._parser = Parser(language())
@@ -145,7 +149,7 @@ class IncrementalLinter:
         functions = top_level_functions(tree, source)
         skeleton = skeleton_of(source, functions, self.options_key)
         if memo is None or memo.skeleton != skeleton or len(memo.functions) != len(functions):
-            diags = self.run(source, tree)
+            diags = self.run(source, tree, None)
             per = self._split(functions, diags)
             return diags, LintMemo(skeleton, functions, per, {"functions": len(functions),
                                                               "reanalysed": len(functions)})
@@ -165,7 +169,8 @@ class IncrementalLinter:
                     a, b = (f.start, f.end) if _owns_lines(source, f) else (f.body_start, f.body_end)
                     blanked[a:b] = _blank(source[a:b])
             reduced = bytes(blanked)
-            fresh = self.run(reduced, self._parser.parse(reduced))
+            focus = [(functions[i].start, functions[i].end) for i in sorted(component)]
+            fresh = self.run(reduced, self._parser.parse(reduced), focus)
 
         fresh_per = self._split(functions, fresh)
         out = [d for d in fresh if _owner_index(functions, d.span.start) is None]

@@ -49,13 +49,14 @@ def lint_tree(
     model: Any = None,
     include_resolver: IncludeResolver | None = None,
     suppress: bool = True,
+    focus: list[tuple[int, int]] | None = None,
 ) -> list[Diagnostic]:
     if preprocessor is None:
         preprocessor = build_view(file, source, target=options.target, defines=dict(options.defines),
                                   include_resolver=include_resolver)
     ctx = RuleContext(
         file=file, source=source, tree=tree, target=options.target,
-        preprocessor=preprocessor, model=model, options={"mode": options.mode},
+        preprocessor=preprocessor, model=model, options={"mode": options.mode, "focus": focus},
     )
     rules = options.rules()
     diagnostics = run_rules(ctx, rules)

@@ -180,8 +180,11 @@ def measure(name: str, cmd: list[str], text: str, folder: Path, chars: int, file
                                                             "text": text}})
     first = client.published(uri, 1, timeout=120) - t0
     lines = text.split("\n")
-    row = next(i for i, l in enumerate(lines) if l.strip().startswith("float acc") or "{" in l and i > len(lines) // 2)
-    line, col = row + 1, 0
+    # Inside a function body, as the issue asks: the first indented statement line
+    # after the middle of the file; typing starts at its first character.
+    row = next(i for i, l in enumerate(lines) if i > len(lines) // 2 and l.startswith((" ", "\t"))
+               and l.rstrip().endswith(";") and not l.lstrip().startswith(("#", "//", "*")))
+    line, col = row, len(lines[row]) - len(lines[row].lstrip())
     typed = "float typed_value = 1.0f + 2.0f * 3.0f;"[:chars].ljust(chars, " ")
     latencies = []
     for i, ch in enumerate(typed):
@@ -257,7 +260,7 @@ def main() -> int:
                     "the 100-file RSS is taken in the first")
     args = ap.parse_args()
     text, source, includes = corpus_file()
-    runs = [("cllint", [sys.executable, "-m", "cllint", "server"])]
+    runs = [("cllint", os.environ.get("CLLINT_SERVER_CMD", f"{sys.executable} -m cllint server").split())]
     clangd = shutil.which("clangd-19")
     if clangd:
         runs.append(("clangd-19", [clangd, "--log=error"]))

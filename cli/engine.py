@@ -37,13 +37,26 @@ def _key(job: Job) -> str:
     h.update(job.source)
     # Included headers change results too: key on the include folders' header mtimes.
     for folder in (Path(job.path).parent, *map(Path, job.options.include_paths)):
+        h.update(_folder_stamp(folder))
+    return h.hexdigest()
+
+
+_STAMPS: dict[Path, bytes] = {}
+
+
+def _folder_stamp(folder: Path) -> bytes:
+    """Names and mtimes of a folder's headers, once per folder per process (a folder of
+    1,000 kernels would otherwise be listed once per file)."""
+    if folder not in _STAMPS:
+        h = hashlib.sha256()
         try:
-            for p in sorted(folder.glob("*")):
-                if p.suffix in (".h", ".clh", ".cl", ".hpp", ".inc"):
-                    h.update(f"{p}:{p.stat().st_mtime_ns}".encode())
+            for p in sorted(folder.iterdir()):
+                if p.suffix in (".h", ".clh", ".hpp", ".inc"):
+                    h.update(f"{p.name}:{p.stat().st_mtime_ns}".encode())
         except OSError:
             pass
-    return h.hexdigest()
+        _STAMPS[folder] = h.digest()
+    return _STAMPS[folder]
 
 
 def lint_source(path: str, source: bytes, options: LintOptions) -> list[Diagnostic]:

@@ -10,11 +10,15 @@ from .expressions import ExpressionChecks
 from .findings import Finding
 
 
-def analyse(model: SemanticModel) -> list[Finding]:
-    """All address-space findings of the file; never raises on user source."""
+def analyse(model: SemanticModel, focus: list[tuple[int, int]] | None = None) -> list[Finding]:
+    """All address-space findings of the file; never raises on user source.
+
+    With `focus` (function ranges), findings outside it may be left out: the
+    incremental driver takes those from its cache. Call sites everywhere are still
+    read, since a helper's findings (CL114) depend on all of its callers."""
     cert = Certainty(model)
     out: list[Finding] = []
-    for checks in (DeclarationChecks(model, cert), ExpressionChecks(model, cert)):
+    for checks in (DeclarationChecks(model, cert, focus), ExpressionChecks(model, cert, focus)):
         try:
             out.extend(checks.run())
         except RecursionError:

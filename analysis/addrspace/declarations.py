@@ -62,7 +62,9 @@ def _struct_has(t: Type, pred, seen: frozenset[int] = frozenset()) -> Type | Non
 
 
 class DeclarationChecks:
-    def __init__(self, model: SemanticModel, certainty: Certainty) -> None:
+    def __init__(self, model: SemanticModel, certainty: Certainty,
+                 focus: list[tuple[int, int]] | None = None) -> None:
+        self.focus = focus
         self.m = model
         self.src = model.source
         self.target = model.target
@@ -79,14 +81,16 @@ class DeclarationChecks:
 
     def run(self) -> list[Finding]:
         for info in self.m.index.functions.values():
-            if info.is_kernel:
+            if info.is_kernel and (info.definition is None or _in_focus(self.focus, info.definition)):
                 self._kernel(info)
         for item in self._items(self.m.tree.root_node):
-            if item.type in ("declaration", "function_definition"):
+            if item.type == "declaration" or (item.type == "function_definition" and _in_focus(self.focus, item)):
                 self._function_declarators(item)
         for sym in self.m.index.globals.values():
             self._program_scope(sym)
         for fm in self.m.function_models():
+            if not _in_focus(self.focus, fm.node):
+                continue
             for sym in fm.locals:
                 self._local(sym, fm.is_kernel)
         self._multiple_spaces(self.m.tree.root_node)
@@ -335,14 +339,15 @@ class DeclarationChecks:
         stack = [root]
         while stack:
             n = stack.pop()
+            if n.type == "function_definition" and not _in_focus(self.focus, n):
+                continue
             if n.type in ("declaration", "parameter_declaration", "field_declaration", "type_descriptor",
                           "pointer_declarator", "abstract_pointer_declarator", "function_definition",
                           "type_definition"):
-                first: AddressSpace | None = self._typedef_space(n)
-                for c in n.children:
-                    q = _space_of_qualifier(self.src, c)
-                    if q is None:
-                        continue
+                quals = [(c, q) for c in n.children if (q := _space_of_qualifier(self.src, c)) is not None]
+                # Resolving the typedef is the costly part: only where a qualifier could clash.
+                first: AddressSpace | None = self._typedef_space(n) if quals else None
+                for c, q in quals:
                     if first is None:
                         first = q
                     elif q is not first:
@@ -433,3 +438,7 @@ def _named(name: str | None) -> str:
 
 
 __all__ = ["DeclarationChecks"]
+
+
+def _in_focus(focus: list[tuple[int, int]] | None, node: Node) -> bool:
+    return focus is None or any(s <= node.start_byte < e for s, e in focus)

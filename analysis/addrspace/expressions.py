@@ -25,7 +25,9 @@ _SKIP = frozenset({"preproc_skipped", "comment", "string_literal", "preproc_def"
 
 
 class ExpressionChecks:
-    def __init__(self, model: SemanticModel, certainty: Certainty) -> None:
+    def __init__(self, model: SemanticModel, certainty: Certainty,
+                 focus: list[tuple[int, int]] | None = None) -> None:
+        self.focus = focus
         self.m = model
         self.src = model.source
         self.target = model.target
@@ -47,18 +49,24 @@ class ExpressionChecks:
             if body is None:
                 continue
             self.fm = fm
+            # Outside the focus only call sites matter (they feed CL114's helper checks).
+            visit = self._node if _in_focus(self.focus, fm.node) else self._call_only
             stack = [body]
             while stack:
                 n = stack.pop()
                 if n.type in _SKIP:
                     continue
                 try:
-                    self._node(n)
+                    visit(n)
                 except RecursionError:
                     pass
                 stack.extend(reversed(n.children))
         self._helper_findings()
         return self.out
+
+    def _call_only(self, n: Node) -> None:
+        if n.type == "call_expression":
+            self._call(n)
 
     def _node(self, n: Node) -> None:
         k = n.type
@@ -472,3 +480,7 @@ def _is_deref(use: Node) -> bool:
 
 _ = Type
 __all__ = ["ExpressionChecks"]
+
+
+def _in_focus(focus: list[tuple[int, int]] | None, node: Node) -> bool:
+    return focus is None or any(s <= node.start_byte < e for s, e in focus)

@@ -103,7 +103,9 @@ def _in_function(node: Node) -> bool:
 
 
 class _Collector:
-    def __init__(self, source: bytes, view: Any = None) -> None:
+    def __init__(self, source: bytes, view: Any = None,
+                 focus: list[tuple[int, int]] | None = None) -> None:
+        self.focus = focus
         self.source = source
         self.view = view
         self.out: list[Use] = []
@@ -130,7 +132,7 @@ class _Collector:
                 name = decl.child_by_field_name("declarator") if decl is not None else None
                 if name is not None:
                     self.local_functions.add(self.text(name))
-        for n in _walk(root):
+        for n in _walk(root, self.focus):
             handler = getattr(self, "on_" + n.type, None)
             if handler is not None:
                 try:
@@ -278,13 +280,17 @@ def _is_pointer_use(n: Node) -> bool:
     return True
 
 
-def _walk(root: Node):
+def _walk(root: Node, focus: list[tuple[int, int]] | None = None):
+    """Pre-order walk; with `focus`, function definitions outside it are not entered."""
     cursor = root.walk()
     visited = False
     while True:
         if not visited:
-            yield cursor.node
-            if cursor.goto_first_child():
+            node = cursor.node
+            yield node
+            skip = (focus is not None and node.type == "function_definition"
+                    and not any(s <= node.start_byte < e for s, e in focus))
+            if not skip and cursor.goto_first_child():
                 continue
         if cursor.goto_next_sibling():
             visited = False
@@ -294,10 +300,12 @@ def _walk(root: Node):
         visited = True
 
 
-def collect_uses(tree: Tree, source: bytes, view: Any = None) -> list[Use]:
-    """All gated uses in source order; `view` expands qualifier macros. Never raises on user source."""
+def collect_uses(tree: Tree, source: bytes, view: Any = None,
+                 focus: list[tuple[int, int]] | None = None) -> list[Use]:
+    """All gated uses in source order; `view` expands qualifier macros. Never raises on user source.
+    With `focus`, uses inside other function definitions may be left out."""
     try:
-        uses = _Collector(source, view).run(tree)
+        uses = _Collector(source, view, focus).run(tree)
     except RecursionError:
         return []
     uses.sort(key=lambda u: (u.start, u.end))

@@ -19,7 +19,7 @@ def _findings(ctx: RuleContext) -> list[Finding]:
     cached = getattr(ctx, "_cl1xx", None)
     if cached is None:
         try:
-            cached = analyse(model_for(ctx))
+            cached = analyse(model_for(ctx), focus=ctx.options.get("focus"))
         except RecursionError:  # pathological nesting: stay silent rather than fail the file
             cached = []
         cached = [f for f in cached if active(ctx, f.start)]

@@ -45,6 +45,12 @@ class RuleContext:
     model: Any = None
     options: dict[str, Any] = field(default_factory=dict)
 
+    def in_focus(self, node: Node) -> bool:
+        """False for code whose findings the incremental driver will take from its
+        cache (analysis/incremental.py): rules may skip work there, never must."""
+        focus = self.options.get("focus")
+        return focus is None or any(s <= node.start_byte < e for s, e in focus)
+
     def span(self, node: Node) -> Span:
         return Span(self.file, node.start_byte, node.end_byte)
 

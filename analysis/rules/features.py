@@ -27,7 +27,7 @@ def _uses(ctx: RuleContext) -> list[Use]:
     global _LAST
     if _LAST is not None and _LAST[0] == id(ctx.tree) and _LAST[1] is ctx.source:
         return _LAST[2]
-    uses = collect_uses(ctx.tree, ctx.source, preprocessor_view(ctx))
+    uses = collect_uses(ctx.tree, ctx.source, preprocessor_view(ctx), ctx.options.get("focus"))
     _LAST = (id(ctx.tree), ctx.source, uses)
     return uses
 
