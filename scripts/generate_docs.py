@@ -46,10 +46,39 @@ def index_page(rules) -> str:
     return "\n".join(lines)
 
 
+README = DOCS.parent / "README.md"
+START, END = "<!-- rules:start -->", "<!-- rules:end -->"
+
+
+def readme_table(rules) -> str:
+    lines = ["| code | name | severity | |", "| --- | --- | --- | --- |"]
+    for code, r in rules.items():
+        if r.group.value == "removed":
+            continue
+        preview = " (preview)" if r.group.value == "preview" else ""
+        lines.append(f"| [{code}](docs/rules/{code}.md) | `{r.name}`{preview} | {r.severity.value} | "
+                     f"{'fix' if r.fix_availability.value != 'none' else ''} |")
+    return "\n".join(lines)
+
+
+def readme_text(rules) -> str | None:
+    if not README.exists():
+        return None
+    text = README.read_text()
+    if START not in text or END not in text:
+        return text
+    head, rest = text.split(START, 1)
+    _, tail = rest.split(END, 1)
+    return f"{head}{START}\n{readme_table(rules)}\n{END}{tail}"
+
+
 def expected() -> dict[Path, str]:
     rules = all_rules()
     pages = {DOCS / "rules" / f"{code}.md": rule_page(code, r) for code, r in rules.items()}
     pages[DOCS / "rules.md"] = index_page(rules)
+    readme = readme_text(rules)
+    if readme is not None:
+        pages[README] = readme
     return pages
 
 
