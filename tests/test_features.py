@@ -67,7 +67,7 @@ def test_wrap_fix_is_safe_on_whole_lines() -> None:
 
 
 def test_wrap_fix_unsafe_mid_line() -> None:
-    src = b"kernel void k(global int *o) { long l = 1; o[0] = l; }\n"
+    src = b"kernel void k(global int *o) { double l = 1; o[0] = l; }\n"
     (d,) = lint(src)
     assert d.fix.applicability is Applicability.UNSAFE
 

@@ -113,6 +113,8 @@ class UnguardedOptionalFeature(Rule):
         for use in _uses(ctx):
             if not use.requires or dead_code(view, use.start) or is_guarded(view, use.start, use.requires):
                 continue
+            if _full_profile_guarantees(use.requires):
+                continue
             key = (use.item or use.start, use.requires)
             if key in seen:
                 continue
@@ -122,6 +124,16 @@ class UnguardedOptionalFeature(Rule):
                 f"{_what(use)} is not guarded by {names_text(use.requires)}",
                 fix=_wrap_fix(ctx, use),
             )
+
+
+# Portability mode assumes a full-profile device: there 64-bit integers are mandatory
+# (spec 6.2.1: only embedded-profile devices may lack `__opencl_c_int64`). Target mode
+# with an embedded target still reports them (CL302).
+_FULL_PROFILE = frozenset({"__opencl_c_int64"})
+
+
+def _full_profile_guarantees(requires) -> bool:
+    return any(all(name in _FULL_PROFILE for name in alt) for alt in requires)
 
 
 def _target_uses(ctx: RuleContext) -> Iterator[Use]:
