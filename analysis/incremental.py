@@ -51,6 +51,7 @@ class LintMemo:
     skeleton: bytes = b""
     functions: list[Function] = field(default_factory=list)
     diags: list[list[Diagnostic]] = field(default_factory=list)  # per function, at old offsets
+    outside: list[Diagnostic] = field(default_factory=list)  # not inside any function
     stats: dict[str, int] = field(default_factory=dict)
 
 
@@ -151,8 +152,9 @@ class IncrementalLinter:
         if memo is None or memo.skeleton != skeleton or len(memo.functions) != len(functions):
             diags = self.run(source, tree, None)
             per = self._split(functions, diags)
-            return diags, LintMemo(skeleton, functions, per, {"functions": len(functions),
-                                                              "reanalysed": len(functions)})
+            outside = [d for d in diags if _owner_index(functions, d.span.start) is None]
+            return diags, LintMemo(skeleton, functions, per, outside, {"functions": len(functions),
+                                                                       "reanalysed": len(functions)})
 
         changed = {i for i, (a, b) in enumerate(zip(memo.functions, functions)) if a.key != b.key}
         component, keep = self._plan(source, functions, changed)
@@ -173,7 +175,11 @@ class IncrementalLinter:
             fresh = self.run(reduced, self._parser.parse(reduced), focus)
 
         fresh_per = self._split(functions, fresh)
-        out = [d for d in fresh if _owner_index(functions, d.span.start) is None]
+        if component:
+            outside = [d for d in fresh if _owner_index(functions, d.span.start) is None]
+        else:  # nothing re-run: the skeleton is unchanged, so are its diagnostics
+            outside = [_move(d, mapping) for d in memo.outside]
+        out = list(outside)
         per: list[list[Diagnostic]] = []
         for i in range(len(functions)):
             mine = fresh_per[i] if i in component else [_move(d, mapping) for d in memo.diags[i]]
@@ -181,7 +187,7 @@ class IncrementalLinter:
             out.extend(mine)
         out.sort(key=lambda d: (d.span.start, d.code))
         stats = {"functions": len(functions), "reanalysed": len(component), "kept": len(keep)}
-        return out, LintMemo(skeleton, functions, per, stats)
+        return out, LintMemo(skeleton, functions, per, outside, stats)
 
     @staticmethod
     def _graph(source: bytes, functions: list[Function]) -> tuple[list[set[int]], list[set[int]]]:
