@@ -1,5 +1,5 @@
 """The bodies behind the handlers, run on the Host worker thread: find the document,
-call one pure feature in server/ide/, convert the answer with server/convert.py."""
+call one pure feature in analysis/ide/, convert the answer with server/convert.py."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from typing import Any
 from lsprotocol import types
 
 from cllint.server import convert, device
-from cllint.server.ide import completion as ide_completion
-from cllint.server.ide import names, signature, symbols
-from cllint.server.ide.hover import hover as ide_hover
-from cllint.server.ide.suppress import suppress_edit
+from cllint.analysis.ide import completion as ide_completion
+from cllint.analysis.ide import names, signature, symbols
+from cllint.analysis.ide.hover import hover as ide_hover
+from cllint.analysis.ide.suppress import suppress_edit
 from cllint.server.lsp import SECTION, CllintServer, uri_to_path
 
 log = logging.getLogger("cllint.server")

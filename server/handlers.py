@@ -1,5 +1,5 @@
 """LSP handlers: each turns params into (document, byte offset), makes one call into the
-pure features (server/ide/) on the worker thread, and converts the answer back."""
+pure features (analysis/ide/) on the worker thread, and converts the answer back."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from tree_sitter import Tree
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.features import EXTENSIONS, FEATURES
 from cllint.analysis.target import Target
-from cllint.server.ide.names import resolve, name_at, text, visible
+from cllint.analysis.ide.names import resolve, name_at, text, visible
 
 KEYWORDS = ("if", "else", "for", "while", "do", "switch", "case", "default", "break", "continue",
             "return", "struct", "union", "enum", "typedef", "const", "volatile", "restrict",

@@ -8,7 +8,7 @@ from tree_sitter import Tree
 
 from cllint.analysis.catalogue import Builtin, catalogue, spec_url
 from cllint.analysis.target import Target
-from cllint.server.ide.names import line_of, name_at, resolve, text
+from cllint.analysis.ide.names import line_of, name_at, resolve, text
 
 MAX_OVERLOADS = 8
 

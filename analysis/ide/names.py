@@ -1,8 +1,8 @@
 """Simple name resolution over one file's tree: walk outward through enclosing scopes.
 
-Pure: byte offsets in, tree nodes out; no LSP. Good enough for locals, parameters,
-globals, functions, structs and macros until the semantic model lands (then these move
-to analysis/ide and read the model instead).
+Pure: byte offsets in, tree nodes out; no LSP. Completion, signature help and the outline
+still use it (macros and broken code, which the semantic model does not index); hover and
+navigation read the semantic model (analysis/ide/model_cache.py) first.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from tree_sitter import Tree
 
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.target import Target
-from cllint.server.ide.names import top_level, text
+from cllint.analysis.ide.names import top_level, text
 
 _NAME_BEFORE = re.compile(rb"([A-Za-z_][A-Za-z0-9_]*)\s*$")
 MAX_SCAN = 4000

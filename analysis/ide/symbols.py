@@ -8,7 +8,7 @@ from tree_sitter import Tree
 
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.syntax import walk
-from cllint.server.ide.names import top_level
+from cllint.analysis.ide.names import top_level
 
 TOKEN_TYPES = ("addressSpace", "kernel", "builtin", "macro", "function")
 TOKEN_MODIFIERS = ("declaration", "defaultLibrary")
