@@ -14,6 +14,7 @@ from cllint.server import convert, device
 from cllint.analysis.ide import completion as ide_completion
 from cllint.analysis.ide import names, signature, symbols
 from cllint.analysis.ide.hover import hover_at
+from cllint.analysis.ide.inlay import inlay_hints as ide_inlay_hints
 from cllint.analysis.ide.suppress import suppress_edit
 from cllint.server.lsp import SECTION, CllintServer, uri_to_path
 
@@ -109,6 +110,15 @@ def hover(ls: CllintServer, uri: str, pos: types.Position) -> types.Hover | None
     if h is None:
         return None
     return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, h.markdown), doc.index.range(h.start, h.end))
+
+
+def inlay_hints(ls: CllintServer, uri: str, rng: types.Range) -> list[types.InlayHint] | None:
+    if (found := _snap(ls, uri)) is None:
+        return None
+    doc, snap = found
+    return [types.InlayHint(doc.index.position(h.offset), h.label, kind=types.InlayHintKind.Type,
+                            tooltip=types.MarkupContent(types.MarkupKind.Markdown, h.tooltip), padding_left=True)
+            for h in ide_inlay_hints(snap, uri, doc.index.offset(rng.start), doc.index.offset(rng.end))]
 
 
 def completion(ls: CllintServer, uri: str, pos: types.Position) -> types.CompletionList | None:

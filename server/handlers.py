@@ -93,6 +93,10 @@ def _register_features(ls: CllintServer) -> None:
     async def hover(ls: CllintServer, params: types.HoverParams) -> types.Hover | None:
         return await ls.on_host(f.hover, ls, params.text_document.uri, params.position)
 
+    @ls.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
+    async def inlay_hint(ls: CllintServer, params: types.InlayHintParams) -> list[types.InlayHint] | None:
+        return await ls.on_host(f.inlay_hints, ls, params.text_document.uri, params.range)
+
     @ls.feature(types.TEXT_DOCUMENT_COMPLETION,
                 types.CompletionOptions(trigger_characters=[".", "#", "(", " "]))
     async def completion(ls: CllintServer, params: types.CompletionParams) -> types.CompletionList | None:

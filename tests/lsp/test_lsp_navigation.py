@@ -34,3 +34,11 @@ async def test_hover_type_with_address_space_and_macro_expansion(client):
     assert "`__global float *` — points to `__global`" in h.contents.value
     h = await client.text_document_hover_async(types.HoverParams(TD, at(4, 26)))
     assert "#define TWICE SCALE * 2" in h.contents.value and "Expands to: `2.0f * 2`" in h.contents.value
+
+
+async def test_inlay_hints_show_inferred_space(client):
+    open_doc(client, SRC, URI)
+    hints = await client.text_document_inlay_hint_async(types.InlayHintParams(
+        text_document=TD, range=types.Range(at(0, 0), at(8, 0))))
+    assert [(h.position.line, h.label) for h in hints] == [(7, "__private")]
+    assert hints[0].position == at(7, 21) and hints[0].padding_left
