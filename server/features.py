@@ -194,23 +194,24 @@ def highlights(ls: CllintServer, uri: str, pos: types.Position) -> list[types.Do
 
 
 def folding_ranges(ls: CllintServer, uri: str) -> list[types.FoldingRange] | None:
-    if (found := _doc(ls, uri)) is None:
+    if (found := _snap(ls, uri)) is None:
         return None
-    doc, tree, _, _ = found
+    doc, snap = found
     out = []
-    for start, end, kind in symbols.folding_ranges(tree):
+    for start, end, kind in symbols.folding_ranges(snap.tree(uri), snap.preprocessor(uri).inactive_ranges(),
+                                                   snap.text(uri)):
         a, b = doc.index.position(start), doc.index.position(end)
         out.append(types.FoldingRange(a.line, b.line, kind=kind))
     return out
 
 
 def semantic_tokens(ls: CllintServer, uri: str) -> types.SemanticTokens | None:
-    if (found := _doc(ls, uri)) is None:
+    if (found := _snap(ls, uri)) is None:
         return None
-    doc, tree, src, _ = found
+    doc, snap = found
     data: list[int] = []
     prev_line = prev_col = 0
-    for tok in symbols.semantic_tokens(tree, src):
+    for tok in symbols.semantic_tokens(snap.tree(uri), snap.text(uri), snap.preprocessor(uri).inactive_ranges()):
         a, b = doc.index.position(tok.start), doc.index.position(tok.end)
         if a.line != b.line:
             continue

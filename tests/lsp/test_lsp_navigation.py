@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
+from cllint.server.features import TOKEN_MODIFIERS, TOKEN_TYPES
 from conftest import open_doc
 
 pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
@@ -42,3 +43,17 @@ async def test_inlay_hints_show_inferred_space(client):
         text_document=TD, range=types.Range(at(0, 0), at(8, 0))))
     assert [(h.position.line, h.label) for h in hints] == [(7, "__private")]
     assert hints[0].position == at(7, 21) and hints[0].padding_left
+
+
+async def test_inactive_region_is_a_dimmed_token_and_folds(client):
+    uri = "file:///tmp/cllint-lsp-test/inactive.cl"
+    open_doc(client, "#if __OPENCL_C_VERSION__ >= 200\nint a;\nint b;\n#endif\nkernel void k() {}\n", uri)
+    toks = await client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(types.TextDocumentIdentifier(uri)))
+    types_, mods = TOKEN_TYPES, TOKEN_MODIFIERS
+    quads = [list(toks.data[i:i + 5]) for i in range(0, len(toks.data), 5)]
+    assert quads[:2] == [[1, 0, 6, types_.index("comment"), 1 << mods.index("inactive")],
+                         [1, 0, 6, types_.index("comment"), 1 << mods.index("inactive")]]
+    folds = await client.text_document_folding_range_async(
+        types.FoldingRangeParams(types.TextDocumentIdentifier(uri)))
+    assert any(f.start_line == 1 and f.end_line == 2 for f in folds)
