@@ -12,7 +12,7 @@ from lsprotocol import types
 
 from cllint.server import convert, device
 from cllint.analysis.ide import completion as ide_completion
-from cllint.analysis.ide import names, signature, symbols
+from cllint.analysis.ide import navigation, signature, symbols
 from cllint.analysis.ide.hover import hover_at
 from cllint.analysis.ide.inlay import inlay_hints as ide_inlay_hints
 from cllint.analysis.ide.suppress import suppress_edit
@@ -160,37 +160,88 @@ def document_symbols(ls: CllintServer, uri: str) -> list[types.DocumentSymbol] |
             for s in symbols.document_symbols(tree, src)]
 
 
-def _decl_at(ls: CllintServer, uri: str, pos: types.Position):
-    if (found := _doc(ls, uri)) is None:
+def _locations(ls: CllintServer, locs) -> list[types.Location]:
+    """navigation.Location (file id, bytes) -> LSP locations; files that cannot be read are left out."""
+    indexes: dict[str, convert.LineIndex | None] = {}
+    out = []
+    for loc in locs:
+        if loc.file not in indexes:
+            doc = ls.docs.get(loc.file)
+            data = None if doc is not None else ls.read_file(loc.file)
+            indexes[loc.file] = doc.index if doc is not None else (
+                convert.LineIndex(data, ls.encoding) if data is not None else None)
+        if (index := indexes[loc.file]) is not None:
+            out.append(types.Location(loc.file, index.range(loc.start, loc.end)))
+    return out
+
+
+def _one(locs: list[types.Location]) -> types.Location | list[types.Location] | None:
+    return locs[0] if len(locs) == 1 else (locs or None)
+
+
+def definition(ls: CllintServer, uri: str, pos: types.Position) -> types.Location | list[types.Location] | None:
+    if (found := _snap(ls, uri)) is None:
         return None
-    doc, tree, src, _ = found
-    node = names.name_at(tree, doc.index.offset(pos))
-    decl = names.resolve(tree, src, node) if node is not None else None
-    return (doc, tree, src, decl) if decl is not None else None
+    doc, snap = found
+    return _one(_locations(ls, navigation.definition(snap, uri, doc.index.offset(pos))))
 
 
-def definition(ls: CllintServer, uri: str, pos: types.Position) -> types.Location | None:
-    if (found := _decl_at(ls, uri, pos)) is None:
+def declaration(ls: CllintServer, uri: str, pos: types.Position) -> types.Location | list[types.Location] | None:
+    if (found := _snap(ls, uri)) is None:
         return None
-    doc, _, _, decl = found
-    return types.Location(uri, doc.index.range(decl.name_node.start_byte, decl.name_node.end_byte))
+    doc, snap = found
+    return _one(_locations(ls, navigation.declaration(snap, uri, doc.index.offset(pos))))
 
 
-def references(ls: CllintServer, uri: str, pos: types.Position) -> list[types.Location] | None:
-    if (found := _decl_at(ls, uri, pos)) is None:
+def references(ls: CllintServer, uri: str, pos: types.Position, include_declaration: bool = True
+               ) -> list[types.Location] | None:
+    if (found := _snap(ls, uri)) is None:
         return None
-    doc, tree, src, decl = found
-    return [types.Location(uri, doc.index.range(n.start_byte, n.end_byte))
-            for n in names.references(tree, src, decl)]
+    doc, snap = found
+    return _locations(ls, navigation.references(snap, uri, doc.index.offset(pos), include_declaration))
 
 
 def highlights(ls: CllintServer, uri: str, pos: types.Position) -> list[types.DocumentHighlight] | None:
-    if (found := _decl_at(ls, uri, pos)) is None:
+    if (found := _snap(ls, uri)) is None:
         return None
-    doc, tree, src, decl = found
-    return [types.DocumentHighlight(doc.index.range(n.start_byte, n.end_byte),
-                                    types.DocumentHighlightKind.Text)
-            for n in names.references(tree, src, decl)]
+    doc, snap = found
+    return [types.DocumentHighlight(doc.index.range(h.start, h.end), types.DocumentHighlightKind.Text)
+            for h in navigation.highlights(snap, uri, doc.index.offset(pos))]
+
+
+def prepare_rename(ls: CllintServer, uri: str, pos: types.Position) -> types.PrepareRenameResult | None:
+    if (found := _snap(ls, uri)) is None:
+        return None
+    doc, snap = found
+    loc = navigation.prepare_rename(snap, uri, doc.index.offset(pos))
+    return None if loc is None else types.PrepareRenamePlaceholder(
+        doc.index.range(loc.start, loc.end), doc.index.text[loc.start:loc.end].decode("utf-8", "replace"))
+
+
+def rename(ls: CllintServer, uri: str, pos: types.Position, new_name: str) -> types.WorkspaceEdit | None:
+    """Raises ValueError for an invalid name (the handler turns it into a request error)."""
+    if (found := _snap(ls, uri)) is None:
+        return None
+    doc, snap = found
+    edits = navigation.rename(snap, uri, doc.index.offset(pos), new_name)
+    if edits is None:
+        return None
+    changes: dict[str, list[types.TextEdit]] = {}
+    for file, locs in edits.items():
+        for loc in _locations(ls, locs):
+            changes.setdefault(loc.uri, []).append(types.TextEdit(loc.range, new_name))
+    return types.WorkspaceEdit(changes=changes)
+
+
+def workspace_symbols(ls: CllintServer, query: str) -> list[types.WorkspaceSymbol]:
+    snap = ls.host.snapshot()
+    out = []
+    for s in navigation.workspace_symbols(snap, query):
+        if (doc := ls.docs.get(s.file)) is not None:
+            out.append(types.WorkspaceSymbol(
+                name=s.name, kind=_SYMBOL_KIND.get(s.kind, types.SymbolKind.Variable), container_name=s.kind,
+                location=types.Location(s.file, doc.index.range(s.name_start, s.name_end))))
+    return out
 
 
 def folding_ranges(ls: CllintServer, uri: str) -> list[types.FoldingRange] | None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 
+from cllint.analysis.ide.navigation import valid_name
 from cllint.server import features as f
 from cllint.server.lsp import SECTION, CllintServer
 
@@ -112,12 +114,31 @@ def _register_features(ls: CllintServer) -> None:
         return await ls.on_host(f.document_symbols, ls, params.text_document.uri)
 
     @ls.feature(types.TEXT_DOCUMENT_DEFINITION)
-    async def definition(ls: CllintServer, params: types.DefinitionParams) -> types.Location | None:
+    async def definition(ls: CllintServer, params: types.DefinitionParams) -> types.Location | list[types.Location] | None:
         return await ls.on_host(f.definition, ls, params.text_document.uri, params.position)
+
+    @ls.feature(types.TEXT_DOCUMENT_DECLARATION)
+    async def declaration(ls: CllintServer, params: types.DeclarationParams) -> types.Location | list[types.Location] | None:
+        return await ls.on_host(f.declaration, ls, params.text_document.uri, params.position)
 
     @ls.feature(types.TEXT_DOCUMENT_REFERENCES)
     async def references(ls: CllintServer, params: types.ReferenceParams) -> list[types.Location] | None:
-        return await ls.on_host(f.references, ls, params.text_document.uri, params.position)
+        return await ls.on_host(f.references, ls, params.text_document.uri, params.position,
+                                params.context.include_declaration)
+
+    @ls.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+    async def prepare_rename(ls: CllintServer, params: types.PrepareRenameParams) -> types.PrepareRenameResult | None:
+        return await ls.on_host(f.prepare_rename, ls, params.text_document.uri, params.position)
+
+    @ls.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
+    async def rename(ls: CllintServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+        if not valid_name(params.new_name):
+            raise JsonRpcInvalidParams(message=f"'{params.new_name}' is not a valid identifier")
+        return await ls.on_host(f.rename, ls, params.text_document.uri, params.position, params.new_name)
+
+    @ls.feature(types.WORKSPACE_SYMBOL)
+    async def workspace_symbol(ls: CllintServer, params: types.WorkspaceSymbolParams) -> list[types.WorkspaceSymbol]:
+        return await ls.on_host(f.workspace_symbols, ls, params.query) or []
 
     @ls.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
     async def highlight(ls: CllintServer, params: types.DocumentHighlightParams) -> list[types.DocumentHighlight] | None:

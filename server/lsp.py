@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -23,10 +24,11 @@ from pygls.lsp.server import LanguageServer
 
 from cllint import __version__
 from cllint.analysis.db import Change, Host
-from cllint.analysis.diagnostics import Diagnostic
+from cllint.analysis.diagnostics import Diagnostic, FileId
 from cllint.analysis.lint import LintOptions
 from cllint.server import convert
 from cllint.server.device import DeviceSession
+from cllint.includes import MAX_INCLUDE_BYTES
 from cllint.server.settings import EditorSettings, from_json, lint_options
 
 log = logging.getLogger("cllint.server")
@@ -62,7 +64,7 @@ def uri_to_path(uri: str) -> Path | None:
 class CllintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("cllint", __version__)
-        self.host = Host()
+        self.host = Host(include_resolver=self.resolve_include)
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="cllint-host")
         self.docs: dict[str, Document] = {}  # touched on the worker thread only
         self.results: dict[str, Result] = {}
@@ -88,6 +90,38 @@ class CllintServer(LanguageServer):
 
     async def on_host(self, fn: Callable[..., T], *args: Any) -> T | None:
         return await asyncio.wrap_future(self.submit(fn, *args))
+
+    # -- includes (called on the worker thread, while a snapshot builds a preprocessor view) --
+
+    def resolve_include(self, name: str, angled: bool, including: FileId) -> tuple[FileId, bytes] | None:
+        """`#include` text -> (file URI, contents): the including file's folder first (quoted
+        includes), then the `includePaths` setting; an open document's buffer wins over the disk."""
+        base = uri_to_path(including) if "://" in including else Path(including)
+        folders = [base.parent] if base is not None and not angled else []
+        folders += [Path(p) for p in self.editor.include_paths]
+        for folder in folders:
+            path = Path(os.path.normpath(folder / name))
+            if not path.is_absolute():
+                continue
+            uri = path.as_uri()
+            if (doc := self.docs.get(uri)) is not None:
+                return uri, doc.index.text
+            try:
+                if path.is_file() and path.stat().st_size <= MAX_INCLUDE_BYTES:
+                    return uri, path.read_bytes()
+            except OSError:
+                continue
+        return None
+
+    def read_file(self, uri: FileId) -> bytes | None:
+        """An open document's text, else the file's bytes on disk (for converting offsets)."""
+        if (doc := self.docs.get(uri)) is not None:
+            return doc.index.text
+        path = uri_to_path(uri) if "://" in uri else Path(uri)
+        try:
+            return path.read_bytes() if path is not None and path.is_file() else None
+        except OSError:
+            return None
 
     # -- settings ---------------------------------------------------------------------
 
