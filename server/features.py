@@ -227,7 +227,7 @@ def rename(ls: CllintServer, uri: str, pos: types.Position, new_name: str) -> ty
     if edits is None:
         return None
     changes: dict[str, list[types.TextEdit]] = {}
-    for file, locs in edits.items():
+    for locs in edits.values():
         for loc in _locations(ls, locs):
             changes.setdefault(loc.uri, []).append(types.TextEdit(loc.range, new_name))
     return types.WorkspaceEdit(changes=changes)

@@ -26,9 +26,9 @@ from cllint import __version__
 from cllint.analysis.db import Change, Host
 from cllint.analysis.diagnostics import Diagnostic, FileId
 from cllint.analysis.lint import LintOptions
+from cllint.includes import MAX_INCLUDE_BYTES
 from cllint.server import convert
 from cllint.server.device import DeviceSession
-from cllint.includes import MAX_INCLUDE_BYTES
 from cllint.server.settings import EditorSettings, from_json, lint_options
 
 log = logging.getLogger("cllint.server")

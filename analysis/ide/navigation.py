@@ -94,9 +94,8 @@ def entity_at(snap, file: FileId, offset: int) -> tuple[list[Unit], Node, Entity
         return None
     name = names.text(main.text, node)
     sym = main.model.resolve(node)
-    if sym is None or sym.kind == SymbolKind.BUILTIN:
-        if (macro := _macro_entity(main, node, name)) is not None:
-            return units, node, macro
+    if (sym is None or sym.kind == SymbolKind.BUILTIN) and (macro := _macro_entity(main, node, name)) is not None:
+        return units, node, macro
     if sym is not None and sym.kind != SymbolKind.BUILTIN and sym.node is not None:
         block = sym.kind in _BLOCK_KINDS or sym.scope_start > 0
         return units, node, Entity(name, "block" if block else "file", _loc(main, sym.node), sym if block else None)
@@ -192,9 +191,10 @@ def _uses(u: Unit, e: Entity) -> list[Node]:
         if n.type == "field_identifier":
             continue
         sym = u.model.resolve(n)
-        if sym is None or sym.kind == SymbolKind.BUILTIN or not (sym.kind in _BLOCK_KINDS or sym.scope_start > 0):
-            if u.view.macro_at(e.name, n.start_byte) is None:
-                out.append(n)
+        shadowed = sym is not None and (sym.kind in _BLOCK_KINDS or sym.scope_start > 0)
+        file_level = not shadowed
+        if file_level and u.view.macro_at(e.name, n.start_byte) is None:
+            out.append(n)
     return out
 
 

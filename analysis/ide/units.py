@@ -62,7 +62,7 @@ def includes(snap, u: Unit, like: FileId) -> list[Unit]:
         if not snap.has_file(ref.resolved) and snap.include_resolver is not None:
             try:
                 got = snap.include_resolver(ref.path, ref.angled, ref.span.file)
-            except Exception:  # a resolver bug must not take the feature down
+            except Exception:  # noqa: BLE001 - a resolver bug must not take the feature down
                 got = None
             text = got[1] if got is not None and got[0] == ref.resolved else None
         if (inc := unit(snap, ref.resolved, text, like)) is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 
 from cllint.server.features import TOKEN_MODIFIERS, TOKEN_TYPES
 from conftest import open_doc
@@ -74,7 +75,7 @@ async def test_rename_and_prepare_rename(client):
     edit = await client.text_document_rename_async(types.RenameParams(TD, at(4, 10), "total"))
     assert sorted((e.range.start.line, e.range.start.character) for e in edit.changes[URI]) == [(4, 10), (5, 21)]
     assert await client.text_document_prepare_rename_async(types.PrepareRenameParams(TD, at(4, 17))) is not None
-    with pytest.raises(Exception):
+    with pytest.raises(JsonRpcException):
         await client.text_document_rename_async(types.RenameParams(TD, at(4, 10), "kernel"))
 
 
