@@ -171,7 +171,16 @@ class IncrementalLinter:
                     a, b = (f.start, f.end) if _owns_lines(source, f) else (f.body_start, f.body_end)
                     blanked[a:b] = _blank(source[a:b])
             reduced = bytes(blanked)
-            focus = [(functions[i].start, functions[i].end) for i in sorted(component)]
+            # Rules may skip work only inside functions whose results come from the
+            # cache: the focus is everything else (skeleton included, and definitions
+            # nested in error nodes, which the function list does not know).
+            focus, pos = [], 0
+            for i, f in enumerate(functions):
+                if i not in component:
+                    if pos < f.start:
+                        focus.append((pos, f.start))
+                    pos = f.end
+            focus.append((pos, len(source) + 1))
             fresh = self.run(reduced, self._parser.parse(reduced), focus)
 
         fresh_per = self._split(functions, fresh)
@@ -226,6 +235,14 @@ class IncrementalLinter:
         direct = {j for i in changed for j in callees[i]}
         focus |= direct
         keep = set(focus) | {k for j in direct for k in callers[j]}
+        # Code outside the known functions (declarations, or a broken function the
+        # parser could not delimit) is re-analysed every time: what it calls stays.
+        outside, pos = set(), 0
+        for f in functions:
+            outside |= set(_WORD.findall(source, pos, f.start))
+            pos = f.end
+        outside |= set(_WORD.findall(source, pos))
+        keep |= {i for i, f in enumerate(functions) if f.name and f.name in outside}
         todo = list(keep)
         while todo:  # callees, transitively
             i = todo.pop()
