@@ -14,7 +14,8 @@ from cllint.cli import render
 from cllint.cli.engine import MAX_BYTES, Job, apply_fixes, lint_source, run_all
 from cllint.cli.main import UsageError
 from cllint.cli.sources import discover
-from cllint.config import ConfigError, Settings, build_target, find_config, load_config, merge
+from cllint.config import ConfigError, Settings, find_config, load_config, merge
+from cllint.config import lint_options as config_lint_options
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -110,16 +111,7 @@ def _device_reader(index: int) -> Target:
 
 
 def _lint_options(settings: Settings) -> LintOptions:
-    target = build_target(settings, _device_reader)
-    return LintOptions(
-        target=target,
-        select=tuple(settings.select) if settings.select is not None else None,
-        ignore=tuple(settings.ignore),
-        extend_select=tuple(settings.extend_select),
-        defines=tuple(sorted(settings.define.items())),
-        include_paths=tuple(str(p) for p in settings.include),
-        mode="target" if (settings.std or settings.target or settings.features) else "portability",
-    )
+    return config_lint_options(settings, _device_reader)
 
 
 def _per_file_ignored(settings: Settings, path: Path, code: str) -> bool:

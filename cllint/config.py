@@ -410,3 +410,21 @@ def build_target(
     else:
         base = Target.preset(settings.std or "CL1.2")
     return base.apply_overrides(settings.features) if settings.features else base
+
+
+def lint_options(settings: Settings, device_reader: Callable[[int], Target] | None = None,
+                 extra_ignore: list[str] | None = None):
+    """The analysis options these settings describe; shared by `cllint check` and the
+    server so that both lint a file the same way. Naming a target (`std`, `target` or
+    `features`) selects target mode; otherwise portability mode."""
+    from cllint.analysis.lint import LintOptions
+
+    return LintOptions(
+        target=build_target(settings, device_reader),
+        select=tuple(settings.select) if settings.select is not None else None,
+        ignore=tuple(settings.ignore) + tuple(extra_ignore or ()),
+        extend_select=tuple(settings.extend_select),
+        defines=tuple(sorted(settings.define.items())),
+        include_paths=tuple(str(p) for p in settings.include),
+        mode="target" if (settings.std or settings.target or settings.features) else "portability",
+    )

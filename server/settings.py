@@ -12,7 +12,8 @@ from typing import Any
 from cllint.analysis.lint import LintOptions
 from cllint.analysis.registry import is_valid_selector
 from cllint.analysis.target import Target
-from cllint.config import ConfigError, Settings, build_target, find_config, load_config, merge
+from cllint.config import lint_options as config_lint_options
+from cllint.config import ConfigError, Settings, find_config, load_config, merge
 
 KEYS = ("std", "target", "features", "includePaths", "defines", "select", "ignore", "device",
         "buildOnSave", "runOnSave", "trustedWorkspace", "timeout")
@@ -98,12 +99,7 @@ def lint_options(path: Path | None, editor: EditorSettings,
         for glob, codes in merged.per_file_ignores.items():
             if fnmatch.fnmatch(rel, glob):
                 ignore += codes
-    return LintOptions(
-        target=build_target(merged, device_reader),
-        select=tuple(merged.select) if merged.select is not None else None,
-        ignore=tuple(ignore), extend_select=tuple(merged.extend_select),
-        defines=tuple(merged.define.items()),
-    )
+    return config_lint_options(merged, device_reader, extra_ignore=ignore[len(merged.ignore):])
 
 
 __all__ = ["ConfigError", "EditorSettings", "from_json", "lint_options"]
