@@ -85,7 +85,7 @@ def _forget_caches() -> None:
         mod._LAST = None
 
 
-def run(files: list[Path], profile: str | None = None) -> tuple[dict, dict[str, float], float]:
+def run(files: list[Path], profile: str | None = None, families: bool = True) -> tuple[dict, dict[str, float], float]:
     """(diagnostics by config/file, CPU seconds per family, CPU seconds for whole lint_tree)."""
     results: dict[str, dict[str, list]] = {}
     per_family: dict[str, float] = defaultdict(float)
@@ -107,6 +107,8 @@ def run(files: list[Path], profile: str | None = None) -> tuple[dict, dict[str, 
             # each family alone, on a fresh context (own preprocessor view and model),
             # its rules sharing that context as they do in lint_tree
             for fam, fam_rules in by_family.items():
+                if not families:
+                    break
                 if profile and not fam.startswith(profile[:3]):
                     continue
                 _forget_caches()
@@ -162,10 +164,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--every", type=int, default=4, help="lint every K-th corpus file (default 4)")
     ap.add_argument("--baseline", action="store_true", help="write the baseline instead of comparing")
+    ap.add_argument("--quick", action="store_true", help="compare only: no per-family timing")
     ap.add_argument("--profile", metavar="PREFIX", help="cProfile the family of codes starting with PREFIX (e.g. CL1)")
     args = ap.parse_args(argv)
     files = sample(args.every)
-    results, per_family, whole = run(files, args.profile)
+    results, per_family, whole = run(files, args.profile, families=not args.quick)
+    if args.quick and args.baseline:
+        ap.error("--baseline needs the family timings; drop --quick")
     target = BASELINE if args.baseline else CURRENT
     payload = {"every": args.every, "files": len(files), "results": results,
                "timing": {"families": per_family, "lint_tree": whole}}  # fmt: skip

@@ -12,6 +12,7 @@ from tree_sitter import Node
 
 from cllint.analysis.model import FunctionModel, SemanticModel, Symbol, SymbolKind
 from cllint.analysis.model.types import AddressSpace, Pointer, Type, has_generic
+from cllint.analysis.model.walk import nodes_of_kinds, outside
 
 from .certainty import Certainty, is_null_constant
 from .conversions import Mismatch, assign_mismatch, cast_allowed, overlapping, pointer_of, render
@@ -22,6 +23,9 @@ G, C, L, P, GEN = (AddressSpace.GLOBAL, AddressSpace.CONSTANT, AddressSpace.LOCA
 _COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">="})
 _TO_SPACE = {"to_global": G, "to_local": L, "to_private": P}
 _SKIP = frozenset({"preproc_skipped", "comment", "string_literal", "preproc_def", "preproc_function_def"})
+_VISITED = _SKIP | {"init_declarator", "assignment_expression", "update_expression", "call_expression",
+                    "return_statement", "binary_expression", "conditional_expression", "cast_expression"}
+_CALLS = _SKIP | {"call_expression"}
 
 
 class ExpressionChecks:
@@ -50,17 +54,16 @@ class ExpressionChecks:
                 continue
             self.fm = fm
             # Outside the focus only call sites matter (they feed CL114's helper checks).
-            visit = self._node if _in_focus(self.focus, fm.node) else self._call_only
-            stack = [body]
-            while stack:
-                n = stack.pop()
-                if n.type in _SKIP:
-                    continue
+            if _in_focus(self.focus, fm.node):
+                visit, kinds = self._node, _VISITED
+            else:
+                visit, kinds = self._call_only, _CALLS
+            # The nodes a depth-first walk of the body would dispatch on, in its order.
+            for n in outside(nodes_of_kinds(body, kinds), _SKIP):
                 try:
                     visit(n)
                 except RecursionError:
                     pass
-                stack.extend(reversed(n.children))
         self._helper_findings()
         return self.out
 
@@ -97,7 +100,8 @@ class ExpressionChecks:
         while inner.type == "parenthesized_expression" and inner.named_children:
             inner = inner.named_children[-1]
         if inner.type == "conditional_expression":  # the arms are checked on their own
-            a, b = (self.ptr(inner.child_by_field_name(f)) for f in ("consequence", "alternative"))
+            a = self.ptr(inner.child_by_field_name("consequence"))
+            b = self.ptr(inner.child_by_field_name("alternative")) if a is not None else None
             if a is not None and b is not None and not overlapping(a.space, b.space):
                 return None
         p = pointer_of(self.fm.type_of(node))
@@ -127,7 +131,8 @@ class ExpressionChecks:
         sym = self.fm.refs.get(name.id) if name is not None else None
         if sym is None or sym.kind is not SymbolKind.LOCAL:
             return
-        dst, src = self._dest(sym), self.ptr(value)
+        dst = self._dest(sym)  # the cheap side first: most declarations are not pointers
+        src = self.ptr(value) if dst is not None else None
         if dst is None or src is None:
             return
         why = self._mismatch(src, dst)
@@ -151,7 +156,8 @@ class ExpressionChecks:
         self._write(left, n)
         if op != "=" or left is None or right is None:
             return
-        dst, src = self.ptr(left), self.ptr(right)
+        dst = self.ptr(left)  # typing the right side only matters for pointer targets
+        src = self.ptr(right) if dst is not None else None
         if dst is None or src is None:
             return
         why = self._mismatch(src, dst)
@@ -339,7 +345,8 @@ class ExpressionChecks:
         op = self.text(n.child_by_field_name("operator"))
         if op not in _COMPARE and op != "-":
             return
-        a, b = self.ptr(n.child_by_field_name("left")), self.ptr(n.child_by_field_name("right"))
+        a = self.ptr(n.child_by_field_name("left"))
+        b = self.ptr(n.child_by_field_name("right")) if a is not None else None
         if a is None or b is None or overlapping(a.space, b.space):
             return
         if op == "-":
@@ -352,7 +359,7 @@ class ExpressionChecks:
 
     def _conditional(self, n: Node) -> None:
         a = self.ptr(n.child_by_field_name("consequence"))
-        b = self.ptr(n.child_by_field_name("alternative"))
+        b = self.ptr(n.child_by_field_name("alternative")) if a is not None else None
         if a is None or b is None or overlapping(a.space, b.space):
             return
         self.add("CL101", n, f"conditional operator with arms of type '{render(a)}' and '{render(b)}', which point "

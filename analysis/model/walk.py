@@ -1,0 +1,57 @@
+"""Finding nodes of a few kinds under a node without walking the tree in Python.
+
+`nodes_of_kinds(root, kinds)` runs one tree-sitter query (compiled once per set of kinds) and
+returns the matching nodes in pre-order, the order a depth-first walk would meet them. Walking a
+whole file in Python costs a call and a list per node; the query visits the nodes in C and
+hands back only the few that a check reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from tree_sitter import Node, Query, QueryCursor
+
+from cllint.grammar import language
+
+_CAPTURE = "n"
+
+
+@cache
+def _query(kinds: frozenset[str]) -> Query:
+    lang = language()
+    known = [k for k in sorted(kinds) if lang.id_for_node_kind(k, True) is not None]
+    alts = " ".join(f"({k})" for k in known)
+    return Query(lang, f"[{alts}] @{_CAPTURE}")
+
+
+def _preorder_key(n: Node) -> tuple[int, int]:
+    return n.start_byte, -n.end_byte
+
+
+def nodes_of_kinds(root: Node, kinds: frozenset[str]) -> list[Node]:
+    """Every node under `root` (itself included) whose type is in `kinds`, in pre-order."""
+    got = QueryCursor(_query(kinds)).captures(root).get(_CAPTURE, [])
+    got.sort(key=_preorder_key)
+    return got
+
+
+def outside(nodes: Iterable[Node], skip: frozenset[str]) -> list[Node]:
+    """`nodes` (pre-order) less those strictly inside a node whose type is in `skip`;
+    the skip nodes themselves are left out too."""
+    out: list[Node] = []
+    end = -1
+    start = -1
+    for n in nodes:
+        s = n.start_byte
+        if start <= s and n.end_byte <= end and s < end:
+            continue
+        if n.type in skip:
+            start, end = s, n.end_byte
+            continue
+        out.append(n)
+    return out
+
+
+__all__ = ["nodes_of_kinds", "outside"]
