@@ -26,6 +26,8 @@ from cllint.analysis.model.types import (
     has_program_scope_globals,
 )
 
+from cllint.analysis.model.walk import nodes_of_kinds
+
 from .certainty import Certainty
 from .conversions import render
 from .findings import Edit, Finding, FixPlan
@@ -336,26 +338,28 @@ class DeclarationChecks:
     # -- more than one address space --------------------------------------------------------
 
     def _multiple_spaces(self, root: Node) -> None:
-        stack = [root]
-        while stack:
-            n = stack.pop()
-            if n.type == "function_definition" and not _in_focus(self.focus, n):
+        # Only a node with an address-space qualifier among its children can have two: start
+        # from the qualifiers (a query, in C) instead of walking every node of the file.
+        done: set[int] = set()
+        for q in nodes_of_kinds(root, _TYPE_QUALIFIER):
+            if _space_of_qualifier(self.src, q) is None:
                 continue
-            if n.type in ("declaration", "parameter_declaration", "field_declaration", "type_descriptor",
-                          "pointer_declarator", "abstract_pointer_declarator", "function_definition",
-                          "type_definition"):
-                quals = [(c, q) for c in n.children if (q := _space_of_qualifier(self.src, c)) is not None]
-                # Resolving the typedef is the costly part: only where a qualifier could clash.
-                first: AddressSpace | None = self._typedef_space(n) if quals else None
-                for c, q in quals:
-                    if first is None:
-                        first = q
-                    elif q is not first:
-                        self.add("CL107", c, f"multiple address spaces specified for type: "
-                                 f"'{first.spelling}' and '{q.spelling}'", fix=_remove(c))
-                        break
-            stack.extend(n.children)
-
+            n = q.parent
+            if n is None or n.type not in _MULTI_SPACE_KINDS or n.id in done:
+                continue
+            done.add(n.id)
+            if self.focus is not None and _in_unfocused_definition(self.focus, n):
+                continue
+            quals = [(c, q) for c in n.children if (q := _space_of_qualifier(self.src, c)) is not None]
+            # Resolving the typedef is the costly part: only where a qualifier could clash.
+            first: AddressSpace | None = self._typedef_space(n) if quals else None
+            for c, q in quals:
+                if first is None:
+                    first = q
+                elif q is not first:
+                    self.add("CL107", c, f"multiple address spaces specified for type: "
+                             f"'{first.spelling}' and '{q.spelling}'", fix=_remove(c))
+                    break
 
     def _typedef_space(self, n: Node) -> AddressSpace | None:
         """The address space a declaration's typedef name carries (`typedef __private int pint;`)."""
@@ -367,6 +371,22 @@ class DeclarationChecks:
 
 
 # -- syntax helpers ---------------------------------------------------------------------------
+
+_TYPE_QUALIFIER = frozenset({"type_qualifier"})
+_MULTI_SPACE_KINDS = frozenset({"declaration", "parameter_declaration", "field_declaration", "type_descriptor",
+                                "pointer_declarator", "abstract_pointer_declarator", "function_definition",
+                                "type_definition"})
+
+
+def _in_unfocused_definition(focus: list[tuple[int, int]], n: Node | None) -> bool:
+    """`n` is, or lies inside, a function definition outside the focus (whose findings the
+    incremental driver takes from its cache)."""
+    while n is not None:
+        if n.type == "function_definition" and not _in_focus(focus, n):
+            return True
+        n = n.parent
+    return False
+
 
 
 def _space_of_qualifier(src: bytes, c: Node) -> AddressSpace | None:

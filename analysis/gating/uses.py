@@ -10,6 +10,7 @@ from tree_sitter import Node, Tree
 
 from ..catalogue import Builtin, catalogue
 from ..features import DNF, GENERIC, INT64, PROGRAM_SCOPE, V1_1, V2_0, Version
+from ..model.walk import nodes_of_kinds
 from . import tables
 
 
@@ -124,16 +125,16 @@ class _Collector:
 
     def run(self, tree: Tree) -> list[Use]:
         root = tree.root_node
-        for n in _walk(root):
-            if n.type == "function_definition":
-                decl = n.child_by_field_name("declarator")
-                while decl is not None and decl.type != "function_declarator":
-                    decl = decl.child_by_field_name("declarator")
-                name = decl.child_by_field_name("declarator") if decl is not None else None
-                if name is not None:
-                    self.local_functions.add(self.text(name))
-        for n in _walk(root, self.focus):
-            handler = getattr(self, "on_" + n.type, None)
+        for n in nodes_of_kinds(root, _DEFINITIONS):
+            decl = n.child_by_field_name("declarator")
+            while decl is not None and decl.type != "function_declarator":
+                decl = decl.child_by_field_name("declarator")
+            name = decl.child_by_field_name("declarator") if decl is not None else None
+            if name is not None:
+                self.local_functions.add(self.text(name))
+        handlers = {kind: getattr(self, "on_" + kind) for kind in _HANDLED}
+        for n in _visited(root, self.focus):
+            handler = handlers.get(n.type)
             if handler is not None:
                 try:
                     handler(n)
@@ -239,6 +240,9 @@ class _Collector:
         self.add(fn, "built-in", name, since, req, deprecated)
 
     def on_identifier(self, n: Node) -> None:
+        # Most identifiers name nothing gated: test the name before the (O(depth)) parent.
+        if self.source[n.start_byte:n.end_byte] not in _gated_constant_names():
+            return
         parent = n.parent
         if parent is None or parent.type.startswith("preproc") or parent.type == "opencl_extension_pragma":
             return
@@ -256,6 +260,8 @@ class _Collector:
             self.add(n, "constant", name, _version(c.since), c.requires)
 
     def on_number_literal(self, n: Node) -> None:
+        if n.end_byte <= n.start_byte or self.source[n.end_byte - 1] not in _HALF_SUFFIX:
+            return  # only `1.0h`-style literals are gated (an empty one raised IndexError)
         text = self.text(n)
         if text[:2].lower() == "0x":
             return
@@ -280,24 +286,37 @@ def _is_pointer_use(n: Node) -> bool:
     return True
 
 
-def _walk(root: Node, focus: list[tuple[int, int]] | None = None):
-    """Pre-order walk; with `focus`, function definitions outside it are not entered."""
-    cursor = root.walk()
-    visited = False
-    while True:
-        if not visited:
-            node = cursor.node
-            yield node
-            skip = (focus is not None and node.type == "function_definition"
-                    and not any(s <= node.start_byte < e for s, e in focus))
-            if not skip and cursor.goto_first_child():
-                continue
-        if cursor.goto_next_sibling():
-            visited = False
+_HANDLED = ("primitive_type", "sized_type_specifier", "access_qualifier", "address_space_qualifier",
+            "pipe_qualifier", "block_literal", "declaration", "call_expression", "identifier", "number_literal")
+_DEFINITIONS = frozenset({"function_definition"})
+_VISIT = frozenset(_HANDLED)
+_VISIT_FOCUSED = _VISIT | _DEFINITIONS
+_HALF_SUFFIX = frozenset(b"hH")
+
+
+@cache
+def _gated_constant_names() -> frozenset[bytes]:
+    """Spellings `on_identifier` may report: the atomics-model constants and the catalogue's."""
+    return frozenset(n.encode() for n in (*tables.CONSTANTS, *catalogue().constants))
+
+
+def _visited(root: Node, focus: list[tuple[int, int]] | None) -> list[Node]:
+    """The nodes with a handler that a pre-order walk of `root` meets, in its order; with
+    `focus`, function definitions outside it are not entered."""
+    if focus is None:
+        return nodes_of_kinds(root, _VISIT)
+    out: list[Node] = []
+    start = end = -1
+    for n in nodes_of_kinds(root, _VISIT_FOCUSED):
+        s = n.start_byte
+        if start <= s and n.end_byte <= end and s < end:
+            continue  # inside a function definition outside the focus
+        if n.type == "function_definition":
+            if not any(fs <= s < fe for fs, fe in focus):
+                start, end = s, n.end_byte
             continue
-        if not cursor.goto_parent():
-            return
-        visited = True
+        out.append(n)
+    return out
 
 
 def collect_uses(tree: Tree, source: bytes, view: Any = None,

@@ -17,6 +17,7 @@ from cllint.analysis.features import EXTENSIONS, FEATURES, STRICT_PREFIXES
 from cllint.analysis.gating import collect_uses, guard_text, is_guarded, is_target_mode, needs_text, preprocessor_view
 from cllint.analysis.gating.guards import dead_code, names_text
 from cllint.analysis.gating.uses import Use
+from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.rules.base import FixAvailability, Group, Rule, RuleContext
 from cllint.analysis.target import _did_you_mean
 
@@ -548,12 +549,7 @@ class DoubleLiteral(Rule):
         if target_mode and not ctx.target.satisfies(None, fp64):
             return  # the literal is float for this target
         double_items = {u.item for u in _uses(ctx) if u.name.startswith("double")}
-        stack = [ctx.tree.root_node]
-        while stack:
-            n = stack.pop()
-            if n.type != "number_literal":
-                stack.extend(n.children)
-                continue
+        for n in nodes_of_kinds(ctx.tree.root_node, _NUMBER_LITERAL):
             text = ctx.text(n)
             if not _FLOAT_LITERAL.match(text):
                 continue
@@ -570,6 +566,9 @@ class DoubleLiteral(Rule):
                 fix=Fix(f"Add the 'f' suffix: '{text}f'", (Edit(Span(ctx.file, n.end_byte, n.end_byte), "f"),),
                         Applicability.SAFE if safe else Applicability.UNSAFE),
             )
+
+
+_NUMBER_LITERAL = frozenset({"number_literal"})
 
 
 def _enclosing_item(n) -> tuple[int, int] | None:
