@@ -152,7 +152,8 @@ class IncrementalLinter:
         if memo is None or memo.skeleton != skeleton or len(memo.functions) != len(functions):
             diags = self.run(source, tree, None)
             per = self._split(functions, diags)
-            outside = [d for d in diags if _owner_index(functions, d.span.start) is None]
+            starts = [f.start for f in functions]
+            outside = [d for d in diags if _owner_index(functions, d.span.start, starts) is None]
             return diags, LintMemo(skeleton, functions, per, outside, {"functions": len(functions),
                                                                        "reanalysed": len(functions)})
 
@@ -184,8 +185,9 @@ class IncrementalLinter:
             fresh = self.run(reduced, self._parser.parse(reduced), focus)
 
         fresh_per = self._split(functions, fresh)
+        starts = [f.start for f in functions]
         if component:
-            outside = [d for d in fresh if _owner_index(functions, d.span.start) is None]
+            outside = [d for d in fresh if _owner_index(functions, d.span.start, starts) is None]
         else:  # nothing re-run: the skeleton is unchanged, so are its diagnostics
             outside = [_move(d, mapping) for d in memo.outside]
         out = list(outside)
@@ -218,10 +220,9 @@ class IncrementalLinter:
         """(re-analysed, kept) function indices.
 
         Re-analysed: the changed functions, their callers transitively (a callee's
-        summary feeds its callers) and their direct callees (a check of a helper's
-        parameters, CL114, depends on what its callers pass). Kept whole in the
-        reduced source: those, everything they call (for summaries), and every other
-        caller of the re-analysed callees (CL114 compares all call sites)."""
+        summary feeds its callers), their direct callees and those callees' other
+        callers (a helper check, CL114, compares every call site of the helper). Kept
+        whole in the reduced source: those and everything they call (for summaries)."""
         if not changed:
             return set(), set()
         callees, callers = cls._graph(source, functions)
@@ -234,7 +235,10 @@ class IncrementalLinter:
                 todo.append(j)
         direct = {j for i in changed for j in callees[i]}
         focus |= direct
-        keep = set(focus) | {k for j in direct for k in callers[j]}
+        # A helper check's fix (CL114) is safe only if every caller passes the same
+        # address space, so the other callers of a direct callee can change too.
+        focus |= {k for j in direct for k in callers[j]}
+        keep = set(focus)
         # Code outside the known functions (declarations, or a broken function the
         # parser could not delimit) is re-analysed every time: what it calls stays.
         outside, pos = set(), 0
@@ -254,14 +258,12 @@ class IncrementalLinter:
     @staticmethod
     def _split(functions: list[Function], diags: list[Diagnostic]) -> list[list[Diagnostic]]:
         per: list[list[Diagnostic]] = [[] for _ in functions]
+        starts = [f.start for f in functions]
         for d in diags:
-            i = _owner_index(functions, d.span.start)
+            i = _owner_index(functions, d.span.start, starts)
             if i is not None:
                 per[i].append(d)
         return per
-
-
-_STARTS: dict[int, list[int]] = {}
 
 
 def _owns_lines(source: bytes, f: Function) -> bool:
@@ -274,12 +276,9 @@ def _blank(text: bytes) -> bytes:
     return bytes(b if b == 0x0A else 0x20 for b in text)
 
 
-def _owner_index(functions: list[Function], offset: int) -> int | None:
-    starts = _STARTS.get(id(functions))
-    if starts is None or len(starts) != len(functions):
+def _owner_index(functions: list[Function], offset: int, starts: list[int] | None = None) -> int | None:
+    if starts is None:
         starts = [f.start for f in functions]
-        _STARTS.clear()
-        _STARTS[id(functions)] = starts
     i = _bisect_right(starts, offset) - 1
     if i >= 0 and offset < functions[i].end:
         return i

@@ -28,10 +28,11 @@ kernel void b(global double *d, global int *o) {
 }
 void unqualified(int *q) { q[0] = 1; }
 kernel void c(global int *x) { unqualified(x); }
+kernel void e(global int *y, local int *z) { unqualified(y); }
 """
 PIECES = [b";", b"{", b"}", b"x", b" ", b"\n", b"int j = 0;", b"global ", b"barrier(0);",
           b"helper(t, 1);", b"if (lid) return;", b"1.0", b"#ifdef cl_khr_fp64\n", b"#endif\n",
-          b"(local float *)", b"get_local_id(0)"]
+          b"(local float *)", b"get_local_id(0)", b"unqualified(z);", b"z", b"y"]
 
 
 def full(text: bytes, options: LintOptions) -> list:
@@ -72,4 +73,5 @@ def test_edit_in_one_kernel_reanalyses_only_what_depends_on_it() -> None:
     assert snap.diagnostics("f") == full(snap.text("f"), LintOptions(target=Target.preset("CL2.0")))
     stats = snap.lint_stats("f")
     # kernel b and its direct callee 'helper' are re-analysed; kernel c is not
-    assert stats["functions"] == 6 and stats["reanalysed"] == 2
+    # kernel b and its direct callee helper, plus helper's other caller (kernel a); not c or e
+    assert stats["functions"] == 7 and stats["reanalysed"] == 3
