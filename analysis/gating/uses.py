@@ -304,7 +304,9 @@ def _visited(root: Node, focus: list[tuple[int, int]] | None) -> list[Node]:
     """The nodes with a handler that a pre-order walk of `root` meets, in its order; with
     `focus`, function definitions outside it are not entered."""
     if focus is None:
-        return nodes_of_kinds(root, _VISIT)
+        # Order does not matter here: collect_uses sorts the uses by range, and the nodes that
+        # could tie (one range, several uses) are one node whose handler adds them in order.
+        return nodes_of_kinds(root, _VISIT, ordered=False)
     out: list[Node] = []
     start = end = -1
     for n in nodes_of_kinds(root, _VISIT_FOCUSED):

@@ -347,7 +347,7 @@ class FunctionModel:
                         stack.append((b, False))
                         top_body = b  # the block's own braces share its scope
                     continue
-                stack.extend((c, False) for c in reversed(node.children))
+                stack.extend((c, False) for c in reversed(node.named_children))
                 continue
             if k == "declaration":
                 stack.extend((v, False) for v in reversed(self._declaration(node, scopes[-1], len(scopes) == 1)))
@@ -383,7 +383,8 @@ class FunctionModel:
                 for i, c in enumerate(node.children):  # read type names for tag/typedef references
                     if node.field_name_for_child(i) == "type":
                         self._type_refs(c)
-            stack.extend((c, False) for c in reversed(node.children) if c.type != "type_descriptor")
+            # Anonymous children (punctuation, operators, keywords) are leaves the walk ignores.
+            stack.extend((c, False) for c in reversed(node.named_children) if c.type != "type_descriptor")
 
     def _builtin(self, node: Node) -> Symbol | None:
         name = text(self.source, node)

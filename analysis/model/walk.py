@@ -30,10 +30,12 @@ def _preorder_key(n: Node) -> tuple[int, int]:
     return n.start_byte, -n.end_byte
 
 
-def nodes_of_kinds(root: Node, kinds: frozenset[str]) -> list[Node]:
-    """Every node under `root` (itself included) whose type is in `kinds`, in pre-order."""
+def nodes_of_kinds(root: Node, kinds: frozenset[str], ordered: bool = True) -> list[Node]:
+    """Every node under `root` (itself included) whose type is in `kinds`, in pre-order
+    (in no particular order with `ordered=False`, for callers that sort what they find)."""
     got = QueryCursor(_query(kinds)).captures(root).get(_CAPTURE, [])
-    got.sort(key=_preorder_key)
+    if ordered:
+        got.sort(key=_preorder_key)
     return got
 
 
