@@ -42,6 +42,7 @@ class Function:
     body_start: int  # just inside '{'
     body_end: int  # at '}'
     key: bytes  # hash of the function's text
+    words: frozenset[bytes] = frozenset()  # identifiers in the body (calls, by name)
 
 
 @dataclass
@@ -77,8 +78,10 @@ def top_level_functions(tree: Tree, source: bytes) -> list[Function]:
                     and source[body.end_byte - 1 : body.end_byte] == b"}") or body.children[-1].is_missing:
                 continue
             text = source[node.start_byte : node.end_byte]
+            words = frozenset(_WORD.findall(source, body.start_byte, body.end_byte))
             out.append(Function(_function_name(node), node.start_byte, node.end_byte,
-                                body.start_byte + 1, body.end_byte - 1, hashlib.blake2b(text, digest_size=16).digest()))
+                                body.start_byte + 1, body.end_byte - 1,
+                                hashlib.blake2b(text, digest_size=16).digest(), words))
         elif node.type in _CONTAINERS:
             stack.extend(reversed(node.children))
     return out
@@ -95,8 +98,8 @@ def skeleton_of(source: bytes, functions: list[Function], extra: bytes) -> bytes
     return h.digest()
 
 
-def _words(source: bytes, f: Function) -> set[bytes]:
-    return set(_WORD.findall(source, f.body_start, f.body_end))
+def _words(source: bytes, f: Function) -> frozenset[bytes]:
+    return f.words
 
 
 def _move(d: Diagnostic, mapping: Callable[[int], int]) -> Diagnostic:
@@ -158,7 +161,7 @@ class IncrementalLinter:
                                                                        "reanalysed": len(functions)})
 
         changed = {i for i, (a, b) in enumerate(zip(memo.functions, functions)) if a.key != b.key}
-        component, keep = self._plan(source, functions, changed)
+        component, keep = self._plan(source, functions, changed, memo.functions)
         mapping = _position_map(memo.functions, functions)
 
         fresh: list[Diagnostic] = []
@@ -216,7 +219,8 @@ class IncrementalLinter:
         return callees, callers
 
     @classmethod
-    def _plan(cls, source: bytes, functions: list[Function], changed: set[int]) -> tuple[set[int], set[int]]:
+    def _plan(cls, source: bytes, functions: list[Function], changed: set[int],
+              old: list[Function]) -> tuple[set[int], set[int]]:
         """(re-analysed, kept) function indices.
 
         Re-analysed: the changed functions, their callers transitively (a callee's
@@ -233,7 +237,14 @@ class IncrementalLinter:
             for j in callers[i] - focus:
                 focus.add(j)
                 todo.append(j)
+        # Callees before and after the edit: a call that went away changes what the
+        # callee's other callers are told (CL114) as much as a new one.
+        by_name: dict[bytes, list[int]] = {}
+        for j, f in enumerate(functions):
+            if f.name:
+                by_name.setdefault(f.name, []).append(j)
         direct = {j for i in changed for j in callees[i]}
+        direct |= {j for i in changed for w in old[i].words for j in by_name.get(w, ()) if j != i}
         focus |= direct
         # A helper check's fix (CL114) is safe only if every caller passes the same
         # address space, so the other callers of a direct callee can change too.
@@ -272,8 +283,12 @@ def _owns_lines(source: bytes, f: Function) -> bool:
     return not source[line_start : f.start].strip() and not source[f.end : line_end if line_end >= 0 else None].strip()
 
 
+_BLANK = bytes(0x0A if b == 0x0A else 0x20 for b in range(256))
+
+
 def _blank(text: bytes) -> bytes:
-    return bytes(b if b == 0x0A else 0x20 for b in text)
+    """Spaces for every byte but newlines, so offsets and line numbers stay."""
+    return text.translate(_BLANK)
 
 
 def _owner_index(functions: list[Function], offset: int, starts: list[int] | None = None) -> int | None:
