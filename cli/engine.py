@@ -29,10 +29,19 @@ class Job:
     use_cache: bool
 
 
+def options_key(options: LintOptions) -> str:
+    """A stable text for the options: `repr` is not, since the target's frozensets
+    iterate in a per-process order (string hashing is randomised)."""
+    t = options.target
+    return repr((t.name, str(t.version), sorted(t.features), sorted(t.extensions), options.select,
+                 options.ignore, options.extend_select, options.defines, options.include_paths,
+                 options.mode))
+
+
 def _key(job: Job) -> str:
     h = hashlib.sha256()
     h.update(__version__.encode())
-    h.update(repr(job.options).encode())
+    h.update(options_key(job.options).encode())
     h.update(job.path.encode())
     h.update(job.source)
     # Included headers change results too: key on the include folders' header mtimes.
@@ -64,17 +73,24 @@ def lint_source(path: str, source: bytes, options: LintOptions) -> list[Diagnost
     return lint_tree(path, source, parse(source), options, include_resolver=resolver)
 
 
+def _cached(job: Job) -> list[Diagnostic] | None:
+    if not job.use_cache:
+        return None
+    try:
+        return pickle.loads((CACHE_DIR / _key(job)).read_bytes())
+    except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError):
+        return None
+
+
 def run_job(job: Job) -> list[Diagnostic]:
-    if job.use_cache:
-        entry = CACHE_DIR / _key(job)
-        try:
-            return pickle.loads(entry.read_bytes())
-        except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError):
-            pass
+    hit = _cached(job)
+    if hit is not None:
+        return hit
     diagnostics = lint_source(job.path, job.source, job.options)
     if job.use_cache:
         try:
             CACHE_DIR.mkdir(parents=True, exist_ok=True)
+            entry = CACHE_DIR / _key(job)
             tmp = entry.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_bytes(pickle.dumps(diagnostics))
             tmp.replace(entry)
@@ -84,22 +100,26 @@ def run_job(job: Job) -> list[Diagnostic]:
 
 
 def run_all(jobs: list[Job], progress: Callable[[int, int], None] | None = None) -> list[list[Diagnostic]]:
-    """Results in job order. Small batches stay in-process (a pool costs ~100 ms to start)."""
-    workers = min(os.cpu_count() or 1, max(1, len(jobs) // 8))
+    """Results in job order. Cache hits are read here; only misses go to the pool, and
+    small batches stay in-process (a pool costs ~1 s to start: each worker imports cllint)."""
+    results: list[list[Diagnostic] | None] = [_cached(job) for job in jobs]
+    todo = [i for i, r in enumerate(results) if r is None]
+    done = len(jobs) - len(todo)
+    workers = min(os.cpu_count() or 1, max(1, len(todo) // 8))
     if workers <= 1:
-        out = []
-        for i, job in enumerate(jobs):
-            out.append(run_job(job))
+        for i in todo:
+            results[i] = run_job(jobs[i])
+            done += 1
             if progress:
-                progress(i + 1, len(jobs))
-        return out
-    results: list[list[Diagnostic]] = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for i, res in enumerate(pool.map(run_job, jobs, chunksize=8)):
-            results.append(res)
-            if progress:
-                progress(i + 1, len(jobs))
-    return results
+                progress(done, len(jobs))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for i, res in zip(todo, pool.map(run_job, [jobs[i] for i in todo], chunksize=8)):
+                results[i] = res
+                done += 1
+                if progress:
+                    progress(done, len(jobs))
+    return [r if r is not None else [] for r in results]
 
 
 def apply_fixes(source: bytes, diagnostics: list[Diagnostic], unsafe: bool) -> tuple[bytes, int]:
