@@ -7,6 +7,7 @@ A rule's docstring uses the headings *What it does*, *Why is this bad?*, *Exampl
 from __future__ import annotations
 
 import inspect
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
@@ -58,7 +59,7 @@ class RuleContext:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
 
-class Rule:
+class Rule(ABC):
     code: ClassVar[str]
     name: ClassVar[str]  # kebab-case, e.g. "divergent-barrier"
     severity: ClassVar[Severity] = Severity.WARNING
@@ -66,8 +67,9 @@ class Rule:
     group: ClassVar[Group] = Group.STABLE
     spec_section: ClassVar[str | None] = None  # AsciiDoc anchor in the OpenCL C spec
 
+    @abstractmethod
     def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
-        raise NotImplementedError(f"{type(self).__name__}.check")
+        """The rule's diagnostics for one file; reads the model, never raises on user source."""
 
     # Helpers so rules build diagnostics the same way.
     def diagnostic(
