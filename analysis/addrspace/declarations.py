@@ -11,7 +11,9 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from cllint.analysis.catalogue import catalogue
 from cllint.analysis.model import FunctionInfo, SemanticModel, Symbol
+from cllint.analysis.model.scopes import SymbolKind
 from cllint.analysis.model.decls import Specifiers, TypeReader
 from cllint.analysis.model.types import (
     AddressSpace,
@@ -249,10 +251,48 @@ class DeclarationChecks:
             self.add("CL110", sym.node, f"{kind} '{sym.name}' {where}; without program-scope global variables "
                      f"it must be declared '__constant'", fix=fix)
             return
-        if sym.space is C and not extern and not _init_of(decl, sym.node):
-            self.add("CL109", sym.node, f"'__constant' variable '{sym.name}' must be initialized")
+        if sym.space is C and not extern:
+            init = _init_of(decl, sym.node)
+            if not init:
+                self.add("CL109", sym.node, f"'__constant' variable '{sym.name}' must be initialized")
+            else:
+                self._constant_init(sym, init)
         if _is_sampler(t) and not sym.space_explicit and "const" not in sym.cv:
             self.add("CL111", sym.node, f"program scope sampler '{sym.name}' must be 'const' or '__constant'")
+
+    def _constant_init(self, sym: Symbol, init: Node) -> None:
+        """A `__constant` initializer must be a compile-time constant (spec 6.7.3): no
+        function call, and no variable that is neither `__constant` nor const-qualified.
+        Names the model cannot resolve (macros) are given the benefit of the doubt."""
+        stack = [init]
+        while stack:
+            n = stack.pop()
+            if n.type in ("sizeof_expression", "alignof_expression"):
+                continue
+            if n.type == "pointer_expression" and self.text(n).lstrip().startswith("&"):
+                continue  # an address constant
+            if n.type == "call_expression":
+                fn = n.child_by_field_name("function")
+                name = self.text(fn) if fn is not None and fn.type == "identifier" else None
+                target = self.m.resolve(fn) if name else None
+                called = target is not None and target.kind in (SymbolKind.FUNCTION, SymbolKind.BUILTIN)
+                if name and (called or (target is None and catalogue().function(name) is not None)):
+                    self.add("CL109", n, f"initializer of '__constant' variable '{sym.name}' is not a "
+                             f"compile-time constant: it calls '{name}'")
+                    return
+            if n.type == "identifier":
+                ref = self.m.resolve(n)
+                invalid_global = ref is not None and ref.kind is SymbolKind.GLOBAL and \
+                    not has_program_scope_globals(self.target)  # its own CL110 is the error
+                if ref is not None and ref.kind in (SymbolKind.GLOBAL, SymbolKind.LOCAL, SymbolKind.PARAMETER) \
+                        and ref.space is not C and "const" not in ref.cv and not invalid_global:
+                    where = f" in '{ref.space.spelling}'" if ref.space is not None else ""
+                    self.add("CL109", n, f"initializer of '__constant' variable '{sym.name}' is not a "
+                             f"compile-time constant: '{ref.name}' is a variable{where}",
+                             notes=[(ref.node.start_byte, ref.node.end_byte, f"'{ref.name}' declared here")]
+                             if ref.node is not None else [])
+                    return
+            stack.extend(n.named_children)
 
     def _local(self, sym: Symbol, in_kernel: bool) -> None:
         decl = sym.decl
@@ -302,6 +342,8 @@ class DeclarationChecks:
                          "outermost scope of the kernel")
             elif init is None:
                 self.add("CL109", sym.node, f"'__constant' variable '{sym.name}' must be initialized")
+            else:
+                self._constant_init(sym, init)
         if _is_sampler(sym.type) and sym.space in (L, G):
             self.add("CL111", sym.node, f"sampler '{sym.name}' cannot be qualified with "
                      f"'{sym.space.spelling}'")

@@ -272,7 +272,9 @@ class LocalVariableMisuse(_AddressSpaceRule):
 
 class UninitializedConstant(_AddressSpaceRule):
     """## What it does
-    Reports `__constant` variables declared without an initializer.
+    Reports `__constant` variables declared without an initializer, or whose initializer is not
+    a compile-time constant: it calls a function, or reads a variable that is neither
+    `__constant` nor `const`-qualified (a kernel parameter, a local, a `__global` variable).
 
     ## Why is this bad?
     Constant memory is read-only to kernels: a `__constant` variable must get its value from a
@@ -281,11 +283,13 @@ class UninitializedConstant(_AddressSpaceRule):
     ## Example
     ```c
     constant float table[4];
+    kernel void k(float s) { constant float scale = s; }
     ```
 
     ## Use instead
     ```c
     constant float table[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+    kernel void k(float s) { const float scale = s; }
     ```
 
     ## OpenCL spec
