@@ -13,7 +13,7 @@ it calls (their summaries), so:
   interprocedural summaries are right.
 
 Any change to the skeleton (a signature, a declaration, a directive outside functions)
-or to the options falls back to a full run. The result always equals a full run of
+or to the options, and any file with a syntax error, falls back to a full run. The result always equals a full run of
 the same rules; tests/test_incremental_lint.py checks that on random edits.
 """
 
@@ -152,7 +152,10 @@ class IncrementalLinter:
     def lint(self, source: bytes, tree: Tree, memo: LintMemo | None) -> tuple[list[Diagnostic], LintMemo]:
         functions = top_level_functions(tree, source)
         skeleton = skeleton_of(source, functions, self.options_key)
-        if memo is None or memo.skeleton != skeleton or len(memo.functions) != len(functions):
+        # A syntax error anywhere can change what analyses conclude about other functions
+        # (hypothesis found such cases), so a broken file always gets the full run.
+        if (memo is None or memo.skeleton != skeleton or len(memo.functions) != len(functions)
+                or tree.root_node.has_error):
             diags = self.run(source, tree, None)
             per = self._split(functions, diags)
             starts = [f.start for f in functions]
