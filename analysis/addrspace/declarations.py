@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from cllint.analysis.catalogue import catalogue
-from cllint.analysis.model import FunctionInfo, SemanticModel, Symbol
+from cllint.analysis.model import FunctionInfo, Symbol
 from cllint.analysis.model.scopes import SymbolKind
 from cllint.analysis.model.decls import Specifiers, TypeReader
 from cllint.analysis.model.types import (
@@ -30,7 +30,7 @@ from cllint.analysis.model.types import (
 
 from cllint.analysis.model.walk import nodes_of_kinds
 
-from .certainty import Certainty
+from .checks import Checks, in_focus
 from .conversions import render
 from .findings import Edit, Finding, FixPlan
 
@@ -65,35 +65,20 @@ def _struct_has(t: Type, pred, seen: frozenset[int] = frozenset()) -> Type | Non
     return None
 
 
-class DeclarationChecks:
-    def __init__(self, model: SemanticModel, certainty: Certainty,
-                 focus: list[tuple[int, int]] | None = None) -> None:
-        self.focus = focus
-        self.m = model
-        self.src = model.source
-        self.target = model.target
-        self.cert = certainty
-        self.out: list[Finding] = []
-
-    def text(self, n: Node) -> str:
-        return self.src[n.start_byte:n.end_byte].decode("utf-8", "replace")
-
-    def add(self, code: str, node: Node, message: str, notes=(), fix: FixPlan | None = None) -> None:  # noqa: ANN001
-        self.out.append(Finding(code, node.start_byte, node.end_byte, message, tuple(notes), fix))
-
+class DeclarationChecks(Checks):
     # -- entry ----------------------------------------------------------------------------
 
     def run(self) -> list[Finding]:
         for info in self.m.index.functions.values():
-            if info.is_kernel and (info.definition is None or _in_focus(self.focus, info.definition)):
+            if info.is_kernel and (info.definition is None or in_focus(self.focus, info.definition)):
                 self._kernel(info)
         for item in self._items(self.m.tree.root_node):
-            if item.type == "declaration" or (item.type == "function_definition" and _in_focus(self.focus, item)):
+            if item.type == "declaration" or (item.type == "function_definition" and in_focus(self.focus, item)):
                 self._function_declarators(item)
         for sym in self.m.index.globals.values():
             self._program_scope(sym)
         for fm in self.m.function_models():
-            if not _in_focus(self.focus, fm.node):
+            if not in_focus(self.focus, fm.node):
                 continue
             for sym in fm.locals:
                 self._local(sym, fm.is_kernel)
@@ -424,7 +409,7 @@ def _in_unfocused_definition(focus: list[tuple[int, int]], n: Node | None) -> bo
     """`n` is, or lies inside, a function definition outside the focus (whose findings the
     incremental driver takes from its cache)."""
     while n is not None:
-        if n.type == "function_definition" and not _in_focus(focus, n):
+        if n.type == "function_definition" and not in_focus(focus, n):
             return True
         n = n.parent
     return False
@@ -501,6 +486,3 @@ def _named(name: str | None) -> str:
 
 __all__ = ["DeclarationChecks"]
 
-
-def _in_focus(focus: list[tuple[int, int]] | None, node: Node) -> bool:
-    return focus is None or any(s <= node.start_byte < e for s, e in focus)

@@ -15,6 +15,7 @@ from cllint.analysis.model.types import AddressSpace, Pointer, Type, has_generic
 from cllint.analysis.model.walk import nodes_of_kinds, outside
 
 from .certainty import Certainty, is_null_constant
+from .checks import Checks, in_focus
 from .conversions import Mismatch, assign_mismatch, cast_allowed, overlapping, pointer_of, render
 from .findings import Edit, Finding, FixPlan
 
@@ -28,22 +29,11 @@ _VISITED = _SKIP | {"init_declarator", "assignment_expression", "update_expressi
 _CALLS = _SKIP | {"call_expression"}
 
 
-class ExpressionChecks:
+class ExpressionChecks(Checks):
     def __init__(self, model: SemanticModel, certainty: Certainty,
                  focus: list[tuple[int, int]] | None = None) -> None:
-        self.focus = focus
-        self.m = model
-        self.src = model.source
-        self.target = model.target
-        self.cert = certainty
-        self.out: list[Finding] = []
+        super().__init__(model, certainty, focus)
         self._helper_calls: dict[tuple[str, int], list[tuple[Node, AddressSpace]]] = {}
-
-    def text(self, n: Node | None) -> str:
-        return "" if n is None else self.src[n.start_byte:n.end_byte].decode("utf-8", "replace")
-
-    def add(self, code: str, node: Node, message: str, notes=(), fix: FixPlan | None = None) -> None:  # noqa: ANN001
-        self.out.append(Finding(code, node.start_byte, node.end_byte, message, tuple(notes), fix))
 
     # -- entry ----------------------------------------------------------------------------
 
@@ -54,7 +44,7 @@ class ExpressionChecks:
                 continue
             self.fm = fm
             # Outside the focus only call sites matter (they feed CL114's helper checks).
-            if _in_focus(self.focus, fm.node):
+            if in_focus(self.focus, fm.node):
                 visit, kinds = self._node, _VISITED
             else:
                 visit, kinds = self._call_only, _CALLS
@@ -488,6 +478,3 @@ def _is_deref(use: Node) -> bool:
 _ = Type
 __all__ = ["ExpressionChecks"]
 
-
-def _in_focus(focus: list[tuple[int, int]] | None, node: Node) -> bool:
-    return focus is None or any(s <= node.start_byte < e for s, e in focus)

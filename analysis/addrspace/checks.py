@@ -1,0 +1,32 @@
+"""What both address-space passes share: the model, the findings, and the focus."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from cllint.analysis.model import SemanticModel
+
+from .certainty import Certainty
+from .findings import Finding, FixPlan
+
+
+def in_focus(focus: list[tuple[int, int]] | None, node: Node) -> bool:
+    """False only for code the incremental driver takes from its cache."""
+    return focus is None or any(s <= node.start_byte < e for s, e in focus)
+
+
+class Checks:
+    def __init__(self, model: SemanticModel, certainty: Certainty,
+                 focus: list[tuple[int, int]] | None = None) -> None:
+        self.focus = focus
+        self.m = model
+        self.src = model.source
+        self.target = model.target
+        self.cert = certainty
+        self.out: list[Finding] = []
+
+    def text(self, n: Node | None) -> str:
+        return "" if n is None else self.src[n.start_byte:n.end_byte].decode("utf-8", "replace")
+
+    def add(self, code: str, node: Node, message: str, notes=(), fix: FixPlan | None = None) -> None:  # noqa: ANN001
+        self.out.append(Finding(code, node.start_byte, node.end_byte, message, tuple(notes), fix))
