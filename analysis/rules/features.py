@@ -21,15 +21,17 @@ from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.rules.base import FixAvailability, Group, Rule, RuleContext
 from cllint.analysis.target import _did_you_mean
 
-_LAST: tuple[int, bytes, list[Use]] | None = None
+_LAST: tuple[int, bytes, object, list[Use]] | None = None
 
 
 def _uses(ctx: RuleContext) -> list[Use]:
     global _LAST
-    if _LAST is not None and _LAST[0] == id(ctx.tree) and _LAST[1] is ctx.source:
-        return _LAST[2]
-    uses = collect_uses(ctx.tree, ctx.source, preprocessor_view(ctx), ctx.options.get("focus"))
-    _LAST = (id(ctx.tree), ctx.source, uses)
+    focus = ctx.options.get("focus")
+    # Keyed on the focus too: an incremental run and a full run may share tree and source.
+    if _LAST is not None and _LAST[0] == id(ctx.tree) and _LAST[1] is ctx.source and _LAST[2] == focus:
+        return _LAST[3]
+    uses = collect_uses(ctx.tree, ctx.source, preprocessor_view(ctx), focus)
+    _LAST = (id(ctx.tree), ctx.source, focus, uses)
     return uses
 
 
