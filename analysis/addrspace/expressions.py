@@ -8,6 +8,8 @@ parameters in OpenCL C 1.x, and `to_global()`-style results used without a null 
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from cllint.analysis.model import FunctionModel, SemanticModel, Symbol, SymbolKind
@@ -27,6 +29,7 @@ _SKIP = frozenset({"preproc_skipped", "comment", "string_literal", "preproc_def"
 _VISITED = _SKIP | {"init_declarator", "assignment_expression", "update_expression", "call_expression",
                     "return_statement", "binary_expression", "conditional_expression", "cast_expression"}
 _CALLS = _SKIP | {"call_expression"}
+_WORD = re.compile(rb"[A-Za-z_]\w*")
 
 
 class ExpressionChecks(Checks):
@@ -38,16 +41,20 @@ class ExpressionChecks(Checks):
     # -- entry ----------------------------------------------------------------------------
 
     def run(self) -> list[Finding]:
-        for fm in self.m.function_models():
-            body = fm.node.child_by_field_name("body")
+        helpers = self._unqualified_helpers()
+        for definition in self.m.index.definitions:
+            body = definition.child_by_field_name("body")
             if body is None:
                 continue
-            self.fm = fm
-            # Outside the focus only call sites matter (they feed CL114's helper checks).
-            if in_focus(self.focus, fm.node):
+            # Outside the focus only calls of helpers with unqualified pointer parameters
+            # matter (they feed CL114's fix); a function that names none is not modelled.
+            if in_focus(self.focus, definition):
                 visit, kinds = self._node, _VISITED
-            else:
+            elif helpers and not helpers.isdisjoint(_WORD.findall(self.src, body.start_byte, body.end_byte)):
                 visit, kinds = self._call_only, _CALLS
+            else:
+                continue
+            self.fm = self.m.function_at_node(definition)
             # The nodes a depth-first walk of the body would dispatch on, in its order.
             for n in outside(nodes_of_kinds(body, kinds), _SKIP):
                 try:
@@ -56,6 +63,13 @@ class ExpressionChecks(Checks):
                     pass
         self._helper_findings()
         return self.out
+
+    def _unqualified_helpers(self) -> set[bytes]:
+        """Names of the functions whose calls can make a CL114 (see `_call`)."""
+        if has_generic(self.target):
+            return set()
+        return {name.encode() for name, info in self.m.index.functions.items() if not info.is_kernel
+                and any(isinstance(p.type, Pointer) and not p.type.explicit for p in info.params)}
 
     def _call_only(self, n: Node) -> None:
         if n.type == "call_expression":
