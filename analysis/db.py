@@ -33,6 +33,22 @@ class TextEdit:
     new_text: bytes
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One revision of a file: the edits from `base` to `revision`, and where tree-sitter
+    says the syntax changed beyond them (`Tree.changed_ranges`, in the new text's offsets).
+    With a syntax error, an edit can change how untouched code parses; these ranges say
+    where, so the incremental linter re-analyses exactly that."""
+
+    base: int
+    revision: int
+    edits: tuple[TextEdit, ...] = ()
+    changed: tuple[tuple[int, int], ...] = ()
+
+
+MAX_STEPS = 64  # a lint memo older than this many revisions gets a full run
+
+
 @dataclass
 class Change:
     """A batch of input changes, applied atomically."""
@@ -53,6 +69,40 @@ class FileState:
     # recovery depends on the old tree, so such a tree may differ from a fresh parse
     # until `Host.settle` reparses it from scratch.
     canonical: bool = True
+    steps: tuple[Step, ...] = ()  # the latest revisions of this file, oldest first
+
+    def advanced(self, revision: int, **changes) -> FileState:
+        step = Step(self.revision, revision, changes.pop("edits", ()), changes.pop("changed", ()))
+        return replace(self, revision=revision, steps=(*self.steps[-MAX_STEPS + 1:], step), **changes)
+
+    def dirty_since(self, revision: int) -> list[tuple[int, int]] | None:
+        """Byte ranges of the current text whose text or syntax changed since `revision`;
+        None when that revision is not in the recorded history."""
+        if revision == self.revision:
+            return []
+        chain = list(self.steps)
+        while chain and chain[0].base != revision:
+            chain.pop(0)
+        if not chain:
+            return None
+        dirty: list[tuple[int, int]] = []
+        for step in chain:
+            for e in step.edits:
+                delta = len(e.new_text) - (e.old_end - e.start)
+                dirty = [_shift(r, e.start, e.old_end, delta) for r in dirty]
+                dirty.append((e.start, e.start + len(e.new_text)))
+            dirty.extend(step.changed)
+        return dirty
+
+
+def _shift(r: tuple[int, int], start: int, old_end: int, delta: int) -> tuple[int, int]:
+    """A range of the text before an edit of [start, old_end), in the text after it."""
+    a, b = r
+    if b < start:
+        return r
+    if a > old_end:
+        return a + delta, b + delta
+    return min(a, start), max(b, old_end) + delta
 
 
 def _point_at(text: bytes, offset: int) -> Point:
@@ -93,20 +143,20 @@ class Host:
                 self._apply_edits(file, edits)
             for file, opts in change.options.items():
                 if file in self._files:
-                    self._files[file] = replace(self._files[file], options=opts, revision=self._revision)
+                    self._files[file] = self._files[file].advanced(self._revision, options=opts)
 
     def _apply_edits(self, file: FileId, edits: list[TextEdit]) -> None:
         state = self._files.get(file)
         if state is None:
             raise KeyError(f"edit to unknown file {file!r}")
         # Edit a copy: the old tree may still be read through an earlier snapshot.
-        text, tree = state.text, state.tree.copy()
+        text, edited = state.text, state.tree.copy()
         for e in edits:
             if not (0 <= e.start <= e.old_end <= len(text)):
                 raise ValueError(f"edit range {e.start}..{e.old_end} outside file of {len(text)} bytes")
             new_text = text[: e.start] + e.new_text + text[e.old_end :]
             new_end = e.start + len(e.new_text)
-            tree.edit(
+            edited.edit(
                 start_byte=e.start,
                 old_end_byte=e.old_end,
                 new_end_byte=new_end,
@@ -115,9 +165,10 @@ class Host:
                 new_end_point=_point_at(new_text, new_end),
             )
             text = new_text
-        tree = self._parser.parse(text, tree)
-        self._files[file] = FileState(text, tree, self._revision, state.options,
-                                      canonical=not tree.root_node.has_error)
+        tree = self._parser.parse(text, edited)
+        changed = tuple((r.start_byte, r.end_byte) for r in edited.changed_ranges(tree))
+        self._files[file] = state.advanced(self._revision, text=text, tree=tree, edits=tuple(edits),
+                                           changed=changed, canonical=not tree.root_node.has_error)
 
     def settle(self, file: FileId) -> bool:
         """Reparse `file` from scratch if its tree is not canonical; True if it did.
@@ -130,7 +181,8 @@ class Host:
                 return False
             self._revision += 1
             tree = self._parser.parse(state.text)
-            self._files[file] = FileState(state.text, tree, self._revision, state.options)
+            changed = tuple((r.start_byte, r.end_byte) for r in state.tree.changed_ranges(tree))
+            self._files[file] = state.advanced(self._revision, tree=tree, changed=changed, canonical=True)
             return True
 
     # -- outputs --------------------------------------------------------------------
@@ -199,8 +251,10 @@ class Snapshot:
             return lint_tree(file, source, tree, options, preprocessor=view, suppress=False, focus=focus)
 
         linter = IncrementalLinter(run, repr(options).encode() + view_key(view))
-        diags, memo = linter.lint(state.text, state.tree, self._lint_memos.get(file))
-        self._lint_memos[file] = memo
+        memo = self._lint_memos.get(file)
+        dirty = state.dirty_since(memo.revision) if memo is not None else None
+        diags, memo = linter.lint(state.text, state.tree, memo, dirty)
+        self._lint_memos[file] = replace(memo, revision=state.revision)
         return suppress_all(file, state.text, diags, options)
 
     def lint_stats(self, file: FileId) -> dict[str, int]:

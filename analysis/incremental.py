@@ -7,14 +7,15 @@ it calls (their summaries), so:
 
 - unchanged functions keep their previous diagnostics, moved to where they now stand;
 - changed functions, and their callers (a callee's summary may have changed), are
-  re-analysed by running the rules on a copy of the source in which every other
-  function body is blanked out with spaces: byte offsets stay valid, the tree is
-  small, and the bodies of functions the re-analysed ones call are kept so that
-  interprocedural summaries are right.
+  re-analysed by running the rules on the whole tree with a *focus*: rules may skip
+  work inside the other functions, whose results come from the cache.
 
-Any change to the skeleton (a signature, a declaration, a directive outside functions)
-or to the options, and any file with a syntax error, falls back to a full run. The result always equals a full run of
-the same rules; tests/test_incremental_lint.py checks that on random edits.
+A syntax error can change how untouched code parses (tree-sitter's error recovery is
+global): the host passes the ranges whose syntax changed (`Tree.changed_ranges`), and
+functions they touch count as changed too. Any change to the skeleton (a signature, a
+declaration, a directive outside functions, or its parse) or to the options falls back
+to a full run. The result always equals a full run of the same rules on the same tree;
+tests/test_incremental_lint.py checks that on random edits.
 """
 
 from __future__ import annotations
@@ -24,10 +25,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from tree_sitter import Node, Parser, Tree
+from tree_sitter import Node, Tree
 
 from cllint.analysis.diagnostics import Diagnostic, Edit, Fix, Note, Span
-from cllint.grammar import language
 
 _WORD = re.compile(rb"[A-Za-z_]\w*")
 _CONTAINERS = {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
@@ -54,6 +54,7 @@ class LintMemo:
     diags: list[list[Diagnostic]] = field(default_factory=list)  # per function, at old offsets
     outside: list[Diagnostic] = field(default_factory=list)  # not inside any function
     stats: dict[str, int] = field(default_factory=dict)
+    revision: int = -1  # the file revision it was made from (analysis/db.py)
 
 
 def _function_name(node: Node) -> bytes:
@@ -98,8 +99,19 @@ def skeleton_of(source: bytes, functions: list[Function], extra: bytes) -> bytes
     return h.digest()
 
 
-def _words(source: bytes, f: Function) -> frozenset[bytes]:
-    return f.words
+def _changed(old: list[Function], new: list[Function], dirty: list[tuple[int, int]]) -> set[int] | None:
+    """Functions whose text changed or whose body a dirty range touches; None when a dirty
+    range reaches a function head or code outside functions (the skeleton may read
+    differently now)."""
+    changed = {i for i, (a, b) in enumerate(zip(old, new)) if a.key != b.key}
+    starts = [f.start for f in new]
+    for s, e in dirty:
+        i = _bisect_right(starts, s) - 1
+        # body_start - 1 is the '{': the body's own node starts there
+        if i < 0 or s < new[i].body_start - 1 or e > new[i].end:
+            return None
+        changed.add(i)
+    return changed
 
 
 def _move(d: Diagnostic, mapping: Callable[[int], int]) -> Diagnostic:
@@ -147,15 +159,17 @@ class IncrementalLinter:
     def __init__(self, run: Callable[..., list[Diagnostic]], options_key: bytes):
         self.run = run
         self.options_key = options_key
-        self._parser = Parser(language())
 
-    def lint(self, source: bytes, tree: Tree, memo: LintMemo | None) -> tuple[list[Diagnostic], LintMemo]:
+    def lint(self, source: bytes, tree: Tree, memo: LintMemo | None,
+             dirty: list[tuple[int, int]] | None = None) -> tuple[list[Diagnostic], LintMemo]:
+        """`dirty`: where text or syntax changed since `memo` was made (None: unknown)."""
         functions = top_level_functions(tree, source)
         skeleton = skeleton_of(source, functions, self.options_key)
-        # A syntax error anywhere can change what analyses conclude about other functions
-        # (hypothesis found such cases), so a broken file always gets the full run.
-        if (memo is None or memo.skeleton != skeleton or len(memo.functions) != len(functions)
-                or tree.root_node.has_error):
+        changed = None
+        if (memo is not None and dirty is not None and memo.skeleton == skeleton
+                and len(memo.functions) == len(functions)):
+            changed = _changed(memo.functions, functions, dirty)
+        if changed is None:
             diags = self.run(source, tree, None)
             per = self._split(functions, diags)
             starts = [f.start for f in functions]
@@ -163,24 +177,15 @@ class IncrementalLinter:
             return diags, LintMemo(skeleton, functions, per, outside, {"functions": len(functions),
                                                                        "reanalysed": len(functions)})
 
-        changed = {i for i, (a, b) in enumerate(zip(memo.functions, functions)) if a.key != b.key}
-        component, keep = self._plan(source, functions, changed, memo.functions)
+        component = self._plan(functions, changed, memo.functions)
         mapping = _position_map(memo.functions, functions)
 
         fresh: list[Diagnostic] = []
         if component:
-            blanked = bytearray(source)
-            for i, f in enumerate(functions):
-                if i not in keep:
-                    # A function alone on its lines goes entirely; one sharing a line
-                    # with other code keeps its head and braces, so every line keeps
-                    # its shape (some fixes depend on what else stands on a line).
-                    a, b = (f.start, f.end) if _owns_lines(source, f) else (f.body_start, f.body_end)
-                    blanked[a:b] = _blank(source[a:b])
-            reduced = bytes(blanked)
-            # Rules may skip work only inside functions whose results come from the
-            # cache: the focus is everything else (skeleton included, and definitions
-            # nested in error nodes, which the function list does not know).
+            # The rules run on the real tree: with a syntax error, a reparse of any other
+            # text could read the re-analysed functions differently. Rules may skip work
+            # inside functions whose results come from the cache; the focus is the rest
+            # (skeleton included, and definitions nested in error nodes).
             focus, pos = [], 0
             for i, f in enumerate(functions):
                 if i not in component:
@@ -188,7 +193,7 @@ class IncrementalLinter:
                         focus.append((pos, f.start))
                     pos = f.end
             focus.append((pos, len(source) + 1))
-            fresh = self.run(reduced, self._parser.parse(reduced), focus)
+            fresh = self.run(source, tree, focus)
 
         fresh_per = self._split(functions, fresh)
         starts = [f.start for f in functions]
@@ -203,17 +208,17 @@ class IncrementalLinter:
             per.append(mine)
             out.extend(mine)
         out.sort(key=lambda d: (d.span.start, d.code))
-        stats = {"functions": len(functions), "reanalysed": len(component), "kept": len(keep)}
+        stats = {"functions": len(functions), "reanalysed": len(component)}
         return out, LintMemo(skeleton, functions, per, outside, stats)
 
     @staticmethod
-    def _graph(source: bytes, functions: list[Function]) -> tuple[list[set[int]], list[set[int]]]:
+    def _graph(functions: list[Function]) -> tuple[list[set[int]], list[set[int]]]:
         """Call graph by name: callees[i] and callers[i] (a mention counts as a call)."""
         names: dict[bytes, list[int]] = {}
         for i, f in enumerate(functions):
             if f.name:
                 names.setdefault(f.name, []).append(i)
-        callees = [{j for w in _words(source, f) for j in names.get(w, ()) if j != i}
+        callees = [{j for w in f.words for j in names.get(w, ()) if j != i}
                    for i, f in enumerate(functions)]
         callers: list[set[int]] = [set() for _ in functions]
         for i, cs in enumerate(callees):
@@ -222,17 +227,14 @@ class IncrementalLinter:
         return callees, callers
 
     @classmethod
-    def _plan(cls, source: bytes, functions: list[Function], changed: set[int],
-              old: list[Function]) -> tuple[set[int], set[int]]:
-        """(re-analysed, kept) function indices.
-
-        Re-analysed: the changed functions, their callers transitively (a callee's
-        summary feeds its callers), their direct callees and those callees' other
-        callers (a helper check, CL114, compares every call site of the helper). Kept
-        whole in the reduced source: those and everything they call (for summaries)."""
+    def _plan(cls, functions: list[Function], changed: set[int], old: list[Function]) -> set[int]:
+        """Re-analysed function indices: the changed functions, their callers
+        transitively (a callee's summary feeds its callers), their direct callees and
+        those callees' other callers (a helper check, CL114, compares every call site of
+        the helper)."""
         if not changed:
-            return set(), set()
-        callees, callers = cls._graph(source, functions)
+            return set()
+        callees, callers = cls._graph(functions)
         focus = set(changed)
         todo = list(changed)
         while todo:  # callers, transitively
@@ -252,22 +254,7 @@ class IncrementalLinter:
         # A helper check's fix (CL114) is safe only if every caller passes the same
         # address space, so the other callers of a direct callee can change too.
         focus |= {k for j in direct for k in callers[j]}
-        keep = set(focus)
-        # Code outside the known functions (declarations, or a broken function the
-        # parser could not delimit) is re-analysed every time: what it calls stays.
-        outside, pos = set(), 0
-        for f in functions:
-            outside |= set(_WORD.findall(source, pos, f.start))
-            pos = f.end
-        outside |= set(_WORD.findall(source, pos))
-        keep |= {i for i, f in enumerate(functions) if f.name and f.name in outside}
-        todo = list(keep)
-        while todo:  # callees, transitively
-            i = todo.pop()
-            for j in callees[i] - keep:
-                keep.add(j)
-                todo.append(j)
-        return focus, keep
+        return focus
 
     @staticmethod
     def _split(functions: list[Function], diags: list[Diagnostic]) -> list[list[Diagnostic]]:
@@ -278,20 +265,6 @@ class IncrementalLinter:
             if i is not None:
                 per[i].append(d)
         return per
-
-
-def _owns_lines(source: bytes, f: Function) -> bool:
-    line_start = source.rfind(b"\n", 0, f.start) + 1
-    line_end = source.find(b"\n", f.end)
-    return not source[line_start : f.start].strip() and not source[f.end : line_end if line_end >= 0 else None].strip()
-
-
-_BLANK = bytes(0x0A if b == 0x0A else 0x20 for b in range(256))
-
-
-def _blank(text: bytes) -> bytes:
-    """Spaces for every byte but newlines, so offsets and line numbers stay."""
-    return text.translate(_BLANK)
 
 
 def _owner_index(functions: list[Function], offset: int, starts: list[int] | None = None) -> int | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from cllint.analysis.model import SemanticModel
+from cllint.analysis.model.walk import in_ranges
 
 from .certainty import Certainty
 from .findings import Finding, FixPlan
@@ -12,7 +13,7 @@ from .findings import Finding, FixPlan
 
 def in_focus(focus: list[tuple[int, int]] | None, node: Node) -> bool:
     """False only for code the incremental driver takes from its cache."""
-    return focus is None or any(s <= node.start_byte < e for s, e in focus)
+    return in_ranges(focus, node.start_byte)
 
 
 class Checks:

@@ -77,9 +77,10 @@ class DeclarationChecks(Checks):
                 self._function_declarators(item)
         for sym in self.m.index.globals.values():
             self._program_scope(sym)
-        for fm in self.m.function_models():
-            if not in_focus(self.focus, fm.node):
-                continue
+        for definition in self.m.index.definitions:
+            if not in_focus(self.focus, definition):
+                continue  # its model is not even built: that is most of an incremental run's saving
+            fm = self.m.function_at_node(definition)
             for sym in fm.locals:
                 self._local(sym, fm.is_kernel)
         self._multiple_spaces(self.m.tree.root_node)

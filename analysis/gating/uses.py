@@ -290,7 +290,6 @@ _HANDLED = ("primitive_type", "sized_type_specifier", "access_qualifier", "addre
             "pipe_qualifier", "block_literal", "declaration", "call_expression", "identifier", "number_literal")
 _DEFINITIONS = frozenset({"function_definition"})
 _VISIT = frozenset(_HANDLED)
-_VISIT_FOCUSED = _VISIT | _DEFINITIONS
 _HALF_SUFFIX = frozenset(b"hH")
 
 
@@ -307,18 +306,8 @@ def _visited(root: Node, focus: list[tuple[int, int]] | None) -> list[Node]:
         # Order does not matter here: collect_uses sorts the uses by range, and the nodes that
         # could tie (one range, several uses) are one node whose handler adds them in order.
         return nodes_of_kinds(root, _VISIT, ordered=False)
-    out: list[Node] = []
-    start = end = -1
-    for n in nodes_of_kinds(root, _VISIT_FOCUSED):
-        s = n.start_byte
-        if start <= s and n.end_byte <= end and s < end:
-            continue  # inside a function definition outside the focus
-        if n.type == "function_definition":
-            if not any(fs <= s < fe for fs, fe in focus):
-                start, end = s, n.end_byte
-            continue
-        out.append(n)
-    return out
+    # Function definitions outside the focus lie outside its ranges: the query skips them.
+    return nodes_of_kinds(root, _VISIT, ordered=False, ranges=focus)
 
 
 def collect_uses(tree: Tree, source: bytes, view: Any = None,

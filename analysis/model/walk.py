@@ -8,6 +8,7 @@ hands back only the few that a check reads.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable
 from functools import cache
 
@@ -30,13 +31,35 @@ def _preorder_key(n: Node) -> tuple[int, int]:
     return n.start_byte, -n.end_byte
 
 
-def nodes_of_kinds(root: Node, kinds: frozenset[str], ordered: bool = True) -> list[Node]:
+def nodes_of_kinds(root: Node, kinds: frozenset[str], ordered: bool = True,
+                   ranges: list[tuple[int, int]] | None = None) -> list[Node]:
     """Every node under `root` (itself included) whose type is in `kinds`, in pre-order
-    (in no particular order with `ordered=False`, for callers that sort what they find)."""
-    got = QueryCursor(_query(kinds)).captures(root).get(_CAPTURE, [])
+    (in no particular order with `ordered=False`, for callers that sort what they find).
+
+    With `ranges` (sorted, disjoint byte ranges: an incremental run's focus), only nodes
+    that start inside one of them; the query visits only those ranges."""
+    if ranges is None:
+        got = QueryCursor(_query(kinds)).captures(root).get(_CAPTURE, [])
+    else:
+        got, seen = [], set()
+        for start, end in ranges:
+            cursor = QueryCursor(_query(kinds))
+            cursor.set_byte_range(start, max(start, end))
+            for n in cursor.captures(root).get(_CAPTURE, []):
+                if start <= n.start_byte < end and n.id not in seen:
+                    seen.add(n.id)
+                    got.append(n)
     if ordered:
         got.sort(key=_preorder_key)
     return got
+
+
+def in_ranges(ranges: list[tuple[int, int]] | None, offset: int) -> bool:
+    """`offset` lies in one of `ranges` (sorted, disjoint); None stands for everything."""
+    if ranges is None:
+        return True
+    i = bisect_right(ranges, (offset, float("inf"))) - 1
+    return i >= 0 and ranges[i][0] <= offset < ranges[i][1]
 
 
 def outside(nodes: Iterable[Node], skip: frozenset[str]) -> list[Node]:
@@ -56,4 +79,4 @@ def outside(nodes: Iterable[Node], skip: frozenset[str]) -> list[Node]:
     return out
 
 
-__all__ = ["nodes_of_kinds", "outside"]
+__all__ = ["in_ranges", "nodes_of_kinds", "outside"]

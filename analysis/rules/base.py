@@ -14,6 +14,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cllint.analysis.diagnostics import Diagnostic, Fix, Note, Severity, Span, Tag
+from cllint.analysis.model.walk import in_ranges
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
@@ -49,8 +50,12 @@ class RuleContext:
     def in_focus(self, node: Node) -> bool:
         """False for code whose findings the incremental driver will take from its
         cache (analysis/incremental.py): rules may skip work there, never must."""
-        focus = self.options.get("focus")
-        return focus is None or any(s <= node.start_byte < e for s, e in focus)
+        return in_ranges(self.options.get("focus"), node.start_byte)
+
+    @property
+    def focus(self) -> list[tuple[int, int]] | None:
+        """Sorted, disjoint byte ranges outside which rules may skip work (None: all)."""
+        return self.options.get("focus")
 
     def span(self, node: Node) -> Span:
         return Span(self.file, node.start_byte, node.end_byte)
@@ -105,3 +110,4 @@ class Rule(ABC):
             text = text.split(marker, 1)[1]
         para = text.strip().split("\n\n", 1)[0].replace("\n", " ").strip()
         return para
+

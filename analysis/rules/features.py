@@ -551,9 +551,8 @@ class DoubleLiteral(Rule):
         if target_mode and not ctx.target.satisfies(None, fp64):
             return  # the literal is float for this target
         double_items = {u.item for u in _uses(ctx) if u.name.startswith("double")}
-        for n in nodes_of_kinds(ctx.tree.root_node, _NUMBER_LITERAL):
-            if not ctx.in_focus(n):
-                continue  # an incremental run takes it from the cache
+        # Outside the focus, an incremental run takes the results from its cache.
+        for n in nodes_of_kinds(ctx.tree.root_node, _NUMBER_LITERAL, ranges=ctx.focus):
             text = ctx.text(n)
             if not _FLOAT_LITERAL.match(text):
                 continue
