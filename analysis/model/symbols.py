@@ -127,6 +127,8 @@ class _Builder:
         self._protos: dict[str, list[Node]] = {}
         self._defs: dict[str, Node] = {}
         self._fn_decl: dict[str, tuple[Declared, Specifiers, Node]] = {}
+        # (name, name node) of each declarator, per declaration or definition item
+        self._declared: dict[int, list[tuple[str | None, Node | None]]] = {}
         self.reader = TypeReader(source, target, self.index.typedefs, self.index.tags, expander)
 
     def build(self, root: Node) -> FileIndex:
@@ -191,8 +193,10 @@ class _Builder:
         elif k == "declaration":
             spec = self.reader.specifiers(item)
             self._drain()
+            declared = self._declared.setdefault(item.id, [])
             for d in _declarators(item):
                 got = self.reader.declare(spec, d, context="program-scope")
+                declared.append((got.name, got.name_node))
                 if not got.name:
                     continue
                 if isinstance(got.type, Function):
@@ -204,6 +208,7 @@ class _Builder:
             spec = self.reader.specifiers(item)
             self._drain()
             got = self.reader.declare(spec, item.child_by_field_name("declarator"), context="program-scope")
+            self._declared[item.id] = [(got.name, got.name_node)]
             self.index.definitions.append(item)
             if got.name and isinstance(got.type, Function):
                 self._defs.setdefault(got.name, item)
@@ -241,11 +246,11 @@ class _Builder:
                 self.index.refs[n.id] = sym
 
     def _name_nodes(self, name: str, definition: Node | None, protos: tuple[Node, ...]) -> Iterator[Node]:
+        # The names were read with each item (reading a declarator again costs as much).
         for item in ([definition] if definition is not None else []) + list(protos):
-            for d in _declarators(item):
-                got = self.reader.declare(Specifiers(Unknown()), d)
-                if got.name == name and got.name_node is not None:
-                    yield got.name_node
+            for got_name, node in self._declared.get(item.id, ()):
+                if got_name == name and node is not None:
+                    yield node
 
 
 class _Wrap:
