@@ -189,7 +189,8 @@ class IncrementalLinter:
             focus, pos = [], 0
             for i, f in enumerate(functions):
                 if i not in component:
-                    if pos < f.start:
+                    # blank gaps hold no node: leaving them out saves a query per range
+                    if pos < f.start and not source[pos:f.start].isspace():
                         focus.append((pos, f.start))
                     pos = f.end
             focus.append((pos, len(source) + 1))

@@ -368,16 +368,15 @@ class DeclarationChecks(Checks):
     def _multiple_spaces(self, root: Node) -> None:
         # Only a node with an address-space qualifier among its children can have two: start
         # from the qualifiers (a query, in C) instead of walking every node of the file.
+        # Within the focus only: a qualifier in a definition outside it lies outside its ranges.
         done: set[int] = set()
-        for q in nodes_of_kinds(root, _TYPE_QUALIFIER):
+        for q in nodes_of_kinds(root, _TYPE_QUALIFIER, ranges=self.focus):
             if _space_of_qualifier(self.src, q) is None:
                 continue
             n = q.parent
             if n is None or n.type not in _MULTI_SPACE_KINDS or n.id in done:
                 continue
             done.add(n.id)
-            if self.focus is not None and _in_unfocused_definition(self.focus, n):
-                continue
             quals = [(c, q) for c in n.children if (q := _space_of_qualifier(self.src, c)) is not None]
             # Resolving the typedef is the costly part: only where a qualifier could clash.
             first: AddressSpace | None = self._typedef_space(n) if quals else None
@@ -404,17 +403,6 @@ _TYPE_QUALIFIER = frozenset({"type_qualifier"})
 _MULTI_SPACE_KINDS = frozenset({"declaration", "parameter_declaration", "field_declaration", "type_descriptor",
                                 "pointer_declarator", "abstract_pointer_declarator", "function_definition",
                                 "type_definition"})
-
-
-def _in_unfocused_definition(focus: list[tuple[int, int]], n: Node | None) -> bool:
-    """`n` is, or lies inside, a function definition outside the focus (whose findings the
-    incremental driver takes from its cache)."""
-    while n is not None:
-        if n.type == "function_definition" and not in_focus(focus, n):
-            return True
-        n = n.parent
-    return False
-
 
 
 def _space_of_qualifier(src: bytes, c: Node) -> AddressSpace | None:
