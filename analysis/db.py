@@ -9,6 +9,7 @@ per file revision inside the snapshot.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
@@ -62,7 +63,7 @@ class Change:
 @dataclass(frozen=True)
 class FileState:
     text: bytes
-    tree: Tree
+    tree: Tree | None  # None: dropped to save memory (Host tree_capacity); reparsed on use
     revision: int
     options: LintOptions | None = None
     # False when an incremental reparse left syntax errors: tree-sitter's error
@@ -112,8 +113,14 @@ def _point_at(text: bytes, offset: int) -> Point:
 
 
 class Host:
-    def __init__(self, options: LintOptions | None = None, include_resolver: IncludeResolver | None = None):
+    def __init__(self, options: LintOptions | None = None, include_resolver: IncludeResolver | None = None,
+                 tree_capacity: int | None = None):
+        """`tree_capacity`: how many files keep their syntax tree (least recently changed
+        or read go first; None keeps all). A tree takes about 35 times its text's size,
+        so an editor with many files open keeps texts and results, not every tree."""
         self._parser = Parser(language())
+        self._tree_capacity = tree_capacity
+        self._recent: OrderedDict[FileId, None] = OrderedDict()
         self._files: dict[FileId, FileState] = {}
         self._default = options or LintOptions()
         self._resolver = include_resolver
@@ -135,22 +142,27 @@ class Host:
             for file, text in change.files.items():
                 if text is None:
                     self._files.pop(file, None)
+                    self._recent.pop(file, None)
                 else:
                     old = self._files.get(file)
                     tree = self._parser.parse(text)
                     self._files[file] = FileState(text, tree, self._revision, old.options if old else None)
+                    self._touch(file)
             for file, edits in change.edits.items():
                 self._apply_edits(file, edits)
+                self._touch(file)
             for file, opts in change.options.items():
                 if file in self._files:
                     self._files[file] = self._files[file].advanced(self._revision, options=opts)
+            self._evict()
 
     def _apply_edits(self, file: FileId, edits: list[TextEdit]) -> None:
         state = self._files.get(file)
         if state is None:
             raise KeyError(f"edit to unknown file {file!r}")
         # Edit a copy: the old tree may still be read through an earlier snapshot.
-        text, edited = state.text, state.tree.copy()
+        text = state.text
+        edited = state.tree.copy() if state.tree is not None else self._parser.parse(text)
         for e in edits:
             if not (0 <= e.start <= e.old_end <= len(text)):
                 raise ValueError(f"edit range {e.start}..{e.old_end} outside file of {len(text)} bytes")
@@ -177,7 +189,7 @@ class Host:
         path, and the settled state always equals a from-scratch analysis."""
         with self._lock:
             state = self._files.get(file)
-            if state is None or state.canonical:
+            if state is None or state.canonical or state.tree is None:
                 return False
             self._revision += 1
             tree = self._parser.parse(state.text)
@@ -185,12 +197,47 @@ class Host:
             self._files[file] = state.advanced(self._revision, tree=tree, changed=changed, canonical=True)
             return True
 
+    # -- tree memory ----------------------------------------------------------------
+
+    def _touch(self, file: FileId) -> None:
+        self._recent[file] = None
+        self._recent.move_to_end(file)
+
+    def _evict(self) -> None:
+        if self._tree_capacity is None:
+            return
+        while len(self._recent) > self._tree_capacity:
+            file, _ = self._recent.popitem(last=False)
+            state = self._files.get(file)
+            if state is None or state.tree is None:
+                continue
+            if state.canonical:  # a fresh parse gives the same tree: the history holds
+                self._files[file] = replace(state, tree=None)
+            else:  # it may not: start a new history, so the next lint is a full one
+                self._revision += 1
+                self._files[file] = replace(state, tree=None, revision=self._revision, steps=(),
+                                            canonical=True)
+
+    def _restore(self, file: FileId, revision: int) -> Tree | None:
+        """The tree of a file whose tree was dropped: a fresh parse, kept again (None when
+        the file moved on from `revision`)."""
+        with self._lock:
+            state = self._files.get(file)
+            if state is None or state.revision != revision:
+                return None
+            if state.tree is None:
+                state = replace(state, tree=self._parser.parse(state.text))
+                self._files[file] = state
+                self._touch(file)
+                self._evict()
+            return state.tree
+
     # -- outputs --------------------------------------------------------------------
 
     def snapshot(self) -> Snapshot:
         with self._lock:
             return Snapshot(dict(self._files), self._default, self._resolver, self._revision,
-                            self._lint_memos)
+                            self._lint_memos, self)
 
 
 class Snapshot:
@@ -198,8 +245,9 @@ class Snapshot:
 
     def __init__(self, files: dict[FileId, FileState], default: LintOptions,
                  resolver: IncludeResolver | None, revision: int,
-                 lint_memos: dict[FileId, LintMemo] | None = None):
+                 lint_memos: dict[FileId, LintMemo] | None = None, host: Host | None = None):
         self._files = files
+        self._host = host
         self._lint_memos = lint_memos if lint_memos is not None else {}
         self._default = default
         self.include_resolver = resolver
@@ -216,7 +264,15 @@ class Snapshot:
         return self._files[file].text
 
     def tree(self, file: FileId) -> Tree:
-        return self._files[file].tree
+        state = self._files[file]
+        if state.tree is not None:
+            return state.tree
+        return self._cached("tree", file, lambda: self._reparse(file))  # type: ignore[return-value]
+
+    def _reparse(self, file: FileId) -> Tree:
+        state = self._files[file]
+        tree = self._host._restore(file, state.revision) if self._host is not None else None
+        return tree if tree is not None else Parser(language()).parse(state.text)
 
     def is_canonical(self, file: FileId) -> bool:
         return self._files[file].canonical
@@ -253,7 +309,7 @@ class Snapshot:
         linter = IncrementalLinter(run, repr(options).encode() + view_key(view))
         memo = self._lint_memos.get(file)
         dirty = state.dirty_since(memo.revision) if memo is not None else None
-        diags, memo = linter.lint(state.text, state.tree, memo, dirty)
+        diags, memo = linter.lint(state.text, self.tree(file), memo, dirty)
         self._lint_memos[file] = replace(memo, revision=state.revision)
         return suppress_all(file, state.text, diags, options)
 

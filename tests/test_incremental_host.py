@@ -42,3 +42,29 @@ def test_incremental_equals_scratch(data):
     assert inc.text("f") == text
     assert str(inc.tree("f").root_node) == str(ref.tree("f").root_node)
     assert inc.diagnostics("f") == ref.diagnostics("f")
+
+
+def test_dropped_trees_come_back_and_keep_results() -> None:
+    """With a tree capacity, least recently used files lose their tree (memory) and get
+    it back on use; diagnostics and incremental edits stay what they were."""
+    from cllint.analysis.db import Change, Host, TextEdit
+
+    texts = {f"f{i}": b"kernel void k%d(global float *p) { p[0] = 1.0; }\n" % i for i in range(5)}
+    host = Host(tree_capacity=2)
+    for f, t in texts.items():
+        host.set_file(f, t)
+    before = {f: host.snapshot().diagnostics(f) for f in texts}
+    kept = [f for f in texts if host._files[f].tree is not None]
+    assert len(kept) == 2
+    # an edit to a file whose tree was dropped parses it again first
+    pos = texts["f0"].index(b"p[0]")
+    host.apply_change(Change(edits={"f0": [TextEdit(pos, pos, b"p[1] = 2.0; ")]}))
+    snap = host.snapshot()
+    assert snap.tree("f0").root_node.text == snap.text("f0")
+    fresh = Host()
+    fresh.set_file("f0", snap.text("f0"))
+    assert snap.diagnostics("f0") == fresh.snapshot().diagnostics("f0")
+    for f in ("f1", "f2"):
+        assert snap.tree(f).root_node.end_byte == len(texts[f])
+        assert host.snapshot().diagnostics(f) == before[f]
+    assert sum(s.tree is not None for s in host._files.values()) <= 2

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from cllint.analysis.diagnostics import FileId
 from cllint.analysis.model import SemanticModel
 
-MAX_ENTRIES = 16
+MAX_ENTRIES = 4  # each holds its tree: a few files' worth is what one request mix reads
 _lock = threading.Lock()
 _cache: OrderedDict[tuple[int, int, FileId], SemanticModel] = OrderedDict()
 
