@@ -17,6 +17,7 @@ TOKEN_LEGEND = types.SemanticTokensLegend(token_types=list(f.TOKEN_TYPES), token
 
 def create_server() -> CllintServer:
     ls = CllintServer()
+    ls.warm_up()
     _register_sync(ls)
     _register_features(ls)
     f.register_runner_commands(ls, aliases=False)  # the aliases: at initialize, by client
