@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 from cllint.analysis.db import Change, Host, TextEdit
 from cllint.analysis.lint import LintOptions, lint_tree, suppress_all
 from cllint.analysis.target import Target
+from cllint.analysis.uniformity import summaries
 
 BASE = b"""#define N 64
 float helper(float *p, int i) { return p[i]; }
@@ -65,7 +66,9 @@ def test_incremental_lint_equals_full(data):
 
 def full_on_tree(snap, options: LintOptions) -> list:
     """A full lint of the snapshot's own tree (an unsettled tree may read differently
-    from a fresh parse of the same text)."""
+    from a fresh parse of the same text), with no memo left from earlier lints."""
+    summaries._MEMO.clear()
+    summaries._PREPASS.clear()
     view = snap.preprocessor("f")
     diags = lint_tree("f", snap.text("f"), snap.tree("f"), options, preprocessor=view, suppress=False)
     return suppress_all("f", snap.text("f"), diags, options)

@@ -141,7 +141,7 @@ class _FileAnalysis:
         try:
             callee_summaries = tuple(sorted((c, self.summary(c)) for c in self.callees[name]
                                             if c != name))
-            key = (func.text, _is_kernel(func), callee_summaries, self.flat_dims)
+            key = (_key(func), _is_kernel(func), callee_summaries, self.flat_dims)
             res = _MEMO.get(key)
             if res is None:
                 absolute = {c: _shift_summary(sm, self.functions[c].start_byte)
@@ -161,10 +161,16 @@ class _FileAnalysis:
         return [_Relative.resolve(f, name, self.functions) for f in self.result(name).findings]
 
 
+def _key(func: Node) -> tuple[bytes | None, int]:
+    """A function's memo key: its text, and its node count, since with a syntax error
+    elsewhere the same text can parse differently (tree-sitter's error recovery is global)."""
+    return func.text, func.descendant_count
+
+
 def _prepass(func: Node) -> tuple[set[str], bool, set[str] | None]:
     """Calls, whether the body synchronises, and the local-id dimensions it names;
     memoised on the function's text (keystrokes elsewhere do not redo the walk)."""
-    key = func.text
+    key = _key(func)
     hit = _PREPASS.get(key)
     if hit is not None:
         return hit
@@ -236,7 +242,7 @@ class _Relative:
 
 
 _ANCHOR = "\x00@"
-_PREPASS: dict[bytes | None, tuple[set[str], bool, set[str] | None]] = {}
+_PREPASS: dict[object, tuple[set[str], bool, set[str] | None]] = {}
 
 
 def analyse_file(tree: Tree) -> FileUniformity:
