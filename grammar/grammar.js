@@ -36,7 +36,8 @@ module.exports = grammar(C, {
   name: 'opencl',
 
   // See src/scanner.c: conditional directives are structured where they can be,
-  // otherwise read with their first branch taken.
+  // otherwise read with their first branch taken. The scanner also reads the start
+  // of `#pragma` lines, which keeps the generated lexer small.
   externals: $ => [
     $._pp_if, $._pp_ifdef, $._pp_ifndef,
     $._pp_elif, $._pp_elifdef, $._pp_elifndef, $._pp_else, $._pp_endif,
@@ -44,6 +45,10 @@ module.exports = grammar(C, {
     $.preproc_conditional,
     $.preproc_conditional_text,
     $.preproc_skipped,
+    $._pragma_directive,
+    $._pragma_opencl_extension,
+    $._pragma_opencl_fp_contract,
+    $._pragma_unroll,
     $._error_sentinel,
   ],
 
@@ -54,12 +59,11 @@ module.exports = grammar(C, {
   ]),
 
   conflicts: ($, original) => original.concat([
-    [$.type_specifier, $.expression, $.macro_type_specifier, $.macro_modifier, $.macro_invocation],
+    [$.type_specifier, $.expression, $.macro_type_specifier, $.macro_modifier],
     [$.type_specifier, $.macro_modifier],
     [$.sized_type_specifier, $.macro_modifier],
     [$.type_specifier, $.expression, $.macro_type_specifier, $.macro_modifier],
     [$.pragma_statement, $._pragma],
-    [$.macro_modifier, $.macro_invocation],
     [$._declarator, $.macro_modifier],
     [$.type_specifier, $.macro_type_specifier, $.macro_modifier],
     [$.type_descriptor, $.macro_type_argument],
@@ -130,12 +134,13 @@ module.exports = grammar(C, {
     pipe_qualifier: _ => 'pipe',
 
     // A macro used where qualifiers or attributes go: `KERNEL_FQ`, `DECLSPEC`,
-    // `gmx_unused`, `INLINE_ATTR(x)`. Lowest dynamic precedence, so a plain
-    // identifier is a type whenever that reading works.
-    macro_modifier: $ => prec.dynamic(-2, seq(
-      field('name', $.identifier),
-      optional(field('arguments', $.argument_list)),
-    )),
+    // `gmx_unused`. Lowest dynamic precedence, so a plain identifier is a type
+    // whenever that reading works. A bare name only: with an optional argument list,
+    // every call statement `f(a, b);` also started a declaration `F(x) T y;`, and the
+    // parser carried that extra version through each call. A macro with arguments
+    // before a declaration, `INLINE_ATTR(always) u32 f(...)`, reads as a
+    // `macro_invocation` followed by the declaration.
+    macro_modifier: $ => prec.dynamic(-2, field('name', $.identifier)),
 
     storage_class_specifier: ($, original) => choice(
       original,
@@ -152,17 +157,18 @@ module.exports = grammar(C, {
     ),
 
     // `SIMPLE_TEST(uint)` or `REPLACE_DOT_BY_LEN (0)` on its own, without `;`: a
-    // macro that expands to whole declarations or statements.
-    macro_invocation: $ => prec.dynamic(-1, seq(
-      field('macro', $.identifier),
-      field('arguments', $.argument_list),
-    )),
+    // macro that expands to whole declarations or statements. It is a call
+    // expression standing where a statement or declaration goes (see `_block_item`),
+    // so the parser reads `F(a, b)` once, whatever follows it; the callee is its
+    // `function` field, as in a call. Static precedence -1: when the next line
+    // starts with `(`, `F(a) (b)` is one call expression.
+    _macro_invocation: $ => prec(-1, prec.dynamic(-1, alias($.call_expression, $.macro_invocation))),
 
     // Macro arguments may be type names: `SIMPLE_TEST(uint)`, `DEFINE_OP(float4, +)`.
     // Only type names that cannot be expressions, so that `F(a, b, c)` stays one
     // reading (an identifier argument is an expression).
     // One argument-list rule for calls and macros, so the parser's versions for
-    // `F(a, b)` (call, macro statement, macro qualifier) can merge while reading it.
+    // `F(a, b)` (call, macro type specifier) can merge while reading it.
     argument_list: $ => seq(
       '(',
       commaSep(choice($.expression, alias($.macro_type_argument, $.type_descriptor), $.compound_statement)),
@@ -210,6 +216,21 @@ module.exports = grammar(C, {
       original,
       seq(repeat1($.attribute_specifier), $.statement),
     ),
+
+    // tree-sitter-c's identifier tests every character against Unicode's XID classes
+    // (a binary search over ~700 ranges in the generated lexer, per character). Here
+    // ASCII letters, digits, `_` and `$` are tested directly and any non-ASCII
+    // character but the no-break space counts as part of an identifier: C accepts
+    // extended characters in identifiers, and outside strings and comments they
+    // appear nowhere else. A no-break space (pasted code) stays an error, as it is
+    // for compilers; a longer list of excluded characters would bring the binary
+    // search back.
+    identifier: _ => {
+      const char = /[^\x00-\x7F\u00A0]/;
+      const ucn = /\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}/;
+      return new RegExp(
+        `([a-zA-Z_$]|${char.source}|${ucn.source})([a-zA-Z0-9_$]|${char.source}|${ucn.source})*`);
+    },
 
     // ---- Expressions ---------------------------------------------------------------
 
@@ -272,8 +293,8 @@ module.exports = grammar(C, {
 
     // ---- Preprocessor --------------------------------------------------------------
 
-    _top_level_item: ($, original) => choice(original, $._pragma, $.macro_invocation),
-    _block_item: ($, original) => choice(original, $._pragma, $.macro_invocation),
+    _top_level_item: ($, original) => choice(original, $._pragma, $._macro_invocation),
+    _block_item: ($, original) => choice(original, $._pragma, $._macro_invocation),
     _field_declaration_list_item: ($, original) => choice(original, $._pragma),
     _pragma: $ => choice(
       $.preproc_pragma,
@@ -282,17 +303,17 @@ module.exports = grammar(C, {
       $.unroll_pragma,
     ),
 
-    // Pragmas. The leading words are single tokens (not keywords) so that any other
-    // pragma still reads as `#pragma` plus its raw argument.
+    // Pragmas. The leading words are single tokens from the external scanner (not
+    // keywords) so that any other pragma still reads as `#pragma` plus its raw argument.
     preproc_pragma: $ => seq(
-      alias(token(prec(1, /#[ \t]*pragma/)), '#pragma'),
+      alias($._pragma_directive, '#pragma'),
       optional(field('argument', $.preproc_arg)),
       $._pp_newline,
     ),
 
     // `#pragma OPENCL EXTENSION cl_khr_fp64 : enable`
     opencl_extension_pragma: $ => seq(
-      alias(token(prec(2, /#[ \t]*pragma[ \t]+OPENCL[ \t]+EXTENSION/)), '#pragma OPENCL EXTENSION'),
+      alias($._pragma_opencl_extension, '#pragma OPENCL EXTENSION'),
       field('extension', $.identifier),
       ':',
       field('behavior', $.identifier),
@@ -301,14 +322,14 @@ module.exports = grammar(C, {
 
     // `#pragma OPENCL FP_CONTRACT ON`
     opencl_fp_contract_pragma: $ => seq(
-      alias(token(prec(2, /#[ \t]*pragma[ \t]+OPENCL[ \t]+FP_CONTRACT/)), '#pragma OPENCL FP_CONTRACT'),
+      alias($._pragma_opencl_fp_contract, '#pragma OPENCL FP_CONTRACT'),
       field('state', $.identifier),
       $._pp_newline,
     ),
 
     // `#pragma unroll`, `#pragma unroll 4`, `#pragma nounroll`
     unroll_pragma: $ => seq(
-      alias(token(prec(2, /#[ \t]*pragma[ \t]+(no)?unroll/)), '#pragma unroll'),
+      alias($._pragma_unroll, '#pragma unroll'),
       optional(field('count', choice($.number_literal, $.identifier, $.parenthesized_expression))),
       $._pp_newline,
     ),

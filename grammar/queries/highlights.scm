@@ -92,7 +92,7 @@
 (pipe_qualifier) @keyword.storage
 
 (macro_modifier name: (identifier) @function.macro)
-(macro_invocation macro: (identifier) @function.macro)
+(macro_invocation function: (identifier) @function.macro)
 
 (vector_literal type: (type_descriptor) @type)
 (block_literal "^" @operator)

@@ -17,6 +17,12 @@
  *
  * The analysis layer builds its own preprocessor view from the directive lines, so
  * code inside skipped branches is still known to it.
+ *
+ * It also reads the start of `#pragma` lines: `#pragma OPENCL EXTENSION`,
+ * `#pragma OPENCL FP_CONTRACT`, `#pragma unroll`/`nounroll`, or else plain `#pragma`.
+ * As regular-expression tokens these took ~50 states of the generated lexer, and
+ * past 300 states the tree-sitter CLI compiles the whole lexer without optimization
+ * (`#pragma GCC optimize ("O0")` in parser.c), which made every token slower.
  */
 
 #include "tree_sitter/parser.h"
@@ -38,6 +44,10 @@ enum TokenType {
   PREPROC_CONDITIONAL,
   PREPROC_CONDITIONAL_TEXT,
   PREPROC_SKIPPED,
+  PRAGMA,
+  PRAGMA_OPENCL_EXTENSION,
+  PRAGMA_OPENCL_FP_CONTRACT,
+  PRAGMA_UNROLL,
   ERROR_SENTINEL,
 };
 
@@ -329,6 +339,36 @@ static bool scan_open(Scanner *s, TSLexer *lexer, const bool *valid, const char 
   return true;
 }
 
+/* After `#pragma`: the OpenCL pragmas and loop pragmas get their own token (which
+ * takes the following words too); any other pragma is `#pragma` plus its argument. */
+static bool scan_pragma(TSLexer *lexer, const bool *valid) {
+  lexer->mark_end(lexer); /* plain `#pragma` ends here */
+  char word[16];
+  while (is_hspace(lexer->lookahead)) advance(lexer);
+  read_name(lexer, word, sizeof word);
+  if (!strcmp(word, "OPENCL") && (valid[PRAGMA_OPENCL_EXTENSION] || valid[PRAGMA_OPENCL_FP_CONTRACT])) {
+    while (is_hspace(lexer->lookahead)) advance(lexer);
+    read_name(lexer, word, sizeof word);
+    if (!strcmp(word, "EXTENSION") && valid[PRAGMA_OPENCL_EXTENSION]) {
+      lexer->mark_end(lexer);
+      lexer->result_symbol = PRAGMA_OPENCL_EXTENSION;
+      return true;
+    }
+    if (!strcmp(word, "FP_CONTRACT") && valid[PRAGMA_OPENCL_FP_CONTRACT]) {
+      lexer->mark_end(lexer);
+      lexer->result_symbol = PRAGMA_OPENCL_FP_CONTRACT;
+      return true;
+    }
+  } else if ((!strcmp(word, "unroll") || !strcmp(word, "nounroll")) && valid[PRAGMA_UNROLL]) {
+    lexer->mark_end(lexer);
+    lexer->result_symbol = PRAGMA_UNROLL;
+    return true;
+  }
+  if (!valid[PRAGMA]) return false;
+  lexer->result_symbol = PRAGMA;
+  return true;
+}
+
 static enum TokenType alt_token(const char *name) {
   if (!strcmp(name, "elif")) return PP_ELIF;
   if (!strcmp(name, "elifdef")) return PP_ELIFDEF;
@@ -393,6 +433,7 @@ bool tree_sitter_opencl_external_scanner_scan(void *payload, TSLexer *lexer, con
   while (is_hspace(lexer->lookahead)) advance(lexer);
   char name[16];
   read_name(lexer, name, sizeof name);
+  if (!strcmp(name, "pragma")) return scan_pragma(lexer, valid);
   DirectiveKind kind = classify(name);
 
   switch (kind) {
