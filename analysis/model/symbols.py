@@ -18,10 +18,14 @@ from collections import ChainMap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
-from tree_sitter import Node, Tree
+from functools import cache
+from operator import attrgetter
+
+from tree_sitter import Node, Query, QueryCursor, Tree
 
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.target import Target
+from cllint.grammar import language
 
 from .decls import Attribute, Declared, MacroExpander, Specifiers, Typedef, TypeReader, text
 from .scopes import Scope, ScopeKind, Symbol, SymbolKind
@@ -49,6 +53,24 @@ _SKIP = frozenset({"attribute_specifier", "macro_modifier", "preproc_skipped", "
                    "comment", "preproc_call", "preproc_def", "preproc_function_def", "preproc_include",
                    "string_literal", "char_literal", "number_literal"})
 _BLOCKS = frozenset({"compound_statement", "for_statement", "block_literal"})
+# Every kind FunctionModel._walk_nodes treats otherwise than "go on to the named children"
+# (less the leaves among _SKIP, which hold nothing).
+_WALKED = (_SKIP - {"number_literal", "char_literal"}) | _BLOCKS | {
+    "declaration", "type_definition", "struct_specifier", "union_specifier", "enum_specifier", "identifier",
+    "type_identifier", "field_expression", "call_expression", "cast_expression", "sizeof_expression",
+    "vector_literal", "compound_literal_expression", "type_descriptor"}
+
+
+_LEAVES = frozenset({"identifier", "type_identifier"})
+_START, _END = attrgetter("start_byte"), attrgetter("end_byte")
+_FAR = 1 << 62
+
+
+@cache
+def _walk_query() -> Query:
+    lang = language()
+    alts = " ".join(f"({k})" for k in sorted(_WALKED) if lang.id_for_node_kind(k, True) is not None)
+    return Query(lang, f"[{alts}] @n")
 
 
 @dataclass(frozen=True, eq=False)
@@ -329,6 +351,135 @@ class FunctionModel:
         return TypeReader(self.source, self.target, self._typedefs, self._tags, self.model.expander)
 
     def _walk(self, body: Node) -> None:
+        if not self._walk_captured(body):
+            self._walk_nodes(body)
+
+    def _walk_captured(self, body: Node) -> bool:
+        """`_walk_nodes` over the nodes one query finds, in pre-order, instead of every node.
+
+        Only the kinds the walk acts on (`_WALKED`) come back; every other node just passes the
+        walk on to its named children, so what lies under it is handled as it comes. Subtrees the
+        walk does not enter (`_SKIP` kinds, declarations but for their initialisers, type
+        definitions, field names...) are byte ranges to leave out, with the parts it does enter
+        (initialisers, a field expression's argument, a block's body) as ranges to keep. Byte
+        ranges decide nesting exactly when no node found is empty and only a leaf shares its
+        parent's range; otherwise (broken code with MISSING nodes) this returns False before
+        changing anything, and the caller walks node by node."""
+        found = QueryCursor(_walk_query()).captures(body).get("n", [])
+        found.sort(key=_END, reverse=True)  # stable: (start, -end) order, ties as found
+        found.sort(key=_START)
+        last_s = last_e = -1
+        for i, n in enumerate(found):
+            s, e = n.start_byte, n.end_byte
+            if s >= e:
+                return False
+            if s == last_s and e == last_e:  # a node and its only child: the parent comes first
+                prev = found[i - 1]
+                leaf, prev_leaf = n.type in _LEAVES, prev.type in _LEAVES
+                if leaf == prev_leaf or (i >= 2 and found[i - 2].start_byte == s and found[i - 2].end_byte == e):
+                    return False
+                if prev_leaf:
+                    found[i - 1], found[i] = n, prev
+            last_s, last_e = s, e
+        scope = self.scope
+        scopes = [scope]
+        # regions: [end byte, kind, islands, next island]; kind 0 scope, 1 skipped, 2 island kept
+        regions: list[list] = []
+        top_end, top_kind, top = _FAR, -1, None
+        roots: set[int] = set()  # nodes the walk enters directly (no type_descriptor filter)
+        blocks: set[int] = set()  # blocks that opened a scope (their children are not filtered)
+        top_body = body.id
+        source = self.source
+        refs = self.refs
+        for n in found:
+            s = n.start_byte
+            if s >= top_end:
+                while regions and s >= regions[-1][0]:
+                    if regions.pop()[1] == 0:
+                        scopes.pop()
+                scope = scopes[-1]
+                if regions:
+                    top = regions[-1]
+                    top_end, top_kind = top[0], top[1]
+                else:
+                    top_end, top_kind, top = _FAR, -1, None
+            if top_kind == 1:
+                islands, j = top[2], top[3]
+                while j < len(islands) and islands[j].end_byte <= s:
+                    j += 1
+                top[3] = j
+                if j == len(islands) or islands[j].start_byte > s or n.end_byte > islands[j].end_byte:
+                    continue  # not walked
+                top[3] = j + 1
+                top = [islands[j].end_byte, 2]
+                regions.append(top)
+                top_end, top_kind = top[0], 2
+            k = n.type
+            if k == "identifier":
+                sym = scope.lookup(source[s:n.end_byte].decode("utf-8", "replace")) or self._builtin(n)
+                if sym is not None:
+                    refs[n.id] = sym
+                continue
+            skip: tuple | list | None = None  # islands of a region left out
+            if k in _SKIP:
+                skip = ()
+            elif k in _BLOCKS and n.id != top_body:
+                scope = Scope(ScopeKind.BLOCK, s, n.end_byte, n, scope)
+                scopes[-1].children.append(scope)
+                scopes.append(scope)
+                top = [n.end_byte, 0]
+                regions.append(top)
+                top_end, top_kind = top[0], 0
+                blocks.add(n.id)
+                if k != "block_literal":
+                    continue
+                self._block_params(n, scope)
+                b = n.child_by_field_name("body")
+                if b is not None:
+                    top_body = b.id  # the block's own braces share its scope
+                    roots.add(b.id)
+                skip = (b,) if b is not None else ()
+            elif k == "declaration":
+                skip = self._declaration(n, scope, len(scopes) == 1)
+                roots.update(v.id for v in skip)
+            elif k == "type_definition":
+                self._typedef(n, scope)
+                skip = ()
+            elif k in ("struct_specifier", "union_specifier", "enum_specifier"):
+                self._specifier_only(n, scope)
+                skip = ()
+            elif k == "type_identifier":
+                name = source[s:n.end_byte].decode("utf-8", "replace")
+                sym = self._typedef_symbols.get(name) or self.index.typedef_symbols.get(name)
+                if sym is not None:
+                    refs[n.id] = sym
+                continue
+            elif k == "field_expression":
+                arg = n.child_by_field_name("argument")
+                if arg is not None:
+                    roots.add(arg.id)
+                skip = (arg,) if arg is not None else ()
+            elif k == "type_descriptor":
+                if n.id not in roots:  # a child the walk filters out, unless a block's
+                    parent = n.parent
+                    if parent is None or parent.id not in blocks:
+                        skip = ()
+            elif k == "call_expression":
+                self.calls.append(n)
+                callee = n.child_by_field_name("function")
+                if callee is not None:
+                    self._callees.add(callee.id)
+            elif k in ("cast_expression", "sizeof_expression", "vector_literal", "compound_literal_expression"):
+                for i, c in enumerate(n.children):  # read type names for tag/typedef references
+                    if n.field_name_for_child(i) == "type":
+                        self._type_refs(c)
+            if skip is not None:
+                top = [n.end_byte, 1, skip, 0]
+                regions.append(top)
+                top_end, top_kind = top[0], 1
+        return True
+
+    def _walk_nodes(self, body: Node) -> None:
         scopes = [self.scope]
         stack: list[tuple[Node, bool]] = [(body, False)]
         top_body = body
