@@ -43,6 +43,7 @@ class Function:
     body_end: int  # at '}'
     key: bytes  # hash of the function's text
     words: frozenset[bytes] = frozenset()  # identifiers in the body (calls, by name)
+    pointer_params: bool = True  # its head may declare a pointer (or array) parameter
 
 
 @dataclass
@@ -65,6 +66,27 @@ def _function_name(node: Node) -> bytes:
     return ident.text or b"" if ident is not None and ident.type == "identifier" else b""
 
 
+def _may_take_pointer(definition: Node) -> bool:
+    """False only when every parameter is a built-in scalar or vector type, passed by
+    value: no pointer, array, typedef name or macro that could stand for one."""
+    d = definition.child_by_field_name("declarator")
+    while d is not None and d.type != "function_declarator":
+        d = d.child_by_field_name("declarator")
+    params = d.child_by_field_name("parameters") if d is not None else None
+    if params is None:
+        return True
+    for p in params.named_children:
+        if p.type == "comment":
+            continue
+        if p.type != "parameter_declaration":
+            return True  # `...`, a macro, an error
+        t = p.child_by_field_name("type")
+        decl = p.child_by_field_name("declarator")
+        if t is None or t.type != "primitive_type" or (decl is not None and decl.type != "identifier"):
+            return True
+    return False
+
+
 def top_level_functions(tree: Tree, source: bytes) -> list[Function]:
     out: list[Function] = []
     stack = list(reversed(tree.root_node.children))
@@ -82,7 +104,8 @@ def top_level_functions(tree: Tree, source: bytes) -> list[Function]:
             words = frozenset(_WORD.findall(source, body.start_byte, body.end_byte))
             out.append(Function(_function_name(node), node.start_byte, node.end_byte,
                                 body.start_byte + 1, body.end_byte - 1,
-                                hashlib.blake2b(text, digest_size=16).digest(), words))
+                                hashlib.blake2b(text, digest_size=16).digest(), words,
+                                _may_take_pointer(node)))
         elif node.type in _CONTAINERS:
             stack.extend(reversed(node.children))
     return out
@@ -253,8 +276,9 @@ class IncrementalLinter:
         direct |= {j for i in changed for w in old[i].words for j in by_name.get(w, ()) if j != i}
         focus |= direct
         # A helper check's fix (CL114) is safe only if every caller passes the same
-        # address space, so the other callers of a direct callee can change too.
-        focus |= {k for j in direct for k in callers[j]}
+        # address space, so the other callers of a direct callee with a pointer
+        # parameter can change too.
+        focus |= {k for j in direct if functions[j].pointer_params for k in callers[j]}
         return focus
 
     @staticmethod

@@ -33,7 +33,8 @@ kernel void e(global int *y, local int *z) { unqualified(y); }
 """
 PIECES = [b";", b"{", b"}", b"x", b" ", b"\n", b"int j = 0;", b"global ", b"barrier(0);",
           b"helper(t, 1);", b"if (lid) return;", b"1.0", b"#ifdef cl_khr_fp64\n", b"#endif\n",
-          b"(local float *)", b"get_local_id(0)", b"unqualified(z);", b"z", b"y"]
+          b"(local float *)", b"get_local_id(0)", b"unqualified(z);", b"z", b"y",
+          b"typedef int *ip;\n", b"ip "]
 
 
 def full(text: bytes, options: LintOptions) -> list:
