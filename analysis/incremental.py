@@ -87,7 +87,10 @@ def _may_take_pointer(definition: Node) -> bool:
     return False
 
 
-def top_level_functions(tree: Tree, source: bytes) -> list[Function]:
+def top_level_functions(tree: Tree, source: bytes,
+                        known: dict[bytes, frozenset[bytes]] | None = None) -> list[Function]:
+    """`known`: the body words of functions by key, from the last run (a keystroke
+    changes one function: the others are not scanned again)."""
     out: list[Function] = []
     stack = list(reversed(tree.root_node.children))
     while stack:
@@ -100,11 +103,12 @@ def top_level_functions(tree: Tree, source: bytes) -> list[Function]:
                     source[body.start_byte : body.start_byte + 1] == b"{"
                     and source[body.end_byte - 1 : body.end_byte] == b"}") or body.children[-1].is_missing:
                 continue
-            text = source[node.start_byte : node.end_byte]
-            words = frozenset(_WORD.findall(source, body.start_byte, body.end_byte))
+            key = hashlib.blake2b(source[node.start_byte : node.end_byte], digest_size=16).digest()
+            words = known.get(key) if known is not None else None
+            if words is None:
+                words = frozenset(_WORD.findall(source, body.start_byte, body.end_byte))
             out.append(Function(_function_name(node), node.start_byte, node.end_byte,
-                                body.start_byte + 1, body.end_byte - 1,
-                                hashlib.blake2b(text, digest_size=16).digest(), words,
+                                body.start_byte + 1, body.end_byte - 1, key, words,
                                 _may_take_pointer(node)))
         elif node.type in _CONTAINERS:
             stack.extend(reversed(node.children))
@@ -138,6 +142,11 @@ def _changed(old: list[Function], new: list[Function], dirty: list[tuple[int, in
 
 
 def _move(d: Diagnostic, mapping: Callable[[int], int]) -> Diagnostic:
+    # Most kept diagnostics stand before the edit: leave those objects alone.
+    spans = [d.span, *(n.span for n in d.notes), *(e.span for e in (d.fix.edits if d.fix else ()))]
+    if all(mapping(s.start) == s.start and mapping(s.end) == s.end for s in spans if s.file == d.span.file):
+        return d
+
     def move(span: Span) -> Span:
         if span.file != d.span.file:
             return span
@@ -186,7 +195,7 @@ class IncrementalLinter:
     def lint(self, source: bytes, tree: Tree, memo: LintMemo | None,
              dirty: list[tuple[int, int]] | None = None) -> tuple[list[Diagnostic], LintMemo]:
         """`dirty`: where text or syntax changed since `memo` was made (None: unknown)."""
-        functions = top_level_functions(tree, source)
+        functions = top_level_functions(tree, source, {f.key: f.words for f in memo.functions} if memo else None)
         skeleton = skeleton_of(source, functions, self.options_key)
         changed = None
         if (memo is not None and dirty is not None and memo.skeleton == skeleton
