@@ -160,8 +160,10 @@ module.exports = grammar(C, {
     // macro that expands to whole declarations or statements. It is a call
     // expression standing where a statement or declaration goes (see `_block_item`),
     // so the parser reads `F(a, b)` once, whatever follows it; the callee is its
-    // `function` field, as in a call. Static precedence -1: when the next line
-    // starts with `(`, `F(a) (b)` is one call expression.
+    // `function` field, as in a call. Static precedence -1: when the next statement
+    // starts with a token that can continue an expression (`(`, `[`, `++`, `-`, `*`),
+    // the two read as one expression (`F(a) (b)` is a call of a call); keeping both
+    // readings alive would fork the parser after every call statement.
     _macro_invocation: $ => prec(-1, prec.dynamic(-1, alias($.call_expression, $.macro_invocation))),
 
     // Macro arguments may be type names: `SIMPLE_TEST(uint)`, `DEFINE_OP(float4, +)`.
