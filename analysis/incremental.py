@@ -8,7 +8,11 @@ it calls (their summaries), so:
 - unchanged functions keep their previous diagnostics, moved to where they now stand;
 - changed functions, and their callers (a callee's summary may have changed), are
   re-analysed by running the rules on the whole tree with a *focus*: rules may skip
-  work inside the other functions, whose results come from the cache.
+  work inside the other functions, whose results come from the cache;
+- one check reads the other way: a helper check (CL114) compares every call site of
+  a helper. When the changed functions' own call-site findings differ from before,
+  the other callers of their callees are re-analysed too (early cut-off: usually
+  they do not differ).
 
 A syntax error can change how untouched code parses (tree-sitter's error recovery is
 global): the host passes the ranges whose syntax changed (`Tree.changed_ranges`), and
@@ -209,24 +213,17 @@ class IncrementalLinter:
             return diags, LintMemo(skeleton, functions, per, outside, {"functions": len(functions),
                                                                        "reanalysed": len(functions)})
 
-        component = self._plan(functions, changed, memo.functions)
+        component = self._closure(functions, changed)
         mapping = _position_map(memo.functions, functions)
-
-        fresh: list[Diagnostic] = []
-        if component:
-            # The rules run on the real tree: with a syntax error, a reparse of any other
-            # text could read the re-analysed functions differently. Rules may skip work
-            # inside functions whose results come from the cache; the focus is the rest
-            # (skeleton included, and definitions nested in error nodes).
-            focus, pos = [], 0
-            for i, f in enumerate(functions):
-                if i not in component:
-                    # blank gaps hold no node: leaving them out saves a query per range
-                    if pos < f.start and not source[pos:f.start].isspace():
-                        focus.append((pos, f.start))
-                    pos = f.end
-            focus.append((pos, len(source) + 1))
-            fresh = self.run(source, tree, focus)
+        fresh = self._run_focused(source, tree, functions, component) if component else []
+        # Early cut-off: a helper check (CL114) reads every call site of a helper, so
+        # other callers' findings change only if the changed functions' own call-site
+        # findings did. Usually they did not, and those callers keep their cache.
+        if component and _call_sites(self._split(functions, fresh), changed) != _call_sites(memo.diags, changed):
+            extra = self._other_callers(functions, changed, memo.functions) - component
+            if extra:
+                component |= self._closure(functions, extra)
+                fresh = self._run_focused(source, tree, functions, component)
 
         fresh_per = self._split(functions, fresh)
         starts = [f.start for f in functions]
@@ -259,36 +256,48 @@ class IncrementalLinter:
                 callers[j].add(i)
         return callees, callers
 
+    def _run_focused(self, source: bytes, tree: Tree, functions: list[Function],
+                     component: set[int]) -> list[Diagnostic]:
+        """The rules on the real tree: with a syntax error, a reparse of any other text
+        could read the re-analysed functions differently. Rules may skip work inside
+        functions whose results come from the cache; the focus is the rest (skeleton
+        included, and definitions nested in error nodes)."""
+        focus, pos = [], 0
+        for i, f in enumerate(functions):
+            if i not in component:
+                # blank gaps hold no node: leaving them out saves a query per range
+                if pos < f.start and not source[pos:f.start].isspace():
+                    focus.append((pos, f.start))
+                pos = f.end
+        focus.append((pos, len(source) + 1))
+        return self.run(source, tree, focus)
+
     @classmethod
-    def _plan(cls, functions: list[Function], changed: set[int], old: list[Function]) -> set[int]:
-        """Re-analysed function indices: the changed functions, their callers
-        transitively (a callee's summary feeds its callers), their direct callees and
-        those callees' other callers (a helper check, CL114, compares every call site of
-        the helper)."""
-        if not changed:
-            return set()
-        callees, callers = cls._graph(functions)
-        focus = set(changed)
+    def _closure(cls, functions: list[Function], changed: set[int]) -> set[int]:
+        """The changed functions and their callers, transitively (a callee's summary
+        feeds its callers)."""
+        _, callers = cls._graph(functions)
+        out = set(changed)
         todo = list(changed)
-        while todo:  # callers, transitively
+        while todo:
             i = todo.pop()
-            for j in callers[i] - focus:
-                focus.add(j)
+            for j in callers[i] - out:
+                out.add(j)
                 todo.append(j)
-        # Callees before and after the edit: a call that went away changes what the
-        # callee's other callers are told (CL114) as much as a new one.
+        return out
+
+    @classmethod
+    def _other_callers(cls, functions: list[Function], changed: set[int], old: list[Function]) -> set[int]:
+        """Callers of the functions that the changed ones call, before or after the edit,
+        where the callee may take a pointer (what a helper check compares)."""
+        callees, callers = cls._graph(functions)
         by_name: dict[bytes, list[int]] = {}
         for j, f in enumerate(functions):
             if f.name:
                 by_name.setdefault(f.name, []).append(j)
         direct = {j for i in changed for j in callees[i]}
         direct |= {j for i in changed for w in old[i].words for j in by_name.get(w, ()) if j != i}
-        focus |= direct
-        # A helper check's fix (CL114) is safe only if every caller passes the same
-        # address space, so the other callers of a direct callee with a pointer
-        # parameter can change too.
-        focus |= {k for j in direct if functions[j].pointer_params for k in callers[j]}
-        return focus
+        return {k for j in direct if functions[j].pointer_params for k in callers[j]}
 
     @staticmethod
     def _split(functions: list[Function], diags: list[Diagnostic]) -> list[list[Diagnostic]]:
@@ -299,6 +308,14 @@ class IncrementalLinter:
             if i is not None:
                 per[i].append(d)
         return per
+
+
+# Findings at a call site that depend on every other call site of the same callee.
+CALL_SITE_CODES = frozenset({"CL114"})
+
+
+def _call_sites(per: list[list[Diagnostic]], functions: set[int]) -> list[tuple[str, str]]:
+    return sorted((d.code, d.message) for i in functions for d in per[i] if d.code in CALL_SITE_CODES)
 
 
 def _owner_index(functions: list[Function], offset: int, starts: list[int] | None = None) -> int | None:

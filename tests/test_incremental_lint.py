@@ -117,6 +117,23 @@ def test_edit_in_one_kernel_reanalyses_only_what_depends_on_it() -> None:
     snap = host.snapshot()
     assert snap.diagnostics("f") == full(snap.text("f"), LintOptions(target=Target.preset("CL2.0")))
     stats = snap.lint_stats("f")
-    # kernel b and its direct callee 'helper' are re-analysed; kernel c is not
-    # kernel b and its direct callee helper, plus helper's other caller (kernel a); not c or e
-    assert stats["functions"] == 7 and stats["reanalysed"] == 3
+    # only kernel b: its call to 'helper' reads as before, so helper's other caller
+    # (kernel a) keeps its results
+    assert stats["functions"] == 7 and stats["reanalysed"] == 1
+
+
+def test_changed_call_site_reanalyses_the_helpers_other_callers() -> None:
+    """Kernel e now passes a '__local' pointer to 'unqualified': the fix offered at
+    kernel c's call (qualify the parameter '__global') is no longer safe."""
+    options = LintOptions(target=Target.preset("CL1.2"))
+    host = Host(options)
+    host.set_file("f", BASE)
+    before = [d for d in host.snapshot().diagnostics("f") if d.code == "CL114"]
+    pos = BASE.index(b"unqualified(y)") + len(b"unqualified(")
+    host.apply_change(Change(edits={"f": [TextEdit(pos, pos + 1, b"z")]}))
+    snap = host.snapshot()
+    after = snap.diagnostics("f")
+    assert after == full(snap.text("f"), options)
+    at_c = [d for d in after if d.code == "CL114" and d.span.start < pos]
+    assert before[1].fix is not None and at_c[-1].fix is None
+    assert snap.lint_stats("f")["reanalysed"] >= 2  # e, then c
