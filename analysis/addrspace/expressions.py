@@ -13,7 +13,7 @@ import re
 from tree_sitter import Node
 
 from cllint.analysis.model import FunctionModel, SemanticModel, Symbol, SymbolKind
-from cllint.analysis.model.types import AddressSpace, Pointer, Type, has_generic
+from cllint.analysis.model.types import AddressSpace, Array, Pointer, Type, Vector, has_generic
 from cllint.analysis.model.walk import nodes_of_kinds, outside
 
 from .certainty import Certainty, is_null_constant
@@ -156,6 +156,8 @@ class ExpressionChecks(Checks):
 
     def _assignment(self, n: Node) -> None:
         left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+        if left is not None and self._inert(left):
+            return  # most assignments: `_write` and `ptr(left)` below would both find nothing
         op = self.text(n.child_by_field_name("operator"))
         self._write(left, n)
         if op != "=" or left is None or right is None:
@@ -170,6 +172,32 @@ class ExpressionChecks(Checks):
                      f"{why.value}")
             return
         self._dangling_store(left, right, src)
+
+    def _inert(self, left: Node) -> bool:
+        """`left` is `x` or `x[i]` for a variable `x` whose type says the object written is
+        neither in `__constant` nor a pointer: what `_write` and `ptr` read (the typer's
+        `space_of` and `type_of`), taken straight from the symbol."""
+        k = left.type
+        if k == "identifier":
+            sym = self.fm.refs.get(left.id)
+            return sym is not None and sym.kind is not SymbolKind.BUILTIN and sym.space is not C and \
+                pointer_of(sym.type) is None
+        if k != "subscript_expression":
+            return False
+        arg = left.child_by_field_name("argument")
+        if arg is None or arg.type != "identifier":
+            return False
+        sym = self.fm.refs.get(arg.id)
+        if sym is None or sym.kind is SymbolKind.BUILTIN:
+            return False
+        t = sym.type
+        if isinstance(t, Array):
+            return t.space is not C and pointer_of(t.elem) is None
+        if isinstance(t, Pointer):
+            return t.space is not C and not isinstance(t.pointee, Array) and pointer_of(t.pointee) is None
+        if isinstance(t, Vector):  # a component: a scalar in the vector's space
+            return sym.space is not C and pointer_of(t.elem) is None
+        return False
 
     def _write(self, left: Node | None, whole: Node) -> None:
         """CL112: the object written lives in `__constant`."""

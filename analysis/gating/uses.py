@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from operator import attrgetter
 from typing import Any
 
 from tree_sitter import Node, Tree
@@ -112,6 +113,8 @@ class _Collector:
         self.out: list[Use] = []
         self.cat = catalogue()
         self.local_functions: set[str] = set()
+        # number literals with a '.', 'e' or 'E' (every floating literal has one), in no order
+        self.literals: list[Node] = []
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
@@ -125,7 +128,15 @@ class _Collector:
 
     def run(self, tree: Tree) -> list[Use]:
         root = tree.root_node
-        for n in nodes_of_kinds(root, _DEFINITIONS):
+        if self.focus is None:  # one query for the definitions and the visited nodes
+            found = nodes_of_kinds(root, _VISIT_ALL, ordered=False)
+            kinds = [n.type for n in found]
+            definitions = [n for n, k in zip(found, kinds) if k == "function_definition"]
+        else:
+            definitions = nodes_of_kinds(root, _DEFINITIONS)
+            found = _visited(root, self.focus)
+            kinds = [n.type for n in found]
+        for n in definitions:
             decl = n.child_by_field_name("declarator")
             while decl is not None and decl.type != "function_declarator":
                 decl = decl.child_by_field_name("declarator")
@@ -133,8 +144,21 @@ class _Collector:
             if name is not None:
                 self.local_functions.add(self.text(name))
         handlers = {kind: getattr(self, "on_" + kind) for kind in _HANDLED}
-        for n in _visited(root, self.focus):
-            handler = handlers.get(n.type)
+        gated = _gated_constant_names()
+        source = self.source
+        for n, k in zip(found, kinds):
+            # The first tests of on_identifier and on_number_literal, without the calls:
+            # most nodes are identifiers and numbers that need nothing.
+            if k == "identifier":
+                if source[n.start_byte:n.end_byte] not in gated:
+                    continue
+            elif k == "number_literal":
+                raw = source[n.start_byte:n.end_byte]
+                if b"." in raw or b"e" in raw or b"E" in raw:
+                    self.literals.append(n)
+                if not raw or raw[-1] not in _HALF_SUFFIX:
+                    continue
+            handler = handlers.get(k)
             if handler is not None:
                 try:
                     handler(n)
@@ -290,6 +314,7 @@ _HANDLED = ("primitive_type", "sized_type_specifier", "access_qualifier", "addre
             "pipe_qualifier", "block_literal", "declaration", "call_expression", "identifier", "number_literal")
 _DEFINITIONS = frozenset({"function_definition"})
 _VISIT = frozenset(_HANDLED)
+_VISIT_ALL = _VISIT | _DEFINITIONS
 _HALF_SUFFIX = frozenset(b"hH")
 
 
@@ -314,9 +339,18 @@ def collect_uses(tree: Tree, source: bytes, view: Any = None,
                  focus: list[tuple[int, int]] | None = None) -> list[Use]:
     """All gated uses in source order; `view` expands qualifier macros. Never raises on user source.
     With `focus`, uses inside other function definitions may be left out."""
+    return collect_uses_and_literals(tree, source, view, focus)[0]
+
+
+def collect_uses_and_literals(tree: Tree, source: bytes, view: Any = None,
+                              focus: list[tuple[int, int]] | None = None) -> tuple[list[Use], list[Node] | None]:
+    """`collect_uses`, and on the way every number literal (starting in the focus) that may be a
+    floating one, in source order: those with a '.', 'e' or 'E' (None if the walk gave up)."""
+    collector = _Collector(source, view, focus)
     try:
-        uses = _Collector(source, view, focus).run(tree)
+        uses = collector.run(tree)
     except RecursionError:
-        return []
+        return [], None
     uses.sort(key=lambda u: (u.start, u.end))
-    return uses
+    collector.literals.sort(key=attrgetter("start_byte"))  # leaves: their starts differ
+    return uses, collector.literals

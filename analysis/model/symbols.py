@@ -64,6 +64,7 @@ _WALKED = (_SKIP - {"number_literal", "char_literal"}) | _BLOCKS | {
 _LEAVES = frozenset({"identifier", "type_identifier"})
 _START, _END = attrgetter("start_byte"), attrgetter("end_byte")
 _FAR = 1 << 62
+_UNSEEN = object()
 
 
 @cache
@@ -391,12 +392,18 @@ class FunctionModel:
         top_body = body.id
         source = self.source
         refs = self.refs
+        # What names mean in `scope` until the walk leaves it or declares something
+        # (declarations, tags, typedefs); the builtin fallback, per name and call position.
+        names: dict[bytes, Symbol | None] = {}
+        builtins: dict[tuple[bytes, bool], Symbol | None] = {}
+        callees = self._callees
         for n in found:
             s = n.start_byte
             if s >= top_end:
                 while regions and s >= regions[-1][0]:
                     if regions.pop()[1] == 0:
                         scopes.pop()
+                        names = {}
                 scope = scopes[-1]
                 if regions:
                     top = regions[-1]
@@ -416,7 +423,15 @@ class FunctionModel:
                 top_end, top_kind = top[0], 2
             k = n.type
             if k == "identifier":
-                sym = scope.lookup(source[s:n.end_byte].decode("utf-8", "replace")) or self._builtin(n)
+                word = source[s:n.end_byte]
+                sym = names.get(word, _UNSEEN)
+                if sym is _UNSEEN:
+                    sym = names[word] = scope.lookup(word.decode("utf-8", "replace"))
+                if sym is None:
+                    key = (word, n.id in callees)
+                    sym = builtins.get(key, _UNSEEN)
+                    if sym is _UNSEEN:
+                        sym = builtins[key] = self._builtin(n)
                 if sym is not None:
                     refs[n.id] = sym
                 continue
@@ -427,6 +442,7 @@ class FunctionModel:
                 scope = Scope(ScopeKind.BLOCK, s, n.end_byte, n, scope)
                 scopes[-1].children.append(scope)
                 scopes.append(scope)
+                names = {}
                 top = [n.end_byte, 0]
                 regions.append(top)
                 top_end, top_kind = top[0], 0
@@ -442,12 +458,15 @@ class FunctionModel:
             elif k == "declaration":
                 skip = self._declaration(n, scope, len(scopes) == 1)
                 roots.update(v.id for v in skip)
+                names = {}
             elif k == "type_definition":
                 self._typedef(n, scope)
                 skip = ()
+                names = {}
             elif k in ("struct_specifier", "union_specifier", "enum_specifier"):
                 self._specifier_only(n, scope)
                 skip = ()
+                names = {}
             elif k == "type_identifier":
                 name = source[s:n.end_byte].decode("utf-8", "replace")
                 sym = self._typedef_symbols.get(name) or self.index.typedef_symbols.get(name)

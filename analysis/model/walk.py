@@ -11,6 +11,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable
 from functools import cache
+from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
 
@@ -31,6 +32,9 @@ def _preorder_key(n: Node) -> tuple[int, int]:
     return n.start_byte, -n.end_byte
 
 
+_START, _END = attrgetter("start_byte"), attrgetter("end_byte")
+
+
 def nodes_of_kinds(root: Node, kinds: frozenset[str], ordered: bool = True,
                    ranges: list[tuple[int, int]] | None = None) -> list[Node]:
     """Every node under `root` (itself included) whose type is in `kinds`, in pre-order
@@ -49,8 +53,9 @@ def nodes_of_kinds(root: Node, kinds: frozenset[str], ordered: bool = True,
                 if start <= n.start_byte < end and n.id not in seen:
                     seen.add(n.id)
                     got.append(n)
-    if ordered:
-        got.sort(key=_preorder_key)
+    if ordered:  # by _preorder_key, as two stable sorts on C-level keys (ties keep their order)
+        got.sort(key=_END, reverse=True)
+        got.sort(key=_START)
     return got
 
 

@@ -11,28 +11,37 @@ from __future__ import annotations
 import re
 import struct
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Note, Severity, Span, Tag
 from cllint.analysis.features import EXTENSIONS, FEATURES, STRICT_PREFIXES
-from cllint.analysis.gating import collect_uses, guard_text, is_guarded, is_target_mode, needs_text, preprocessor_view
+from cllint.analysis.gating import guard_text, is_guarded, is_target_mode, needs_text, preprocessor_view
+from cllint.analysis.gating.uses import collect_uses_and_literals
 from cllint.analysis.gating.guards import dead_code, names_text
 from cllint.analysis.gating.uses import Use
 from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.rules.base import FixAvailability, Group, Rule, RuleContext
 from cllint.analysis.target import _did_you_mean
 
-_LAST: tuple[int, bytes, object, list[Use]] | None = None
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+_LAST: tuple[int, bytes, object, list[Use], list[Node] | None] | None = None
 
 
-def _uses(ctx: RuleContext) -> list[Use]:
+def _collected(ctx: RuleContext) -> tuple[list[Use], list[Node] | None]:
     global _LAST
     focus = ctx.options.get("focus")
     # Keyed on the focus too: an incremental run and a full run may share tree and source.
     if _LAST is not None and _LAST[0] == id(ctx.tree) and _LAST[1] is ctx.source and _LAST[2] == focus:
-        return _LAST[3]
-    uses = collect_uses(ctx.tree, ctx.source, preprocessor_view(ctx), focus)
-    _LAST = (id(ctx.tree), ctx.source, focus, uses)
-    return uses
+        return _LAST[3], _LAST[4]
+    uses, literals = collect_uses_and_literals(ctx.tree, ctx.source, preprocessor_view(ctx), focus)
+    _LAST = (id(ctx.tree), ctx.source, focus, uses, literals)
+    return uses, literals
+
+
+def _uses(ctx: RuleContext) -> list[Use]:
+    return _collected(ctx)[0]
 
 
 def _line_bounds(source: bytes, start: int, end: int) -> tuple[int, int, bool]:
@@ -550,9 +559,13 @@ class DoubleLiteral(Rule):
         target_mode = is_target_mode(ctx)
         if target_mode and not ctx.target.satisfies(None, fp64):
             return  # the literal is float for this target
-        double_items = {u.item for u in _uses(ctx) if u.name.startswith("double")}
-        # Outside the focus, an incremental run takes the results from its cache.
-        for n in nodes_of_kinds(ctx.tree.root_node, _NUMBER_LITERAL, ranges=ctx.focus):
+        # The literals the gating walk met with a '.', 'e' or 'E' (no other can match
+        # _FLOAT_LITERAL). Outside the focus, an incremental run takes the results from its cache.
+        uses, literals = _collected(ctx)
+        double_items = {u.item for u in uses if u.name.startswith("double")}
+        if literals is None:
+            literals = nodes_of_kinds(ctx.tree.root_node, _NUMBER_LITERAL, ranges=ctx.focus)
+        for n in literals:
             text = ctx.text(n)
             if not _FLOAT_LITERAL.match(text):
                 continue
