@@ -128,25 +128,18 @@ class _Collector:
 
     def run(self, tree: Tree) -> list[Use]:
         root = tree.root_node
-        if self.focus is None:  # one query for the definitions and the visited nodes
+        if self.focus is None:  # one query: the definitions come with the visited nodes
             found = nodes_of_kinds(root, _VISIT_ALL, ordered=False)
-            kinds = [n.type for n in found]
-            definitions = [n for n, k in zip(found, kinds) if k == "function_definition"]
         else:
-            definitions = nodes_of_kinds(root, _DEFINITIONS)
+            for n in nodes_of_kinds(root, _DEFINITIONS):
+                self._local_function(n)
             found = _visited(root, self.focus)
-            kinds = [n.type for n in found]
-        for n in definitions:
-            decl = n.child_by_field_name("declarator")
-            while decl is not None and decl.type != "function_declarator":
-                decl = decl.child_by_field_name("declarator")
-            name = decl.child_by_field_name("declarator") if decl is not None else None
-            if name is not None:
-                self.local_functions.add(self.text(name))
         handlers = {kind: getattr(self, "on_" + kind) for kind in _HANDLED}
         gated = _gated_constant_names()
         source = self.source
-        for n, k in zip(found, kinds):
+        calls = []  # handled once every local function is known (their uses have their own ranges)
+        for n in found:
+            k = n.type
             # The first tests of on_identifier and on_number_literal, without the calls:
             # most nodes are identifiers and numbers that need nothing.
             if k == "identifier":
@@ -158,13 +151,32 @@ class _Collector:
                     self.literals.append(n)
                 if not raw or raw[-1] not in _HALF_SUFFIX:
                     continue
+            elif k == "call_expression":
+                calls.append(n)
+                continue
+            elif k == "function_definition":
+                self._local_function(n)
+                continue
             handler = handlers.get(k)
             if handler is not None:
                 try:
                     handler(n)
                 except (AttributeError, ValueError, IndexError):  # odd trees: skip the node
                     continue
+        for n in calls:
+            try:
+                self.on_call_expression(n)
+            except (AttributeError, ValueError, IndexError):
+                continue
         return self.out
+
+    def _local_function(self, n: Node) -> None:
+        decl = n.child_by_field_name("declarator")
+        while decl is not None and decl.type != "function_declarator":
+            decl = decl.child_by_field_name("declarator")
+        name = decl.child_by_field_name("declarator") if decl is not None else None
+        if name is not None:
+            self.local_functions.add(self.text(name))
 
     # -- types and qualifiers ----------------------------------------------------------
 
