@@ -108,3 +108,22 @@ def test_never_raises_on_garbage() -> None:
     for src in [b"", b"#if\n", b"kernel void (((", b"\xff\xfe#ifdef cl_khr_\n", b"double" * 1000]:
         for target in ("CL1.2", "CL3.0"):
             lint(src, target, preview=True)
+
+
+def test_a_local_definition_shadows_a_gated_builtin_with_or_without_focus() -> None:
+    """An incremental run looks local definitions up by name instead of collecting
+    them all; both must agree that a file's own `read_imagef` is not the built-in."""
+    from cllint.analysis.gating.uses import collect_uses
+
+    src = (b"float4 read_imagef(int a, int b) { return (float4)(a); }\n"
+           b"kernel void k(global float4 *o) { o[0] = read_imagef(1, 2); }\n"
+           b"kernel void j(read_only image2d_t i, sampler_t s, global float4 *o) {\n"
+           b"    o[0] = read_imagef(i, s, (int2)(0, 0)); }\n")
+    tree = parse(src)
+    whole = collect_uses(tree, src)
+    focus = [(src.index(b"kernel void k"), len(src) + 1)]
+    focused = collect_uses(tree, src, focus=focus)
+    assert [u.name for u in whole if u.kind == "built-in"] == []
+    assert [u for u in focused if u.start >= focus[0][0]] == [u for u in whole if u.start >= focus[0][0]]
+    renamed = src.replace(b"float4 read_imagef(int", b"float4 my_read(int")
+    assert any(u.name == "read_imagef" for u in collect_uses(parse(renamed), renamed, focus=focus))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 from operator import attrgetter
@@ -113,6 +114,10 @@ class _Collector:
         self.out: list[Use] = []
         self.cat = catalogue()
         self.local_functions: set[str] = set()
+        # With a focus, the file's definitions are not all collected (a query for them
+        # walks the whole tree, too slow per keystroke): names are looked up on demand.
+        self.lookup_root: Node | None = None
+        self._looked_up: dict[str, bool] = {}
         # number literals with a '.', 'e' or 'E' (every floating literal has one), in no order
         self.literals: list[Node] = []
 
@@ -130,9 +135,8 @@ class _Collector:
         root = tree.root_node
         if self.focus is None:  # one query: the definitions come with the visited nodes
             found = nodes_of_kinds(root, _VISIT_ALL, ordered=False)
-        else:
-            for n in nodes_of_kinds(root, _DEFINITIONS):
-                self._local_function(n)
+        else:  # local definitions are looked up by name, only for gated built-in names
+            self.lookup_root = root
             found = _visited(root, self.focus)
         handlers = {kind: getattr(self, "on_" + kind) for kind in _HANDLED}
         gated = _gated_constant_names()
@@ -169,6 +173,18 @@ class _Collector:
             except (AttributeError, ValueError, IndexError):
                 continue
         return self.out
+
+    def _defined_here(self, name: str) -> bool:
+        """The file defines a function `name` (which then shadows the built-in)."""
+        if self.lookup_root is None:
+            return name in self.local_functions
+        got = self._looked_up.get(name)
+        if got is None:  # where the name occurs, is it a definition's name?
+            root, pattern = self.lookup_root, re.compile(rb"\b%s\b" % re.escape(name.encode()))
+            got = any(_names_definition(root.descendant_for_byte_range(m.start(), m.end()))
+                      for m in pattern.finditer(self.source))
+            self._looked_up[name] = got
+        return got
 
     def _local_function(self, n: Node) -> None:
         decl = n.child_by_field_name("declarator")
@@ -261,10 +277,8 @@ class _Collector:
         if fn is None or fn.type != "identifier":
             return
         name = self.text(fn)
-        if name in self.local_functions:
-            return
         need = builtin_need(name)
-        if need is None:
+        if need is None or self._defined_here(name):
             return
         since, req, deprecated = need
         args = n.child_by_field_name("arguments")
@@ -334,6 +348,22 @@ _HALF_SUFFIX = frozenset(b"hH")
 def _gated_constant_names() -> frozenset[bytes]:
     """Spellings `on_identifier` may report: the atomics-model constants and the catalogue's."""
     return frozenset(n.encode() for n in (*tables.CONSTANTS, *catalogue().constants))
+
+
+def _names_definition(n: Node | None) -> bool:
+    """`n` is the name `_local_function` reads off a definition: the `declarator` of the
+    function declarator that the definition reaches through `declarator` fields."""
+    if n is None:
+        return False
+    f = n.parent
+    if f is None or f.type != "function_declarator" or f.child_by_field_name("declarator") != n:
+        return False
+    child, up = f, f.parent
+    while up is not None and up.child_by_field_name("declarator") == child:
+        if up.type == "function_definition":
+            return True
+        child, up = up, up.parent
+    return False
 
 
 def _visited(root: Node, focus: list[tuple[int, int]] | None) -> list[Node]:
