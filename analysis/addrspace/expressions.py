@@ -41,35 +41,34 @@ class ExpressionChecks(Checks):
     # -- entry ----------------------------------------------------------------------------
 
     def run(self) -> list[Finding]:
-        helpers = self._unqualified_helpers()
+        later: list[tuple[Node, Node]] = []
         for definition in self.m.index.definitions:
             body = definition.child_by_field_name("body")
             if body is None:
                 continue
-            # Outside the focus only calls of helpers with unqualified pointer parameters
-            # matter (they feed CL114's fix); a function that names none is not modelled.
             if in_focus(self.focus, definition):
-                visit, kinds = self._node, _VISITED
-            elif helpers and not helpers.isdisjoint(_WORD.findall(self.src, body.start_byte, body.end_byte)):
-                visit, kinds = self._call_only, _CALLS
+                self._visit(definition, body, self._node, _VISITED)
             else:
-                continue
-            self.fm = self.m.function_at_node(definition)
-            # The nodes a depth-first walk of the body would dispatch on, in its order.
-            for n in outside(nodes_of_kinds(body, kinds), _SKIP):
-                try:
-                    visit(n)
-                except RecursionError:
-                    pass
+                later.append((definition, body))
+        # Outside the focus only the calls of helpers that the focus passes a pointer in
+        # the wrong space (CL114) matter: the fix offered reads every call site. Functions
+        # that name none of them are not even modelled.
+        helpers = {name.encode() for name, _ in self._helper_calls}
+        if helpers:
+            for definition, body in later:
+                if not helpers.isdisjoint(_WORD.findall(self.src, body.start_byte, body.end_byte)):
+                    self._visit(definition, body, self._call_only, _CALLS)
         self._helper_findings()
         return self.out
 
-    def _unqualified_helpers(self) -> set[bytes]:
-        """Names of the functions whose calls can make a CL114 (see `_call`)."""
-        if has_generic(self.target):
-            return set()
-        return {name.encode() for name, info in self.m.index.functions.items() if not info.is_kernel
-                and any(isinstance(p.type, Pointer) and not p.type.explicit for p in info.params)}
+    def _visit(self, definition: Node, body: Node, visit, kinds: frozenset[str]) -> None:  # noqa: ANN001
+        self.fm = self.m.function_at_node(definition)
+        # The nodes a depth-first walk of the body would dispatch on, in its order.
+        for n in outside(nodes_of_kinds(body, kinds), _SKIP):
+            try:
+                visit(n)
+            except RecursionError:
+                pass
 
     def _call_only(self, n: Node) -> None:
         if n.type == "call_expression":

@@ -181,8 +181,9 @@ class _Collector:
         got = self._looked_up.get(name)
         if got is None:  # where the name occurs, is it a definition's name?
             root, pattern = self.lookup_root, re.compile(rb"\b%s\b" % re.escape(name.encode()))
+            src = self.source
             got = any(_names_definition(root.descendant_for_byte_range(m.start(), m.end()))
-                      for m in pattern.finditer(self.source))
+                      for m in pattern.finditer(src) if _may_declare(src, m.start()))
             self._looked_up[name] = got
         return got
 
@@ -348,6 +349,18 @@ _HALF_SUFFIX = frozenset(b"hH")
 def _gated_constant_names() -> frozenset[bytes]:
     """Spellings `on_identifier` may report: the atomics-model constants and the catalogue's."""
     return frozenset(n.encode() for n in (*tables.CONSTANTS, *catalogue().constants))
+
+
+# A declarator's name follows specifiers, '*', ')' or '}' (a struct return type); after
+# these it is an operand or a parenthesised name, which `_local_function` never reads.
+_NOT_BEFORE_A_NAME = frozenset(b"=(,+-%<>[{;?!&|~^.:")  # not "/": a comment may end there
+
+
+def _may_declare(src: bytes, at: int) -> bool:
+    i = at - 1
+    while i >= 0 and src[i] in b" \t\r\n":
+        i -= 1
+    return i < 0 or src[i] not in _NOT_BEFORE_A_NAME
 
 
 def _names_definition(n: Node | None) -> bool:
