@@ -34,6 +34,7 @@ from tree_sitter import Node, Tree
 from cllint.analysis.diagnostics import Diagnostic, Edit, Fix, Note, Span
 
 _WORD = re.compile(rb"[A-Za-z_]\w*")
+_DIRECTIVE = re.compile(rb"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
 _CONTAINERS = {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
                "linkage_specification", "declaration_list"}
 
@@ -48,6 +49,7 @@ class Function:
     key: bytes  # hash of the function's text
     words: frozenset[bytes] = frozenset()  # identifiers in the body (calls, by name)
     pointer_params: bool = True  # its head may declare a pointer (or array) parameter
+    directives: bytes = b""  # preprocessor lines in the body: they act beyond it
 
 
 @dataclass
@@ -92,9 +94,9 @@ def _may_take_pointer(definition: Node) -> bool:
 
 
 def top_level_functions(tree: Tree, source: bytes,
-                        known: dict[bytes, frozenset[bytes]] | None = None) -> list[Function]:
-    """`known`: the body words of functions by key, from the last run (a keystroke
-    changes one function: the others are not scanned again)."""
+                        known: dict[bytes, tuple[frozenset[bytes], bytes]] | None = None) -> list[Function]:
+    """`known`: the body words and directives of functions by key, from the last run (a
+    keystroke changes one function: the others are not scanned again)."""
     out: list[Function] = []
     stack = list(reversed(tree.root_node.children))
     while stack:
@@ -108,22 +110,27 @@ def top_level_functions(tree: Tree, source: bytes,
                     and source[body.end_byte - 1 : body.end_byte] == b"}") or body.children[-1].is_missing:
                 continue
             key = hashlib.blake2b(source[node.start_byte : node.end_byte], digest_size=16).digest()
-            words = known.get(key) if known is not None else None
-            if words is None:
-                words = frozenset(_WORD.findall(source, body.start_byte, body.end_byte))
+            scanned = known.get(key) if known is not None else None
+            if scanned is None:
+                scanned = (frozenset(_WORD.findall(source, body.start_byte, body.end_byte)),
+                           b"\n".join(_DIRECTIVE.findall(source, body.start_byte, body.end_byte)))
             out.append(Function(_function_name(node), node.start_byte, node.end_byte,
-                                body.start_byte + 1, body.end_byte - 1, key, words,
-                                _may_take_pointer(node)))
+                                body.start_byte + 1, body.end_byte - 1, key, scanned[0],
+                                _may_take_pointer(node), scanned[1]))
         elif node.type in _CONTAINERS:
             stack.extend(reversed(node.children))
     return out
 
 
 def skeleton_of(source: bytes, functions: list[Function], extra: bytes) -> bytes:
+    """The text outside function bodies, and the directives inside them: a `#define` or
+    an `#if` in one body can change how the code after it reads."""
     h = hashlib.blake2b(extra, digest_size=16)
     pos = 0
     for f in functions:
         h.update(source[pos : f.body_start])
+        h.update(b"\0")
+        h.update(f.directives)
         h.update(b"\0")
         pos = f.body_end
     h.update(source[pos:])
@@ -199,7 +206,8 @@ class IncrementalLinter:
     def lint(self, source: bytes, tree: Tree, memo: LintMemo | None,
              dirty: list[tuple[int, int]] | None = None) -> tuple[list[Diagnostic], LintMemo]:
         """`dirty`: where text or syntax changed since `memo` was made (None: unknown)."""
-        functions = top_level_functions(tree, source, {f.key: f.words for f in memo.functions} if memo else None)
+        known = {f.key: (f.words, f.directives) for f in memo.functions} if memo else None
+        functions = top_level_functions(tree, source, known)
         skeleton = skeleton_of(source, functions, self.options_key)
         changed = None
         if (memo is not None and dirty is not None and memo.skeleton == skeleton

@@ -34,7 +34,7 @@ kernel void e(global int *y, local int *z) { unqualified(y); }
 PIECES = [b";", b"{", b"}", b"x", b" ", b"\n", b"int j = 0;", b"global ", b"barrier(0);",
           b"helper(t, 1);", b"if (lid) return;", b"1.0", b"#ifdef cl_khr_fp64\n", b"#endif\n",
           b"(local float *)", b"get_local_id(0)", b"unqualified(z);", b"z", b"y",
-          b"typedef int *ip;\n", b"ip "]
+          b"typedef int *ip;\n", b"ip ", b"#define z y\n", b"#undef N\n"]
 
 
 def full(text: bytes, options: LintOptions) -> list:
@@ -137,3 +137,23 @@ def test_changed_call_site_reanalyses_the_helpers_other_callers() -> None:
     at_c = [d for d in after if d.code == "CL114" and d.span.start < pos]
     assert before[1].fix is not None and at_c[-1].fix is None
     assert snap.lint_stats("f")["reanalysed"] >= 2  # e, then c
+
+
+def test_directive_moved_between_bodies_is_a_skeleton_change() -> None:
+    """An `#endif` moved from one body to a later one (one change, two edits) makes the
+    functions in between inactive: directives in bodies belong to the skeleton."""
+    options = LintOptions(target=Target.preset("CL1.2"))
+    text = BASE.replace(b"    int lid = get_local_id(0);\n", b"    int lid = get_local_id(0);\n#ifndef __OPENCL_VERSION__\n#endif\n")
+    text = text.replace(b"kernel void c(global int *x) { unqualified(x); }",
+                        b"kernel void c(global int *x) {\n    unqualified(x);\n}")
+    host = Host(options)
+    host.set_file("f", text)
+    assert any(d.code == "CL102" for d in host.snapshot().diagnostics("f"))  # in kernel b
+    endif = text.index(b"#endif\n")
+    into_c = text.index(b"    unqualified(x);\n}") + len(b"    unqualified(x);\n")
+    # edits apply in order, each to the text the previous one left
+    host.apply_change(Change(edits={"f": [TextEdit(into_c, into_c, b"#endif\n"),
+                                          TextEdit(endif, endif + len(b"#endif\n"), b"")]}))
+    snap = host.snapshot()
+    assert snap.diagnostics("f") == full(snap.text("f"), options)
+    assert not any(d.code == "CL102" for d in snap.diagnostics("f"))
