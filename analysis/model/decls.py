@@ -406,6 +406,30 @@ class TypeReader:
         return Declared(name, name_node, t, space, frozenset(cv), init, params, params_node, tuple(attrs))
 
     def parameters(self, plist: Node) -> tuple[Declared, ...]:
+        # Most parameter lists are keywords, built-in types and names: their reading depends
+        # on the text and the target only, so it is remembered across files and keystrokes
+        # (a kernel file's heads are otherwise read again on every edit).
+        raw = plist.text
+        plain = _PLAIN_TEXT.get(raw)
+        if plain is None:
+            plain = _PLAIN_TEXT[raw] = _plain(plist)  # error-free lists parse alike
+            if len(_PLAIN_TEXT) > 4096:
+                _PLAIN_TEXT.clear()
+        key = (self.target, raw) if plain and not plist.has_error else None
+        if key is not None:
+            hit = _PARAMETERS.get(key)
+            if hit is not None:
+                return tuple(Declared(name, _name_node(p) if name is not None else None, t, space, cv,
+                                      attributes=attrs)
+                             for p, (name, t, space, cv, attrs) in zip(_parameter_nodes(plist), hit, strict=True))
+        got_all = self._parameters(plist)
+        if key is not None and len(got_all) == len(_parameter_nodes(plist)):
+            if len(_PARAMETERS) > 4096:
+                _PARAMETERS.clear()
+            _PARAMETERS[key] = tuple((d.name, d.type, d.space, d.cv, d.attributes) for d in got_all)
+        return got_all
+
+    def _parameters(self, plist: Node) -> tuple[Declared, ...]:
         out: list[Declared] = []
         for p in plist.named_children:
             if p.type != "parameter_declaration":
@@ -433,3 +457,40 @@ class TypeReader:
             return int(text(self.source, node).rstrip("uUlL"), 0)
         except ValueError:
             return None
+
+
+# -- remembered parameter lists ---------------------------------------------------------
+
+_PARAMETERS: dict[tuple[Target, bytes | None], tuple[tuple[str | None, Type, AddressSpace | None,
+                                                         frozenset[str], tuple[Attribute, ...]], ...]] = {}
+# Named nodes whose reading depends on their text alone (no typedef, tag, macro or size).
+_PLAIN_KINDS = frozenset({"parameter_declaration", "type_qualifier", "address_space_qualifier",
+                          "access_qualifier", "primitive_type", "sized_type_specifier", "identifier",
+                          "pointer_declarator"})
+
+
+_PLAIN_TEXT: dict[bytes | None, bool] = {}
+
+
+def _plain(plist: Node) -> bool:
+    if plist.has_error:
+        return False
+    stack = list(plist.named_children)
+    while stack:
+        n = stack.pop()
+        if n.type not in _PLAIN_KINDS:
+            return False
+        stack.extend(n.named_children)
+    return True
+
+
+def _parameter_nodes(plist: Node) -> list[Node]:
+    return [p for p in plist.named_children if p.type == "parameter_declaration"]
+
+
+def _name_node(p: Node) -> Node | None:
+    """The identifier a plain parameter declares (see `_plain`)."""
+    d = p.child_by_field_name("declarator")
+    while d is not None and d.type == "pointer_declarator":
+        d = d.child_by_field_name("declarator")
+    return d if d is not None and d.type == "identifier" else None
