@@ -167,6 +167,8 @@ class _Collector:
                     handler(n)
                 except (AttributeError, ValueError, IndexError):  # odd trees: skip the node
                     continue
+        if self.lookup_root is not None:
+            self._look_up([n.child_by_field_name("function") for n in calls])
         for n in calls:
             try:
                 self.on_call_expression(n)
@@ -186,6 +188,23 @@ class _Collector:
                       for m in pattern.finditer(src) if _may_declare(src, m.start()))
             self._looked_up[name] = got
         return got
+
+    def _look_up(self, callees: list[Node | None]) -> None:
+        """`_defined_here` for every gated built-in the calls name, in one pass over the
+        source: where such a name occurs, is it a definition's name?"""
+        names = {self.text(f) for f in callees if f is not None and f.type == "identifier"}
+        names = sorted(n for n in names if n not in self._looked_up and builtin_need(n) is not None)
+        if not names:
+            return
+        for name in names:
+            self._looked_up[name] = False
+        src, root = self.source, self.lookup_root
+        pattern = re.compile(rb"\b(?:%s)\b" % b"|".join(re.escape(n.encode()) for n in names))
+        for m in pattern.finditer(src):
+            name = m.group().decode()
+            if not self._looked_up[name] and _may_declare(src, m.start()) and \
+                    _names_definition(root.descendant_for_byte_range(m.start(), m.end())):
+                self._looked_up[name] = True
 
     def _local_function(self, n: Node) -> None:
         decl = n.child_by_field_name("declarator")
