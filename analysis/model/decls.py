@@ -466,7 +466,8 @@ _PARAMETERS: dict[tuple[Target, bytes | None], tuple[tuple[str | None, Type, Add
 # Named nodes whose reading depends on their text alone (no typedef, tag, macro or size).
 _PLAIN_KINDS = frozenset({"parameter_declaration", "type_qualifier", "address_space_qualifier",
                           "access_qualifier", "primitive_type", "sized_type_specifier", "identifier",
-                          "pointer_declarator"})
+                          "pointer_declarator", "array_declarator", "parenthesized_declarator",
+                          "number_literal"})
 
 
 _PLAIN_TEXT: dict[bytes | None, bool] = {}
@@ -491,6 +492,11 @@ def _parameter_nodes(plist: Node) -> list[Node]:
 def _name_node(p: Node) -> Node | None:
     """The identifier a plain parameter declares (see `_plain`)."""
     d = p.child_by_field_name("declarator")
-    while d is not None and d.type == "pointer_declarator":
-        d = d.child_by_field_name("declarator")
-    return d if d is not None and d.type == "identifier" else None
+    while d is not None and d.type != "identifier":  # the walk `declare` makes
+        if d.type in ("pointer_declarator", "array_declarator"):
+            d = d.child_by_field_name("declarator")
+        elif d.type == "parenthesized_declarator":
+            d = d.named_children[0] if d.named_children else None
+        else:
+            return None
+    return d

@@ -33,3 +33,13 @@ def test_unqualified_pointers_follow_the_target() -> None:
     new = _params(src, "CL2.0")[0].type
     assert isinstance(old, Pointer) and old.space is AddressSpace.PRIVATE
     assert isinstance(new, Pointer) and new.space is AddressSpace.GENERIC
+
+
+def test_array_and_parenthesised_declarators() -> None:
+    src = b"void helper(const float (*const xtrans)[6], int a[3]) { }\n"
+    first = _params(src, "CL1.2")
+    moved = b"\n" + src
+    again = _params(moved, "CL1.2")
+    assert [p.name for p in again] == ["xtrans", "a"]
+    assert [p.type for p in again] == [p.type for p in first]
+    assert all(moved[p.node.start_byte:p.node.end_byte].decode() == p.name for p in again)
