@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Mapping
+from collections.abc import Iterator, Mapping
 
 SPEC_URL = "https://registry.khronos.org/OpenCL/specs/3.0-unified/html/OpenCL_C.html"
 
@@ -123,15 +123,39 @@ def _builtin(raw: dict) -> Builtin:
                    raw["spec"], overloads)
 
 
+class _Builtins(Mapping[str, Builtin]):
+    """Built-in functions by name, each built from its JSON entry on first use: a lint
+    asks for a few dozen of the 1,100 (building them all costs more than reading the file)."""
+
+    def __init__(self, raw: list[dict]) -> None:
+        self._raw = {f["name"]: f for f in raw}
+        self._built: dict[str, Builtin] = {}
+
+    def __getitem__(self, name: str) -> Builtin:
+        got = self._built.get(name)
+        if got is None:
+            got = self._built[name] = _builtin(self._raw[name])
+        return got
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._raw
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+
 def load(data: dict) -> Catalogue:
     """Build a catalogue from the JSON document (exposed for tests and tools)."""
-    functions = {f["name"]: _builtin(f) for f in data["functions"]}
+    functions = _Builtins(data["functions"])
     types = {t["name"]: BuiltinType(t["name"], t["since"], _requires(t["requires"]) or ())
              for t in data["types"]}
     constants = {c["name"]: Constant(c["name"], c["type"], c.get("value"), c["since"],
                                      _requires(c["requires"]) or (), c["spec"])
                  for c in data["constants"]}
-    return Catalogue(MappingProxyType(functions), MappingProxyType(types), MappingProxyType(constants))
+    return Catalogue(functions, MappingProxyType(types), MappingProxyType(constants))
 
 
 @lru_cache(maxsize=1)
