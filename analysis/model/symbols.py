@@ -18,7 +18,7 @@ from collections import ChainMap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
-from functools import cache
+from functools import cache, partial
 from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor, Tree
@@ -82,10 +82,20 @@ class FunctionInfo:
     symbol: Symbol
     is_kernel: bool
     return_type: Type
-    params: tuple[Symbol, ...]
+    # The parameters, or how to make them: most functions' are never asked for (a
+    # keystroke re-reads every head), and making them costs more than reading them.
+    _params: tuple[Symbol, ...] | Callable[[], tuple[Symbol, ...]]
     attributes: tuple[Attribute, ...]
     definition: Node | None  # the function_definition, if the file has one
     prototypes: tuple[Node, ...]  # declarations without a body
+
+    @property
+    def params(self) -> tuple[Symbol, ...]:
+        made = self._params
+        if callable(made):
+            made = made()
+            object.__setattr__(self, "_params", made)
+        return made
 
     @property
     def type(self) -> Type:
@@ -258,12 +268,8 @@ class _Builder:
             attrs = got.attributes
             sym = Symbol(name, SymbolKind.FUNCTION, ftype, got.name_node, item, storage=spec.storage,
                          is_kernel=kernel, attributes=attrs)
-            params = tuple(
-                Symbol(p.name or "", SymbolKind.PARAMETER, p.type, p.name_node, p.name_node,
-                       AddressSpace.PRIVATE, False, cv=p.cv, scope_start=item.start_byte)
-                for p in got.params or ())
-            self.index.functions[name] = FunctionInfo(name, sym, kernel, ftype.ret, params, attrs,
-                                                      definition, protos)
+            self.index.functions[name] = FunctionInfo(name, sym, kernel, ftype.ret, partial(_param_symbols, got, item),
+                                                      attrs, definition, protos)
             self.index.scope.symbols[name] = sym
             for n in self._name_nodes(name, definition, protos):
                 self.index.refs[n.id] = sym
@@ -274,6 +280,12 @@ class _Builder:
             for got_name, node in self._declared.get(item.id, ()):
                 if got_name == name and node is not None:
                     yield node
+
+
+def _param_symbols(got: Declared, item: Node) -> tuple[Symbol, ...]:
+    return tuple(Symbol(p.name or "", SymbolKind.PARAMETER, p.type, p.name_node, p.name_node,
+                        AddressSpace.PRIVATE, False, cv=p.cv, scope_start=item.start_byte)
+                 for p in got.params or ())
 
 
 class _Wrap:
