@@ -13,6 +13,7 @@ Nothing here raises on user source: ERROR nodes are skipped, and what they hide 
 
 from __future__ import annotations
 
+import hashlib
 from bisect import bisect_right
 from collections import ChainMap
 from collections.abc import Callable, Iterator
@@ -152,14 +153,20 @@ def _object_space(d: Declared, spec: Specifiers, target: Target, file_scope: boo
 class _Builder:
     """Reads the file-level items into a FileIndex."""
 
-    def __init__(self, tree: Tree, source: bytes, target: Target, expander: MacroExpander | None) -> None:
+    def __init__(self, tree: Tree, source: bytes, target: Target, expander: MacroExpander | None,
+                 macro_state: Callable[[int], bytes] | None = None) -> None:
         self.source, self.target, self.expander = source, target, expander
         self.index = FileIndex()
         self.index.scope = Scope(ScopeKind.FILE, 0, max(len(source), tree.root_node.end_byte) + 1,
                                  tree.root_node)
         self._protos: dict[str, list[Node]] = {}
         self._defs: dict[str, Node] = {}
-        self._fn_decl: dict[str, tuple[Declared, Specifiers, Node]] = {}
+        # name -> (declared, specifiers, item, how to make its parameter symbols)
+        self._fn_decl: dict[str, tuple[Declared, Specifiers, Node, Callable[[], tuple[Symbol, ...]]]] = {}
+        # What a function head's reading depends on besides its text: the macros in force
+        # (macro_state) and the items before it (_env, a running digest of their text).
+        self._macro_state = macro_state
+        self._env = hashlib.blake2b(digest_size=16) if macro_state is not None else None
         # (name, name node) of each declarator, per declaration or definition item
         self._declared: dict[int, list[tuple[str | None, Node | None]]] = {}
         self.reader = TypeReader(source, target, self.index.typedefs, self.index.tags, expander)
@@ -173,11 +180,16 @@ class _Builder:
                 stack.extend(reversed(n.children))
             else:
                 items.append(n)
+        env = self._env
         for item in items:
             try:
                 self._item(item)
             except RecursionError:  # pathological nesting: skip the item, keep the rest
                 continue
+            finally:
+                if env is not None and item.type != "comment" and item.type != "function_definition":
+                    env.update(item.type.encode())
+                    env.update(item.text or b"")
         self._finish_functions()
         return self.index
 
@@ -234,20 +246,50 @@ class _Builder:
                     continue
                 if isinstance(got.type, Function):
                     self._protos.setdefault(got.name, []).append(item)
-                    self._fn_decl.setdefault(got.name, (got, spec, item))
+                    self._fn_decl.setdefault(got.name, (got, spec, item, partial(_param_symbols, got, item)))
                     continue
                 self._global(got, spec, item)
         elif k == "function_definition":
-            spec = self.reader.specifiers(item)
-            self._drain()
-            got = self.reader.declare(spec, item.child_by_field_name("declarator"), context="program-scope")
+            got, spec, params = self._head(item)
             self._declared[item.id] = [(got.name, got.name_node)]
             self.index.definitions.append(item)
             if got.name and isinstance(got.type, Function):
                 self._defs.setdefault(got.name, item)
-                self._fn_decl[got.name] = (got, spec, item)  # the definition's signature wins
+                self._fn_decl[got.name] = (got, spec, item, params)  # the definition's signature wins
         elif k == "expression_statement" or k == "macro_invocation":
             return
+
+    def _head(self, item: Node) -> tuple[Declared, Specifiers, Callable[[], tuple[Symbol, ...]]]:
+        """A function definition's head. Reading one costs as much as all the rest of the
+        file index, and an edit inside a body leaves every head as it was: a head read
+        before with the same text, macros and preceding items is replayed instead."""
+        key = None
+        env = self._env
+        body = item.child_by_field_name("body")
+        if env is not None and self._macro_state is not None and body is not None:
+            head = self.source[item.start_byte : body.start_byte]
+            env.update(b"function_definition")
+            env.update(head)
+            key = (self.target, self._macro_state(item.start_byte), env.copy().digest(), head)
+            hit = _HEADS.get(key)
+            if hit is not None:
+                replayed = hit.replay(item, self.source)
+                if replayed is not None:
+                    return replayed
+        spec = self.reader.specifiers(item)
+        quiet = not (self.reader.defined_tags or self.reader.enumerators or self.reader.fields)
+        self._drain()
+        got = self.reader.declare(spec, item.child_by_field_name("declarator"), context="program-scope")
+        # A head that defines a tag, enumerator or field is read again each time (it adds
+        # to the index); so is one whose names cannot be found again by position.
+        if key is not None and quiet and not (self.reader.defined_tags or self.reader.enumerators
+                                              or self.reader.fields):
+            head_memo = _Head.of(got, spec, item)
+            if head_memo is not None:
+                if len(_HEADS) >= _HEADS_MAX:
+                    _HEADS.clear()
+                _HEADS[key] = head_memo
+        return got, spec, partial(_param_symbols, got, item)
 
     def _global(self, got: Declared, spec: Specifiers, item: Node) -> None:
         space, explicit = _object_space(got, spec, self.target, file_scope=True)
@@ -260,7 +302,7 @@ class _Builder:
             self.index.refs[got.name_node.id] = sym
 
     def _finish_functions(self) -> None:
-        for name, (got, spec, item) in self._fn_decl.items():
+        for name, (got, spec, item, params) in self._fn_decl.items():
             ftype = got.type if isinstance(got.type, Function) else Function(Unknown("?"), ())
             protos = tuple(self._protos.get(name, ()))
             kernel = spec.is_kernel or any(self.reader.specifiers(p).is_kernel for p in protos)
@@ -268,8 +310,8 @@ class _Builder:
             attrs = got.attributes
             sym = Symbol(name, SymbolKind.FUNCTION, ftype, got.name_node, item, storage=spec.storage,
                          is_kernel=kernel, attributes=attrs)
-            self.index.functions[name] = FunctionInfo(name, sym, kernel, ftype.ret, partial(_param_symbols, got, item),
-                                                      attrs, definition, protos)
+            self.index.functions[name] = FunctionInfo(name, sym, kernel, ftype.ret, params, attrs, definition,
+                                                      protos)
             self.index.scope.symbols[name] = sym
             for n in self._name_nodes(name, definition, protos):
                 self.index.refs[n.id] = sym
@@ -280,6 +322,88 @@ class _Builder:
             for got_name, node in self._declared.get(item.id, ()):
                 if got_name == name and node is not None:
                     yield node
+
+
+_HEADS_MAX = 8192
+
+
+def _path(item: Node, node: Node) -> tuple[int, ...] | None:
+    """Child indexes leading from `item` down to `node` (None if it is not below it)."""
+    out: list[int] = []
+    n = node
+    while n is not None and n != item:
+        parent = n.parent
+        if parent is None:
+            return None
+        i = next((i for i, c in enumerate(parent.children) if c == n), None)
+        if i is None:
+            return None
+        out.append(i)
+        n = parent
+    return tuple(reversed(out)) if n is not None else None
+
+
+def _follow(item: Node, path: tuple[int, ...], kind: str, name: bytes) -> Node | None:
+    n: Node | None = item
+    for i in path:
+        n = n.child(i) if n is not None else None
+    return n if n is not None and n.type == kind and n.text == name else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Head:
+    """A function head's reading without its nodes: the names are found again by the
+    child-index paths to them (the same text parses to the same subtree)."""
+
+    spec: Specifiers
+    name: str | None
+    type: Type
+    space: AddressSpace | None
+    cv: frozenset[str]
+    attributes: tuple[Attribute, ...]
+    name_at: tuple[tuple[int, ...], str, bytes] | None
+    # (name, type, cv, where its name node is) per parameter
+    params: tuple[tuple[str | None, Type, frozenset[str], tuple[tuple[int, ...], str, bytes] | None], ...]
+
+    @classmethod
+    def of(cls, got: Declared, spec: Specifiers, item: Node) -> _Head | None:
+        def at(node: Node | None) -> tuple[tuple[int, ...], str, bytes] | None | bool:
+            if node is None:
+                return None
+            path = _path(item, node)
+            return False if path is None else (path, node.type, node.text or b"")
+
+        name_at = at(got.name_node)
+        params = []
+        for p in got.params or ():
+            where = at(p.name_node)
+            if where is False:
+                return None
+            params.append((p.name, p.type, p.cv, where))
+        if name_at is False:
+            return None
+        return cls(spec, got.name, got.type, got.space, got.cv, got.attributes, name_at,  # type: ignore[arg-type]
+                   tuple(params))  # type: ignore[arg-type]
+
+    def replay(self, item: Node, source: bytes) -> tuple[Declared, Specifiers, Callable[[], tuple[Symbol, ...]]] | None:
+        name_node = None
+        if self.name_at is not None:
+            name_node = _follow(item, *self.name_at)
+            if name_node is None:
+                return None
+        got = Declared(self.name, name_node, self.type, self.space, self.cv, attributes=self.attributes)
+        return got, self.spec, partial(self._param_symbols, item)
+
+    def _param_symbols(self, item: Node) -> tuple[Symbol, ...]:
+        out = []
+        for name, t, cv, where in self.params:
+            node = _follow(item, *where) if where is not None else None
+            out.append(Symbol(name or "", SymbolKind.PARAMETER, t, node, node, AddressSpace.PRIVATE, False,
+                              cv=cv, scope_start=item.start_byte))
+        return tuple(out)
+
+
+_HEADS: dict[tuple[Target, bytes, bytes, bytes], _Head] = {}
 
 
 def _param_symbols(got: Declared, item: Node) -> tuple[Symbol, ...]:
@@ -686,12 +810,16 @@ class SemanticModel:
     """The semantic model of one file for one target."""
 
     def __init__(self, tree: Tree, source: bytes, target: Target,
-                 macro_expander: MacroExpander | None = None) -> None:
+                 macro_expander: MacroExpander | None = None,
+                 macro_state: Callable[[int], bytes] | None = None) -> None:
+        """`macro_state(offset)`: a digest of the macros in force at `offset` (the
+        preprocessor view's `macro_state_at`); given, function heads read before are
+        replayed rather than read again."""
         self.tree = tree
         self.source = source
         self.target = target
         self.expander = macro_expander
-        self.index = _Builder(tree, source, target, macro_expander).build(tree.root_node)
+        self.index = _Builder(tree, source, target, macro_expander, macro_state).build(tree.root_node)
         self._functions: dict[int, FunctionModel] = {}
         self._builtins: dict[str, Symbol] = {}
         self._file_typer: object | None = None

@@ -11,6 +11,7 @@ Nothing here reads files: `#include` goes through the injected `include_resolver
 
 from __future__ import annotations
 
+import hashlib
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -165,6 +166,7 @@ class PreprocessorView:
         self.included_diagnostics: list[Diagnostic] = []  # spans in other files
         self.directives: list[Directive] = []
         self.fp_contract: list[tuple[int, str, Branch]] = []
+        self._macro_states: tuple[list[int], list[bytes]] | None = None
 
     # -- regions ------------------------------------------------------------------------
 
@@ -227,6 +229,23 @@ class PreprocessorView:
                 return ev.macro
             i -= 1
         return None
+
+    def macro_state_at(self, offset: int) -> bytes:
+        """A digest of every macro event before `offset` that `macro_at` could return: equal
+        digests mean every name expands alike there, wherever the two offsets are."""
+        if self._macro_states is None:
+            events = sorted((e for evs in self._macro_events.values() for e in evs if e.branch.active is not False),
+                            key=lambda e: e.offset)
+            h = hashlib.blake2b(digest_size=16)
+            offsets, states = [], [h.digest()]
+            for e in events:
+                m = e.macro
+                h.update(repr((e.name, None if m is None else (m.params, m.body, m.variadic))).encode())
+                offsets.append(e.offset)
+                states.append(h.copy().digest())
+            self._macro_states = (offsets, states)
+        offsets, states = self._macro_states
+        return states[bisect_right(offsets, offset)]
 
     def macro_names_at(self, offset: int) -> list[str]:
         return sorted(n for n in self._macro_events if self.macro_at(n, offset) is not None)

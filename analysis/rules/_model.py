@@ -12,8 +12,10 @@ from cllint.analysis.rules.base import RuleContext
 def model_for(ctx: RuleContext) -> SemanticModel:
     """`ctx.model`, built on first use from the tree, the source, the target and the macros."""
     if ctx.model is None:
-        expander = ctx.preprocessor.expand_type_macro if ctx.preprocessor is not None else None
-        ctx.model = SemanticModel(ctx.tree, ctx.source, ctx.target, macro_expander=expander)
+        view = ctx.preprocessor
+        expander = view.expand_type_macro if view is not None else None
+        state = getattr(view, "macro_state_at", None)
+        ctx.model = SemanticModel(ctx.tree, ctx.source, ctx.target, macro_expander=expander, macro_state=state)
     return ctx.model
 
 
