@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from tree_sitter import Node, Tree
 
@@ -94,9 +94,9 @@ def _may_take_pointer(definition: Node) -> bool:
 
 
 def top_level_functions(tree: Tree, source: bytes,
-                        known: dict[bytes, tuple[frozenset[bytes], bytes]] | None = None) -> list[Function]:
-    """`known`: the body words and directives of functions by key, from the last run (a
-    keystroke changes one function: the others are not scanned again)."""
+                        known: dict[bytes, tuple[frozenset[bytes], bytes, bool]] | None = None) -> list[Function]:
+    """`known`: the body words, directives and pointer_params of functions by key, from
+    the last run (a keystroke changes one function: the others are not scanned again)."""
     out: list[Function] = []
     stack = list(reversed(tree.root_node.children))
     while stack:
@@ -113,13 +113,34 @@ def top_level_functions(tree: Tree, source: bytes,
             scanned = known.get(key) if known is not None else None
             if scanned is None:
                 scanned = (frozenset(_WORD.findall(source, body.start_byte, body.end_byte)),
-                           b"\n".join(_DIRECTIVE.findall(source, body.start_byte, body.end_byte)))
+                           b"\n".join(_DIRECTIVE.findall(source, body.start_byte, body.end_byte)),
+                           _may_take_pointer(node))
             out.append(Function(_function_name(node), node.start_byte, node.end_byte,
                                 body.start_byte + 1, body.end_byte - 1, key, scanned[0],
-                                _may_take_pointer(node), scanned[1]))
+                                scanned[2], scanned[1]))
         elif node.type in _CONTAINERS:
             stack.extend(reversed(node.children))
     return out
+
+
+def skeleton_parses(tree: Tree, functions: list[Function]) -> bool:
+    """No syntax error outside the function bodies in `functions`, and no function
+    definition they leave out: then nothing in the skeleton reads any body."""
+    root = tree.root_node
+    if not root.has_error:
+        return True
+    starts = {f.start for f in functions}
+    stack = list(root.children)
+    while stack:
+        node = stack.pop()
+        if node.type == "function_definition" and node.start_byte in starts:
+            if any(c.has_error for c in node.children if c.type != "compound_statement"):
+                return False
+        elif node.type in _CONTAINERS:
+            stack.extend(node.children)
+        elif node.has_error or node.type == "function_definition":
+            return False
+    return True
 
 
 def skeleton_of(source: bytes, functions: list[Function], extra: bytes) -> bytes:
@@ -152,10 +173,13 @@ def _changed(old: list[Function], new: list[Function], dirty: list[tuple[int, in
     return changed
 
 
-def _move(d: Diagnostic, mapping: Callable[[int], int]) -> Diagnostic:
+def _move(d: Diagnostic, mapping: _PositionMap) -> Diagnostic:
     # Most kept diagnostics stand before the edit: leave those objects alone.
+    fixed = mapping.fixed_below
+    if d.span.end < fixed and not d.notes and d.fix is None:
+        return d
     spans = [d.span, *(n.span for n in d.notes), *(e.span for e in (d.fix.edits if d.fix else ()))]
-    if all(mapping(s.start) == s.start and mapping(s.end) == s.end for s in spans if s.file == d.span.file):
+    if all(s.end < fixed for s in spans if s.file == d.span.file):
         return d
 
     def move(span: Span) -> Span:
@@ -165,24 +189,31 @@ def _move(d: Diagnostic, mapping: Callable[[int], int]) -> Diagnostic:
 
     fix = d.fix
     if fix is not None:
-        fix = replace(fix, edits=tuple(Edit(move(e.span), e.replacement) for e in fix.edits))
-    return replace(d, span=move(d.span), notes=tuple(Note(move(n.span), n.message) for n in d.notes), fix=fix)
+        fix = Fix(fix.title, tuple(Edit(move(e.span), e.replacement) for e in fix.edits), fix.applicability)
+    notes = tuple(Note(move(n.span), n.message) for n in d.notes) if d.notes else ()
+    return Diagnostic(d.code, d.severity, d.message, move(d.span), notes, fix, d.tags)
 
 
-def _position_map(old: list[Function], new: list[Function]) -> Callable[[int], int]:
+class _PositionMap:
     """Old offset -> new offset, given the same skeleton and function count: only
-    function texts changed length."""
-    starts = [f.start for f in old]
+    function texts changed length. Offsets below `fixed_below` stay where they are."""
 
-    def mapping(offset: int) -> int:
-        i = _bisect_right(starts, offset) - 1
+    def __init__(self, old: list[Function], new: list[Function]) -> None:
+        self.old, self.new = old, new
+        self.starts = [f.start for f in old]
+        moved = next((i for i, (a, b) in enumerate(zip(old, new)) if a.end != b.end or a.start != b.start), None)
+        self.fixed_below = old[moved].start if moved is not None else 1 << 62
+
+    def __call__(self, offset: int) -> int:
+        if offset < self.fixed_below:
+            return offset
+        old, new = self.old, self.new
+        i = _bisect_right(self.starts, offset) - 1
         if i < 0:
             return offset
         if offset < old[i].end:
             return offset + (new[i].start - old[i].start)
         return offset + (new[i].end - old[i].end)
-
-    return mapping
 
 
 def _bisect_right(xs: list[int], x: int) -> int:
@@ -206,7 +237,7 @@ class IncrementalLinter:
     def lint(self, source: bytes, tree: Tree, memo: LintMemo | None,
              dirty: list[tuple[int, int]] | None = None) -> tuple[list[Diagnostic], LintMemo]:
         """`dirty`: where text or syntax changed since `memo` was made (None: unknown)."""
-        known = {f.key: (f.words, f.directives) for f in memo.functions} if memo else None
+        known = {f.key: (f.words, f.directives, f.pointer_params) for f in memo.functions} if memo else None
         functions = top_level_functions(tree, source, known)
         skeleton = skeleton_of(source, functions, self.options_key)
         changed = None
@@ -222,8 +253,11 @@ class IncrementalLinter:
                                                                        "reanalysed": len(functions)})
 
         component = self._closure(functions, changed)
-        mapping = _position_map(memo.functions, functions)
-        fresh = self._run_focused(source, tree, functions, component) if component else []
+        mapping = _PositionMap(memo.functions, functions)
+        # The skeleton's own diagnostics read the skeleton alone, unless a syntax error
+        # there (or a definition in an error) lets a body reach it: keep them if so.
+        keep_outside = skeleton_parses(tree, functions)
+        fresh = self._run_focused(source, tree, functions, component, keep_outside) if component else []
         # Early cut-off: a helper check (CL114) reads every call site of a helper, so
         # other callers' findings change only if the changed functions' own call-site
         # findings did. Usually they did not, and those callers keep their cache.
@@ -231,13 +265,13 @@ class IncrementalLinter:
             extra = self._other_callers(functions, changed, memo.functions) - component
             if extra:
                 component |= self._closure(functions, extra)
-                fresh = self._run_focused(source, tree, functions, component)
+                fresh = self._run_focused(source, tree, functions, component, keep_outside)
 
         fresh_per = self._split(functions, fresh)
         starts = [f.start for f in functions]
-        if component:
+        if component and not keep_outside:
             outside = [d for d in fresh if _owner_index(functions, d.span.start, starts) is None]
-        else:  # nothing re-run: the skeleton is unchanged, so are its diagnostics
+        else:  # the skeleton is unchanged, so are its diagnostics
             outside = [_move(d, mapping) for d in memo.outside]
         out = list(outside)
         per: list[list[Diagnostic]] = []
@@ -256,7 +290,8 @@ class IncrementalLinter:
         for i, f in enumerate(functions):
             if f.name:
                 names.setdefault(f.name, []).append(i)
-        callees = [{j for w in f.words for j in names.get(w, ()) if j != i}
+        # Intersect in C: a body has many more words than the file has function names.
+        callees = [{j for w in f.words & names.keys() for j in names[w] if j != i}
                    for i, f in enumerate(functions)]
         callers: list[set[int]] = [set() for _ in functions]
         for i, cs in enumerate(callees):
@@ -265,11 +300,14 @@ class IncrementalLinter:
         return callees, callers
 
     def _run_focused(self, source: bytes, tree: Tree, functions: list[Function],
-                     component: set[int]) -> list[Diagnostic]:
+                     component: set[int], bodies_only: bool = False) -> list[Diagnostic]:
         """The rules on the real tree: with a syntax error, a reparse of any other text
         could read the re-analysed functions differently. Rules may skip work inside
         functions whose results come from the cache; the focus is the rest (skeleton
-        included, and definitions nested in error nodes)."""
+        included, and definitions nested in error nodes), or with `bodies_only` just the
+        re-analysed functions (the skeleton's diagnostics come from the cache too)."""
+        if bodies_only:
+            return self.run(source, tree, [(functions[i].start, functions[i].end) for i in sorted(component)])
         focus, pos = [], 0
         for i, f in enumerate(functions):
             if i not in component:

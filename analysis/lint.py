@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from tree_sitter import Tree
@@ -29,7 +30,14 @@ class LintOptions:
     mode: str = "portability"
 
     def rules(self) -> list[type[Rule]]:
-        return select(self.select, self.ignore, self.extend_select)
+        return list(_selected(self.select, self.ignore, self.extend_select))
+
+
+@lru_cache(maxsize=64)
+def _selected(chosen: tuple[str, ...] | None, ignore: tuple[str, ...],
+              extend: tuple[str, ...]) -> tuple[type[Rule], ...]:
+    # Asked twice per keystroke (rules, then suppressions): the registry is fixed once loaded.
+    return tuple(select(chosen, ignore, extend))
 
 
 def run_rules(ctx: RuleContext, rules: Iterable[type[Rule]]) -> list[Diagnostic]:

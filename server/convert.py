@@ -12,6 +12,7 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 
 from cllint.analysis.db import TextEdit
 from cllint.analysis.diagnostics import Applicability, Diagnostic, Fix, Severity, Span, Tag
@@ -21,6 +22,7 @@ RULE_DOCS_URL = "https://github.com/cllint/cllint/blob/main/docs/rules/{code}.md
 SOURCE = "cllint"
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
+_CONVERTER = get_converter()
 
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -78,20 +80,28 @@ class LineIndex:
             col += len(ch.encode("utf-8", "surrogatepass"))
         return end
 
-    def position(self, offset: int) -> types.Position:
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """(line, character) of a byte offset, clamped into the document."""
         offset = min(max(offset, 0), len(self.text))
         line = bisect_right(self._starts, offset) - 1
         start, end = self._line_bounds(line)
         prefix = self.text[start : min(offset, end)]
         if prefix.isascii() or self.encoding == UTF8:
-            return types.Position(line, len(prefix))
-        return types.Position(line, _units(prefix.decode("utf-8", "replace"), self.encoding))
+            return line, len(prefix)
+        return line, _units(prefix.decode("utf-8", "replace"), self.encoding)
+
+    def position(self, offset: int) -> types.Position:
+        return types.Position(*self.line_col(offset))
 
     def range(self, start: int, end: int) -> types.Range:
         return types.Range(self.position(start), self.position(end))
 
     def span_range(self, span: Span) -> types.Range:
         return self.range(span.start, span.end)
+
+    def range_json(self, start: int, end: int) -> dict:
+        (l1, c1), (l2, c2) = self.line_col(start), self.line_col(end)
+        return {"start": {"line": l1, "character": c1}, "end": {"line": l2, "character": c2}}
 
     def to_edit(self, change: types.TextDocumentContentChangePartial) -> TextEdit:
         """The byte edit an incremental LSP change makes to the current text."""
@@ -145,23 +155,37 @@ def code_description(code: str) -> types.CodeDescription:
     return types.CodeDescription(href=RULE_DOCS_URL.format(code=code))
 
 
+def to_lsp_json(d: Diagnostic, index: LineIndex, index_for=None) -> dict:
+    """The LSP `Diagnostic` as JSON, made directly: a keystroke publishes every diagnostic
+    of the file, and lsprotocol's converter costs more than the analysis of the edit.
+    `index_for(file) -> LineIndex | None` resolves notes in other files."""
+    out = {"range": index.range_json(d.span.start, d.span.end), "message": d.message,
+           "severity": _SEVERITY.get(d.severity, types.DiagnosticSeverity.Warning).value, "code": d.code,
+           "codeDescription": {"href": RULE_DOCS_URL.format(code=d.code)}, "source": SOURCE}
+    tags = [_TAGS[t].value for t in d.tags if t in _TAGS]
+    if tags:
+        out["tags"] = tags
+    if d.notes:
+        related = []
+        for note in d.notes:
+            idx = index if note.span.file == d.span.file else (index_for(note.span.file) if index_for else None)
+            rng = idx.range_json(note.span.start, note.span.end) if idx else {
+                "start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
+            related.append({"location": {"uri": note.span.file, "range": rng}, "message": note.message})
+        out["relatedInformation"] = related
+    return out
+
+
+def from_lsp_json(data: dict) -> types.Diagnostic:
+    return _CONVERTER.structure(data, types.Diagnostic)
+
+
 def to_lsp_diagnostic(d: Diagnostic, index: LineIndex, index_for=None) -> types.Diagnostic:
-    """`index_for(file) -> LineIndex | None` resolves notes in other files."""
-    related = []
-    for note in d.notes:
-        idx = index if note.span.file == d.span.file else (index_for(note.span.file) if index_for else None)
-        rng = idx.span_range(note.span) if idx else types.Range(types.Position(0, 0), types.Position(0, 0))
-        related.append(types.DiagnosticRelatedInformation(types.Location(note.span.file, rng), note.message))
-    return types.Diagnostic(
-        range=index.span_range(d.span),
-        message=d.message,
-        severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Warning),
-        code=d.code,
-        code_description=code_description(d.code),
-        source=SOURCE,
-        tags=[_TAGS[t] for t in d.tags if t in _TAGS] or None,
-        related_information=related or None,
-    )
+    return from_lsp_json(to_lsp_json(d, index, index_for))
+
+
+def lsp_to_json(d: types.Diagnostic) -> dict:
+    return _CONVERTER.unstructure(d)
 
 
 # -- code actions ----------------------------------------------------------------------

@@ -22,6 +22,8 @@ from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.protocol.language_server import LanguageServerProtocol, lsp_method
+from pygls.workspace import TextDocument
 
 from cllint import __version__
 from cllint.analysis.db import Change, Host
@@ -53,8 +55,16 @@ class Document:
 class Result:
     version: int
     diagnostics: list[Diagnostic]
-    lsp: list[types.Diagnostic]
+    json: list[dict]  # the LSP diagnostics as published (server/convert.py, to_lsp_json)
     canonical: bool = True  # False: from an incremental tree with errors, not yet settled
+    _lsp: list[types.Diagnostic] | None = None
+
+    @property
+    def lsp(self) -> list[types.Diagnostic]:
+        """As lsprotocol objects, for pulls and code actions (made when first asked for)."""
+        if self._lsp is None:
+            self._lsp = [convert.from_lsp_json(j) for j in self.json]
+        return self._lsp
 
     def result_id(self, uri: str) -> str:
         return f"{uri}@{self.version}" + ("" if self.canonical else "~")
@@ -65,9 +75,21 @@ def uri_to_path(uri: str) -> Path | None:
     return Path(unquote(parsed.path)) if parsed.scheme == "file" else None
 
 
+class CllintProtocol(LanguageServerProtocol):
+    """pygls's protocol, less its own copy of each document's text on didChange: pygls
+    re-splits the whole document per change, which costs more than analysing the edit.
+    The server keeps the text (Document.index); pygls's copy is only read to recover
+    from a change the server could not apply (CllintServer._resync)."""
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        if (user_handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield user_handler, (params,), None
+
+
 class CllintServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("cllint", __version__)
+        super().__init__("cllint", __version__, protocol_cls=CllintProtocol)
         self.host = Host(include_resolver=self.resolve_include, tree_capacity=TREE_CAPACITY)
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="cllint-host")
         self.docs: dict[str, Document] = {}  # touched on the worker thread only
@@ -194,16 +216,24 @@ class CllintServer(LanguageServer):
             return
         doc.version = params.text_document.version
         self.device.build_diags.pop(uri, None)  # device diagnostics hold until the next edit or save
+        before = doc.index.text
         try:
             edits, full = convert.apply_changes(doc.index, list(params.content_changes))
             change = Change(files={uri: full}) if full is not None else Change(edits={uri: edits})
             self.host.apply_change(change)
         except Exception:
             log.exception("incremental edit failed; resynchronising %s", uri)
-            self._resync(uri, doc)
+            self._resync(uri, doc, before, params)
 
-    def _resync(self, uri: str, doc: Document) -> None:
-        text = self.workspace.get_text_document(uri).source.encode("utf-8", "surrogatepass")
+    def _resync(self, uri: str, doc: Document, before: bytes, params: types.DidChangeTextDocumentParams) -> None:
+        """The changes as pygls applies them, from the last text both sides agreed on."""
+        copy = TextDocument(uri, before.decode("utf-8", "surrogatepass"), position_codec=self.workspace.position_codec)
+        for change in params.content_changes:
+            try:
+                copy.apply_change(change)
+            except Exception:  # noqa: BLE001 - a change nobody can apply: skip it, keep serving
+                log.exception("dropping a change pygls cannot apply either: %s", uri)
+        text = copy.source.encode("utf-8", "surrogatepass")
         doc.index = convert.LineIndex(text, self.encoding)
         self.host.apply_change(Change(files={uri: text}))
 
@@ -226,8 +256,8 @@ class CllintServer(LanguageServer):
         snap = self.host.snapshot()
         self.analyses += 1
         diags = snap.diagnostics(uri)
-        lsp = [convert.to_lsp_diagnostic(d, doc.index, self._index_for) for d in diags]
-        result = Result(doc.version, diags, lsp, snap.is_canonical(uri))
+        made = [convert.to_lsp_json(d, doc.index, self._index_for) for d in diags]
+        result = Result(doc.version, diags, made, snap.is_canonical(uri))
         self.results[uri] = result
         return result
 
@@ -283,8 +313,16 @@ class CllintServer(LanguageServer):
         return (result.lsp + extra, f"{rid}+dev{gen}") if extra else (result.lsp, rid)
 
     def publish(self, uri: str, result: Result) -> None:
-        items, _ = self.merged(uri, result)
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, items, version=result.version))
+        _, extra = self.device.build_diags.get(uri, (0, []))
+        items = result.json + [convert.lsp_to_json(d) for d in extra]
+        params = {"uri": uri, "diagnostics": items, "version": result.version}
+        send = getattr(self.protocol, "_send_data", None)
+        if send is None:  # not pygls 2's protocol: the typed way
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                uri, [convert.from_lsp_json(j) for j in items], version=result.version))
+            return
+        # Plain JSON: pygls would otherwise unstructure every diagnostic through cattrs.
+        send({"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, "params": params})
 
     def pull(self, uri: str, previous: str | None) -> types.DocumentDiagnosticReport:
         result = self.analyse(uri)

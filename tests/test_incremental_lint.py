@@ -31,6 +31,16 @@ void unqualified(int *q) { q[0] = 1; }
 kernel void c(global int *x) { unqualified(x); }
 kernel void e(global int *y, local int *z) { unqualified(y); }
 """
+# Program-scope declarations with diagnostics of their own (CL103, CL109, CL110, CL111,
+# CL308): an edit in a body keeps them from the cache, which must stay right.
+SCOPED = BASE.replace(b"#define N 64\n", b"""#define N 64
+__constant float k = 1.0;
+global int counter;
+__constant int table[2];
+typedef struct { image2d_t img; int n; } holder_t;
+kernel void proto(int *x);
+sampler_t smp = 0;
+""")
 PIECES = [b";", b"{", b"}", b"x", b" ", b"\n", b"int j = 0;", b"global ", b"barrier(0);",
           b"helper(t, 1);", b"if (lid) return;", b"1.0", b"#ifdef cl_khr_fp64\n", b"#endif\n",
           b"(local float *)", b"get_local_id(0)", b"unqualified(z);", b"z", b"y",
@@ -48,9 +58,9 @@ def full(text: bytes, options: LintOptions) -> list:
 def test_incremental_lint_equals_full(data):
     options = LintOptions(target=Target.preset(data.draw(st.sampled_from(["CL1.2", "CL2.0"]))))
     host = Host(options)
-    host.set_file("f", BASE)
+    text = data.draw(st.sampled_from([BASE, SCOPED]))
+    host.set_file("f", text)
     host.snapshot().diagnostics("f")
-    text = BASE
     for _ in range(data.draw(st.integers(1, 6))):
         # mostly inside function bodies, where the incremental path applies
         start = data.draw(st.integers(0, len(text)))
@@ -82,7 +92,7 @@ def test_incremental_lint_equals_full_while_broken(data):
     parses, and the incremental result must follow the tree it was given."""
     options = LintOptions(target=Target.preset(data.draw(st.sampled_from(["CL1.2", "CL2.0"]))))
     host = Host(options)
-    host.set_file("f", BASE)
+    host.set_file("f", data.draw(st.sampled_from([BASE, SCOPED])))
     host.snapshot().diagnostics("f")
     for _ in range(data.draw(st.integers(1, 8))):
         text = host.snapshot().text("f")

@@ -66,8 +66,30 @@ def test_diagnostic_conversion():
     assert out.range == types.Range(P(1, 0), P(1, 1))
     assert out.code == "CL201" and out.severity == types.DiagnosticSeverity.Error
     assert out.code_description.href == convert.RULE_DOCS_URL.format(code="CL201")
-    assert out.tags == [types.DiagnosticTag.Deprecated]
+    assert list(out.tags) == [types.DiagnosticTag.Deprecated]
     assert out.related_information[0].location.range.start == P(1, 2)
+
+
+def test_diagnostic_json_is_what_lsprotocol_would_send():
+    """Diagnostics are published as JSON made without lsprotocol's converter: it must be
+    the JSON the converter makes of the same diagnostic (non-BMP text included)."""
+    text = "a\n\U0001F600 b = c;\n".encode()
+    idx = LineIndex(text)
+    b = text.index(b"b")
+    d = Diagnostic("CL102", Severity.WARNING, "msg", Span("f", b, b + 1),
+                   notes=(Note(Span("f", 0, 1), "here"), Note(Span("other", 3, 4), "elsewhere")),
+                   tags=(Tag.UNNECESSARY,))
+    expected = types.Diagnostic(
+        range=types.Range(P(1, 3), P(1, 4)), message="msg", severity=types.DiagnosticSeverity.Warning,
+        code="CL102", code_description=types.CodeDescription(convert.RULE_DOCS_URL.format(code="CL102")),
+        source="cllint", tags=[types.DiagnosticTag.Unnecessary], related_information=[
+            types.DiagnosticRelatedInformation(types.Location("f", types.Range(P(0, 0), P(0, 1))), "here"),
+            types.DiagnosticRelatedInformation(types.Location("other", types.Range(P(0, 0), P(0, 0))),
+                                               "elsewhere")])
+    assert convert.to_lsp_json(d, idx) == convert.lsp_to_json(expected)
+    assert convert.lsp_to_json(convert.to_lsp_diagnostic(d, idx)) == convert.lsp_to_json(expected)
+    plain = Diagnostic("CL001", Severity.ERROR, "m", Span("f", 0, 1))
+    assert "tags" not in convert.to_lsp_json(plain, idx) and "relatedInformation" not in convert.to_lsp_json(plain, idx)
 
 
 def test_fix_actions_by_applicability():

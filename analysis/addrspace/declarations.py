@@ -69,14 +69,18 @@ class DeclarationChecks(Checks):
     # -- entry ----------------------------------------------------------------------------
 
     def run(self) -> list[Finding]:
+        # With a focus, only what lies in it: the rest comes from the incremental cache.
+        focus = self.focus
         for info in self.m.index.functions.values():
-            if info.is_kernel and (info.definition is None or in_focus(self.focus, info.definition)):
+            if info.is_kernel and in_focus(focus, info.definition or (info.prototypes[0] if info.prototypes
+                                                                       else info.symbol.decl)):
                 self._kernel(info)
         for item in self._items(self.m.tree.root_node):
-            if item.type == "declaration" or (item.type == "function_definition" and in_focus(self.focus, item)):
+            if item.type in ("declaration", "function_definition") and in_focus(focus, item):
                 self._function_declarators(item)
         for sym in self.m.index.globals.values():
-            self._program_scope(sym)
+            if sym.decl is not None and in_focus(focus, sym.decl):
+                self._program_scope(sym)
         for definition in self.m.index.definitions:
             if not in_focus(self.focus, definition):
                 continue  # its model is not even built: that is most of an incremental run's saving
@@ -359,7 +363,8 @@ class DeclarationChecks(Checks):
                     base = base.elem
                 if _is_image(base) or _is_sampler(base):
                     node = self.m.index.field_nodes.get((t.key, f.name))
-                    if node is not None and self.cert.decl_certain(self.cert.declaration_of(node)):
+                    if node is not None and in_focus(self.focus, node) and \
+                            self.cert.decl_certain(self.cert.declaration_of(node)):
                         self.add("CL111", node, f"field '{f.name}' of type '{render(f.type)}' is not allowed: "
                                  f"'{render(base)}' cannot be a structure or union member")
 
