@@ -106,8 +106,8 @@ def top_level_functions(tree: Tree, source: bytes,
             # A body with syntax errors inside still delimits its function, as long as
             # its braces are real (mid-typing, a body always has errors).
             if body is None or body.end_byte - body.start_byte < 2 or not (
-                    source[body.start_byte : body.start_byte + 1] == b"{"
-                    and source[body.end_byte - 1 : body.end_byte] == b"}") or body.children[-1].is_missing:
+                    source[body.start_byte] == 123 and source[body.end_byte - 1] == 125) \
+                    or body.child(body.child_count - 1).is_missing:  # 123, 125: '{', '}'
                 continue
             key = hashlib.blake2b(source[node.start_byte : node.end_byte], digest_size=16).digest()
             scanned = known.get(key) if known is not None else None

@@ -13,14 +13,18 @@ import asyncio
 import gc
 import logging
 import os
+import stat
+import sys
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
+from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.protocol.language_server import LanguageServerProtocol, lsp_method
 from pygls.workspace import TextDocument
@@ -38,7 +42,8 @@ log = logging.getLogger("cllint.server")
 T = TypeVar("T")
 SECTION = "cllint"
 SETTLE_S = 0.3  # idle time before a broken buffer is reparsed from scratch
-DEFAULT_DEBOUNCE_S = 0.005
+DEFAULT_DEBOUNCE_S = 0.0  # the edits of a burst are read before the analysis task first runs
+SWITCH_INTERVAL_S = 0.0005
 # Files that keep a syntax tree (about 3 MB for a 3,000-line kernel): the ones being
 # edited or read; the others keep text and results and are reparsed when used again.
 TREE_CAPACITY = 12
@@ -75,6 +80,22 @@ def uri_to_path(uri: str) -> Path | None:
     return Path(unquote(parsed.path)) if parsed.scheme == "file" else None
 
 
+class _PipeReader:
+    """pygls's AsyncReader over an asyncio StreamReader: b"" at the end of input."""
+
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        self._reader = reader
+
+    async def readline(self) -> bytes:
+        return await self._reader.readline()
+
+    async def readexactly(self, n: int) -> bytes:
+        try:
+            return await self._reader.readexactly(n)
+        except asyncio.IncompleteReadError as exc:
+            return exc.partial
+
+
 class CllintProtocol(LanguageServerProtocol):
     """pygls's protocol, less its own copy of each document's text on didChange: pygls
     re-splits the whole document per change, which costs more than analysing the edit.
@@ -101,6 +122,44 @@ class CllintServer(LanguageServer):
         self.analyses = 0  # analyses actually run (tests check coalescing)
         self.device = DeviceSession()  # runner glue: session device, device diagnostics, target cache
         self.loop: asyncio.AbstractEventLoop | None = None
+
+    # -- transport --------------------------------------------------------------------
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Stdio as pygls serves it, but read by the event loop itself: pygls reads each
+        header line and body through a thread-pool hop, about 2 ms a message, which is a
+        tenth of a keystroke's budget. Anything but a pipe, socket or terminal (a regular
+        file on stdin) keeps pygls's reader."""
+        stdin = stdin or sys.stdin.buffer
+        try:
+            mode = os.fstat(stdin.fileno()).st_mode
+        except (OSError, ValueError, AttributeError):
+            mode = 0
+        if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)):
+            super().start_io(stdin, stdout)
+            return
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        # The worker thread analyses while the event loop reads the next message: a thread
+        # waiting for the GIL gets it after this interval (CPython's default is 5 ms, a
+        # quarter of a keystroke's budget). The loop mostly sleeps in epoll, so this costs
+        # nothing while nobody waits.
+        sys.setswitchinterval(SWITCH_INTERVAL_S)
+        try:
+            asyncio.run(self._serve_pipe(stdin))
+        except BrokenPipeError:
+            log.error("the client closed the connection; shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    async def _serve_pipe(self, stdin: BinaryIO) -> None:
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=1 << 30)  # a 5 MB didOpen is one body
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
+        await run_async(stop_event=self._stop_event, reader=_PipeReader(reader), protocol=self.protocol,
+                        logger=log, error_handler=self.report_server_error)
 
     # -- worker plumbing --------------------------------------------------------------
 
