@@ -409,19 +409,22 @@ class TypeReader:
         # Most parameter lists are keywords, built-in types and names: their reading depends
         # on the text and the target only, so it is remembered across files and keystrokes
         # (a kernel file's heads are otherwise read again on every edit).
-        raw = plist.text
+        # With a syntax error elsewhere, the same text can parse to another tree: the node
+        # count tells them apart.
+        raw = (plist.text, plist.descendant_count)
         plain = _PLAIN_TEXT.get(raw)
         if plain is None:
-            plain = _PLAIN_TEXT[raw] = _plain(plist)  # error-free lists parse alike
+            plain = _PLAIN_TEXT[raw] = _plain(plist)
             if len(_PLAIN_TEXT) > 4096:
                 _PLAIN_TEXT.clear()
         key = (self.target, raw) if plain and not plist.has_error else None
         if key is not None:
             hit = _PARAMETERS.get(key)
-            if hit is not None:
+            nodes = _parameter_nodes(plist)
+            if hit is not None and len(hit) == len(nodes):
                 return tuple(Declared(name, _name_node(p) if name is not None else None, t, space, cv,
                                       attributes=attrs)
-                             for p, (name, t, space, cv, attrs) in zip(_parameter_nodes(plist), hit, strict=True))
+                             for p, (name, t, space, cv, attrs) in zip(nodes, hit))
         got_all = self._parameters(plist)
         if key is not None and len(got_all) == len(_parameter_nodes(plist)):
             if len(_PARAMETERS) > 4096:
@@ -461,7 +464,7 @@ class TypeReader:
 
 # -- remembered parameter lists ---------------------------------------------------------
 
-_PARAMETERS: dict[tuple[Target, bytes | None], tuple[tuple[str | None, Type, AddressSpace | None,
+_PARAMETERS: dict[tuple[Target, tuple[bytes | None, int]], tuple[tuple[str | None, Type, AddressSpace | None,
                                                          frozenset[str], tuple[Attribute, ...]], ...]] = {}
 # Named nodes whose reading depends on their text alone (no typedef, tag, macro or size).
 _PLAIN_KINDS = frozenset({"parameter_declaration", "type_qualifier", "address_space_qualifier",
@@ -470,7 +473,7 @@ _PLAIN_KINDS = frozenset({"parameter_declaration", "type_qualifier", "address_sp
                           "number_literal"})
 
 
-_PLAIN_TEXT: dict[bytes | None, bool] = {}
+_PLAIN_TEXT: dict[tuple[bytes | None, int], bool] = {}
 
 
 def _plain(plist: Node) -> bool:

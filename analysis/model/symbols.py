@@ -270,7 +270,9 @@ class _Builder:
             head = self.source[item.start_byte : body.start_byte]
             env.update(b"function_definition")
             env.update(head)
-            key = (self.target, self._macro_state(item.start_byte), env.copy().digest(), head)
+            # the node count: with a syntax error elsewhere, the same text can parse otherwise
+            key = (self.target, self._macro_state(item.start_byte), env.copy().digest(), head,
+                   item.descendant_count - body.descendant_count)
             hit = _HEADS.get(key)
             if hit is not None:
                 replayed = hit.replay(item, self.source)
@@ -403,7 +405,7 @@ class _Head:
         return tuple(out)
 
 
-_HEADS: dict[tuple[Target, bytes, bytes, bytes], _Head] = {}
+_HEADS: dict[tuple[Target, bytes, bytes, bytes, int], _Head] = {}
 
 
 def _param_symbols(got: Declared, item: Node) -> tuple[Symbol, ...]:

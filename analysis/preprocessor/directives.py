@@ -12,6 +12,8 @@ characters in the text fields and never raises.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from copy import copy
 from dataclasses import dataclass
 
 __all__ = ["Directive", "Pragma", "scan_directives", "blank_comments"]
@@ -127,21 +129,46 @@ class Directive:
     pragma: Pragma | None = None
 
 
-def scan_directives(text: bytes) -> list[Directive]:
-    """All directives of `text` in order; never raises."""
-    out: list[Directive] = []
+def scan_directives(text: bytes, key: object = None) -> list[Directive]:
+    """All directives of `text` in order; never raises. With `key` (a file), the scan
+    of that key's previous text is reused: only the text between the directives around
+    the edit is scanned again (a keystroke would otherwise rescan the whole file).
+    The directives returned are shared with later scans: read them, never change them."""
+    if key is None:
+        return _scan(text, 0, [], None)
+    last = _LAST_SCANS.pop(key, None)
+    out = _rescan(last[0], last[1], text) if last is not None else None
+    if out is None:
+        out = _scan(text, 0, [], None)
+    _LAST_SCANS[key] = (text, out)
+    if len(_LAST_SCANS) > _LAST_SCANS_MAX:
+        del _LAST_SCANS[next(iter(_LAST_SCANS))]  # the least recently scanned
+    return out
+
+
+_LAST_SCANS: dict[object, tuple[bytes, list[Directive]]] = {}
+_LAST_SCANS_MAX = 16
+
+
+def _scan(text: bytes, pos: int, out: list[Directive],
+          resume: Callable[[Directive], bool] | None) -> list[Directive]:
+    """Directives from `pos`, which is 0 or the end of a directive, appended to `out`;
+    stops early, returning `out`, after a directive for which `resume` is true."""
     size = len(text)
     body_match = _BODY.match
-    first = _FIRST_DIR.match(text)
-    if first is not None:
-        body = body_match(text, first.end())
-        pos = body.end() if body else first.end()
-        out.append(_read(text, 0, first.end(), pos))
-    else:
-        pos = 0
+    if pos == 0:
+        first = _FIRST_DIR.match(text)
+        if first is not None:
+            body = body_match(text, first.end())
+            pos = body.end() if body else first.end()
+            out.append(_read(text, 0, first.end(), pos))
+            if resume is not None and resume(out[-1]):
+                return out
     skip = _SKIP.match
     first_dir = _FIRST_DIR.match
     while pos < size:
+        if text.find(b"#", pos) < 0:
+            break  # no directive can follow: no need to read through comments and literals
         gap = skip(text, pos)
         at = gap.end() if gap else pos
         if at >= size:
@@ -155,8 +182,86 @@ def scan_directives(text: bytes) -> list[Directive]:
         body = body_match(text, hash_end)
         end = body.end() if body else hash_end
         out.append(_read(text, at + 1, hash_end, end))
+        if resume is not None and resume(out[-1]):
+            return out
         pos = max(end, hash_end)
     return out
+
+
+def _rescan(old: bytes, before: list[Directive], text: bytes) -> list[Directive] | None:
+    """`text`'s directives from `old`'s: the directives that end before the edit are
+    kept, the text after the last of them is scanned until a directive found again
+    starts where an old one, entirely after the edit, now stands; the rest of the old
+    ones follow, moved. The scan state at a directive's start is always the same (a
+    line start outside comments and literals), so what follows it scans alike."""
+    head = _common_prefix(old, text)
+    tail = _common_suffix(old, text, min(len(old), len(text)) - head)
+    old_end, delta = len(old) - tail, len(text) - len(old)
+    # Kept: directives whose line, and the newline after it, lie before the edit.
+    kept = 0
+    while kept < len(before) and before[kept].end < head - 1:
+        kept += 1
+    later = kept
+    while later < len(before) and before[later].start <= old_end:
+        later += 1
+    pos = before[kept - 1].end if kept else 0
+    starts = {d.start + delta: i for i, d in enumerate(before[later:], later)}
+    found: list[int] = []
+
+    def resume(d: Directive) -> bool:
+        i = starts.get(d.start)
+        if i is None:
+            return False
+        found.append(i)
+        return True
+
+    out = _scan(text, pos, list(before[:kept]), resume if starts else None)
+    if found:
+        i = found[0]
+        out.pop()  # read again from the new text; the old one is the same, moved
+        out.extend(_moved(d, delta) for d in before[i:])
+    return out
+
+
+def _moved(d: Directive, delta: int) -> Directive:
+    if not delta:
+        return d
+    m = copy(d)
+    m.start += delta
+    m.end += delta
+    m.args_start += delta
+    if m.name_start >= 0:
+        m.name_start += delta
+        m.name_end += delta
+    if m.path_start >= 0:
+        m.path_start += delta
+        m.path_end += delta
+    return m
+
+
+_CHUNK = 4096
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    n = min(len(a), len(b))
+    lo = 0
+    while lo + _CHUNK <= n and a[lo : lo + _CHUNK] == b[lo : lo + _CHUNK]:  # memcmp per chunk
+        lo += _CHUNK
+    hi = min(lo + _CHUNK, n)
+    while lo < hi and a[lo] == b[lo]:
+        lo += 1
+    return lo
+
+
+def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
+    """Bytes the two end with alike, at most `limit` (so prefix and suffix never overlap)."""
+    k = 0
+    la, lb = len(a), len(b)
+    while k + _CHUNK <= limit and a[la - k - _CHUNK : la - k] == b[lb - k - _CHUNK : lb - k]:
+        k += _CHUNK
+    while k < limit and a[la - k - 1] == b[lb - k - 1]:
+        k += 1
+    return k
 
 
 def _decode(raw: bytes) -> str:

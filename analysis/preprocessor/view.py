@@ -373,7 +373,7 @@ class _Builder:
 
     def process(self, file_id: FileId, text: bytes, base: Branch, at: int | None, stack: tuple[FileId, ...]) -> None:
         main = at is None
-        directives = scan_directives(text)
+        directives = scan_directives(text, file_id)
         if main:
             self.view.directives = directives
         diags = self.view.diagnostics if main else self.view.included_diagnostics
