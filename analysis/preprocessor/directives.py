@@ -243,24 +243,34 @@ _CHUNK = 4096
 
 
 def _common_prefix(a: bytes, b: bytes) -> int:
+    # Whole chunks first, then halves of the chunk that differs: every step is a memcmp.
     n = min(len(a), len(b))
     lo = 0
-    while lo + _CHUNK <= n and a[lo : lo + _CHUNK] == b[lo : lo + _CHUNK]:  # memcmp per chunk
+    while lo + _CHUNK <= n and a[lo : lo + _CHUNK] == b[lo : lo + _CHUNK]:
         lo += _CHUNK
-    hi = min(lo + _CHUNK, n)
-    while lo < hi and a[lo] == b[lo]:
-        lo += 1
+    hi = min(lo + _CHUNK, n)  # a[:lo] == b[:lo]; the answer lies in [lo, hi]
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
     return lo
 
 
 def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
     """Bytes the two end with alike, at most `limit` (so prefix and suffix never overlap)."""
-    k = 0
     la, lb = len(a), len(b)
+    k = 0
     while k + _CHUNK <= limit and a[la - k - _CHUNK : la - k] == b[lb - k - _CHUNK : lb - k]:
         k += _CHUNK
-    while k < limit and a[la - k - 1] == b[lb - k - 1]:
-        k += 1
+    hi = min(k + _CHUNK, limit)  # the last k bytes agree; the answer lies in [k, hi]
+    while k < hi:
+        mid = (k + hi + 1) // 2
+        if a[la - mid : la - k] == b[lb - mid : lb - k]:
+            k = mid
+        else:
+            hi = mid - 1
     return k
 
 
