@@ -47,6 +47,11 @@ class LineIndex:
         self.text = text
         self.encoding = encoding
         self._starts = [0, *_line_starts(text, 0, len(text))]
+        # Offsets below this have the positions they had at the last `mark()`.
+        self.unchanged_below = 0
+
+    def mark(self) -> None:
+        self.unchanged_below = 1 << 62
 
     @property
     def line_count(self) -> int:
@@ -119,6 +124,7 @@ class LineIndex:
         tail = self._starts[last:]
         self._starts[first:] = middle + ([s + delta for s in tail] if delta else tail)
         self.text = text
+        self.unchanged_below = min(self.unchanged_below, edit.start)
 
 
 def _line_starts(text: bytes, lo: int, hi: int) -> list[int]:
@@ -174,6 +180,28 @@ def to_lsp_json(d: Diagnostic, index: LineIndex, index_for=None) -> dict:
             related.append({"location": {"uri": note.span.file, "range": rng}, "message": note.message})
         out["relatedInformation"] = related
     return out
+
+
+class JsonCache:
+    """The LSP JSON of the diagnostics last published for a document: a diagnostic that
+    is still there, before every edit since, reads the same (most of them, per keystroke)."""
+
+    def __init__(self) -> None:
+        self._made: dict[Diagnostic, dict] = {}
+
+    def convert(self, diags: list[Diagnostic], index: LineIndex, index_for=None) -> list[dict]:
+        stable, old, made = index.unchanged_below, self._made, {}
+        out = []
+        for d in diags:
+            j = old.get(d) if d.span.end < stable and all(
+                n.span.file == d.span.file and n.span.end < stable for n in d.notes) else None
+            if j is None:
+                j = to_lsp_json(d, index, index_for)
+            made[d] = j
+            out.append(j)
+        self._made = made
+        index.mark()
+        return out
 
 
 def from_lsp_json(data: dict) -> types.Diagnostic:

@@ -18,7 +18,7 @@ import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 from urllib.parse import unquote, urlparse
@@ -55,6 +55,7 @@ class Document:
     version: int
     index: convert.LineIndex
     path: Path | None
+    published: convert.JsonCache = field(default_factory=convert.JsonCache)
 
 
 @dataclass
@@ -317,7 +318,7 @@ class CllintServer(LanguageServer):
         snap = self.host.snapshot()
         self.analyses += 1
         diags = snap.diagnostics(uri)
-        made = [convert.to_lsp_json(d, doc.index, self._index_for) for d in diags]
+        made = doc.published.convert(diags, doc.index, self._index_for)
         result = Result(doc.version, diags, made, snap.is_canonical(uri))
         self.results[uri] = result
         return result

@@ -104,3 +104,31 @@ def test_fix_actions_by_applicability():
     assert safe.is_preferred and safe.edit.changes["u"][0].new_text == "z"
     assert not unsafe.is_preferred and unsafe.edit is not None
     assert display.edit is None and display.disabled is not None
+
+
+def test_json_cache_equals_a_fresh_conversion_after_edits():
+    """Published JSON is reused for diagnostics before every edit since the last
+    publication; after any edit it must equal converting from scratch."""
+    from cllint.analysis.db import TextEdit
+
+    text = b"aaaa\nbbbb\ncccc\ndddd\n"
+    idx = LineIndex(text)
+    cache = convert.JsonCache()
+
+    def diags(t: bytes) -> list[Diagnostic]:
+        # one diagnostic per line: on the first 'b', 'c' and 'd' run, wherever they are now
+        return [Diagnostic("CL001", Severity.ERROR, ch.decode(), Span("f", t.index(ch), t.index(ch) + 1))
+                for ch in (b"b", b"c", b"d") if ch in t]
+
+    first = cache.convert(diags(text), idx)
+    assert first == [convert.to_lsp_json(d, idx) for d in diags(text)]
+    for edit in (TextEdit(12, 12, b"x"), TextEdit(0, 0, b"\n"), TextEdit(6, 6, "\U0001F600".encode()),
+                 TextEdit(3, 5, b""), TextEdit(10, 10, b"q"), TextEdit(1, 2, b"\n")):
+        # the last one keeps every byte offset but moves the lines after it
+        idx.apply(edit)
+        text = idx.text
+        got = cache.convert(diags(text), idx)
+        assert got == [convert.to_lsp_json(d, idx) for d in diags(text)], edit
+    # With no edit since, everything is reused as it was.
+    again = cache.convert(diags(text), idx)
+    assert all(a is b for a, b in zip(got, again))
