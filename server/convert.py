@@ -9,6 +9,7 @@ end and lines past the end of the file clamp to the end of the file, as the LSP 
 
 from __future__ import annotations
 
+import json
 from bisect import bisect_right
 
 from lsprotocol import types
@@ -187,21 +188,25 @@ class JsonCache:
     is still there, before every edit since, reads the same (most of them, per keystroke)."""
 
     def __init__(self) -> None:
-        self._made: dict[Diagnostic, dict] = {}
+        self._made: dict[Diagnostic, tuple[dict, str]] = {}
 
-    def convert(self, diags: list[Diagnostic], index: LineIndex, index_for=None) -> list[dict]:
+    def convert(self, diags: list[Diagnostic], index: LineIndex,
+                index_for=None) -> tuple[list[dict], list[str]]:
+        """The JSON of each diagnostic, as objects and as text (ASCII: non-ASCII escaped)."""
         stable, old, made = index.unchanged_below, self._made, {}
-        out = []
+        objects, texts = [], []
         for d in diags:
             j = old.get(d) if d.span.end < stable and all(
                 n.span.file == d.span.file and n.span.end < stable for n in d.notes) else None
             if j is None:
-                j = to_lsp_json(d, index, index_for)
+                obj = to_lsp_json(d, index, index_for)
+                j = (obj, json.dumps(obj, separators=(",", ":")))
             made[d] = j
-            out.append(j)
+            objects.append(j[0])
+            texts.append(j[1])
         self._made = made
         index.mark()
-        return out
+        return objects, texts
 
 
 def from_lsp_json(data: dict) -> types.Diagnostic:

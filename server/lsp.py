@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import inspect
+import json
 import logging
 import os
 import stat
@@ -63,6 +65,7 @@ class Result:
     version: int
     diagnostics: list[Diagnostic]
     json: list[dict]  # the LSP diagnostics as published (server/convert.py, to_lsp_json)
+    texts: list[str]  # the same, serialised
     canonical: bool = True  # False: from an incremental tree with errors, not yet settled
     _lsp: list[types.Diagnostic] | None = None
 
@@ -318,8 +321,8 @@ class CllintServer(LanguageServer):
         snap = self.host.snapshot()
         self.analyses += 1
         diags = snap.diagnostics(uri)
-        made = doc.published.convert(diags, doc.index, self._index_for)
-        result = Result(doc.version, diags, made, snap.is_canonical(uri))
+        made, texts = doc.published.convert(diags, doc.index, self._index_for)
+        result = Result(doc.version, diags, made, texts, snap.is_canonical(uri))
         self.results[uri] = result
         return result
 
@@ -377,16 +380,23 @@ class CllintServer(LanguageServer):
         return (result.lsp + extra, f"{rid}+dev{gen}") if extra else (result.lsp, rid)
 
     def publish(self, uri: str, result: Result) -> None:
+        """The notification written as text made from each diagnostic's remembered JSON:
+        pygls would unstructure every diagnostic through cattrs, then serialise them all."""
         _, extra = self.device.build_diags.get(uri, (0, []))
-        items = result.json + [convert.lsp_to_json(d) for d in extra]
-        params = {"uri": uri, "diagnostics": items, "version": result.version}
-        send = getattr(self.protocol, "_send_data", None)
-        if send is None:  # not pygls 2's protocol: the typed way
-            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-                uri, [convert.from_lsp_json(j) for j in items], version=result.version))
+        texts = result.texts + [json.dumps(convert.lsp_to_json(d), separators=(",", ":")) for d in extra]
+        writer = getattr(self.protocol, "writer", None)
+        if writer is None:
             return
-        # Plain JSON: pygls would otherwise unstructure every diagnostic through cattrs.
-        send({"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, "params": params})
+        head = json.dumps({"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+                           "params": {"uri": uri, "version": result.version}}, separators=(",", ":"))
+        # `{"jsonrpc":...,"params":{"uri":...,"version":N}}` + the diagnostics, spliced in
+        body = (head[:-2] + ',"diagnostics":[' + ",".join(texts) + "]}}").encode("utf-8")
+        try:
+            res = writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            if inspect.isawaitable(res):  # a TCP connection's writer
+                asyncio.ensure_future(res)
+        except BrokenPipeError:
+            log.error("the client closed the connection")
 
     def pull(self, uri: str, previous: str | None) -> types.DocumentDiagnosticReport:
         result = self.analyse(uri)
