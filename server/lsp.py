@@ -46,7 +46,6 @@ SECTION = "cllint"
 SETTLE_S = 0.3  # idle time before a broken buffer is reparsed from scratch
 DEFAULT_DEBOUNCE_S = 0.0  # the edits of a burst are read before the analysis task first runs
 SWITCH_INTERVAL_S = 0.0005
-SAFETY_THRESHOLD = 100_000  # gen-0 allocations before CPython collects by itself (it was 700)
 # Files that keep a syntax tree (about 3 MB for a 3,000-line kernel): the ones being
 # edited or read; the others keep text and results and are reparsed when used again.
 TREE_CAPACITY = 12
@@ -64,8 +63,7 @@ class Document:
 class Result:
     version: int
     diagnostics: list[Diagnostic]
-    json: list[dict]  # the LSP diagnostics as published (server/convert.py, to_lsp_json)
-    texts: list[str]  # the same, serialised
+    texts: list[str]  # the LSP diagnostics as published, in JSON (server/convert.py, JsonCache)
     canonical: bool = True  # False: from an incremental tree with errors, not yet settled
     _lsp: list[types.Diagnostic] | None = None
 
@@ -73,7 +71,7 @@ class Result:
     def lsp(self) -> list[types.Diagnostic]:
         """As lsprotocol objects, for pulls and code actions (made when first asked for)."""
         if self._lsp is None:
-            self._lsp = [convert.from_lsp_json(j) for j in self.json]
+            self._lsp = [convert.from_lsp_json(json.loads(t)) for t in self.texts]
         return self._lsp
 
     def result_id(self, uri: str) -> str:
@@ -321,8 +319,8 @@ class CllintServer(LanguageServer):
         snap = self.host.snapshot()
         self.analyses += 1
         diags = snap.diagnostics(uri)
-        made, texts = doc.published.convert(diags, doc.index, self._index_for)
-        result = Result(doc.version, diags, made, texts, snap.is_canonical(uri))
+        texts = doc.published.convert(diags, doc.index, self._index_for)
+        result = Result(doc.version, diags, texts, snap.is_canonical(uri))
         self.results[uri] = result
         return result
 
@@ -427,12 +425,13 @@ kernel void sample(global float *in, local float *tmp, image2d_t img, global dou
 class Collector:
     """Garbage collection between keystrokes instead of during them.
 
-    CPython collects when allocations pass a threshold, which during an analysis means
-    a pause of 1 to 20 ms at a random keystroke (a fifth of them, on a 3,000-line file).
-    Once the warm-up has run, automatic collection waits for far more allocations than
-    a keystroke makes (SAFETY_THRESHOLD); the young generations are
-    collected on the worker right after each analysis is published, and everything when
-    the server has been idle for a while (or after many analyses without a pause)."""
+    CPython collects its middle generation every 10 young collections, which during an
+    analysis means a pause of up to 4 ms at one keystroke in ten (on a 3,000-line
+    file). The worker collects it right after each analysis is published instead (what
+    one keystroke left: well under a millisecond), which also resets CPython's count;
+    and everything once the server has been idle for a while or after many analyses
+    without a pause. The young generation stays CPython's: collecting it as it fills
+    keeps a whole-file analysis's peak memory low."""
 
     IDLE_S = 2.0
     FULL_EVERY = 500  # analyses without an idle moment before a full pass anyway
@@ -441,7 +440,7 @@ class Collector:
         self._submit = submit
         self._idle: asyncio.TimerHandle | None = None
         self._since_full = 0
-        self.enabled = False  # set once the warm-up turned automatic collection off
+        self.enabled = False  # set once the warm-up has run
 
     def busy(self) -> None:
         if self._idle is not None:
@@ -452,8 +451,7 @@ class Collector:
         if not self.enabled:
             return
         self._since_full += 1
-        full = self._since_full >= self.FULL_EVERY
-        self._submit(self._collect, 2 if full else 1)
+        self._submit(self._collect, 2 if self._since_full >= self.FULL_EVERY else 1)
         self.busy()
         self._idle = asyncio.get_running_loop().call_later(self.IDLE_S, self._submit, self._collect, 2)
 
@@ -475,7 +473,4 @@ def _lint_sample() -> None:
 
 def _warm_up(collector: Collector) -> None:
     _lint_sample()
-    # From now on the Collector decides when; the high threshold stays as a safety net
-    # for garbage that no analysis follows (a long run of requests without edits).
-    gc.set_threshold(SAFETY_THRESHOLD, 20, 20)
     collector.enabled = True

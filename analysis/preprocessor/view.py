@@ -28,7 +28,6 @@ from .expr import (
     ExprError,
     Ident,
     Node,
-    Num,
     Ternary,
     Token,
     Unknown,

@@ -13,7 +13,7 @@ import struct
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Note, Severity, Span, Tag
+from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Severity, Span, Tag
 from cllint.analysis.features import EXTENSIONS, FEATURES, STRICT_PREFIXES
 from cllint.analysis.gating import guard_text, is_guarded, is_target_mode, needs_text, preprocessor_view
 from cllint.analysis.gating.uses import collect_uses_and_literals
