@@ -184,25 +184,37 @@ def to_lsp_json(d: Diagnostic, index: LineIndex, index_for=None) -> dict:
 
 
 class JsonCache:
-    """The LSP JSON text of the diagnostics last published for a document: a diagnostic
-    that is still there, before every edit since, reads the same (most of them, per
-    keystroke). Text only: it is what gets sent, and a third of the memory of objects."""
+    """The LSP JSON text of the diagnostics last published for a document. A diagnostic
+    still there, before every edit since, reads the same; one that moved (it follows the
+    edit) but keeps its lines and columns (an edit within one line leaves the lines after
+    it alone) reads the same too. Most of a keystroke's diagnostics are one or the other.
+    Text only: it is what gets sent, and a third of the memory of objects."""
 
     def __init__(self) -> None:
         self._made: dict[Diagnostic, str] = {}
+        self._at: dict[tuple, str] = {}  # by what the JSON says: content and positions
 
     def convert(self, diags: list[Diagnostic], index: LineIndex, index_for=None) -> list[str]:
         """Each diagnostic's JSON text (ASCII: non-ASCII is escaped)."""
-        stable, old, made = index.unchanged_below, self._made, {}
+        stable, old, old_at, made, at = index.unchanged_below, self._made, self._at, {}, {}
         out = []
         for d in diags:
-            j = old.get(d) if d.span.end < stable and all(
-                n.span.file == d.span.file and n.span.end < stable for n in d.notes) else None
+            same_file = all(n.span.file == d.span.file for n in d.notes)
+            j = old.get(d) if same_file and d.span.end < stable and all(
+                n.span.end < stable for n in d.notes) else None
+            key = None
+            if j is None and same_file:
+                key = (d.code, d.severity, d.message, d.tags, index.line_col(d.span.start),
+                       index.line_col(d.span.end), tuple((n.message, index.line_col(n.span.start),
+                                                          index.line_col(n.span.end)) for n in d.notes))
+                j = old_at.get(key)
             if j is None:
                 j = json.dumps(to_lsp_json(d, index, index_for), separators=(",", ":"))
             made[d] = j
+            if key is not None:
+                at[key] = j
             out.append(j)
-        self._made = made
+        self._made, self._at = made, at
         index.mark()
         return out
 
