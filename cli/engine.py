@@ -9,6 +9,7 @@ import pickle
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from cllint import __version__
@@ -38,9 +39,30 @@ def options_key(options: LintOptions) -> str:
                  options.mode))
 
 
+@cache
+def _code_stamp() -> bytes:
+    """The analysis code and the compiled parser as installed (names, sizes, mtimes): a
+    reinstall from a newer checkout under the same version must not reuse old results."""
+    import cllint.analysis
+    import cllint.grammar
+
+    h = hashlib.sha256()
+    for package in (cllint.analysis, cllint.grammar):
+        root = Path(package.__file__).parent
+        for p in sorted(root.rglob("*")):
+            if p.suffix in (".py", ".so", ".json", ".scm") and "__pycache__" not in p.parts:
+                try:
+                    st = p.stat()
+                except OSError:
+                    continue
+                h.update(f"{p.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}".encode())
+    return h.digest()
+
+
 def _key(job: Job) -> str:
     h = hashlib.sha256()
     h.update(__version__.encode())
+    h.update(_code_stamp())
     h.update(options_key(job.options).encode())
     h.update(job.path.encode())
     h.update(job.source)

@@ -75,6 +75,7 @@ module.exports = grammar(C, {
     [$._declaration_specifiers, $.macro_declarator],
     [$.attributed_field_declarator, $.macro_field_declarator],
     [$.comma_expression, $.vector_literal],
+    [$.type_specifier, $.sized_type_specifier, $.macro_modifier],
   ]),
 
   rules: {
@@ -116,6 +117,13 @@ module.exports = grammar(C, {
       field('type', $.type_specifier),
       repeat($._declaration_modifiers),
     )),
+
+    // `typedef GLOBAL_AS float *gptr;`: the same macros before a typedef's type.
+    _type_definition_type: $ => seq(
+      repeat(choice($.type_qualifier, $.macro_modifier)),
+      field('type', $.type_specifier),
+      repeat($.type_qualifier),
+    ),
 
     // `const float gmx_unused x`, `u32 MAYBE_UNUSED *p`
     _declarator: ($, original) => choice(original, $.macro_declarator),

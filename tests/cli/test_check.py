@@ -147,6 +147,20 @@ def test_cache_gives_the_same_results(project: Path, tmp_path: Path, monkeypatch
     assert entries[0] and entries[1] == entries[0]
 
 
+def test_cache_key_follows_the_installed_code(monkeypatch) -> None:
+    """A reinstall under the same version (a newer checkout) must not reuse old results:
+    the key covers the analysis code and the compiled parser as installed."""
+    from cllint.analysis.lint import LintOptions
+    from cllint.cli import engine
+
+    job = engine.Job("k.cl", b"kernel void k() {}\n", LintOptions(), True)
+    before = engine._key(job)
+    stamp = engine._code_stamp()
+    assert stamp and before == engine._key(job)
+    monkeypatch.setattr(engine, "_code_stamp", lambda: stamp + b"changed")
+    assert engine._key(job) != before
+
+
 def test_rules_and_explain() -> None:
     r = cllint("rules", cwd=Path.cwd())
     assert r.returncode == 0 and b"CL001  syntax-error" in r.stdout
