@@ -76,6 +76,7 @@ module.exports = grammar(C, {
     [$.attributed_field_declarator, $.macro_field_declarator],
     [$.comma_expression, $.vector_literal],
     [$.type_specifier, $.sized_type_specifier, $.macro_modifier],
+    [$.type_specifier, $.macro_type_specifier, $._macro_type_call],
   ]),
 
   rules: {
@@ -118,12 +119,17 @@ module.exports = grammar(C, {
       repeat($._declaration_modifiers),
     )),
 
-    // `typedef GLOBAL_AS float *gptr;`: the same macros before a typedef's type.
+    // `typedef GLOBAL_AS float *gptr;`: the same macros before a typedef's type; and
+    // `typedef CAT(Dtype, 4) Dtype4;`, a function-like macro that makes the type name.
     _type_definition_type: $ => seq(
       repeat(choice($.type_qualifier, $.macro_modifier)),
-      field('type', $.type_specifier),
+      field('type', choice($.type_specifier, alias($._macro_type_call, $.macro_type_specifier))),
       repeat($.type_qualifier),
     ),
+    _macro_type_call: $ => prec.dynamic(-1, seq(
+      field('name', $.identifier),
+      field('arguments', $.argument_list),
+    )),
 
     // `const float gmx_unused x`, `u32 MAYBE_UNUSED *p`
     _declarator: ($, original) => choice(original, $.macro_declarator),
