@@ -304,7 +304,8 @@ class Snapshot:
         view = self.preprocessor(file)
 
         def run(source: bytes, tree: Tree, focus: list[tuple[int, int]] | None) -> list[Diagnostic]:
-            return lint_tree(file, source, tree, options, preprocessor=view, suppress=False, focus=focus)
+            return lint_tree(file, source, tree, options, preprocessor=view, suppress=False, focus=focus,
+                             edited=True)
 
         linter = IncrementalLinter(run, repr(options).encode() + view_key(view))
         memo = self._lint_memos.get(file)

@@ -58,13 +58,17 @@ def lint_tree(
     include_resolver: IncludeResolver | None = None,
     suppress: bool = True,
     focus: list[tuple[int, int]] | None = None,
+    edited: bool = False,
 ) -> list[Diagnostic]:
+    """`edited`: the file will be linted again after edits (an editor's buffer), so the
+    model remembers what an edit elsewhere leaves as it was (function heads)."""
     if preprocessor is None:
         preprocessor = build_view(file, source, target=options.target, defines=dict(options.defines),
                                   include_resolver=include_resolver)
     ctx = RuleContext(
         file=file, source=source, tree=tree, target=options.target,
-        preprocessor=preprocessor, model=model, options={"mode": options.mode, "focus": focus},
+        preprocessor=preprocessor, model=model,
+        options={"mode": options.mode, "focus": focus, "edited": edited},
     )
     rules = options.rules()
     diagnostics = run_rules(ctx, rules)

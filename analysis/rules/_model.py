@@ -14,7 +14,8 @@ def model_for(ctx: RuleContext) -> SemanticModel:
     if ctx.model is None:
         view = ctx.preprocessor
         expander = view.expand_type_macro if view is not None else None
-        state = getattr(view, "macro_state_at", None)
+        # Remembering function heads pays only when the file is linted again after edits.
+        state = getattr(view, "macro_state_at", None) if ctx.options.get("edited") else None
         ctx.model = SemanticModel(ctx.tree, ctx.source, ctx.target, macro_expander=expander, macro_state=state)
     return ctx.model
 
