@@ -50,6 +50,13 @@ class Function:
     words: frozenset[bytes] = frozenset()  # identifiers in the body (calls, by name)
     pointer_params: bool = True  # its head may declare a pointer (or array) parameter
     directives: bytes = b""  # preprocessor lines in the body: they act beyond it
+    # its node count: with a syntax error elsewhere the same text can parse otherwise
+    nodes: int = 0
+
+    def moved(self, delta: int) -> Function:
+        """The same function text, `delta` bytes further on."""
+        return Function(self.name, self.start + delta, self.end + delta, self.body_start + delta,
+                        self.body_end + delta, self.key, self.words, self.pointer_params, self.directives, self.nodes)
 
 
 @dataclass
@@ -93,10 +100,9 @@ def _may_take_pointer(definition: Node) -> bool:
     return False
 
 
-def top_level_functions(tree: Tree, source: bytes,
-                        known: dict[bytes, tuple[frozenset[bytes], bytes, bool]] | None = None) -> list[Function]:
-    """`known`: the body words, directives and pointer_params of functions by key, from
-    the last run (a keystroke changes one function: the others are not scanned again)."""
+def top_level_functions(tree: Tree, source: bytes, known: dict[bytes, Function] | None = None) -> list[Function]:
+    """`known`: the last run's functions by key (a keystroke changes one function: the
+    others are not scanned again, only moved to where they now start)."""
     out: list[Function] = []
     stack = list(reversed(tree.root_node.children))
     while stack:
@@ -109,15 +115,21 @@ def top_level_functions(tree: Tree, source: bytes,
                     source[body.start_byte] == 123 and source[body.end_byte - 1] == 125) \
                     or body.child(body.child_count - 1).is_missing:  # 123, 125: '{', '}'
                 continue
-            key = hashlib.blake2b(source[node.start_byte : node.end_byte], digest_size=16).digest()
-            scanned = known.get(key) if known is not None else None
-            if scanned is None:
-                scanned = (frozenset(_WORD.findall(source, body.start_byte, body.end_byte)),
-                           b"\n".join(_DIRECTIVE.findall(source, body.start_byte, body.end_byte)),
-                           _may_take_pointer(node))
-            out.append(Function(_function_name(node), node.start_byte, node.end_byte,
-                                body.start_byte + 1, body.end_byte - 1, key, scanned[0],
-                                scanned[2], scanned[1]))
+            start = node.start_byte
+            key = hashlib.blake2b(source[start : node.end_byte], digest_size=16).digest()
+            seen = known.get(key) if known is not None else None
+            nodes = node.descendant_count
+            if seen is None or seen.nodes != nodes:
+                out.append(Function(_function_name(node), start, node.end_byte, body.start_byte + 1,
+                                    body.end_byte - 1, key,
+                                    frozenset(_WORD.findall(source, body.start_byte, body.end_byte)),
+                                    _may_take_pointer(node),
+                                    b"\n".join(_DIRECTIVE.findall(source, body.start_byte, body.end_byte)),
+                                    nodes))
+            elif seen.start == start:
+                out.append(seen)  # same text at the same place: the same record
+            else:
+                out.append(seen.moved(start - seen.start))
         elif node.type in _CONTAINERS:
             stack.extend(reversed(node.children))
     return out
@@ -237,7 +249,7 @@ class IncrementalLinter:
     def lint(self, source: bytes, tree: Tree, memo: LintMemo | None,
              dirty: list[tuple[int, int]] | None = None) -> tuple[list[Diagnostic], LintMemo]:
         """`dirty`: where text or syntax changed since `memo` was made (None: unknown)."""
-        known = {f.key: (f.words, f.directives, f.pointer_params) for f in memo.functions} if memo else None
+        known = {f.key: f for f in memo.functions} if memo else None
         functions = top_level_functions(tree, source, known)
         skeleton = skeleton_of(source, functions, self.options_key)
         changed = None
