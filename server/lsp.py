@@ -18,6 +18,7 @@ import os
 import stat
 import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -126,6 +127,7 @@ class CllintServer(LanguageServer):
         self.device = DeviceSession()  # runner glue: session device, device diagnostics, target cache
         self.loop: asyncio.AbstractEventLoop | None = None
         self.collector = Collector(self.submit)
+        self._disk = _HeaderCache()
 
     # -- transport --------------------------------------------------------------------
 
@@ -200,11 +202,9 @@ class CllintServer(LanguageServer):
             uri = path.as_uri()
             if (doc := self.docs.get(uri)) is not None:
                 return uri, doc.index.text
-            try:
-                if path.is_file() and path.stat().st_size <= MAX_INCLUDE_BYTES:
-                    return uri, path.read_bytes()
-            except OSError:
-                continue
+            data = self._disk.read(path)
+            if data is not None:
+                return uri, data
         return None
 
     def read_file(self, uri: FileId) -> bytes | None:
@@ -404,6 +404,40 @@ class CllintServer(LanguageServer):
         if previous == rid:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=rid)
         return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=rid)
+
+
+class _HeaderCache:
+    """Included files' bytes, read again only when their size, time or inode changed:
+    every keystroke re-resolves the file's includes, and a stat costs a fraction of a read.
+    A file changed in the last RACY_NS is always read: file times are coarser than two
+    quick writes of the same size (git's "racily clean" rule)."""
+
+    LIMIT = 256
+    RACY_NS = 2_000_000_000
+
+    def __init__(self) -> None:
+        self._files: dict[Path, tuple[tuple[int, int, int], bytes]] = {}
+
+    def read(self, path: Path) -> bytes | None:
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_INCLUDE_BYTES:
+            return None
+        sig = (st.st_mtime_ns, st.st_size, st.st_ino)
+        hit = self._files.get(path)
+        if hit is not None and hit[0] == sig:
+            return hit[1]
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        if time.time_ns() - st.st_mtime_ns > self.RACY_NS:
+            if len(self._files) >= self.LIMIT:
+                self._files.clear()
+            self._files[path] = (sig, data)
+        return data
 
 
 _SAMPLE = b"""#pragma OPENCL EXTENSION cl_khr_fp64 : enable

@@ -137,7 +137,10 @@ def scan_directives(text: bytes, key: object = None) -> list[Directive]:
     if key is None:
         return _scan(text, 0, [], None)
     last = _LAST_SCANS.pop(key, None)
-    out = _rescan(last[0], last[1], text) if last is not None else None
+    if last is not None and (last[0] is text or last[0] == text):
+        out = last[1]  # unchanged (a header, read again on every build of its includer)
+    else:
+        out = _rescan(last[0], last[1], text) if last is not None else None
     if out is None:
         out = _scan(text, 0, [], None)
     _LAST_SCANS[key] = (text, out)

@@ -44,6 +44,8 @@ __all__ = [
 ]  # fmt: skip
 
 IncludeResolver = Callable[[str, bool, FileId], "tuple[FileId, bytes] | None"]
+# One `#include` the builder resolved: (path, angled, including file) and the answer.
+ResolverCall = tuple[tuple[str, bool, FileId], "tuple[FileId, bytes] | None"]
 MAX_INCLUDE_DEPTH = 64
 _MAX_CHAIN = 16  # conditional redefinitions folded into one guarded value
 _MAX_EXPANSION_DEPTH = 64
@@ -333,19 +335,36 @@ def build_view(
     defines: dict[str, str] | None = None,
     include_resolver: IncludeResolver | None = None,
 ) -> PreprocessorView:
-    """Scan `text` and build its view for `target` plus `-D` `defines`; never raises on input."""
+    """Scan `text` and build its view for `target` plus `-D` `defines`; never raises on input.
+
+    The file's previous view is reused, moved, when no directive, macro or include changed
+    (see `reuse`): a keystroke in a function body then costs no rebuild."""
+    from . import reuse  # late: it builds on this module's types
+
     macros = target.predefined_macros()
     macros.update(defines or {})
-    env = Env(macros)
+    directives = scan_directives(text, file_id)
+    view = reuse.reused_view(file_id, len(text), macros, directives, include_resolver)
+    if view is not None:
+        return view
     root = Branch(None, Condition(TRUE), True, file_id, 0)
-    view = PreprocessorView(file_id, root, env)
+    view = PreprocessorView(file_id, root, Env(macros))
     builder = _Builder(view, include_resolver)
-    builder.process(file_id, text, root, None, (file_id,))
+    builder.process(file_id, text, root, None, (file_id,), directives)
     view.regions = _merge(builder.regions)
     view._starts = [r[0] for r in view.regions]
     view._macro_offsets = {n: [e.offset for e in evs] for n, evs in view._macro_events.items()}
     view._pragma_offsets = [p.offset for p in view.pragmas]
+    reuse.remember(file_id, len(text), macros, include_resolver, tuple(builder.calls), builder.regions, view)
     return view
+
+
+def resolve_include(resolver: IncludeResolver, path: str, angled: bool,
+                    including: FileId) -> tuple[FileId, bytes] | None:
+    try:
+        return resolver(path, angled, including)
+    except Exception:  # a resolver bug must not take the analysis down
+        return None
 
 
 def _merge(regions: list[tuple[int, int, Branch]]) -> list[tuple[int, int, Branch]]:
@@ -367,12 +386,15 @@ class _Builder:
         self.resolver = resolver
         self.regions: list[tuple[int, int, Branch]] = []
         self.once: set[FileId] = set()
+        self.calls: list[ResolverCall] = []  # every resolver request and answer, in order
 
     # -- directives ---------------------------------------------------------------------
 
-    def process(self, file_id: FileId, text: bytes, base: Branch, at: int | None, stack: tuple[FileId, ...]) -> None:
+    def process(self, file_id: FileId, text: bytes, base: Branch, at: int | None, stack: tuple[FileId, ...],
+                directives: list[Directive] | None = None) -> None:
         main = at is None
-        directives = scan_directives(text, file_id)
+        if directives is None:
+            directives = scan_directives(text, file_id)
         if main:
             self.view.directives = directives
         diags = self.view.diagnostics if main else self.view.included_diagnostics
@@ -484,10 +506,8 @@ class _Builder:
         sp = Span(file_id, d.path_start, d.path_end)
         resolved: tuple[FileId, bytes] | None = None
         if branch.active is not False and self.resolver is not None:
-            try:
-                resolved = self.resolver(d.path, d.angled, file_id)
-            except Exception:  # a resolver bug must not take the analysis down
-                resolved = None
+            resolved = resolve_include(self.resolver, d.path, d.angled, file_id)
+            self.calls.append(((d.path, d.angled, file_id), resolved))
             if resolved is None:
                 diags.append(_diag("CL002", f"cannot find include file '{d.path}'", sp, Severity.WARNING))
         if len(stack) == 1:  # the include graph records the main file's own directives
