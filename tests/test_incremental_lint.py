@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from cllint.analysis.db import Change, Host, TextEdit
 from cllint.analysis.lint import LintOptions, lint_tree, suppress_all
 from cllint.analysis.target import Target
-from cllint.analysis.uniformity import summaries
+from cllint.analysis.uniformity import summaries, toplevel
 
 BASE = b"""#define N 64
 float helper(float *p, int i) { return p[i]; }
@@ -80,8 +80,12 @@ def full_on_tree(snap, options: LintOptions) -> list:
     from a fresh parse of the same text), with no memo left from earlier lints."""
     summaries._MEMO.clear()
     summaries._PREPASS.clear()
+    carried = dict(toplevel._PREVIOUS)  # put back after: the host's next edit reads them
+    toplevel.forget()
     view = snap.preprocessor("f")
     diags = lint_tree("f", snap.text("f"), snap.tree("f"), options, preprocessor=view, suppress=False)
+    toplevel.forget()
+    toplevel._PREVIOUS.update(carried)
     return suppress_all("f", snap.text("f"), diags, options)
 
 

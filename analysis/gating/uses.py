@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
-from operator import attrgetter
+from functools import cache, lru_cache
+from operator import attrgetter, itemgetter
 from typing import Any
 
-from tree_sitter import Node, Tree
+from tree_sitter import Node, Query, QueryCursor, Tree
+
+from cllint.grammar import language
 
 from ..catalogue import Builtin, catalogue
 from ..features import DNF, GENERIC, INT64, PROGRAM_SCOPE, V1_1, V2_0, Version
 from ..model.walk import nodes_of_kinds
+from ..uniformity.toplevel import FUNCTION_IDS, Body, Items, PartKey, items_of
 from . import tables
 
 
@@ -94,6 +99,14 @@ def _item(node: Node) -> tuple[int, int] | None:
     return None
 
 
+def _use(node: Node, kind: str, name: str, since: Version | None, req: DNF | None,
+         deprecated: Version | None = None) -> Use | None:
+    req = _strip(req)
+    if since is None and not req and deprecated is None:
+        return None
+    return Use(node.start_byte, node.end_byte, kind, name, since, req, deprecated, _item(node))
+
+
 def _in_function(node: Node) -> bool:
     n = node.parent
     while n is not None:
@@ -104,100 +117,215 @@ def _in_function(node: Node) -> bool:
     return False
 
 
+class Literal:
+    """A number literal that may be a floating one: it has a '.', 'e' or 'E'. A record, not
+    the node: those of an unchanged statement are carried over, moved (see `_Part`)."""
+
+    __slots__ = ("start", "end", "_item", "_node")
+
+    def __init__(self, start: int, end: int, node: Node | None = None,
+                 item: tuple[int, int] | None = None) -> None:
+        self.start, self.end, self._node, self._item = start, end, node, item
+
+    @property
+    def item(self) -> tuple[int, int] | None:
+        """The statement or declaration it stands in (`_item`; read off the tree when asked)."""
+        if self._node is not None:
+            self._item, self._node = _item(self._node), None
+        return self._item
+
+    def moved(self, delta: int) -> Literal:
+        item = self.item
+        return Literal(self.start + delta, self.end + delta, None,
+                       None if item is None else (item[0] + delta, item[1] + delta))
+
+
+def _moved(use: Use, delta: int) -> Use:
+    item = use.item
+    return Use(use.start + delta, use.end + delta, use.kind, use.name, use.since, use.requires, use.deprecated,
+               None if item is None else (item[0] + delta, item[1] + delta))
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """What one part of a function body holds, offsets relative to its start. Nothing
+    in it depends on the code around the part: its parent is always the body's braces."""
+
+    uses: tuple[Use, ...]
+    calls: tuple[Use, ...]  # built-in calls, to drop where the file defines the name
+    literals: tuple[Literal, ...]
+    definitions: tuple[tuple[int, str | None], ...]
+
+
+_EMPTY_PART = _Part((), (), (), ())
+_PARTS: dict[PartKey, _Part] = {}
+_PARTS_LIMIT = 8192
+
+
 class _Collector:
     def __init__(self, source: bytes, view: Any = None,
-                 focus: list[tuple[int, int]] | None = None) -> None:
+                 focus: list[tuple[int, int]] | None = None, file: str | None = None) -> None:
         self.focus = focus
         self.source = source
         self.view = view
+        self.file = file
         self.out: list[Use] = []
+        self.calls: list[Use] = []  # uses of built-ins, until the file's definitions are known
         self.cat = catalogue()
         self.local_functions: set[str] = set()
-        # With a focus, the file's definitions are not all collected (a query for them
-        # walks the whole tree, too slow per keystroke): names are looked up on demand.
-        self.lookup_root: Node | None = None
-        self._looked_up: dict[str, bool] = {}
-        # number literals with a '.', 'e' or 'E' (every floating literal has one), in no order
-        self.literals: list[Node] = []
+        self.definitions: list[tuple[int, str | None]] = []  # (start, name) of those met
+        self._met: list[tuple[int, str | None]] | None = None  # `definitions` sorted, once complete
+        self._met_starts: list[int] = []
+        self.tree: Tree | None = None
+        # With a focus, every name the file defines, read off its top-level items (a query
+        # for every definition walks the whole tree, too slow per keystroke).
+        self.outside: set[str] | None = None
+        self.literals: list[Literal] = []  # in no order
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     def add(self, node: Node, kind: str, name: str, since: Version | None, req: DNF | None,
             deprecated: Version | None = None) -> None:
-        req = _strip(req)
-        if since is None and not req and deprecated is None:
-            return
-        self.out.append(Use(node.start_byte, node.end_byte, kind, name, since, req, deprecated, _item(node)))
+        use = _use(node, kind, name, since, req, deprecated)
+        if use is not None:
+            self.out.append(use)
 
     def run(self, tree: Tree) -> list[Use]:
+        self.tree = tree
         root = tree.root_node
-        if self.focus is None:  # one query: the definitions come with the visited nodes
-            found = nodes_of_kinds(root, _VISIT_ALL, ordered=False)
-        else:  # local definitions are looked up by name, only for gated built-in names
-            self.lookup_root = root
-            found = _visited(root, self.focus)
-        handlers = {kind: getattr(self, "on_" + kind) for kind in _HANDLED}
-        gated = _gated_constant_names()
-        source = self.source
-        calls = []  # handled once every local function is known (their uses have their own ranges)
-        for n in found:
-            k = n.type
-            # The first tests of on_identifier and on_number_literal, without the calls:
-            # most nodes are identifiers and numbers that need nothing.
-            if k == "identifier":
-                if source[n.start_byte:n.end_byte] not in gated:
-                    continue
-            elif k == "number_literal":
-                raw = source[n.start_byte:n.end_byte]
-                if b"." in raw or b"e" in raw or b"E" in raw:
-                    self.literals.append(n)
-                if not raw or raw[-1] not in _HALF_SUFFIX:
-                    continue
-            elif k == "call_expression":
-                calls.append(n)
-                continue
-            elif k == "function_definition":
-                self._local_function(n)
-                continue
-            handler = handlers.get(k)
-            if handler is not None:
-                try:
-                    handler(n)
-                except (AttributeError, ValueError, IndexError):  # odd trees: skip the node
-                    continue
-        if self.lookup_root is not None:
-            self._look_up([n.child_by_field_name("function") for n in calls])
-        for n in calls:
-            try:
-                self.on_call_expression(n)
-            except (AttributeError, ValueError, IndexError):
-                continue
+        if self.focus is None:
+            self._collect(_visited(root, None))
+            if self.file is not None:
+                self._defined_by_items()  # the next run, focused, reads them off the items
+        else:
+            # Function bodies wholly in the focus part by part (an edit changes one part);
+            # the rest of the focus, function heads included, by one query.
+            index = items_of(tree, self.source, self.file or "")
+            ranges, bodies = _split_focus(index, self.focus)
+            if ranges:
+                self._collect(_visited(root, ranges))
+            for body in bodies:
+                for node, key in body.parts:
+                    self._part(node, key)
+        # Calls once every local function is known (their uses have their own ranges).
+        self.out.extend(u for u in self.calls if not self._defined_here(u.name))
         return self.out
+
+    def _collect(self, found: dict[str, list[Node]]) -> None:
+        for n in found.get("function_definition", ()):
+            self._local_function(n)
+        source = self.source
+        # The first tests of the handlers, without the calls: most nodes need nothing.
+        gated = _gated_constant_names()
+        self._handle(self.on_identifier,
+                     [n for n in found.get("identifier", ()) if source[n.start_byte:n.end_byte] in gated])
+        half: list[Node] = []
+        for n in found.get("number_literal", ()):
+            raw = source[n.start_byte:n.end_byte]
+            if b"." in raw or b"e" in raw or b"E" in raw:
+                self.literals.append(Literal(n.start_byte, n.end_byte, n))
+            if raw and raw[-1] in _HALF_SUFFIX:
+                half.append(n)
+        self._handle(self.on_number_literal, half)
+        self._handle(self.on_primitive_type, [n for n in found.get("primitive_type", ())
+                                              if not _plain_type(source[n.start_byte:n.end_byte])])
+        for kind in _OTHER_HANDLED:
+            self._handle(getattr(self, "on_" + kind), found.get(kind, ()))
+        self._handle(self.on_call_expression, found.get("call_expression", ()))
+
+    def _part(self, node: Node, key: PartKey) -> None:
+        """One part of a function body: memoised on its text (see `_Part`)."""
+        part = _PARTS.get(key)
+        base = node.start_byte
+        if part is None:
+            # No view: only program-scope declarations read it, and a body holds none.
+            sub = _Collector(self.source)
+            sub._collect(_visited(node, None))
+            part = _Part(tuple(_moved(u, -base) for u in sub.out), tuple(_moved(u, -base) for u in sub.calls),
+                         tuple(lit.moved(-base) for lit in sub.literals),
+                         tuple((start - base, name) for start, name in sub.definitions))
+            if part == _EMPTY_PART:
+                part = _EMPTY_PART
+            if len(_PARTS) > _PARTS_LIMIT:
+                _PARTS.clear()
+            _PARTS[key] = part
+        if part is _EMPTY_PART:  # most statements use nothing gated
+            return
+        self.out.extend(_moved(u, base) for u in part.uses)
+        self.calls.extend(_moved(u, base) for u in part.calls)
+        self.literals.extend(lit.moved(base) for lit in part.literals)
+        for start, name in part.definitions:
+            self.definitions.append((start + base, name))
+            if name is not None:
+                self.local_functions.add(name)
+
+    @staticmethod
+    def _handle(handler: Callable[[Node], None], nodes: Iterable[Node]) -> None:
+        for n in nodes:
+            try:
+                handler(n)
+            except (AttributeError, ValueError, IndexError):  # odd trees: skip the node
+                continue
 
     def _defined_here(self, name: str) -> bool:
         """The file defines a function `name` (which then shadows the built-in)."""
-        if self.lookup_root is None:
-            return name in self.local_functions
-        got = self._looked_up.get(name)
+        if name in self.local_functions:
+            return True
+        if self.focus is None:
+            return False
+        if self.outside is None:
+            self.outside = self._defined_by_items()
+        return name in self.outside
+
+    def _defined_by_items(self) -> set[str]:
+        """The names of the file's function definitions, item by item (toplevel.py): carried
+        over with unchanged items, with the previous tree's union when the fresh items
+        define what the ones they replace did."""
+        assert self.tree is not None
+        index = items_of(self.tree, self.source, self.file or "")
+        got = index.derived.get("defs")
         if got is None:
-            got = self._looked_up[name] = _defines(self.source, self.lookup_root, name)
-        return got
+            prev = index.previous.get("defs") if index.previous is not None else None
+            if prev is not None and all(self._item_defs(index, k) == prev[0][k] for k in index.fresh):
+                got = prev
+            else:
+                by_item = [self._item_defs(index, k) for k in range(len(index.items))]
+                got = (by_item, set().union(*by_item))
+            index.derived["defs"] = got
+        return got[1]
 
-    def _look_up(self, callees: list[Node | None]) -> None:
-        """`_defined_here` for every gated built-in the calls name."""
-        names = {self.text(f) for f in callees if f is not None and f.type == "identifier"}
-        for name in names:
-            if name not in self._looked_up and builtin_need(name) is not None:
-                self._looked_up[name] = _defines(self.source, self.lookup_root, name)
+    def _item_defs(self, index: Items, k: int) -> frozenset[str]:
+        """The names item k defines: for an item wholly inside this run's ranges, among the
+        definitions the run met; else by a query."""
+        facts = index.items[k].facts
+        names = facts.get("defs")
+        if names is None:
+            start, end = index.starts[k], index.ends[k]
+            if _within(self.focus, start, end):
+                if self._met is None:
+                    self._met = sorted(self.definitions, key=itemgetter(0))
+                    self._met_starts = [at for at, _ in self._met]
+                lo, hi = bisect_left(self._met_starts, start), bisect_left(self._met_starts, end)
+                found = [name for _, name in self._met[lo:hi]]
+            else:
+                found = [self._definition_name(d) for d in nodes_of_kinds(index.nodes[k], _DEFINITIONS, ordered=False)]
+            names = facts["defs"] = frozenset(n for n in found if n is not None)
+        return names
 
-    def _local_function(self, n: Node) -> None:
+    def _definition_name(self, n: Node) -> str | None:
+        """The name `_local_function` reads off a definition."""
         decl = n.child_by_field_name("declarator")
         while decl is not None and decl.type != "function_declarator":
             decl = decl.child_by_field_name("declarator")
         name = decl.child_by_field_name("declarator") if decl is not None else None
+        return self.text(name) if name is not None else None
+
+    def _local_function(self, n: Node) -> None:
+        name = self._definition_name(n)
+        self.definitions.append((n.start_byte, name))
         if name is not None:
-            self.local_functions.add(self.text(name))
+            self.local_functions.add(name)
 
     # -- types and qualifiers ----------------------------------------------------------
 
@@ -283,7 +411,7 @@ class _Collector:
             return
         name = self.text(fn)
         need = builtin_need(name)
-        if need is None or self._defined_here(name):
+        if need is None:
             return
         since, req, deprecated = need
         args = n.child_by_field_name("arguments")
@@ -292,7 +420,9 @@ class _Collector:
             req = (("cl_khr_mipmap_image_writes",),)
         elif name in _IMAGE_READS and nargs >= 4:
             req = (("cl_khr_mipmap_image",),)
-        self.add(fn, "built-in", name, since, req, deprecated)
+        use = _use(fn, "built-in", name, since, req, deprecated)
+        if use is not None:
+            self.calls.append(use)
 
     def on_identifier(self, n: Node) -> None:
         # Most identifiers name nothing gated: test the name before the (O(depth)) parent.
@@ -343,10 +473,55 @@ def _is_pointer_use(n: Node) -> bool:
 
 _HANDLED = ("primitive_type", "sized_type_specifier", "access_qualifier", "address_space_qualifier",
             "pipe_qualifier", "block_literal", "declaration", "call_expression", "identifier", "number_literal")
+# Handled with no test first (the others are filtered in `_collect` before their handler).
+_OTHER_HANDLED = ("sized_type_specifier", "access_qualifier", "address_space_qualifier", "pipe_qualifier",
+                  "block_literal", "declaration")
 _DEFINITIONS = frozenset({"function_definition"})
 _VISIT = frozenset(_HANDLED)
 _VISIT_ALL = _VISIT | _DEFINITIONS
 _HALF_SUFFIX = frozenset(b"hH")
+_START = attrgetter("start_byte")
+
+
+@lru_cache(maxsize=512)
+def _plain_type(raw: bytes) -> bool:
+    """`on_primitive_type` adds nothing for this spelling, wherever it stands (`int`, `float4`...)."""
+    name = raw.decode("utf-8", "replace")
+    if name.startswith(("half", "ulong")) or name == "image3d_t":
+        return False
+    t = catalogue().type(name)
+    return t is None or (_version(t.since) is None and not _strip(t.requires))
+
+
+@cache
+def _by_kind_query() -> Query:
+    """The visited kinds, each captured under its own name: the nodes come back by kind,
+    with no `.type` to read per node."""
+    lang = language()
+    alts = " ".join(f"({k}) @{k}" for k in sorted(_VISIT_ALL) if lang.id_for_node_kind(k, True) is not None)
+    return Query(lang, f"[{alts}]")
+
+
+def _visited(root: Node, ranges: list[tuple[int, int]] | None) -> dict[str, list[Node]]:
+    """The nodes of the visited kinds under `root`, by kind, in no order; with `ranges`
+    (sorted, disjoint: a focus), those that start in one of them. Function definitions
+    outside the ranges lie outside them: the query does not enter them."""
+    query = _by_kind_query()
+    if ranges is None:
+        return QueryCursor(query).captures(root)
+    out: dict[str, list[Node]] = {}
+    for start, end in ranges:
+        cursor = QueryCursor(query)
+        cursor.set_byte_range(start, max(start, end))
+        for kind, nodes in cursor.captures(root).items():
+            # The cursor also hands back nodes that only overlap the range (rarely any).
+            if min(map(_START, nodes)) < start or max(map(_START, nodes)) >= end:
+                nodes = [n for n in nodes if start <= n.start_byte < end]
+            if kind in out:
+                out[kind].extend(nodes)
+            else:
+                out[kind] = nodes
+    return out
 
 
 @cache
@@ -355,79 +530,58 @@ def _gated_constant_names() -> frozenset[bytes]:
     return frozenset(n.encode() for n in (*tables.CONSTANTS, *catalogue().constants))
 
 
-# A declarator's name follows specifiers, '*', ')' or '}' (a struct return type); after
-# these it is an operand or a parenthesised name, which `_local_function` never reads.
-_NOT_BEFORE_A_NAME = frozenset(b"=(,+-%<>[{;?!&|~^.:")  # not "/": a comment may end there
+def _split_focus(index: Items, focus: list[tuple[int, int]]) -> tuple[list[tuple[int, int]], list[Body]]:
+    """The bodies of the function items wholly inside `focus`, and the focus less them."""
+    starts, ends, items = index.starts, index.ends, index.items
+    bodies: list[Body] = []
+    for a, b in focus:
+        for k in range(bisect_left(starts, a), bisect_left(starts, b)):
+            if items[k].kind in FUNCTION_IDS and ends[k] <= b:
+                body = index.body(k)
+                if body is not None:
+                    bodies.append(body)
+    if not bodies:
+        return focus, bodies
+    ranges: list[tuple[int, int]] = []
+    i = 0
+    for a, b in focus:  # the bodies are sorted, each inside one range
+        pos = a
+        while i < len(bodies) and bodies[i].start < b:
+            if pos < bodies[i].start:
+                ranges.append((pos, bodies[i].start))
+            pos = max(pos, bodies[i].end)
+            i += 1
+        if pos < b:
+            ranges.append((pos, b))
+    return ranges, bodies
 
 
-def _may_declare(src: bytes, at: int) -> bool:
-    i = at - 1
-    while i >= 0 and src[i] in b" \t\r\n":
-        i -= 1
-    return i < 0 or src[i] not in _NOT_BEFORE_A_NAME
-
-
-_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-
-
-def _defines(src: bytes, root: Node, name: str) -> bool:
-    """Where `name` occurs as a word, is it a definition's name? (`bytes.find` runs in C
-    at memory speed; a regular expression over the file cost more than the edit's analysis.)"""
-    word = name.encode()
-    size = len(src)
-    pos = src.find(word)
-    while pos >= 0:
-        end = pos + len(word)
-        if (pos == 0 or src[pos - 1] not in _WORD_BYTES) and (end >= size or src[end] not in _WORD_BYTES) \
-                and _may_declare(src, pos) and _names_definition(root.descendant_for_byte_range(pos, end)):
-            return True
-        pos = src.find(word, end)
-    return False
-
-
-def _names_definition(n: Node | None) -> bool:
-    """`n` is the name `_local_function` reads off a definition: the `declarator` of the
-    function declarator that the definition reaches through `declarator` fields."""
-    if n is None:
-        return False
-    f = n.parent
-    if f is None or f.type != "function_declarator" or f.child_by_field_name("declarator") != n:
-        return False
-    child, up = f, f.parent
-    while up is not None and up.child_by_field_name("declarator") == child:
-        if up.type == "function_definition":
-            return True
-        child, up = up, up.parent
-    return False
-
-
-def _visited(root: Node, focus: list[tuple[int, int]] | None) -> list[Node]:
-    """The nodes with a handler that a pre-order walk of `root` meets, in its order; with
-    `focus`, function definitions outside it are not entered."""
-    if focus is None:
-        # Order does not matter here: collect_uses sorts the uses by range, and the nodes that
-        # could tie (one range, several uses) are one node whose handler adds them in order.
-        return nodes_of_kinds(root, _VISIT, ordered=False)
-    # Function definitions outside the focus lie outside its ranges: the query skips them.
-    return nodes_of_kinds(root, _VISIT, ordered=False, ranges=focus)
+def _within(ranges: list[tuple[int, int]] | None, start: int, end: int) -> bool:
+    """[start, end) lies inside one of `ranges` (sorted, disjoint; None: everything)."""
+    if ranges is None:
+        return True
+    i = bisect_right(ranges, (start, float("inf"))) - 1
+    return i >= 0 and ranges[i][0] <= start and end <= ranges[i][1]
 
 
 def collect_uses(tree: Tree, source: bytes, view: Any = None,
-                 focus: list[tuple[int, int]] | None = None) -> list[Use]:
+                 focus: list[tuple[int, int]] | None = None, file: str | None = None) -> list[Use]:
     """All gated uses in source order; `view` expands qualifier macros. Never raises on user source.
-    With `focus`, uses inside other function definitions may be left out."""
-    return collect_uses_and_literals(tree, source, view, focus)[0]
+    With `focus`, uses inside other function definitions may be left out. `file` names the
+    file across edits: what its unchanged items define is then carried to the next run."""
+    return collect_uses_and_literals(tree, source, view, focus, file)[0]
 
 
 def collect_uses_and_literals(tree: Tree, source: bytes, view: Any = None,
-                              focus: list[tuple[int, int]] | None = None) -> tuple[list[Use], list[Node] | None]:
+                              focus: list[tuple[int, int]] | None = None,
+                              file: str | None = None) -> tuple[list[Use], list[Literal] | None]:
     """`collect_uses`, and on the way every number literal (starting in the focus) that may be a
     floating one, in source order: those with a '.', 'e' or 'E' (None if the walk gave up)."""
-    collector = _Collector(source, view, focus)
+    collector = _Collector(source, view, focus, file)
     try:
         uses = collector.run(tree)
     except RecursionError:
         return [], None
     uses.sort(key=lambda u: (u.start, u.end))
-    collector.literals.sort(key=attrgetter("start_byte"))  # leaves: their starts differ
+    collector.literals.sort(key=attrgetter("start"))  # leaves: their starts differ
     return uses, collector.literals

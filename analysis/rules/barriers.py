@@ -12,18 +12,22 @@ from cllint.analysis.diagnostics import Diagnostic, Note, Span
 from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
 from cllint.analysis.uniformity import FileUniformity, analyse_file
 
-_LAST: tuple[int, bytes, FileUniformity] | None = None
+_LAST: tuple[object, bytes, object, FileUniformity] | None = None
 
 
 def _uniformity(ctx: RuleContext) -> FileUniformity:
+    """Shared by the five rules. With a focus, findings only for the functions it meets
+    (an incremental run takes the others from its cache): keyed on the focus too, as an
+    incremental run and a full run may share tree and source."""
     global _LAST
-    if _LAST is not None and _LAST[0] == id(ctx.tree) and _LAST[1] == ctx.source:
-        return _LAST[2]
+    focus = ctx.focus
+    if _LAST is not None and _LAST[0] is ctx.tree and _LAST[1] == ctx.source and _LAST[2] == focus:
+        return _LAST[3]
     try:
-        result = analyse_file(ctx.tree)
+        result = analyse_file(ctx.tree, ctx.source, focus, ctx.file)
     except RecursionError:  # pathological nesting: stay silent rather than fail the file
         result = FileUniformity([])
-    _LAST = (id(ctx.tree), ctx.source, result)
+    _LAST = (ctx.tree, ctx.source, focus, result)
     return result
 
 

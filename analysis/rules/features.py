@@ -11,32 +11,28 @@ from __future__ import annotations
 import re
 import struct
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Severity, Span, Tag
 from cllint.analysis.features import EXTENSIONS, FEATURES, STRICT_PREFIXES
 from cllint.analysis.gating import guard_text, is_guarded, is_target_mode, needs_text, preprocessor_view
 from cllint.analysis.gating.uses import collect_uses_and_literals
 from cllint.analysis.gating.guards import dead_code, names_text
-from cllint.analysis.gating.uses import Use
+from cllint.analysis.gating.uses import Literal, Use
 from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.rules.base import FixAvailability, Group, Rule, RuleContext
 from cllint.analysis.target import _did_you_mean
 
-if TYPE_CHECKING:
-    from tree_sitter import Node
-
-_LAST: tuple[int, bytes, object, list[Use], list[Node] | None] | None = None
+_LAST: tuple[object, bytes, object, list[Use], list[Literal] | None] | None = None
 
 
-def _collected(ctx: RuleContext) -> tuple[list[Use], list[Node] | None]:
+def _collected(ctx: RuleContext) -> tuple[list[Use], list[Literal] | None]:
     global _LAST
     focus = ctx.options.get("focus")
     # Keyed on the focus too: an incremental run and a full run may share tree and source.
-    if _LAST is not None and _LAST[0] == id(ctx.tree) and _LAST[1] is ctx.source and _LAST[2] == focus:
+    if _LAST is not None and _LAST[0] is ctx.tree and _LAST[1] is ctx.source and _LAST[2] == focus:
         return _LAST[3], _LAST[4]
-    uses, literals = collect_uses_and_literals(ctx.tree, ctx.source, preprocessor_view(ctx), focus)
-    _LAST = (id(ctx.tree), ctx.source, focus, uses, literals)
+    uses, literals = collect_uses_and_literals(ctx.tree, ctx.source, preprocessor_view(ctx), focus, ctx.file)
+    _LAST = (ctx.tree, ctx.source, focus, uses, literals)
     return uses, literals
 
 
@@ -564,33 +560,28 @@ class DoubleLiteral(Rule):
         uses, literals = _collected(ctx)
         double_items = {u.item for u in uses if u.name.startswith("double")}
         if literals is None:
-            literals = nodes_of_kinds(ctx.tree.root_node, _NUMBER_LITERAL, ranges=ctx.focus)
-        for n in literals:
-            text = ctx.text(n)
+            literals = [Literal(n.start_byte, n.end_byte, n)
+                        for n in nodes_of_kinds(ctx.tree.root_node, _NUMBER_LITERAL, ranges=ctx.focus)]
+        for lit in literals:
+            text = ctx.source[lit.start : lit.end].decode("utf-8", "replace")
             if not _FLOAT_LITERAL.match(text):
                 continue
-            if dead_code(view, n.start_byte) or is_guarded(view, n.start_byte, fp64):
+            if dead_code(view, lit.start) or is_guarded(view, lit.start, fp64):
                 continue
-            if target_mode and view is not None and view.active_at(n.start_byte) is False:
+            if target_mode and view is not None and view.active_at(lit.start) is False:
                 continue
-            if _enclosing_item(n) in double_items:
+            if double_items and lit.item in double_items:
                 continue
             safe = _exact_in_float(text)
             yield self.diagnostic(
-                ctx.span(n),
+                Span(ctx.file, lit.start, lit.end),
                 f"floating literal '{text}' has type 'double'; use '{text}f'",
-                fix=Fix(f"Add the 'f' suffix: '{text}f'", (Edit(Span(ctx.file, n.end_byte, n.end_byte), "f"),),
+                fix=Fix(f"Add the 'f' suffix: '{text}f'", (Edit(Span(ctx.file, lit.end, lit.end), "f"),),
                         Applicability.SAFE if safe else Applicability.UNSAFE),
             )
 
 
 _NUMBER_LITERAL = frozenset({"number_literal"})
-
-
-def _enclosing_item(n) -> tuple[int, int] | None:
-    from cllint.analysis.gating.uses import _item
-
-    return _item(n)
 
 
 class ExtensionNotEnabled(Rule):

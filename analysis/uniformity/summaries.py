@@ -9,6 +9,8 @@ function and the callers whose view of it changed, nothing else.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Iterator, Mapping
 from dataclasses import replace, dataclass, field
 
 from tree_sitter import Node, Tree
@@ -18,6 +20,7 @@ from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import build_cfg
 from cllint.analysis.uniformity.dataflow import CalleeSummary, Facts, analyse, callee_name
 from cllint.analysis.uniformity.names import resolve
+from cllint.analysis.uniformity.toplevel import FUNCTION_IDS, Items, items_of
 
 LOOPS = {"for_statement", "while_statement", "do_statement"}
 JUMPS = {"return_statement", "break_statement", "continue_statement", "goto_statement"}
@@ -91,35 +94,168 @@ def _functions(tree: Tree) -> dict[str, Node]:
     return out
 
 
-class _FileAnalysis:
-    def __init__(self, tree: Tree) -> None:
-        self.functions = _functions(tree)
-        self.callees: dict[str, set[str]] = {}
-        local_dims: set[str] | None = set()
-        self.direct_sync: dict[str, bool] = {}
-        for name, func in self.functions.items():
-            called, sync, dims = _prepass(func)
-            if dims is None or local_dims is None:
-                local_dims = None
+# What the file-wide pass reads off one definition: its name, the names it calls,
+# whether it synchronises itself, and the local-id dimensions it names (None: unknown).
+_Head = tuple[str | None, set[str], bool, set[str] | None]
+
+
+def _head(index: Items, k: int) -> _Head:
+    """Carried over with the item while its text stays the same (see toplevel.py)."""
+    facts = index.items[k].facts
+    head = facts.get("uniformity")
+    if head is None:
+        head = facts["uniformity"] = (_function_name(index.nodes[k]), *_prepass_of(index, k))
+    return head
+
+
+class _FileFacts:
+    """What the file-wide pass reads off every function definition. A keystroke that
+    leaves every head as it was keeps the previous tree's (toplevel.Items.previous), and
+    what is derived from them (callees, synchronisation, flat dimensions) with it."""
+
+    __slots__ = ("heads_by_item", "at", "heads", "duplicated", "_wide", "_cyclic")
+
+    def __init__(self, heads_by_item: list[_Head | None], at: dict[str, int], heads: dict[str, _Head],
+                 duplicated: bool) -> None:
+        self.heads_by_item = heads_by_item  # None for an item that is no definition
+        self.at = at  # name -> index of the item whose definition counts
+        self.heads = heads
+        self.duplicated = duplicated
+        self._wide: _FileWide | None = None
+        self._cyclic: bool | None = None
+
+    def wide(self) -> _FileWide:
+        if self._wide is None:
+            self._wide = _file_wide(self.heads)
+        return self._wide
+
+    def cyclic(self) -> bool:
+        if self._cyclic is None:
+            self._cyclic = _has_cycle(self.wide()[0])
+        return self._cyclic
+
+
+def _file_facts(tree: Tree, index: Items) -> _FileFacts:
+    facts = index.derived.get("uniformity")
+    if facts is not None:
+        return facts
+    prev = index.previous.get("uniformity") if index.previous is not None else None
+    if prev is not None and not prev.duplicated and all(
+            _head_at(index, k) == prev.heads_by_item[k] for k in index.fresh):
+        facts = prev
+    else:
+        facts = _read_heads(tree, index)
+    index.derived["uniformity"] = facts
+    return facts
+
+
+def _head_at(index: Items, k: int) -> _Head | None:
+    return _head(index, k) if index.items[k].kind in FUNCTION_IDS else None
+
+
+def _read_heads(tree: Tree, index: Items) -> _FileFacts:
+    """`_functions(tree)` and each one's head, read off the items (no walk of the tree)."""
+    items = index.items
+    # A head is a non-empty tuple: `or` computes only the missing ones.
+    heads_by_item = [(it.facts.get("uniformity") or _head(index, k)) if it.kind in FUNCTION_IDS else None
+                     for k, it in enumerate(items)]
+    named = [(k, h) for k, h in enumerate(heads_by_item) if h is not None and h[0]]
+    at = {h[0]: k for k, h in named}
+    if len(at) == len(named):
+        return _FileFacts(heads_by_item, at, {h[0]: h for _, h in named}, False)
+    # A name defined twice: which definition counts follows _functions' walk (its
+    # definitions are the items': children of the root or of a container).
+    by_range = {(index.starts[k], index.ends[k]): k for k, _ in named}
+    found = ((name, by_range.get((n.start_byte, n.end_byte))) for name, n in _functions(tree).items())
+    at = {name: k for name, k in found if k is not None}
+    return _FileFacts(heads_by_item, at, {name: heads_by_item[k] for name, k in at.items()}, True)  # type: ignore[misc]
+
+
+_FileWide = tuple[dict[str, set[str]], dict[str, bool], set[str], frozenset[int]]
+
+
+def _file_wide(heads: dict[str, _Head]) -> _FileWide:
+    """Callees within the file, direct and transitive synchronisation, flat dimensions."""
+    callees: dict[str, set[str]] = {}
+    direct_sync: dict[str, bool] = {}
+    local_dims: set[str] | None = set()
+    names = heads.keys()
+    for name, (_, called, sync, dims) in heads.items():
+        if dims is None or local_dims is None:
+            local_dims = None
+        else:
+            local_dims |= dims
+        callees[name] = called & names
+        direct_sync[name] = sync
+    return callees, direct_sync, _transitive_sync(callees, direct_sync), flat_dimensions(local_dims)
+
+
+class _Functions(Mapping):
+    """Name -> the definition that counts, read off the items when asked (few are)."""
+
+    __slots__ = ("_at", "_nodes")
+
+    def __init__(self, at: dict[str, int], nodes: list[Node]) -> None:
+        self._at, self._nodes = at, nodes
+
+    def __getitem__(self, name: str) -> Node:
+        return self._nodes[self._at[name]]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._at
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._at)
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+
+def _has_cycle(callees: dict[str, set[str]]) -> bool:
+    """Some functions call each other round (recursion, which OpenCL C forbids; a
+    function calling itself does not count: `result` leaves it out of its callees)."""
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    for root in callees:
+        if root in state:
+            continue
+        state[root] = 1
+        stack = [(root, iter(callees[root]))]
+        while stack:
+            name, todo = stack[-1]
+            nxt = next((c for c in todo if c != name and state.get(c) != 2), None)
+            if nxt is None:
+                state[name] = 2
+                stack.pop()
+            elif state.get(nxt) == 1:
+                return True
             else:
-                local_dims |= dims
-            self.callees[name] = called & self.functions.keys()
-            self.direct_sync[name] = sync
-        self.syncs = self._transitive_sync()
-        self.flat_dims = flat_dimensions(local_dims)
+                state[nxt] = 1
+                stack.append((nxt, iter(callees[nxt])))
+    return False
+
+
+def _transitive_sync(callees: dict[str, set[str]], direct_sync: dict[str, bool]) -> set[str]:
+    out = {f for f, s in direct_sync.items() if s}
+    changed = True
+    while changed:
+        changed = False
+        for f, cs in callees.items():
+            if f not in out and cs & out:
+                out.add(f)
+                changed = True
+    return out
+
+
+class _FileAnalysis:
+    def __init__(self, tree: Tree, source: bytes | None = None, file: str = "") -> None:
+        self.index = index = items_of(tree, tree.root_node.text or b"" if source is None else source, file)
+        facts = _file_facts(tree, index)
+        self.at = facts.at
+        self.cyclic = facts.cyclic()
+        self.functions = _Functions(facts.at, index.nodes)
+        self.callees, self.direct_sync, self.syncs, self.flat_dims = facts.wide()
         self.results: dict[str, FunctionResult] = {}  # offsets relative, see _Relative
         self.in_progress: set[str] = set()
-
-    def _transitive_sync(self) -> set[str]:
-        out = {f for f, s in self.direct_sync.items() if s}
-        changed = True
-        while changed:
-            changed = False
-            for f, cs in self.callees.items():
-                if f not in out and cs & out:
-                    out.add(f)
-                    changed = True
-        return out
 
     def summary(self, name: str) -> Summary | None:
         """The callee summary with `sync_span` relative to the function's start."""
@@ -167,18 +303,44 @@ def _key(func: Node) -> tuple[bytes | None, int]:
     return func.text, func.descendant_count
 
 
-def _prepass(func: Node) -> tuple[set[str], bool, set[str] | None]:
+_Prepass = tuple[set[str], bool, set[str] | None]
+
+
+def _prepass_of(index: Items, k: int) -> _Prepass:
+    """`_prepass` of function item k, part by part: an edit in a body walks the statement
+    it changed again, not the whole function (the union of the parts' calls and
+    dimensions is the whole body's, whatever their order)."""
+    body = index.body(k)
+    if body is None:
+        return _prepass(index.nodes[k])
+    called: set[str] = set()
+    sync = False
+    dims: set[str] | None = set()
+    for node, key in body.parts:
+        hit = _PREPASS.get(key)
+        if hit is None:
+            hit = _remember(key, _walk_calls(node))
+        called |= hit[0]
+        sync = sync or hit[1]
+        dims = None if dims is None or hit[2] is None else dims | hit[2]
+    return called, sync, dims
+
+
+def _prepass(func: Node) -> _Prepass:
     """Calls, whether the body synchronises, and the local-id dimensions it names;
     memoised on the function's text (keystrokes elsewhere do not redo the walk)."""
     key = _key(func)
     hit = _PREPASS.get(key)
     if hit is not None:
         return hit
+    return _remember(key, _walk_calls(func.child_by_field_name("body")))
+
+
+def _walk_calls(node: Node | None) -> _Prepass:
     called: set[str] = set()
     sync = False
     dims: set[str] | None = set()
-    body = func.child_by_field_name("body")
-    for n in walk(body) if body is not None else ():
+    for n in walk(node) if node is not None else ():
         if n.type == "call_expression":
             c = callee_name(n)
             if c:
@@ -186,10 +348,14 @@ def _prepass(func: Node) -> tuple[set[str], bool, set[str] | None]:
                 sync = sync or B.sync_kind(c) is not None
                 if c in LOCAL_QUERIES and dims is not None:
                     dims = _note_dimension(n, c, dims)
+    return called, sync, dims
+
+
+def _remember(key: object, got: _Prepass) -> _Prepass:
     if len(_PREPASS) > _MEMO_LIMIT:
         _PREPASS.clear()
-    _PREPASS[key] = (called, sync, dims)
-    return called, sync, dims
+    _PREPASS[key] = got
+    return got
 
 
 def _shift_summary(summary: Summary, delta: int) -> Summary:
@@ -206,7 +372,7 @@ class _Relative:
     Finding's start/end and note offsets become `offset - anchor.start`, and a note's
     message gains the anchor's name through `_ANCHOR` (private, stripped on resolve)."""
 
-    def __init__(self, name: str, functions: dict[str, Node], callees: set[str]):
+    def __init__(self, name: str, functions: Mapping[str, Node], callees: set[str]):
         self.own = functions[name]
         self.others = [(c, functions[c]) for c in callees if c in functions]
 
@@ -230,7 +396,7 @@ class _Relative:
         return FunctionResult(_shift_summary(res.summary, -start), findings)
 
     @staticmethod
-    def resolve(f: Finding, name: str, functions: dict[str, Node]) -> Finding:
+    def resolve(f: Finding, name: str, functions: Mapping[str, Node]) -> Finding:
         start = functions[name].start_byte
         notes = []
         for a, b, tagged in f.notes:
@@ -242,20 +408,51 @@ class _Relative:
 
 
 _ANCHOR = "\x00@"
-_PREPASS: dict[object, tuple[set[str], bool, set[str] | None]] = {}
+# By function (text, node count) or body part (toplevel.PartKey).
+_PREPASS: dict[object, _Prepass] = {}
 
 
-def analyse_file(tree: Tree) -> FileUniformity:
-    if not SYNC_HINT.search(tree.root_node.text or b""):
+def analyse_file(tree: Tree, source: bytes | None = None, focus: list[tuple[int, int]] | None = None,
+                 file: str = "") -> FileUniformity:
+    """The findings of the file, or with `focus` (sorted, disjoint byte ranges) of the
+    functions that overlap it: the incremental driver takes the others from its cache.
+    The file-wide facts (callee summaries, transitive synchronisation, flat dimensions)
+    are read from every function either way."""
+    text = tree.root_node.text or b"" if source is None else source
+    if not _may_synchronise(text):
         return FileUniformity([])  # nothing synchronises: skip the walk (most files)
-    fa = _FileAnalysis(tree)
+    fa = _FileAnalysis(tree, text, file)
     findings: list[Finding] = []
-    # Only functions that synchronise (or call one that does) can hold a finding.
-    for name in fa.functions:
-        if name in fa.syncs:
+    starts, ends = fa.index.starts, fa.index.ends
+    # Only functions that synchronise (or call one that does) can hold a finding. Their
+    # results do not depend on the order they are analysed in, but for a cycle of calls:
+    # where it is entered decides what its members see of each other (`summary`). Then
+    # every one is analysed in _functions' order, whatever the focus.
+    for name in _functions(tree) if fa.cyclic else fa.syncs:
+        if name not in fa.syncs:
+            continue
+        k = fa.at[name]
+        if _overlaps(focus, starts[k], ends[k]):
             findings.extend(fa.findings(name))
+        elif fa.cyclic:
+            fa.result(name)
     findings.sort(key=lambda f: (f.start, f.code))
     return FileUniformity(findings)
+
+
+def _may_synchronise(text: bytes) -> bool:
+    """SYNC_HINT.search(text), by `bytes.find` (in C, several times faster than the regex)."""
+    return any(word in text for word in _SYNC_WORDS)
+
+
+def _overlaps(focus: list[tuple[int, int]] | None, start: int, end: int) -> bool:
+    """[start, end) meets one of `focus`'s ranges (None: everything)."""
+    if focus is None:
+        return True
+    i = bisect_right(focus, (start, float("inf"))) - 1
+    if i >= 0 and focus[i][1] > start:
+        return True
+    return i + 1 < len(focus) and focus[i + 1][0] < end
 
 
 # -- one function ---------------------------------------------------------------------
@@ -264,6 +461,7 @@ def analyse_file(tree: Tree) -> FileUniformity:
 LOCAL_QUERIES = {"get_local_id", "get_local_size", "get_enqueued_local_size",
                  "get_local_linear_id", "get_global_linear_id"}
 SYNC_HINT = re.compile(rb"barrier|work_group_|wait_group_events|sub_group_")
+_SYNC_WORDS = (b"barrier", b"work_group_", b"wait_group_events", b"sub_group_")
 
 
 def _note_dimension(call: Node, name: str, used: set[str]) -> set[str] | None:
