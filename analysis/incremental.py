@@ -35,6 +35,8 @@ from cllint.analysis.diagnostics import Diagnostic, Edit, Fix, Note, Span
 
 _WORD = re.compile(rb"[A-Za-z_]\w*")
 _DIRECTIVE = re.compile(rb"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
+# get_local_id, get_local_size, get_local_linear_id, get_enqueued_local_size, get_global_linear_id
+_LOCAL_QUERY = re.compile(rb"\b(?:get_local_\w+|get_enqueued_local_size|get_global_linear_id)\b[^\n]*")
 _CONTAINERS = {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
                "linkage_specification", "declaration_list"}
 
@@ -52,11 +54,15 @@ class Function:
     directives: bytes = b""  # preprocessor lines in the body: they act beyond it
     # its node count: with a syntax error elsewhere the same text can parse otherwise
     nodes: int = 0
+    # its local-id queries, each with the rest of its line: the barrier rules read which
+    # dimensions the whole file asks local ids for (flat_dimensions), not just callers
+    local_queries: bytes = b""
 
     def moved(self, delta: int) -> Function:
         """The same function text, `delta` bytes further on."""
         return Function(self.name, self.start + delta, self.end + delta, self.body_start + delta,
-                        self.body_end + delta, self.key, self.words, self.pointer_params, self.directives, self.nodes)
+                        self.body_end + delta, self.key, self.words, self.pointer_params, self.directives, self.nodes,
+                        self.local_queries)
 
 
 @dataclass
@@ -125,7 +131,7 @@ def top_level_functions(tree: Tree, source: bytes, known: dict[bytes, Function] 
                                     frozenset(_WORD.findall(source, body.start_byte, body.end_byte)),
                                     _may_take_pointer(node),
                                     b"\n".join(_DIRECTIVE.findall(source, body.start_byte, body.end_byte)),
-                                    nodes))
+                                    nodes, b"\n".join(_LOCAL_QUERY.findall(source, body.start_byte, body.end_byte))))
             elif seen.start == start:
                 out.append(seen)  # same text at the same place: the same record
             else:
@@ -133,6 +139,35 @@ def top_level_functions(tree: Tree, source: bytes, known: dict[bytes, Function] 
         elif node.type in _CONTAINERS:
             stack.extend(reversed(node.children))
     return out
+
+
+def top_level_shape(tree: Tree) -> bytes:
+    """The kinds of the top-level items, and the size of each that is not a function: a
+    syntax error can regroup items without changing any text outside function bodies
+    (a function swallowed into an ERROR item, whose rules read the enclosing item)."""
+    parts: list[str] = [tree.root_node.type]
+    stack = list(reversed(tree.root_node.children))
+    while stack:
+        node = stack.pop()
+        kind = node.type
+        if kind == "function_definition":
+            parts.append("f")
+        elif kind in _CONTAINERS:
+            parts.append(kind)
+            stack.append(_CLOSE)
+            stack.extend(reversed(node.children))
+        elif node is _CLOSE:
+            parts.append(")")
+        else:
+            parts.append(f"{kind}:{node.descendant_count}")
+    return "\0".join(parts).encode()
+
+
+class _Close:
+    type = ")"
+
+
+_CLOSE = _Close()
 
 
 def skeleton_parses(tree: Tree, functions: list[Function]) -> bool:
@@ -173,8 +208,10 @@ def skeleton_of(source: bytes, functions: list[Function], extra: bytes) -> bytes
 def _changed(old: list[Function], new: list[Function], dirty: list[tuple[int, int]]) -> set[int] | None:
     """Functions whose text changed or whose body a dirty range touches; None when a dirty
     range reaches a function head or code outside functions (the skeleton may read
-    differently now)."""
+    differently now), or when a local-id query changed (every barrier may read it)."""
     changed = {i for i, (a, b) in enumerate(zip(old, new)) if a.key != b.key}
+    if any(old[i].local_queries != new[i].local_queries for i in changed):
+        return None
     starts = [f.start for f in new]
     for s, e in dirty:
         i = _bisect_right(starts, s) - 1
@@ -251,10 +288,12 @@ class IncrementalLinter:
         """`dirty`: where text or syntax changed since `memo` was made (None: unknown)."""
         known = {f.key: f for f in memo.functions} if memo else None
         functions = top_level_functions(tree, source, known)
-        skeleton = skeleton_of(source, functions, self.options_key)
+        skeleton = skeleton_of(source, functions, self.options_key + top_level_shape(tree))
         changed = None
+        # A root that is itself an error node means the file did not read as a translation
+        # unit: error recovery may regroup anything, so nothing is carried over.
         if (memo is not None and dirty is not None and memo.skeleton == skeleton
-                and len(memo.functions) == len(functions)):
+                and len(memo.functions) == len(functions) and tree.root_node.type != "ERROR"):
             changed = _changed(memo.functions, functions, dirty)
         if changed is None:
             diags = self.run(source, tree, None)

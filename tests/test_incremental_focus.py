@@ -56,8 +56,7 @@ kernel void k3(global float *o, read_only image2d_t img, sampler_t s) {
 """
 # The flat dimensions change with k1's own text only: no local-id query nor lone digit
 # among the pieces. A local-id query typed into a function that neither is nor calls k1
-# changes k1's findings, which the incremental driver does not follow yet (the xfail
-# test below).
+# changes k1's findings: the incremental driver then runs the whole file (the test below).
 PIECES = [b";", b"{", b"}", b"x", b" ", b"\n", b"int j = 0;", b"barrier(CLK_LOCAL_MEM_FENCE);",
           b"leaf_sync(t);", b"mid_sync(t, 1);", b"if (get_global_id(0)) return;", b"1.0", b"2.5e3",
           b"#ifdef cl_khr_fp64\n", b"#endif\n", b"double y = 1.0;", b"(double)", b"half h;",
@@ -196,8 +195,6 @@ def test_local_id_dimension_in_a_callee_changes_the_flat_dimensions() -> None:
     assert [d.code for d in inc if d.code == "CL201"] == ["CL201"]
 
 
-@pytest.mark.xfail(strict=True, reason="analysis/incremental.py re-analyses callers only; flat "
-                                       "dimensions are file-wide (a local-id query anywhere counts)")
 def test_local_id_dimension_in_an_unrelated_function_changes_the_flat_dimensions() -> None:
     inc, full = _typed(FLAT, [(b"o[0] = 1.0 + M_PI;", b"o[0] = get_local_id(1);")])
     assert inc == full
