@@ -316,6 +316,10 @@ class CllintServer(LanguageServer):
         cached = self.results.get(uri)
         if cached is not None and cached.version == doc.version:
             return cached
+        # A document analysed before is being edited: its analysis is a keystroke's, kept
+        # free of full collections. A first analysis (an open) is a whole file's: CPython's
+        # own schedule then, so that many files opened at once never pile up garbage.
+        self.collector.before_analysis(keystroke=cached is not None)
         snap = self.host.snapshot()
         self.analyses += 1
         diags = snap.diagnostics(uri)
@@ -466,18 +470,24 @@ class Collector:
     The oldest generation is never collected automatically once the server is warm: a
     full pass takes 3 to 10 ms on a 3,000-line file, and CPython starts one from inside
     whichever keystroke's analysis tips its count, about one keystroke in ten. It runs
-    after a publication instead, every FULL_EVERY analyses, and once the server has been
-    idle for a while. The young generation stays CPython's: collecting it as it fills
-    keeps a whole-file analysis's peak memory low."""
+    after a publication instead, once the heap has grown by a quarter since the last
+    one (CPython's own measure of when a full pass pays, read here from the allocated
+    block count) or after MIDDLE_PASSES middle passes, and once the server has been idle
+    for a while. Typing grows the heap
+    slowly; opening many files grows it fast, and then full passes follow each other
+    as often as CPython's would. The young generation stays CPython's: collecting it as
+    it fills keeps a whole-file analysis's peak memory low."""
 
     IDLE_S = 2.0
-    FULL_EVERY = 20  # analyses without an idle moment before a full pass anyway
+    GROWTH = 1.25  # heap growth since the last full pass that calls for the next
+    MIDDLE_PASSES = 25  # middle-generation passes since the last full pass that do too
     NEVER = 1 << 30  # a threshold for the oldest generation that is never reached
+    CPYTHON_OLDEST = gc.get_threshold()[2]
 
     def __init__(self, submit: Callable[..., Future]) -> None:
         self._submit = submit
         self._idle: asyncio.TimerHandle | None = None
-        self._since_full = 0
+        self._blocks = sys.getallocatedblocks()  # after the last full pass
         self.enabled = False  # set once the warm-up has run
 
     def busy(self) -> None:
@@ -485,18 +495,27 @@ class Collector:
             self._idle.cancel()
             self._idle = None
 
+    def before_analysis(self, keystroke: bool) -> None:
+        """On the worker, before an analysis: full passes left to CPython unless it is a keystroke's."""
+        if self.enabled:
+            young, middle, _ = gc.get_threshold()
+            gc.set_threshold(young, middle, self.NEVER if keystroke else self.CPYTHON_OLDEST)
+
     def after_analysis(self) -> None:
         if not self.enabled:
             return
-        self._since_full += 1
-        self._submit(self._collect, 2 if self._since_full >= self.FULL_EVERY else 1)
+        # Blocks miss what cycles hold outside Python's allocator (a dead syntax tree is
+        # megabytes in C), so a long run of middle passes (a whole-file analysis makes
+        # dozens) calls for a full pass too.
+        full = sys.getallocatedblocks() > self._blocks * self.GROWTH or gc.get_count()[2] >= self.MIDDLE_PASSES
+        self._submit(self._collect, 2 if full else 1)
         self.busy()
         self._idle = asyncio.get_running_loop().call_later(self.IDLE_S, self._submit, self._collect, 2)
 
     def _collect(self, generation: int) -> None:
-        if generation == 2:
-            self._since_full = 0
         gc.collect(generation)
+        if generation == 2:
+            self._blocks = sys.getallocatedblocks()
 
 
 def _lint_sample() -> None:
@@ -513,4 +532,5 @@ def _warm_up(collector: Collector) -> None:
     _lint_sample()
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, Collector.NEVER)  # full passes: Collector's, between keystrokes
+    collector._collect(2)
     collector.enabled = True

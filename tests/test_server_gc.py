@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import sys
 from concurrent.futures import Future
 
 import pytest
@@ -49,19 +50,41 @@ def test_warm_up_hands_full_collections_to_the_collector(gc_state: list[int]) ->
     assert 2 not in gc_state
 
 
-def test_full_pass_after_every_few_analyses(gc_state: list[int]) -> None:
+def test_full_pass_once_the_heap_has_grown(gc_state: list[int]) -> None:
+    kept: list[list] = []
+
+    async def drive() -> tuple[list[int], list[int]]:
+        collector = Collector(_run_now)
+        collector.enabled = True
+        collector._collect(2)
+        gc_state.clear()
+        for _ in range(Collector.MIDDLE_PASSES // 2):  # keystrokes: little new memory each
+            kept.append([object() for _ in range(10)])
+            collector.after_analysis()
+        typing = list(gc_state)
+        gc_state.clear()
+        kept.append([[] for _ in range(sys.getallocatedblocks() // 2)])  # a file opened: a lot more
+        collector.after_analysis()
+        collector.busy()  # cancel the idle pass
+        return typing, list(gc_state)
+
+    typing, opened = asyncio.run(drive())
+    assert 2 not in typing and typing.count(1) >= Collector.MIDDLE_PASSES // 2
+    assert 2 in opened
+
+
+def test_full_pass_after_many_middle_passes(gc_state: list[int]) -> None:
     async def drive() -> list[int]:
         collector = Collector(_run_now)
         collector.enabled = True
+        collector._collect(2)
         gc_state.clear()
-        for _ in range(Collector.FULL_EVERY):
+        for _ in range(Collector.MIDDLE_PASSES + 1):
             collector.after_analysis()
-        collector.busy()  # cancel the idle pass
+        collector.busy()
         return list(gc_state)
 
-    explicit = asyncio.run(drive())
-    assert explicit.count(2) >= 1, explicit  # one full pass, right after the FULL_EVERY-th analysis
-    assert explicit.count(1) >= Collector.FULL_EVERY - 1
+    assert 2 in asyncio.run(drive())
 
 
 def test_idle_pass_runs_once_the_server_rests(gc_state: list[int]) -> None:
@@ -75,3 +98,12 @@ def test_idle_pass_runs_once_the_server_rests(gc_state: list[int]) -> None:
         return list(gc_state)
 
     assert 2 in asyncio.run(drive())
+
+
+def test_whole_file_analyses_keep_cpythons_full_passes(gc_state: list[int]) -> None:
+    collector = Collector(_run_now)
+    _warm_up(collector)
+    collector.before_analysis(keystroke=False)  # an open: garbage must not pile up
+    assert gc.get_threshold()[2] == Collector.CPYTHON_OLDEST
+    collector.before_analysis(keystroke=True)
+    assert gc.get_threshold()[2] == Collector.NEVER

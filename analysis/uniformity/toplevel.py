@@ -108,7 +108,7 @@ class Items:
 
 
 _PREVIOUS: dict[str, _Previous] = {}  # by file name, most recent last
-_PREVIOUS_LIMIT = 16
+_PREVIOUS_LIMIT = 4  # files; each keeps its previous tree (megabytes): the ones being typed in
 _LAST: Items | None = None
 
 
