@@ -27,18 +27,18 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node, Tree
 
 from cllint.analysis.diagnostics import Diagnostic, Edit, Fix, Note, Span
+from cllint.analysis.toplevel import CONTAINERS as _CONTAINERS
+from cllint.analysis.uniformity.summaries import LOCAL_QUERIES
 
 _WORD = re.compile(rb"[A-Za-z_]\w*")
 _DIRECTIVE = re.compile(rb"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
-# get_local_id, get_local_size, get_local_linear_id, get_enqueued_local_size, get_global_linear_id
-_LOCAL_QUERY = re.compile(rb"\b(?:get_local_\w+|get_enqueued_local_size|get_global_linear_id)\b[^\n]*")
-_CONTAINERS = {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
-               "linkage_specification", "declaration_list"}
+# A call the barrier rules' flat dimensions read, with the rest of its line
+_LOCAL_QUERY = re.compile(rb"\b(?:" + b"|".join(sorted(n.encode() for n in LOCAL_QUERIES)) + rb")\b[^\n]*")
 
 
 @dataclass(frozen=True)
@@ -60,9 +60,8 @@ class Function:
 
     def moved(self, delta: int) -> Function:
         """The same function text, `delta` bytes further on."""
-        return Function(self.name, self.start + delta, self.end + delta, self.body_start + delta,
-                        self.body_end + delta, self.key, self.words, self.pointer_params, self.directives, self.nodes,
-                        self.local_queries)
+        return replace(self, start=self.start + delta, end=self.end + delta, body_start=self.body_start + delta,
+                       body_end=self.body_end + delta)
 
 
 @dataclass
@@ -139,35 +138,6 @@ def top_level_functions(tree: Tree, source: bytes, known: dict[bytes, Function] 
         elif node.type in _CONTAINERS:
             stack.extend(reversed(node.children))
     return out
-
-
-def top_level_shape(tree: Tree) -> bytes:
-    """The kinds of the top-level items, and the size of each that is not a function: a
-    syntax error can regroup items without changing any text outside function bodies
-    (a function swallowed into an ERROR item, whose rules read the enclosing item)."""
-    parts: list[str] = [tree.root_node.type]
-    stack = list(reversed(tree.root_node.children))
-    while stack:
-        node = stack.pop()
-        kind = node.type
-        if kind == "function_definition":
-            parts.append("f")
-        elif kind in _CONTAINERS:
-            parts.append(kind)
-            stack.append(_CLOSE)
-            stack.extend(reversed(node.children))
-        elif node is _CLOSE:
-            parts.append(")")
-        else:
-            parts.append(f"{kind}:{node.descendant_count}")
-    return "\0".join(parts).encode()
-
-
-class _Close:
-    type = ")"
-
-
-_CLOSE = _Close()
 
 
 def skeleton_parses(tree: Tree, functions: list[Function]) -> bool:
@@ -288,7 +258,7 @@ class IncrementalLinter:
         """`dirty`: where text or syntax changed since `memo` was made (None: unknown)."""
         known = {f.key: f for f in memo.functions} if memo else None
         functions = top_level_functions(tree, source, known)
-        skeleton = skeleton_of(source, functions, self.options_key + top_level_shape(tree))
+        skeleton = skeleton_of(source, functions, self.options_key)
         changed = None
         # A root that is itself an error node means the file did not read as a translation
         # unit: error recovery may regroup anything, so nothing is carried over.

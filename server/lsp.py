@@ -316,9 +316,7 @@ class CllintServer(LanguageServer):
         cached = self.results.get(uri)
         if cached is not None and cached.version == doc.version:
             return cached
-        # A document analysed before is being edited: its analysis is a keystroke's, kept
-        # free of full collections. A first analysis (an open) is a whole file's: CPython's
-        # own schedule then, so that many files opened at once never pile up garbage.
+        # Analysed before: this is an edit's analysis (see Collector).
         self.collector.before_analysis(keystroke=cached is not None)
         snap = self.host.snapshot()
         self.analyses += 1
@@ -473,10 +471,10 @@ class Collector:
     after a publication instead, once the heap has grown by a quarter since the last
     one (CPython's own measure of when a full pass pays, read here from the allocated
     block count) or after MIDDLE_PASSES middle passes, and once the server has been idle
-    for a while. Typing grows the heap
-    slowly; opening many files grows it fast, and then full passes follow each other
-    as often as CPython's would. The young generation stays CPython's: collecting it as
-    it fills keeps a whole-file analysis's peak memory low."""
+    for a while. A document's first analysis (an open) is a whole file's: it keeps
+    CPython's schedule, so that many files opened at once never pile up garbage. The
+    young generation stays CPython's: collecting it as it fills keeps a whole-file
+    analysis's peak memory low."""
 
     IDLE_S = 2.0
     GROWTH = 1.25  # heap growth since the last full pass that calls for the next
@@ -498,8 +496,7 @@ class Collector:
     def before_analysis(self, keystroke: bool) -> None:
         """On the worker, before an analysis: full passes left to CPython unless it is a keystroke's."""
         if self.enabled:
-            young, middle, _ = gc.get_threshold()
-            gc.set_threshold(young, middle, self.NEVER if keystroke else self.CPYTHON_OLDEST)
+            _oldest_threshold(self.NEVER if keystroke else self.CPYTHON_OLDEST)
 
     def after_analysis(self) -> None:
         if not self.enabled:
@@ -518,6 +515,11 @@ class Collector:
             self._blocks = sys.getallocatedblocks()
 
 
+def _oldest_threshold(threshold: int) -> None:
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, threshold)
+
+
 def _lint_sample() -> None:
     host = Host()
     host.set_file("cllint-warm-up.cl", _SAMPLE)
@@ -530,7 +532,6 @@ def _lint_sample() -> None:
 
 def _warm_up(collector: Collector) -> None:
     _lint_sample()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, Collector.NEVER)  # full passes: Collector's, between keystrokes
+    _oldest_threshold(Collector.NEVER)  # full passes: Collector's, between keystrokes
     collector._collect(2)
     collector.enabled = True

@@ -1,7 +1,7 @@
 """The CL2xx and CL3xx rules with a focus (analysis/incremental.py re-analyses the edited
 functions only): they read the file-wide facts (callee summaries, transitive
 synchronisation, flat dimensions, the names the file defines) off the top-level items
-carried over from the previous tree (analysis/uniformity/toplevel.py), and report for
+carried over from the previous tree (analysis/toplevel.py), and report for
 the functions the focus meets. The result must equal a full lint whatever the edits."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from cllint.analysis.gating.uses import collect_uses_and_literals
 from cllint.analysis.lint import LintOptions, lint_tree, suppress_all
 from cllint.analysis.rules import barriers, features
 from cllint.analysis.target import Target
-from cllint.analysis.uniformity import summaries, toplevel
+from cllint.analysis import toplevel
+from cllint.analysis.uniformity import summaries
 from cllint.analysis.uniformity.summaries import analyse_file
 from cllint.grammar import parse
 

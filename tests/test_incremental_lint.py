@@ -8,7 +8,8 @@ from hypothesis import given, settings, strategies as st
 from cllint.analysis.db import Change, Host, TextEdit
 from cllint.analysis.lint import LintOptions, lint_tree, suppress_all
 from cllint.analysis.target import Target
-from cllint.analysis.uniformity import summaries, toplevel
+from cllint.analysis import toplevel
+from cllint.analysis.uniformity import summaries
 
 BASE = b"""#define N 64
 float helper(float *p, int i) { return p[i]; }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -15,8 +15,8 @@ from cllint.grammar import language
 
 from ..catalogue import Builtin, catalogue
 from ..features import DNF, GENERIC, INT64, PROGRAM_SCOPE, V1_1, V2_0, Version
-from ..model.walk import nodes_of_kinds
-from ..uniformity.toplevel import FUNCTION_IDS, Body, Items, PartKey, items_of
+from ..model.walk import nodes_of_kinds, within_range
+from ..toplevel import FUNCTION_IDS, Body, Items, PartKey, items_of
 from . import tables
 
 
@@ -302,7 +302,7 @@ class _Collector:
         names = facts.get("defs")
         if names is None:
             start, end = index.starts[k], index.ends[k]
-            if _within(self.focus, start, end):
+            if within_range(self.focus, start, end):
                 if self._met is None:
                     self._met = sorted(self.definitions, key=itemgetter(0))
                     self._met_starts = [at for at, _ in self._met]
@@ -471,11 +471,10 @@ def _is_pointer_use(n: Node) -> bool:
     return True
 
 
-_HANDLED = ("primitive_type", "sized_type_specifier", "access_qualifier", "address_space_qualifier",
-            "pipe_qualifier", "block_literal", "declaration", "call_expression", "identifier", "number_literal")
 # Handled with no test first (the others are filtered in `_collect` before their handler).
 _OTHER_HANDLED = ("sized_type_specifier", "access_qualifier", "address_space_qualifier", "pipe_qualifier",
                   "block_literal", "declaration")
+_HANDLED = ("primitive_type", "call_expression", "identifier", "number_literal", *_OTHER_HANDLED)
 _DEFINITIONS = frozenset({"function_definition"})
 _VISIT = frozenset(_HANDLED)
 _VISIT_ALL = _VISIT | _DEFINITIONS
@@ -554,14 +553,6 @@ def _split_focus(index: Items, focus: list[tuple[int, int]]) -> tuple[list[tuple
         if pos < b:
             ranges.append((pos, b))
     return ranges, bodies
-
-
-def _within(ranges: list[tuple[int, int]] | None, start: int, end: int) -> bool:
-    """[start, end) lies inside one of `ranges` (sorted, disjoint; None: everything)."""
-    if ranges is None:
-        return True
-    i = bisect_right(ranges, (start, float("inf"))) - 1
-    return i >= 0 and ranges[i][0] <= start and end <= ranges[i][1]
 
 
 def collect_uses(tree: Tree, source: bytes, view: Any = None,

@@ -67,6 +67,24 @@ def in_ranges(ranges: list[tuple[int, int]] | None, offset: int) -> bool:
     return i >= 0 and ranges[i][0] <= offset < ranges[i][1]
 
 
+def within_range(ranges: list[tuple[int, int]] | None, start: int, end: int) -> bool:
+    """[start, end) lies inside one of `ranges` (sorted, disjoint; None: everything)."""
+    if ranges is None:
+        return True
+    i = bisect_right(ranges, (start, float("inf"))) - 1
+    return i >= 0 and ranges[i][0] <= start and end <= ranges[i][1]
+
+
+def meets_range(ranges: list[tuple[int, int]] | None, start: int, end: int) -> bool:
+    """[start, end) overlaps one of `ranges` (sorted, disjoint; None: everything)."""
+    if ranges is None:
+        return True
+    i = bisect_right(ranges, (start, float("inf"))) - 1
+    if i >= 0 and ranges[i][1] > start:
+        return True
+    return i + 1 < len(ranges) and ranges[i + 1][0] < end
+
+
 def outside(nodes: Iterable[Node], skip: frozenset[str]) -> list[Node]:
     """`nodes` (pre-order) less those strictly inside a node whose type is in `skip`;
     the skip nodes themselves are left out too."""

@@ -9,7 +9,9 @@ text is compared with one memcmp per run of unchanged items, not hashed item by 
 
 An item is a child of the root or of a node that may hold a function definition outside
 a body (directive blocks, `extern "C"`, declaration lists); those containers are not
-items, their children are. Facts must not depend on where the item stands.
+items, their children are. Facts must not depend on where the item stands. Shared by the
+barrier (uniformity/) and gating (gating/) families, and the incremental driver reads its
+CONTAINERS.
 """
 
 from __future__ import annotations
