@@ -7,7 +7,7 @@ import hashlib
 import os
 import pickle
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -135,13 +135,43 @@ def run_all(jobs: list[Job], progress: Callable[[int, int], None] | None = None)
             if progress:
                 progress(done, len(jobs))
     else:
+        # Largest first, in batches of about equal bytes: one 2 MB file met last would leave
+        # the other workers idle while it runs (a long tail), and small files go in groups
+        # so that the pool's per-task cost stays small.
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            for i, res in zip(todo, pool.map(run_job, [jobs[i] for i in todo], chunksize=8)):
-                results[i] = res
-                done += 1
+            futures = {pool.submit(_run_batch, [jobs[i] for i in batch]): batch
+                       for batch in _batches(todo, jobs, workers)}
+            for future in as_completed(futures):
+                batch = futures[future]
+                for i, res in zip(batch, future.result()):
+                    results[i] = res
+                done += len(batch)
                 if progress:
                     progress(done, len(jobs))
     return [r if r is not None else [] for r in results]
+
+
+def _run_batch(batch: list[Job]) -> list[list[Diagnostic]]:
+    return [run_job(job) for job in batch]
+
+
+def _batches(todo: list[int], jobs: list[Job], workers: int) -> list[list[int]]:
+    """Job indices, largest source first, grouped so that no batch holds much more than
+    1/(16 x workers) of all bytes: the tail left when a worker takes the last batch stays short."""
+    order = sorted(todo, key=lambda i: len(jobs[i].source), reverse=True)
+    limit = max(1, sum(len(jobs[i].source) for i in order) // (16 * workers))
+    out: list[list[int]] = []
+    current: list[int] = []
+    size = 0
+    for i in order:
+        current.append(i)
+        size += len(jobs[i].source)
+        if size >= limit or len(current) >= 32:
+            out.append(current)
+            current, size = [], 0
+    if current:
+        out.append(current)
+    return out
 
 
 def apply_fixes(source: bytes, diagnostics: list[Diagnostic], unsafe: bool) -> tuple[bytes, int]:

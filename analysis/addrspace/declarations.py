@@ -375,7 +375,10 @@ class DeclarationChecks(Checks):
         # from the qualifiers (a query, in C) instead of walking every node of the file.
         # Within the focus only: a qualifier in a definition outside it lies outside its ranges.
         done: set[int] = set()
-        for q in nodes_of_kinds(root, _TYPE_QUALIFIER, ranges=self.focus):
+        index = self.m.kinds
+        found = index.under(root, TYPE_QUALIFIER) if index is not None and self.focus is None else \
+            nodes_of_kinds(root, TYPE_QUALIFIER, ranges=self.focus)
+        for q in found:
             if _space_of_qualifier(self.src, q) is None:
                 continue
             n = q.parent
@@ -404,7 +407,7 @@ class DeclarationChecks(Checks):
 
 # -- syntax helpers ---------------------------------------------------------------------------
 
-_TYPE_QUALIFIER = frozenset({"type_qualifier"})
+TYPE_QUALIFIER = frozenset({"type_qualifier"})
 _MULTI_SPACE_KINDS = frozenset({"declaration", "parameter_declaration", "field_declaration", "type_descriptor",
                                 "pointer_declarator", "abstract_pointer_declarator", "function_definition",
                                 "type_definition"})

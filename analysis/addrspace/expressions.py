@@ -26,7 +26,7 @@ G, C, L, P, GEN = (AddressSpace.GLOBAL, AddressSpace.CONSTANT, AddressSpace.LOCA
 _COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">="})
 _TO_SPACE = {"to_global": G, "to_local": L, "to_private": P}
 _SKIP = frozenset({"preproc_skipped", "comment", "string_literal", "preproc_def", "preproc_function_def"})
-_VISITED = _SKIP | {"init_declarator", "assignment_expression", "update_expression", "call_expression",
+VISITED = _SKIP | {"init_declarator", "assignment_expression", "update_expression", "call_expression",
                     "return_statement", "binary_expression", "conditional_expression", "cast_expression"}
 _CALLS = _SKIP | {"call_expression"}
 _WORD = re.compile(rb"[A-Za-z_]\w*")
@@ -47,7 +47,7 @@ class ExpressionChecks(Checks):
             if body is None:
                 continue
             if in_focus(self.focus, definition):
-                self._visit(definition, body, self._node, _VISITED)
+                self._visit(definition, body, self._node, VISITED)
             else:
                 later.append((definition, body))
         # Outside the focus only the calls of helpers that the focus passes a pointer in
@@ -64,7 +64,9 @@ class ExpressionChecks(Checks):
     def _visit(self, definition: Node, body: Node, visit, kinds: frozenset[str]) -> None:  # noqa: ANN001
         self.fm = self.m.function_at_node(definition)
         # The nodes a depth-first walk of the body would dispatch on, in its order.
-        for n in outside(nodes_of_kinds(body, kinds), _SKIP):
+        index = self.m.kinds
+        found = index.under(body, kinds) if index is not None else nodes_of_kinds(body, kinds)
+        for n in outside(found, _SKIP):
             try:
                 visit(n)
             except RecursionError:

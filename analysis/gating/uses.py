@@ -15,7 +15,7 @@ from cllint.grammar import language
 
 from ..catalogue import Builtin, catalogue
 from ..features import DNF, GENERIC, INT64, PROGRAM_SCOPE, V1_1, V2_0, Version
-from ..model.walk import nodes_of_kinds, within_range
+from ..model.walk import KindIndex, nodes_of_kinds, within_range
 from ..toplevel import FUNCTION_IDS, Body, Items, PartKey, items_of
 from . import tables
 
@@ -164,8 +164,10 @@ _PARTS_LIMIT = 8192
 
 class _Collector:
     def __init__(self, source: bytes, view: Any = None,
-                 focus: list[tuple[int, int]] | None = None, file: str | None = None) -> None:
+                 focus: list[tuple[int, int]] | None = None, file: str | None = None,
+                 kinds: KindIndex | None = None) -> None:
         self.focus = focus
+        self.kinds = kinds
         self.source = source
         self.view = view
         self.file = file
@@ -195,7 +197,7 @@ class _Collector:
         self.tree = tree
         root = tree.root_node
         if self.focus is None:
-            self._collect(_visited(root, None))
+            self._collect(self.kinds.by_kind(VISIT_ALL) if self.kinds is not None else _visited(root, None))
             if self.file is not None:
                 self._defined_by_items()  # the next run, focused, reads them off the items
         else:
@@ -477,7 +479,7 @@ _OTHER_HANDLED = ("sized_type_specifier", "access_qualifier", "address_space_qua
 _HANDLED = ("primitive_type", "call_expression", "identifier", "number_literal", *_OTHER_HANDLED)
 _DEFINITIONS = frozenset({"function_definition"})
 _VISIT = frozenset(_HANDLED)
-_VISIT_ALL = _VISIT | _DEFINITIONS
+VISIT_ALL = _VISIT | _DEFINITIONS
 _HALF_SUFFIX = frozenset(b"hH")
 _START = attrgetter("start_byte")
 
@@ -497,7 +499,7 @@ def _by_kind_query() -> Query:
     """The visited kinds, each captured under its own name: the nodes come back by kind,
     with no `.type` to read per node."""
     lang = language()
-    alts = " ".join(f"({k}) @{k}" for k in sorted(_VISIT_ALL) if lang.id_for_node_kind(k, True) is not None)
+    alts = " ".join(f"({k}) @{k}" for k in sorted(VISIT_ALL) if lang.id_for_node_kind(k, True) is not None)
     return Query(lang, f"[{alts}]")
 
 
@@ -565,10 +567,12 @@ def collect_uses(tree: Tree, source: bytes, view: Any = None,
 
 def collect_uses_and_literals(tree: Tree, source: bytes, view: Any = None,
                               focus: list[tuple[int, int]] | None = None,
-                              file: str | None = None) -> tuple[list[Use], list[Literal] | None]:
+                              file: str | None = None,
+                              kinds: KindIndex | None = None) -> tuple[list[Use], list[Literal] | None]:
     """`collect_uses`, and on the way every number literal (starting in the focus) that may be a
-    floating one, in source order: those with a '.', 'e' or 'E' (None if the walk gave up)."""
-    collector = _Collector(source, view, focus, file)
+    floating one, in source order: those with a '.', 'e' or 'E' (None if the walk gave up).
+    `kinds`: the lint's shared index of the whole tree (it must hold `VISIT_ALL`)."""
+    collector = _Collector(source, view, focus, file, kinds)
     try:
         uses = collector.run(tree)
     except RecursionError:

@@ -30,6 +30,7 @@ from cllint.grammar import language
 
 from .decls import Attribute, Declared, MacroExpander, Specifiers, Typedef, TypeReader, text
 from .scopes import Scope, ScopeKind, Symbol, SymbolKind
+from .walk import KindIndex
 from .types import (
     AddressSpace,
     Array,
@@ -56,7 +57,7 @@ _SKIP = frozenset({"attribute_specifier", "macro_modifier", "preproc_skipped", "
 _BLOCKS = frozenset({"compound_statement", "for_statement", "block_literal"})
 # Every kind FunctionModel._walk_nodes treats otherwise than "go on to the named children"
 # (less the leaves among _SKIP, which hold nothing).
-_WALKED = (_SKIP - {"number_literal", "char_literal"}) | _BLOCKS | {
+WALKED = (_SKIP - {"number_literal", "char_literal"}) | _BLOCKS | {
     "declaration", "type_definition", "struct_specifier", "union_specifier", "enum_specifier", "identifier",
     "type_identifier", "field_expression", "call_expression", "cast_expression", "sizeof_expression",
     "vector_literal", "compound_literal_expression", "type_descriptor"}
@@ -71,7 +72,7 @@ _UNSEEN = object()
 @cache
 def _walk_query() -> Query:
     lang = language()
-    alts = " ".join(f"({k})" for k in sorted(_WALKED) if lang.id_for_node_kind(k, True) is not None)
+    alts = " ".join(f"({k})" for k in sorted(WALKED) if lang.id_for_node_kind(k, True) is not None)
     return Query(lang, f"[{alts}] @n")
 
 
@@ -496,7 +497,7 @@ class FunctionModel:
     def _walk_captured(self, body: Node) -> bool:
         """`_walk_nodes` over the nodes one query finds, in pre-order, instead of every node.
 
-        Only the kinds the walk acts on (`_WALKED`) come back; every other node just passes the
+        Only the kinds the walk acts on (`WALKED`) come back; every other node just passes the
         walk on to its named children, so what lies under it is handled as it comes. Subtrees the
         walk does not enter (`_SKIP` kinds, declarations but for their initialisers, type
         definitions, field names...) are byte ranges to leave out, with the parts it does enter
@@ -504,9 +505,12 @@ class FunctionModel:
         ranges decide nesting exactly when no node found is empty and only a leaf shares its
         parent's range; otherwise (broken code with MISSING nodes) this returns False before
         changing anything, and the caller walks node by node."""
-        found = QueryCursor(_walk_query()).captures(body).get("n", [])
-        found.sort(key=_END, reverse=True)  # stable: (start, -end) order, ties as found
-        found.sort(key=_START)
+        if self.model.kinds is not None:
+            found = self.model.kinds.under(body, WALKED)
+        else:
+            found = QueryCursor(_walk_query()).captures(body).get("n", [])
+            found.sort(key=_END, reverse=True)  # stable: (start, -end) order, ties as found
+            found.sort(key=_START)
         last_s = last_e = -1
         for i, n in enumerate(found):
             s, e = n.start_byte, n.end_byte
@@ -813,11 +817,14 @@ class SemanticModel:
 
     def __init__(self, tree: Tree, source: bytes, target: Target,
                  macro_expander: MacroExpander | None = None,
-                 macro_state: Callable[[int], bytes] | None = None) -> None:
+                 macro_state: Callable[[int], bytes] | None = None,
+                 kinds: KindIndex | None = None) -> None:
         """`macro_state(offset)`: a digest of the macros in force at `offset` (the
         preprocessor view's `macro_state_at`); given, function heads read before are
-        replayed rather than read again."""
+        replayed rather than read again. `kinds`: the tree's nodes by kind, shared with
+        the other analyses of one lint (it must hold `WALKED`)."""
         self.tree = tree
+        self.kinds = kinds
         self.source = source
         self.target = target
         self.expander = macro_expander

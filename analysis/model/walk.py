@@ -8,9 +8,10 @@ hands back only the few that a check reads.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from functools import cache
+from itertools import compress
 from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
@@ -59,6 +60,68 @@ def nodes_of_kinds(root: Node, kinds: frozenset[str], ordered: bool = True,
     return got
 
 
+class KindIndex:
+    """The nodes of a whole tree whose kinds are in `kinds`, found by one query, in pre-order.
+
+    A full lint reads one tree for several analyses (the model's function walks, the
+    address-space expression visits and qualifier scan, gating): each used to run its own
+    query, and a query visits every node of what it searches even when it captures few, about
+    a third of the parse's time per pass. One pass for the union, sliced by byte range and
+    filtered by kind with a mask per set of kinds (in C, by `compress`), costs far less. Only
+    for trees without errors: byte ranges then decide what lies under a node (no empty MISSING
+    nodes), and the only nodes asked about are the root and function bodies, whose ancestors
+    all reach further."""
+
+    def __init__(self, root: Node, kinds: frozenset[str]) -> None:
+        self.root = root
+        self.kinds = kinds
+        nodes = QueryCursor(_query(kinds)).captures(root).get(_CAPTURE, [])
+        nodes.sort(key=_END, reverse=True)  # pre-order, as `nodes_of_kinds` sorts
+        nodes.sort(key=_START)
+        self.nodes = nodes
+        self._types = [n.type for n in nodes]
+        self._starts = [n.start_byte for n in nodes]
+        self._masks: dict[frozenset[str], list[bool]] = {}
+
+    @classmethod
+    def of(cls, root: Node, kinds: frozenset[str]) -> KindIndex | None:
+        return None if root.has_error else cls(root, kinds)
+
+    def _mask(self, kinds: frozenset[str]) -> list[bool]:
+        mask = self._masks.get(kinds)
+        if mask is None:
+            mask = self._masks[kinds] = [t in kinds for t in self._types]
+        return mask
+
+    def under(self, node: Node, kinds: frozenset[str]) -> list[Node]:
+        """`nodes_of_kinds(node, kinds)`, for the root or a node none of whose ancestors
+        shares its range (a function body: braces and head surround it)."""
+        if not kinds <= self.kinds:
+            return nodes_of_kinds(node, kinds)
+        s, e = node.start_byte, node.end_byte
+        starts = self._starts
+        i, j = bisect_left(starts, s), bisect_left(starts, e)
+        while i < j and starts[i] == s and self.nodes[i].end_byte > e:
+            i += 1  # an ancestor starting where `node` does: pre-order puts it first
+        return list(compress(self.nodes[i:j], self._mask(kinds)[i:j]))
+
+    def by_kind(self, kinds: frozenset[str]) -> dict[str, list[Node]]:
+        """The whole tree's nodes of `kinds`, grouped by kind, each group in pre-order."""
+        if not kinds <= self.kinds:
+            found = nodes_of_kinds(self.root, kinds)
+            pairs: Iterable[tuple[Node, str]] = zip(found, (n.type for n in found))
+        else:
+            mask = self._mask(kinds)
+            pairs = zip(compress(self.nodes, mask), compress(self._types, mask))
+        out: dict[str, list[Node]] = {}
+        for n, t in pairs:
+            if t in out:
+                out[t].append(n)
+            else:
+                out[t] = [n]
+        return out
+
+
 def in_ranges(ranges: list[tuple[int, int]] | None, offset: int) -> bool:
     """`offset` lies in one of `ranges` (sorted, disjoint); None stands for everything."""
     if ranges is None:
@@ -102,4 +165,4 @@ def outside(nodes: Iterable[Node], skip: frozenset[str]) -> list[Node]:
     return out
 
 
-__all__ = ["in_ranges", "nodes_of_kinds", "outside"]
+__all__ = ["KindIndex", "in_ranges", "nodes_of_kinds", "outside"]

@@ -5,8 +5,34 @@ Temporary home: the lint driver will build the model itself and fill `ctx.model`
 
 from __future__ import annotations
 
+from functools import cache
+
+from cllint.analysis.addrspace.declarations import TYPE_QUALIFIER
+from cllint.analysis.addrspace.expressions import VISITED
+from cllint.analysis.gating.uses import VISIT_ALL
 from cllint.analysis.model import SemanticModel
+from cllint.analysis.model.symbols import WALKED
+from cllint.analysis.model.walk import KindIndex
 from cllint.analysis.rules.base import RuleContext
+
+
+@cache
+def _indexed() -> frozenset[str]:
+    """Every kind that the model's walks, the address-space checks and gating read."""
+    return WALKED | VISITED | TYPE_QUALIFIER | VISIT_ALL
+
+
+def kind_index(ctx: RuleContext) -> KindIndex | None:
+    """One query over the whole tree for every analysis of a full lint (see `KindIndex`);
+    None for a focused run (an edit's few functions: a whole-tree pass would cost more than
+    it saves) and for a tree with errors."""
+    if ctx.focus is not None:
+        return None
+    found = getattr(ctx, "_kinds", False)
+    if found is False:
+        found = KindIndex.of(ctx.tree.root_node, _indexed())
+        ctx._kinds = found  # type: ignore[attr-defined]
+    return found
 
 
 def model_for(ctx: RuleContext) -> SemanticModel:
@@ -16,7 +42,8 @@ def model_for(ctx: RuleContext) -> SemanticModel:
         expander = view.expand_type_macro if view is not None else None
         # Remembering function heads pays only when the file is linted again after edits.
         state = getattr(view, "macro_state_at", None) if ctx.options.get("edited") else None
-        ctx.model = SemanticModel(ctx.tree, ctx.source, ctx.target, macro_expander=expander, macro_state=state)
+        ctx.model = SemanticModel(ctx.tree, ctx.source, ctx.target, macro_expander=expander, macro_state=state,
+                                  kinds=kind_index(ctx))
     return ctx.model
 
 

@@ -20,6 +20,7 @@ from cllint.analysis.gating.guards import dead_code, names_text
 from cllint.analysis.gating.uses import Literal, Use
 from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.rules.base import FixAvailability, Group, Rule, RuleContext
+from cllint.analysis.rules._model import kind_index
 from cllint.analysis.target import _did_you_mean
 
 _LAST: tuple[object, bytes, object, list[Use], list[Literal] | None] | None = None
@@ -31,7 +32,8 @@ def _collected(ctx: RuleContext) -> tuple[list[Use], list[Literal] | None]:
     # Keyed on the focus too: an incremental run and a full run may share tree and source.
     if _LAST is not None and _LAST[0] is ctx.tree and _LAST[1] is ctx.source and _LAST[2] == focus:
         return _LAST[3], _LAST[4]
-    uses, literals = collect_uses_and_literals(ctx.tree, ctx.source, preprocessor_view(ctx), focus, ctx.file)
+    uses, literals = collect_uses_and_literals(ctx.tree, ctx.source, preprocessor_view(ctx), focus, ctx.file,
+                                               kind_index(ctx))
     _LAST = (ctx.tree, ctx.source, focus, uses, literals)
     return uses, literals
 
