@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from functools import cache
 from itertools import compress
 from operator import attrgetter
+from sys import intern
 
 from tree_sitter import Node, Query, QueryCursor
 
@@ -33,7 +34,7 @@ def _preorder_key(n: Node) -> tuple[int, int]:
     return n.start_byte, -n.end_byte
 
 
-_START, _END = attrgetter("start_byte"), attrgetter("end_byte")
+_START, _END, _TYPE = attrgetter("start_byte"), attrgetter("end_byte"), attrgetter("type")
 
 
 def nodes_of_kinds(root: Node, kinds: frozenset[str], ordered: bool = True,
@@ -79,7 +80,7 @@ class KindIndex:
         nodes.sort(key=_END, reverse=True)  # pre-order, as `nodes_of_kinds` sorts
         nodes.sort(key=_START)
         self.nodes = nodes
-        self._types = [n.type for n in nodes]
+        self._types = list(map(intern, map(_TYPE, nodes)))  # one string per kind, not per node
         self._starts = [n.start_byte for n in nodes]
         self._masks: dict[frozenset[str], list[bool]] = {}
 
