@@ -30,11 +30,8 @@ def _query(kinds: frozenset[str]) -> Query:
     return Query(lang, f"[{alts}] @{_CAPTURE}")
 
 
-def _preorder_key(n: Node) -> tuple[int, int]:
-    return n.start_byte, -n.end_byte
-
-
 _START, _END, _TYPE = attrgetter("start_byte"), attrgetter("end_byte"), attrgetter("type")
+_DESCENDANTS = attrgetter("descendant_count")
 
 
 def nodes_of_kinds(root: Node, kinds: frozenset[str], ordered: bool = True,
@@ -55,10 +52,19 @@ def nodes_of_kinds(root: Node, kinds: frozenset[str], ordered: bool = True,
                 if start <= n.start_byte < end and n.id not in seen:
                     seen.add(n.id)
                     got.append(n)
-    if ordered:  # by _preorder_key, as two stable sorts on C-level keys (ties keep their order)
-        got.sort(key=_END, reverse=True)
-        got.sort(key=_START)
+    if ordered:
+        _preorder(got)
     return got
+
+
+def _preorder(nodes: list[Node]) -> None:
+    """Sorts `nodes` into pre-order: by start, the longer first, and of a node and its only
+    child (same range) the parent first, the one with more descendants. Three stable sorts
+    on C-level keys; a query's own order puts that parent first or last depending on where
+    the query started, so ties cannot be left as found."""
+    nodes.sort(key=_DESCENDANTS, reverse=True)
+    nodes.sort(key=_END, reverse=True)
+    nodes.sort(key=_START)
 
 
 class KindIndex:
@@ -77,8 +83,7 @@ class KindIndex:
         self.root = root
         self.kinds = kinds
         nodes = QueryCursor(_query(kinds)).captures(root).get(_CAPTURE, [])
-        nodes.sort(key=_END, reverse=True)  # pre-order, as `nodes_of_kinds` sorts
-        nodes.sort(key=_START)
+        _preorder(nodes)
         self.nodes = nodes
         self._types = list(map(intern, map(_TYPE, nodes)))  # one string per kind, not per node
         self._starts = [n.start_byte for n in nodes]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cllint.analysis.model import SemanticModel, symbols
+from cllint.analysis.model.walk import KindIndex
 from cllint.analysis.syntax import parse
 from cllint.analysis.target import Target
 
@@ -122,11 +123,12 @@ def _facts(fm):  # noqa: ANN001, ANN202
             sorted(fm._tags.maps[0]), sorted(fm._typedef_symbols), sorted(fm.field_nodes))
 
 
-def _models(src: bytes, tree, monkeypatch, node_by_node: bool):  # noqa: ANN001, ANN202
+def _models(src: bytes, tree, monkeypatch, node_by_node: bool, shared: bool = False):  # noqa: ANN001, ANN202
     with monkeypatch.context() as m:
         if node_by_node:
             m.setattr(symbols.FunctionModel, "_walk_captured", lambda self, body: False)
-        return [_facts(fm) for fm in SemanticModel(tree, src, Target.preset("CL2.0")).function_models()]
+        kinds = KindIndex.of(tree.root_node, symbols.WALKED) if shared else None
+        return [_facts(fm) for fm in SemanticModel(tree, src, Target.preset("CL2.0"), kinds=kinds).function_models()]
 
 
 @pytest.mark.parametrize("name", sorted(SOURCES))
@@ -137,6 +139,8 @@ def test_query_walk_matches_node_walk(name: str, monkeypatch: pytest.MonkeyPatch
     slow = _models(src, tree, monkeypatch, node_by_node=True)
     assert fast
     assert fast == slow
+    # A full lint's walk reads the nodes off the tree's shared index (clean trees only).
+    assert _models(src, tree, monkeypatch, node_by_node=False, shared=True) == slow
 
 
 def test_missing_nodes_take_the_node_walk() -> None:
