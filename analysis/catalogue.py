@@ -5,7 +5,10 @@ Data come from `analysis/data/builtins.json`, generated from the spec by
 minimum OpenCL C version ("1.0".."3.0"), `requires` a disjunctive normal form (a tuple of
 alternatives, each a tuple of macros that must all be defined; empty = no requirement).
 OpenCL C 2.0 features are spelled as their 3.0 feature macros (`__opencl_c_*`), which a
-2.0 compiler is taken to define, as clang's opencl-c-base.h does.
+2.0 compiler is taken to define, as clang's opencl-c-base.h does. Where the spec offers a
+version *or* an extension ("OpenCL C 2.0 or newer, or cl_khr_depth_images"), the version is
+an alternative of its own, named `__OPENCL_C_VERSION__>=200` (`features.version_requirement`;
+`Target.satisfies` reads it), and `since` stays at the version that has the extension.
 """
 
 from __future__ import annotations

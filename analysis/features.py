@@ -3,7 +3,8 @@
 Facts come from the OpenCL C specification: 6.2.1 "Features" (the `__opencl_c_*` table and
 the "must also define" rules), 6.2.2 "Extensions" (which `cl_khr_*` were promoted where) and
 "Preprocessor Directives and Macros". Requirements are written in disjunctive normal form:
-`((a, b), (c,))` means "a and b, or c"; `()` means no requirement.
+`((a, b), (c,))` means "a and b, or c"; `()` means no requirement. A name may also be a
+version floor, `__OPENCL_C_VERSION__>=200` (`version_requirement`).
 
 A feature name in a target stands for a *capability*, whatever the version: a CL1.2 target
 with `cl_khr_fp64` also holds `__opencl_c_fp64`. Whether the `__opencl_c_*` macro is
@@ -242,3 +243,16 @@ def requirements(name: str) -> DNF:
 
 def is_feature(name: str) -> bool:
     return name.startswith("__opencl_c_")
+
+
+# A version floor that holds in one alternative of a requirement only, as in "OpenCL C 2.0
+# or newer, or the cl_khr_depth_images extension" (the catalogue writes it
+# `(("cl_khr_depth_images",), ("__opencl_c_images", "__OPENCL_C_VERSION__>=200"))`):
+# spelled as the condition that tests it, it can stand next to macro names in a DNF.
+_VERSION_NAME = re.compile(r"^__OPENCL_C_VERSION__>=(\d{3})$")
+
+
+def version_requirement(name: str) -> Version | None:
+    """The version a name like `__OPENCL_C_VERSION__>=200` asks for; None for a macro name."""
+    m = _VERSION_NAME.match(name)
+    return Version.parse(m.group(1)) if m else None

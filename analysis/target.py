@@ -38,6 +38,7 @@ from .features import (
     Version,
     is_feature,
     requirements,
+    version_requirement,
 )
 
 __all__ = ["PRESETS", "SPEC_MACRO_SINCE", "Target", "TargetError", "Version"]
@@ -203,8 +204,14 @@ class Target:
         return macros
 
     def has(self, name: str) -> bool:
-        """Whether the target has a feature or extension (as a capability) or predefines `name`."""
-        return name in self.features or name in self.extensions or name in self.predefined_macros()
+        """Whether the target has a feature or extension (as a capability) or predefines `name`;
+        for a version floor such as `__OPENCL_C_VERSION__>=200`, whether its version is that new."""
+        if name in self.features or name in self.extensions:
+            return True
+        floor = version_requirement(name)
+        if floor is not None:
+            return self.version >= floor
+        return name in self.predefined_macros()
 
     def satisfies(self, since: str | Version | None, requires: Sequence[Sequence[str]]) -> bool:
         """Catalogue check: version >= `since` and `requires` (DNF over names; empty = none) holds."""

@@ -9,8 +9,11 @@ a deterministic JSON catalogue. What is taken from the text: function names, sig
 parameter names, the requirement sentences ("Requires support for OpenCL C 2.0 ...",
 `ifdef::cl_khr_...[]` blocks, "For OpenCL C 1.2 or newer:" lines), deprecation notes,
 section anchors and descriptions. What is encoded here after reading the prose: the
-meaning of each section's generic type names (gentype, sgentype, ...), because the
-prose defining them is too irregular to parse reliably.
+meaning of each section's generic type names (gentype, sgentype, ...), and the types an
+extension's note adds to them (EXTENSION_GENTYPES, used only when the note is in the
+spec), because the prose defining them is too irregular to parse reliably.
+"Version V or newer, or extension E" becomes two alternatives, E and a version name
+(`__OPENCL_C_VERSION__>=200`; see analysis/catalogue.py).
 """
 
 from __future__ import annotations
@@ -87,6 +90,29 @@ OPAQUE_GENTYPE = {"address-space-qualifier-functions", "pipe-functions", "built-
                   "built-in-work-group-pipe-read-and-write-functions", "built-in-pipe-query-functions"}
 COLLECTIVE_OPS = ["add", "min", "max"]
 
+
+@dataclass(frozen=True)
+class ExtensionGentypes:
+    """More meanings of `gentype` that an extension gives a table's functions, per its prose."""
+    extension: str
+    section: str  # anchor of the section whose `ifdef::extension[]` note says so
+    table: str  # anchor of the table whose signatures gain the overloads
+    names: tuple[str, ...]  # the functions, as the table spells them
+    types: list[tuple[str, int]]
+
+
+SUBGROUP_COLLECTIVES = ("sub_group_broadcast", "sub_group_reduce_<op>", "sub_group_scan_exclusive_<op>",
+                        "sub_group_scan_inclusive_<op>")
+EXTENSION_GENTYPES = [
+    # "Sub-Group Functions" (sub-group-functions), the cl_khr_subgroup_extended_types note:
+    # `gentype` may additionally be char, uchar, short and ushort; for sub_group_broadcast also
+    # any built-in vector type charn ... doublen ("Built-in Vector Data Types": n is 2, 3, 4, 8, 16).
+    ExtensionGentypes("cl_khr_subgroup_extended_types", "sub-group-functions", "table-collective-functions",
+                      SUBGROUP_COLLECTIVES, all_widths(["char", "uchar", "short", "ushort"], [1])),
+    ExtensionGentypes("cl_khr_subgroup_extended_types", "sub-group-functions", "table-collective-functions",
+                      ("sub_group_broadcast",), all_widths(INTS + FLOATS, VEC)),
+]
+
 CATEGORIES = [  # (anchor prefix of the enclosing level-3 section, category)
     ("work-item-functions", "work-item"), ("math-functions", "math"), ("integer-functions", "integer"),
     ("common-functions", "common"), ("geometric-functions", "geometric"),
@@ -115,10 +141,29 @@ class Req:
             dnf = self.dnf
         else:
             dnf = [sorted(set(a) | set(b)) for a in self.dnf for b in other.dnf]
-        return Req(since, normalize_dnf(dnf))
+        return Req(since, normalize_dnf(dnf, since))
 
 
-def normalize_dnf(dnf: list[list[str]]) -> list[list[str]]:
+# A version floor that holds in one alternative only ("OpenCL C 2.0 or newer, or the X
+# extension"): a name spelled as the condition that tests it. analysis/features.py
+# `version_requirement` reads it back.
+VERSION_NAME = "__OPENCL_C_VERSION__>="
+
+
+def version_name(version: str) -> str:
+    major, minor = version.split(".")
+    return f"{VERSION_NAME}{major}{minor}0"
+
+
+def _met_by(name: str, since: str | None) -> bool:
+    """A version name is true wherever the requirement's own `since` already holds."""
+    return since is not None and name.startswith(VERSION_NAME) and name <= version_name(since)
+
+
+def normalize_dnf(dnf: list[list[str]], since: str | None = None) -> list[list[str]]:
+    dnf = [[n for n in alt if not _met_by(n, since)] for alt in dnf]
+    if dnf and not all(dnf):
+        return []  # an alternative with nothing left to require: no requirement
     out: list[list[str]] = []
     for alt in sorted({tuple(sorted(set(a))) for a in dnf}, key=lambda a: (len(a), a)):
         if not any(set(o) <= set(alt) for o in out):  # drop alternatives implied by shorter ones
@@ -140,20 +185,19 @@ def macro_names(text: str) -> list[str]:
 def parse_requirement(text: str) -> Req:
     """Read a sentence like 'Requires support for OpenCL C 2.0, or OpenCL C 3.0 or newer and the
     {opencl_c_generic_address_space} feature'. OpenCL C 2.0 features are spelled as their 3.0
-    feature macros (as clang's opencl-c-base.h does), so '2.0, or 3.0 and F' becomes since 2.0 + F."""
+    feature macros (as clang's opencl-c-base.h does), so '2.0, or 3.0 and F' becomes since 2.0 + F;
+    '2.0 or newer, or the extension E' becomes E or the version name of 2.0 (no `since`)."""
     versions = re.findall(r"OpenCL (?:C )?(\d\.\d)", text)
     macros = macro_names(text)
     since = min(versions) if versions else None
     features = [m for m in macros if m.startswith("__opencl_c_")]
     exts = [m for m in macros if not m.startswith("__opencl_c_")]
     if exts and (features or versions) and re.search(r"\bor\b", text):
-        # an extension alternative next to a version/feature alternative
-        dnf = [[e] for e in exts] + ([features] if features else [])
-        if not features:
-            since = None  # version-or-extension: the extension alone is enough before that version
-        elif versions and min(versions) >= "3.0":
-            since = None
-        return Req(since, normalize_dnf(dnf))
+        # An extension alternative next to a version or feature one: the extension alone is
+        # enough before that version, so the version floor moves into its own alternative.
+        # "2.0, or 3.0 and F" is F (2.0 compilers define F), so no version name is needed there.
+        other = features if features else [version_name(min(versions))]
+        return Req(None, normalize_dnf([[e] for e in exts] + [other]))
     if exts and re.search(r"\bor\b", " ".join(text.split())) and not features and len(exts) > 1 \
             and not re.search(r"\b(and|both|all of)\b", text):
         return Req(since, normalize_dnf([[e] for e in exts]))
@@ -430,16 +474,23 @@ def cell_signatures(cell: Cell, lines: list[Line], base: Req) -> list[RawSig]:
     return sigs
 
 
-def description_req(desc: str) -> tuple[Req, str | None]:
-    req = Req()
+def description_req(desc: str) -> tuple[Req, dict[str, Req], str | None]:
+    """(requirement of the whole row, requirements of the functions a sentence names, deprecation)."""
+    req, scoped = Req(), {}
     dep = None
     flat = " ".join(desc.split())
     for m in re.finditer(r"[Rr]equires>>(.*?)(?:\.\s|\.$|,$)", flat + " "):
-        req = req.and_(parse_requirement(m.group(1)))
+        # "*write_imageh* requires support for cl_khr_fp16": that function only, not the row
+        subject = re.search(r"\*(\w+)\*\s*<<[\w-]+,\s*$", flat[:m.start()])
+        if subject:
+            name = subject.group(1)
+            scoped[name] = scoped.get(name, Req()).and_(parse_requirement(m.group(1)))
+        else:
+            req = req.and_(parse_requirement(m.group(1)))
     m = re.search(r"deprecated by>>\s*OpenCL C (\d\.\d)", flat)
     if m and "Scalar inputs" not in flat:
         dep = m.group(1)
-    return req, dep
+    return req, scoped, dep
 
 
 # --- expansion ----------------------------------------------------------------------------------
@@ -464,7 +515,9 @@ def gentype_ctx(line: Line) -> dict[str, list[tuple[str, int]]]:
     return {}
 
 
-def expand(sig: RawSig, line: Line) -> list[dict]:
+def expand(sig: RawSig, line: Line, gentypes: list[tuple[str, int]] | None = None) -> list[dict]:
+    """The overloads a table signature stands for; `gentypes` replaces the section's meaning
+    of `gentype` (the types an extension adds)."""
     ctx = gentype_ctx(line)
     opaque = line.section in OPAQUE_GENTYPE or line.top in OPAQUE_GENTYPE
     texts = [sig.ret] + [t for _, t in sig.params]
@@ -476,7 +529,9 @@ def expand(sig: RawSig, line: Line) -> list[dict]:
     if fam is None and re.search(r"\b[usi]?gentype\b|gentype<", joined) and not opaque:
         fam = "gentype"
     choices: list[tuple[str, int]] = ctx.get(fam, []) if fam else [("", 1)]
-    if fam and not choices:
+    if fam == "gentype" and gentypes is not None:
+        choices = gentypes
+    elif fam and not choices:
         choices = all_widths(INTS + FLOATS)
     ns = VEC if "<N>" in joined else [0]
     ms = [2, 4, 8, 16] if "<M>" in joined else [0]
@@ -511,8 +566,8 @@ def expand(sig: RawSig, line: Line) -> list[dict]:
             continue
         ret = normalize_type(sub(sig.ret))
         params = [{"name": pn, "type": normalize_type(sub(pt)) if pt != "..." else "..."} for pn, pt in sig.params]
-        if sig.name == "sub_group_broadcast" and width > 1:
-            continue
+        if sig.name == "sub_group_broadcast" and width > 1 and gentypes is None:
+            continue  # vector broadcasts come from cl_khr_subgroup_extended_types only
         req = sig.req
         types = [ret] + [p["type"] for p in params]
         if any(re.search(r"\bdouble\d*\b", t) for t in types):
@@ -708,8 +763,9 @@ BUILTIN_TYPES: list[tuple[str, str | None, list[list[str]]]] = [
     ("image2d_t", None, [["__opencl_c_images"]]), ("image3d_t", None, [["__opencl_c_images"]]),
     ("image2d_array_t", "1.2", [["__opencl_c_images"]]), ("image1d_t", "1.2", [["__opencl_c_images"]]),
     ("image1d_buffer_t", "1.2", [["__opencl_c_images"]]), ("image1d_array_t", "1.2", [["__opencl_c_images"]]),
-    ("image2d_depth_t", None, [["cl_khr_depth_images"], ["__opencl_c_images"]]),
-    ("image2d_array_depth_t", None, [["cl_khr_depth_images"], ["__opencl_c_images"]]),
+    # table-other-builtin-types: "OpenCL C 2.0 or newer, or the cl_khr_depth_images extension" (and images)
+    ("image2d_depth_t", None, [["cl_khr_depth_images"], ["__opencl_c_images", version_name("2.0")]]),
+    ("image2d_array_depth_t", None, [["cl_khr_depth_images"], ["__opencl_c_images", version_name("2.0")]]),
     ("image2d_msaa_t", None, [["cl_khr_gl_msaa_sharing"]]), ("image2d_array_msaa_t", None, [["cl_khr_gl_msaa_sharing"]]),
     ("image2d_msaa_depth_t", None, [["cl_khr_gl_msaa_sharing"]]),
     ("image2d_array_msaa_depth_t", None, [["cl_khr_gl_msaa_sharing"]]),
@@ -754,6 +810,7 @@ def build(spec_path: Path) -> dict:
     begin = next(i for i, ln in enumerate(raw) if ln.strip() == "[[built-in-functions]]")
     end = next(i for i, ln in enumerate(raw) if ln.strip() == "[[opencl-numerical-compliance]]")
     entries: dict[str, dict] = {}
+    extra_gentypes = extension_gentypes(lines)
 
     def add(ov: dict, line: Line, summary: str, dep: str | None, anchor: str | None = None) -> None:
         name = ov["name"]
@@ -784,11 +841,13 @@ def build(spec_path: Path) -> dict:
                     if "**" in sig_cell.text and "(" not in sig_cell.text:
                         continue  # extension summary tables list names only
                     line = lines[sig_cell.lines[0]]
-                    dreq, ddep = description_req(desc)
+                    dreq, scoped, ddep = description_req(desc)
                     base = line.section_req.and_(dreq)
                     base = base.and_(ifdef_req(line.ifdefs))
                     for sig in cell_signatures(Cell(sig_cell.lines, substitute_attrs(sig_cell.text)), lines, base):
-                        for ov in expand(sig, line):
+                        if sig.name in scoped:
+                            sig.req = sig.req.and_(scoped[sig.name])
+                        for ov in expand(sig, line) + extension_overloads(sig, line, extra_gentypes):
                             add(ov, line, summary_of(desc), ddep or line.deprecated)
             i = j + 1
             continue
@@ -822,6 +881,23 @@ def build(spec_path: Path) -> dict:
     return {"spec_url": "https://registry.khronos.org/OpenCL/specs/3.0-unified/html/OpenCL_C.html",
             "source": spec_path.name, "functions": functions, "types": types_list(),
             "constants": constants(lines[begin - 3000:end])}
+
+
+def extension_gentypes(lines: list[Line]) -> list[ExtensionGentypes]:
+    """The EXTENSION_GENTYPES whose note is in the spec: an `ifdef::extension[]` line of the
+    section that speaks of `gentype`."""
+    notes = {(ln.section, name) for ln in lines if "gentype" in ln.text for name in ln.ifdefs}
+    return [e for e in EXTENSION_GENTYPES if (e.section, e.extension) in notes]
+
+
+def extension_overloads(sig: RawSig, line: Line, extra: list[ExtensionGentypes]) -> list[dict]:
+    """The overloads extensions add to a table signature, each also needing its extension."""
+    out = []
+    for e in extra:
+        if line.table == e.table and sig.name in e.names:
+            req = sig.req.and_(Req(None, [[e.extension]]))
+            out += expand(RawSig(sig.name, sig.ret, sig.params, req), line, e.types)
+    return out
 
 
 def common_req(reqs: list[Req]) -> Req:

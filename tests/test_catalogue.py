@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cllint.analysis.catalogue import Overload, catalogue, spec_url
+from cllint.analysis.catalogue import Builtin, Overload, catalogue, spec_url
+from cllint.analysis.features import V2_0, version_requirement
+from cllint.analysis.target import Target
 from cllint.cli.main import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -118,6 +120,97 @@ def test_types_and_constants() -> None:
     assert cat.constant("FLT_MAX") is not None
     assert cat.constant("DBL_MAX").requires == (("__opencl_c_fp64",), ("cl_khr_fp64",))
     assert cat.constant("M_PI_F").type == "float"
+
+
+def overload(b: Builtin, signature: str) -> Overload:
+    return next(o for o in b.overloads if o.signature == signature)
+
+
+def offered(b: Builtin, signature: str, target: str) -> bool:
+    """Whether `target` ("CL1.2 +cl_khr_x,+y") has the overload, as signature help asks."""
+    std, _, extra = target.partition(" ")
+    t = Target.preset(std).apply_overrides(extra) if extra else Target.preset(std)
+    o = overload(b, signature)
+    return t.satisfies(b.overload_since(o), b.overload_requires(o))
+
+
+def test_only_write_imageh_needs_fp16() -> None:
+    # built-in-image-write-functions: "*write_imageh* requires cl_khr_fp16" names write_imageh
+    # alone; the row's write_imagef/i/ui do not need it.
+    cat = catalogue()
+    for name in ("write_imagef", "write_imagei", "write_imageui"):
+        b = cat.function(name)
+        for o in b.overloads:
+            assert not any("cl_khr_fp16" in alt for alt in b.overload_requires(o)), (name, o.signature)
+    h = cat.function("write_imageh")
+    assert all(all("cl_khr_fp16" in alt for alt in h.overload_requires(o)) for o in h.overloads)
+
+
+def test_image3d_writes_are_3d_image_writes_from_any_version() -> None:
+    # "OpenCL C 2.0, or OpenCL C 3.0 or newer and __opencl_c_3d_image_writes, or the
+    # cl_khr_3d_image_writes extension": no 2.0 floor over the extension alternative.
+    for name, color in (("write_imagef", "float4"), ("write_imagei", "int4"), ("write_imageui", "uint4")):
+        b = catalogue().function(name)
+        sig = f"void (write_only image3d_t, int4, {color})"
+        o = overload(b, sig)
+        assert b.overload_since(o) == "1.0"
+        assert b.overload_requires(o) == (("__opencl_c_3d_image_writes",), ("cl_khr_3d_image_writes",))
+        assert offered(b, sig, "CL1.2 +cl_khr_3d_image_writes") and not offered(b, sig, "CL1.2")
+        assert offered(b, sig, "CL3.0 +__opencl_c_images,+__opencl_c_3d_image_writes")
+        assert offered(b, sig, "CL2.0")
+    h = catalogue().function("write_imageh")
+    assert h.overload_requires(overload(h, "void (write_only image3d_t, int4, half4)")) == (
+        ("__opencl_c_3d_image_writes", "cl_khr_fp16"), ("cl_khr_3d_image_writes", "cl_khr_fp16"))
+
+
+def test_depth_images_from_2_0_or_with_the_extension() -> None:
+    # "OpenCL C 2.0 or newer, or the cl_khr_depth_images extension": the version is an
+    # alternative of its own, so 3.0 with images has them and 1.2 needs the extension.
+    b = catalogue().function("read_imagef")
+    sig = "float (read_only image2d_depth_t, sampler_t, float2)"
+    assert b.overload_requires(overload(b, sig)) == (("__OPENCL_C_VERSION__>=200",), ("cl_khr_depth_images",))
+    assert not offered(b, sig, "CL1.2") and offered(b, sig, "CL1.2 +cl_khr_depth_images")
+    assert offered(b, sig, "CL2.0") and offered(b, sig, "CL3.0 +__opencl_c_images")
+    rw = "float (read_write image2d_depth_t, int2)"  # 2.0 already: read_write images alone
+    assert b.overload_requires(overload(b, rw)) == (("__opencl_c_read_write_images",),)
+    assert offered(b, rw, "CL3.0 +__opencl_c_images,+__opencl_c_read_write_images")
+    w = catalogue().function("get_image_width")
+    assert offered(w, "int (write_only image2d_array_depth_t)", "CL3.0 +__opencl_c_images")
+    for name in ("image2d_depth_t", "image2d_array_depth_t"):
+        t = catalogue().type(name)
+        assert t.requires == (("cl_khr_depth_images",), ("__opencl_c_images", "__OPENCL_C_VERSION__>=200"))
+        assert not Target.preset("CL1.2").satisfies(t.since, t.requires)
+        assert Target.preset("CL3.0").apply_overrides("+__opencl_c_images").satisfies(t.since, t.requires)
+
+
+def test_version_names_are_read_back() -> None:
+    names = {n for f in catalogue().functions.values() for o in f.overloads
+             for alt in f.overload_requires(o) for n in alt if n.startswith("__OPENCL_C")}
+    assert names == {"__OPENCL_C_VERSION__>=200"} and version_requirement(names.pop()) == V2_0
+    # sub-groups are the extension or 3.0 with the feature: no version alternative
+    assert catalogue().function("sub_group_any").requires == (("__opencl_c_subgroups",), ("cl_khr_subgroups",))
+
+
+def test_subgroup_extended_types() -> None:
+    # sub-group-functions, the cl_khr_subgroup_extended_types note: gentype may also be char,
+    # uchar, short, ushort; sub_group_broadcast also takes every vector type.
+    cat = catalogue()
+    ext = "cl_khr_subgroup_extended_types"
+    bc = cat.function("sub_group_broadcast")
+    assert {"char (char, uint)", "ushort (ushort, uint)", "char3 (char3, uint)", "int16 (int16, uint)",
+            "float2 (float2, uint)", "half8 (half8, uint)", "double4 (double4, uint)"} <= sigs(bc.name)
+    assert len(bc.overloads) == 7 + 4 + 11 * 5
+    for op in ("reduce_add", "reduce_min", "scan_exclusive_max", "scan_inclusive_add"):
+        name = f"sub_group_{op}"
+        assert {"char (char)", "uchar (uchar)", "short (short)", "ushort (ushort)"} <= sigs(name)
+        assert "char2 (char2)" not in sigs(name)
+    for o in bc.overloads:
+        added = o.params[0].type not in ("int", "uint", "long", "ulong", "float", "double", "half")
+        assert all(ext in alt for alt in bc.overload_requires(o)) == added, o.signature
+    assert all("cl_khr_fp16" in alt for alt in bc.overload_requires(overload(bc, "half8 (half8, uint)")))
+    assert offered(bc, "char3 (char3, uint)", f"CL3.0 +__opencl_c_subgroups,+{ext}")
+    assert not offered(bc, "char3 (char3, uint)", "CL3.0 +__opencl_c_subgroups")
+    assert offered(bc, "uchar (uchar, uint)", f"CL2.0 +cl_khr_subgroups,+{ext}")
 
 
 def test_every_entry_is_well_formed() -> None:

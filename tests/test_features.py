@@ -95,6 +95,28 @@ kernel void e(global int *x) { generic int *p = x; }
     assert lint(src) == []
 
 
+def test_depth_image_type_from_2_0_or_with_the_extension() -> None:
+    """image2d_depth_t: OpenCL C 2.0 or newer (with images), or cl_khr_depth_images."""
+    src = b"kernel void k(read_only image2d_depth_t d) {}\n"
+    (d,) = lint(src, "CL1.2", "target")
+    assert d.code == "CL302" and d.message == (
+        "type 'image2d_depth_t' needs extension 'cl_khr_depth_images' or feature '__opencl_c_images' "
+        "and OpenCL C 2.0 or newer, which target 'CL1.2' does not provide")
+    assert d.fix is not None and d.fix.title == (
+        "Wrap in '#if defined(cl_khr_depth_images) || (defined(__opencl_c_images) && __OPENCL_C_VERSION__ >= 200)'")
+    assert lint(src, "CL2.0") == []
+    ctx = RuleContext(file="t.cl", source=src, tree=parse(src),
+                      target=Target.preset("CL3.0").apply_overrides("+__opencl_c_images"), options={"mode": "target"})
+    assert run_rules(ctx, CL3) == []
+    # portability: a feature macro is defined from 2.0 on only, so `#ifdef __opencl_c_images` guards it
+    for guard in (b"#ifdef __opencl_c_images", b"#ifdef cl_khr_depth_images",
+                  b"#if __OPENCL_C_VERSION__ >= 200 && defined(__opencl_c_images)"):
+        assert lint(guard + b"\n" + src + b"#endif\n") == [], guard
+    (port,) = lint(src)
+    assert port.message == ("use of 'image2d_depth_t' is not guarded by 'cl_khr_depth_images' or "
+                            "'__opencl_c_images' and '__OPENCL_C_VERSION__ >= 200'")
+
+
 def test_double_literal_preview() -> None:
     src = b"kernel void k(global float *x) { x[0] = x[1] * 0.5; x[2] = 0.1; }\n"
     diags = [d for d in lint(src, preview=True) if d.code == "CL308"]

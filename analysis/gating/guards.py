@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..features import DNF, is_feature
+from ..features import DNF, FEATURES, V2_0, Version, is_feature, version_requirement
 from ..preprocessor import build_view
 from ..preprocessor.view import PreprocessorView
 from . import tables
@@ -36,7 +36,21 @@ def is_target_mode(ctx: Any) -> bool:
     return ctx.target.describe() != "CL1.2"
 
 
+# Feature macros are predefined from OpenCL C 2.0 on only: a guard on one implies 2.0.
+_FEATURE_MACROS = frozenset(FEATURES)
+
+
+def _version_guarded(view: PreprocessorView, offset: int, floor: Version) -> bool:
+    v = view.guard_min_version(offset)
+    if v is not None and v >= floor.number:
+        return True
+    return floor <= V2_0 and view.guard_implies_any(offset, _FEATURE_MACROS)
+
+
 def _name_guarded(view: PreprocessorView, offset: int, name: str) -> bool:
+    floor = version_requirement(name)
+    if floor is not None:  # a version alternative (`__OPENCL_C_VERSION__>=200`)
+        return _version_guarded(view, offset, floor)
     if view.guard_implies_any(offset, tables.implied_by(name)):
         return True
     if tables.mandatory_in_2_0(name):
@@ -60,26 +74,38 @@ def dead_code(view: PreprocessorView | None, offset: int) -> bool:
     return any(c.is_constant() is False for c in view.conditions_at(offset))
 
 
-def _kind(name: str) -> str:
-    return "feature" if is_feature(name) else "extension"
+def _need(name: str) -> str:
+    """"feature '__opencl_c_fp64'", "extension 'cl_khr_fp64'", "OpenCL C 2.0 or newer"."""
+    floor = version_requirement(name)
+    if floor is not None:
+        return f"OpenCL C {floor} or newer"
+    return f"{'feature' if is_feature(name) else 'extension'} '{name}'"
+
+
+def _test(name: str) -> str:
+    """The preprocessor test of a name: 'defined(X)', or '__OPENCL_C_VERSION__ >= 200'."""
+    floor = version_requirement(name)
+    return f"defined({name})" if floor is None else f"__OPENCL_C_VERSION__ >= {floor.number}"
 
 
 def needs_text(requires: DNF) -> str:
     """"feature '__opencl_c_fp64' or extension 'cl_khr_fp64'"."""
-    alts = [" and ".join(f"{_kind(n)} '{n}'" for n in alt) for alt in requires]
+    alts = [" and ".join(_need(n) for n in alt) for alt in requires]
     return " or ".join(alts)
 
 
 def names_text(requires: DNF) -> str:
-    """"'__opencl_c_fp64' or 'cl_khr_fp64'"."""
-    return " or ".join(" and ".join(f"'{n}'" for n in alt) for alt in requires)
+    """"'__opencl_c_fp64' or 'cl_khr_fp64'"; a version floor as its test."""
+    def spelled(n: str) -> str:
+        return n if version_requirement(n) is None else _test(n)
+    return " or ".join(" and ".join(f"'{spelled(n)}'" for n in alt) for alt in requires)
 
 
 def guard_text(requires: DNF) -> str:
     """The directive that opens a guard: '#ifdef X' or '#if defined(a) || defined(b)'."""
-    if len(requires) == 1 and len(requires[0]) == 1:
+    if len(requires) == 1 and len(requires[0]) == 1 and version_requirement(requires[0][0]) is None:
         return f"#ifdef {requires[0][0]}"
-    alts = [" && ".join(f"defined({n})" for n in alt) for alt in requires]
+    alts = [" && ".join(_test(n) for n in alt) for alt in requires]
     if len(alts) > 1:
         alts = [f"({a})" if "&&" in a else a for a in alts]
     return "#if " + " || ".join(alts)
