@@ -7,6 +7,8 @@ which would be a guess. The CL1xx rules report nothing about such pointers.
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from cllint.analysis.model import SemanticModel, SymbolKind
@@ -116,8 +118,8 @@ class Certainty:
             return bool(inner) and self.expr_certain(inner[-1], depth + 1)
         if k == "identifier":
             sym = self.model.resolve(node)
-            if sym is None:
-                return False
+            if sym is None:  # only the predefined `__func__` has a type without a declaration
+                return self.model.source[node.start_byte:node.end_byte] == b"__func__"
             if sym.kind is SymbolKind.BUILTIN:
                 return True
             if sym.kind is SymbolKind.PARAMETER or sym.kind is SymbolKind.LOCAL or sym.kind is SymbolKind.GLOBAL:
@@ -130,7 +132,9 @@ class Certainty:
         if k in ("subscript_expression", "pointer_expression", "update_expression"):
             return self.expr_certain(f("argument"), depth + 1)
         if k == "cast_expression":
-            return self.decl_certain(f("type"))
+            # A cast the parser could not read whole (`(__attribute__((...)) int *)p`) has an
+            # ERROR child beside its type: the type read is not the one written.
+            return not node.has_error and self.decl_certain(f("type"))
         if k == "call_expression":
             callee = f("function")
             if callee is None or callee.type != "identifier":
@@ -159,8 +163,13 @@ class Certainty:
         return False
 
 
+_NAMED_SPACE = re.compile(rb"\b(?:__)?(?:global|local|constant|private)\b|opencl_(?:global|local|constant|private)")
+
+
 def is_null_constant(source: bytes, node: Node | None) -> bool:
-    """`0`, `NULL`, `(void *)0` and the same in parentheses."""
+    """`0`, `NULL`, `(void *)0` and the same in parentheses. A cast to a pointer into a named
+    space (`(global void *)0`) is a pointer of that space, not a null constant that converts
+    to any space (clang reports `constant int *p = (global void *)0;`); generic stays null."""
     n = node
     while n is not None and n.type == "parenthesized_expression" and n.named_children:
         n = n.named_children[-1]
@@ -174,6 +183,9 @@ def is_null_constant(source: bytes, node: Node | None) -> bool:
     if n.type == "identifier":
         return word == "NULL"
     if n.type == "cast_expression":
+        t = n.child_by_field_name("type")
+        if t is not None and _NAMED_SPACE.search(source, t.start_byte, t.end_byte):
+            return False
         return is_null_constant(source, n.child_by_field_name("value"))
     return False
 

@@ -151,6 +151,8 @@ class TypeReader:
                 continue
             else:
                 self._modifier(child, acc)
+        if acc.space is None:  # clang's attribute spellings of a space: `__attribute__((opencl_global))`
+            acc.space = next((sp for a in acc.attributes if (sp := AddressSpace.from_attribute(a.name))), None)
         base = acc.base
         if base is None:  # `unsigned x`, or implicit int in old or broken code
             base = _sized(acc.words) if acc.words else Scalar("int")

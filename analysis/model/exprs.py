@@ -171,6 +171,10 @@ class ExprTyper:
         sym = self.symbol(node)
         name = text(self.source, node)
         if sym is None:
+            if name == "__func__" and self.fm is not None and self.fm.name:
+                # C99 6.4.2.2, in OpenCL C a string in the constant space (6.7: all string
+                # literals are): `char *p = __func__;` changes address space.
+                return Array(Scalar("char"), len(self.fm.name) + 1, AddressSpace.CONSTANT)
             return Unknown(name)
         if sym.kind is SymbolKind.BUILTIN:
             c = catalogue().constant(name)

@@ -30,16 +30,35 @@ class AddressSpace(Enum):
     LOCAL = "__local"
     CONSTANT = "__constant"
     GENERIC = "__generic"
+    # clang's unified-shared-memory spaces (`__attribute__((opencl_global_device))`, ...):
+    # parts of `__global`, which encloses them (Embedded C 5.1.3 subsets).
+    GLOBAL_DEVICE = "__global_device"
+    GLOBAL_HOST = "__global_host"
 
     @property
     def spelling(self) -> str:
         return self.value
 
     @classmethod
+    def from_attribute(cls, name: str) -> AddressSpace | None:
+        """clang's attribute spellings: `opencl_global` -> GLOBAL, `opencl_global_device` ->
+        GLOBAL_DEVICE; anything else (numbered `address_space(N)` included) -> None."""
+        return _ATTRIBUTE_SPACES.get(name.strip("_"))
+
+    @classmethod
     def from_keyword(cls, word: str) -> AddressSpace | None:
         """`global` or `__global` -> GLOBAL; anything else -> None."""
         key = word.strip().lstrip("_")
         return cls[key.upper()] if key in ("global", "local", "constant", "private", "generic") else None
+
+
+_ATTRIBUTE_SPACES = {
+    "opencl_global": AddressSpace.GLOBAL, "opencl_local": AddressSpace.LOCAL,
+    "opencl_constant": AddressSpace.CONSTANT, "opencl_private": AddressSpace.PRIVATE,
+    "opencl_generic": AddressSpace.GENERIC, "opencl_global_device": AddressSpace.GLOBAL_DEVICE,
+    "opencl_global_host": AddressSpace.GLOBAL_HOST,
+}
+_GLOBAL_PARTS = (AddressSpace.GLOBAL_DEVICE, AddressSpace.GLOBAL_HOST)
 
 
 # -- the type hierarchy -----------------------------------------------------------------
@@ -284,11 +303,13 @@ def program_scope_space(target: Target) -> AddressSpace:
 def is_enclosed(inner: AddressSpace, outer: AddressSpace) -> bool:
     """Whether `inner` is a subset of `outer` (6.7 Address Space Conversions, Embedded C 5.1.3).
 
-    Every space encloses itself; generic encloses private, local and global; constant is
-    disjoint from all others.
+    Every space encloses itself; generic encloses private, local and global; global encloses
+    its device and host parts (clang's USM spaces); constant is disjoint from all others.
     """
     if inner is outer:
         return True
+    if inner in _GLOBAL_PARTS:
+        return outer is AddressSpace.GLOBAL or outer is AddressSpace.GENERIC
     return outer is AddressSpace.GENERIC and inner in (AddressSpace.PRIVATE, AddressSpace.LOCAL,
                                                        AddressSpace.GLOBAL)
 
@@ -301,6 +322,8 @@ def common_address_space(a: AddressSpace, b: AddressSpace) -> AddressSpace | Non
         return a
     if AddressSpace.CONSTANT in (a, b):
         return None
+    if a in _GLOBAL_PARTS and b in _GLOBAL_PARTS:
+        return AddressSpace.GLOBAL
     return AddressSpace.GENERIC
 
 
