@@ -389,9 +389,10 @@ module.exports = grammar(C, {
     ...preprocIf('_in_enumerator_list', $ => seq($.enumerator, ',')),
     ...preprocIf('_in_enumerator_list_no_comma', $ => $.enumerator, -1),
 
-    // `(GLOBAL_AS u8 *) p`: macros may stand before the type in a type name too.
+    // `(GLOBAL_AS u8 *) p`: macros may stand before the type in a type name too, and
+    // so may clang's attributes (`(__attribute__((opencl_global_device)) int *) p`).
     type_descriptor: $ => seq(
-      repeat(choice($.type_qualifier, $.macro_modifier)),
+      repeat(choice($.type_qualifier, $.macro_modifier, $.attribute_specifier)),
       field('type', $.type_specifier),
       repeat($.type_qualifier),
       field('declarator', optional($._abstract_declarator)),
