@@ -321,5 +321,9 @@ class Snapshot:
 
 def view_key(view) -> bytes:
     """Facts of the preprocessor view outside function bodies change the skeleton key;
-    its diagnostics (include resolution, unbalanced groups) stand for them cheaply."""
-    return repr([(d.code, d.message) for d in getattr(view, "diagnostics", ())]).encode()
+    its diagnostics (include resolution, unbalanced groups) stand for them cheaply, and
+    the digest of its macros for the `#define`s of included headers, which the file's
+    own text does not show (a macro may stand for a barrier in any function)."""
+    diags = repr([(d.code, d.message) for d in getattr(view, "diagnostics", ())]).encode()
+    state = getattr(view, "macro_state_at", None)
+    return diags + (state(1 << 62) if state is not None else b"")

@@ -82,6 +82,180 @@ def test_suppression_comment() -> None:
     assert lint_tree("s.cl", src, parse(src), LintOptions(select=("CL2",))) == []
 
 
+# -- macros standing for barriers and collectives (analysis/uniformity/macros.py) --------
+
+
+def lint_cl2(src: bytes, resolver=None) -> list:
+    return lint_tree("m.cl", src, parse(src), LintOptions(select=("CL2",)), include_resolver=resolver)
+
+
+def test_macro_barrier_is_reported_on_the_macro_use() -> None:
+    src = b"""#define SYNC_THREADS() barrier (CLK_LOCAL_MEM_FENCE)
+kernel void k(local float *t) {
+  if (get_local_id(0) < 4)
+    SYNC_THREADS ();
+}
+"""
+    (d,) = lint_cl2(src)
+    assert d.code == "CL201"
+    assert src[d.span.start:d.span.end] == b"SYNC_THREADS"
+    assert d.message == ("'SYNC_THREADS' expands to 'barrier', which may not be reached by every "
+                         "work-item in the work-group")
+    assert "branch condition depends on 'get_local_id(0)' here" in [n.message for n in d.notes]
+
+
+def test_helper_reaching_a_barrier_through_a_macro() -> None:
+    src = b"""#define LOCAL_BARRIER barrier(CLK_LOCAL_MEM_FENCE)
+void tile(local float *t) { t[0] = 1.0f; LOCAL_BARRIER; }
+kernel void k(local float *t) {
+  if (get_local_id(0) < 4) tile(t);
+}
+"""
+    (d,) = lint_cl2(src)
+    assert d.code == "CL203"
+    inner = d.notes[0]
+    assert inner.message == "'tile' reaches 'barrier' here (expanded from macro 'LOCAL_BARRIER')"
+    assert src[inner.span.start:inner.span.end] == b"LOCAL_BARRIER"
+
+
+def test_early_return_before_a_macro_barrier() -> None:
+    src = b"""#define SYNC_THREADS() barrier (CLK_LOCAL_MEM_FENCE)
+kernel void k(global float *a, local float *t, int n) {
+  int gid = get_global_id(0);
+  if (gid >= n) return;
+  t[get_local_id(0)] = a[gid];
+  SYNC_THREADS ();
+}
+"""
+    (d,) = lint_cl2(src)
+    assert d.code == "CL201" and "work-items that take this 'return' skip the call" in [n.message for n in d.notes]
+
+
+def test_collective_and_sub_group_macros() -> None:
+    src = b"""#define WG_SUM(x) work_group_reduce_add(x)
+#define SG_SUM(x) sub_group_reduce_add(x)
+kernel void k(global float *a) {
+  int lid = get_local_id(0);
+  if (lid < 4) a[0] = WG_SUM(a[lid]);
+  if (get_sub_group_local_id() == 0) a[1] = SG_SUM(a[lid]);
+}
+"""
+    got = [(d.code, d.message.split(",")[0]) for d in lint_cl2(src)]
+    assert got == [("CL202", "'WG_SUM' expands to 'work_group_reduce_add'"),
+                   ("CL205", "'SG_SUM' expands to 'sub_group_reduce_add'")]
+
+
+def test_uniform_macro_barriers_stay_silent() -> None:
+    src = b"""#define SYNC_THREADS() barrier (CLK_LOCAL_MEM_FENCE)
+#define LOCAL_BARRIER barrier(CLK_LOCAL_MEM_FENCE)
+kernel void k(global float *a, local float *t, int n) {
+  int lid = get_local_id(0);
+  t[lid] = lid < n ? a[lid] : 0.0f;
+  SYNC_THREADS ();
+  for (int s = get_local_size(0) / 2; s > 0; s >>= 1) {
+    if (lid < s) t[lid] += t[lid + s];
+    LOCAL_BARRIER;
+  }
+  if (get_group_id(0) > 2) SYNC_THREADS ();
+}
+"""
+    assert lint_cl2(src) == []
+
+
+@pytest.mark.parametrize("defines", [
+    b"",  # undefined: the macro cannot be known
+    b"#define SYNC_THREADS()\n#define LOCAL_BARRIER\n",  # named like barriers, expand to nothing
+    b"#define SYNC_THREADS() mem_fence(CLK_LOCAL_MEM_FENCE)\n#define LOCAL_BARRIER ((void)0)\n",
+    b"#define SYNC_THREADS() barrier(1)\n#define LOCAL_BARRIER barrier(1)\n"
+    b"#undef SYNC_THREADS\n#undef LOCAL_BARRIER\n",  # gone before the kernel
+    b"#if 0\n#define SYNC_THREADS() barrier(1)\n#define LOCAL_BARRIER barrier(1)\n#endif\n",
+])
+def test_macros_that_are_no_barrier_stay_silent(defines: bytes) -> None:
+    src = defines + b"""kernel void k(local float *t) {
+  if (get_local_id(0) < 4) { SYNC_THREADS (); LOCAL_BARRIER; }
+}
+"""
+    assert lint_cl2(src) == []
+
+
+def test_macro_defined_after_the_kernel_is_not_its_macro() -> None:
+    src = b"""kernel void k(local float *t) {
+  if (get_local_id(0) < 4) SYNC_THREADS ();
+}
+#define SYNC_THREADS() barrier (CLK_LOCAL_MEM_FENCE)
+kernel void k2(local float *t) {
+  if (get_local_id(0) < 4) SYNC_THREADS ();
+}
+"""
+    assert [src.count(b"\n", 0, d.span.start) + 1 for d in lint_cl2(src)] == [6]
+
+
+def test_a_macro_deciding_itself_whether_to_synchronise_stays_silent() -> None:
+    """Conservative: a condition or jump before the barrier inside the expansion decides
+    whether (and where) it runs, and that decision is not read (see macros._DECIDES)."""
+    src = b"""#define SYNC_IF(c) if (c) barrier(CLK_LOCAL_MEM_FENCE)
+#define SYNC_WIDE (get_local_size(0) > 32 ? barrier(CLK_LOCAL_MEM_FENCE) : (void)0)
+#define REDUCE(t, lid) for (int s = 8; s > 0; s >>= 1) { t[lid] += t[lid + s]; barrier(CLK_LOCAL_MEM_FENCE); }
+kernel void k(local float *t) {
+  int lid = get_local_id(0);
+  SYNC_IF(lid < 4);
+  if (lid < 32) { SYNC_WIDE; }
+  if (lid < 8) { REDUCE(t, lid) }
+}
+"""
+    # the loop around the barrier does not decide: REDUCE is reported, the others not
+    assert [(d.code, d.message.split(",")[0]) for d in lint_cl2(src)] == [("CL201", "'REDUCE' expands to 'barrier'")]
+
+
+def test_arguments_through_a_macro_are_checked_only_for_an_alias() -> None:
+    """`BARRIER(f)` with `#define BARRIER barrier` passes `f` to barrier itself; where a
+    function-like macro's argument lands is not known, so it is not checked."""
+    src = b"""#define BARRIER barrier
+#define SYNC(f) barrier(f)
+kernel void k(local float *t) {
+  int lid = get_local_id(0);
+  BARRIER(lid ? CLK_LOCAL_MEM_FENCE : CLK_GLOBAL_MEM_FENCE);
+  SYNC(lid ? CLK_LOCAL_MEM_FENCE : CLK_GLOBAL_MEM_FENCE);
+}
+"""
+    got = [(d.code, src.count(b"\n", 0, d.span.start) + 1) for d in lint_cl2(src)]
+    assert got == [("CL204", 5)]
+
+
+def test_macro_from_an_include() -> None:
+    header = b"#define SYNC_THREADS() barrier (CLK_LOCAL_MEM_FENCE)\n"
+    src = b"""#include "platform.h"
+kernel void k(local float *t) {
+  if (get_local_id(0) < 4) SYNC_THREADS ();
+}
+"""
+    found = lint_cl2(src, lambda name, angled, including: ("platform.h", header) if name == "platform.h" else None)
+    assert [d.code for d in found] == ["CL201"]
+    assert lint_cl2(src) == []  # the header not found: unknown
+
+
+def test_a_barrier_in_a_macro_argument_is_reported_once() -> None:
+    src = b"""#define RUN(x) do { x; } while (0)
+kernel void k(local float *t) {
+  if (get_local_id(0) < 4) RUN(barrier(CLK_LOCAL_MEM_FENCE));
+}
+"""
+    (d,) = lint_cl2(src)
+    assert d.message.startswith("'barrier' may not")  # the call the tree holds, not the macro
+
+
+@pytest.mark.parametrize("src", [
+    b"#define S() S()\nkernel void k() { if (get_local_id(0)) S(); }",
+    b"#define A B\n#define B A\nkernel void k() { if (get_local_id(0)) { A; B(); } }",
+    b"#define F(x, y) barrier(x)\nkernel void k() { if (get_local_id(0)) { F(1); F(1, 2, 3); F; } }",
+    b"#define F(x) barrier(x)\nkernel void k() { if (get_local_id(0)) F(",
+    b"#define barrier(x) barrier(x)\nkernel void k() { if (get_local_id(0)) barrier(1); }",
+    b"#define S() barrier(1)\nkernel void k() { ;; if (get_local_id(0)) { S() /* c */; S /* c */; } }",
+])
+def test_odd_macros_never_raise(src: bytes) -> None:
+    lint_cl2(src)
+
+
 @pytest.mark.parametrize("src", [
     b"kernel void k( { barrier(",
     b"kernel void k() { for (;;) { barrier(1); } }",

@@ -12,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 from cllint.analysis.db import Change, Host, TextEdit
 from cllint.analysis.gating.uses import collect_uses_and_literals
 from cllint.analysis.lint import LintOptions, lint_tree, suppress_all
+from cllint.analysis.preprocessor.view import build_view
 from cllint.analysis.rules import barriers, features
 from cllint.analysis.target import Target
 from cllint.analysis import toplevel
@@ -344,3 +345,25 @@ def test_a_cycle_of_calls_reads_the_same_with_a_focus(head: bytes) -> None:
 def test_a_call_into_a_cycle_typed_elsewhere() -> None:
     inc, full = _typed(CYCLE, [(b"== 0) sub_group_barrier", b"== 0) leaf_sync(t); sub_group_barrier")])
     assert inc == full
+
+
+# leaf_sync reaches its barrier through a macro (analysis/uniformity/macros.py).
+MACRO = b"#define LOCAL_SYNC() barrier(CLK_LOCAL_MEM_FENCE)\n" + BASE.replace(
+    b"t[0] = 0.0f; barrier(CLK_LOCAL_MEM_FENCE);", b"t[0] = 0.0f; LOCAL_SYNC();")
+
+
+@pytest.mark.parametrize("head", [b"kernel void k1", b"kernel void k2", b"void leaf_sync"])
+def test_a_macro_barrier_reads_the_same_with_a_focus(head: bytes) -> None:
+    tree = parse(MACRO)
+    view = build_view("m", MACRO, target=Target.preset("CL2.0"))
+    whole = analyse_file(tree, MACRO, None, "m", view).findings
+    assert [f.code for f in whole] == [f.code for f in analyse_file(parse(BASE), BASE).findings]
+    a, b = _function_range(MACRO, head)
+    summaries._MEMO.clear()
+    assert analyse_file(tree, MACRO, [(a, b)], "m", view).findings == [f for f in whole if a <= f.start < b]
+
+
+def test_a_macro_barrier_removed_from_a_callee_updates_its_callers() -> None:
+    inc, full = _typed(MACRO, [(b"#define LOCAL_SYNC() barrier(CLK_LOCAL_MEM_FENCE)", b"#define LOCAL_SYNC()")])
+    assert inc == full
+    assert "CL203" not in _codes(inc) and "CL203" in _codes(_typed(MACRO, [])[0])

@@ -42,10 +42,16 @@ typedef struct { image2d_t img; int n; } holder_t;
 kernel void proto(int *x);
 sampler_t smp = 0;
 """)
+# Barriers behind macros (analysis/uniformity/macros.py): a helper reaching one through
+# a macro, and a use under a divergent branch; pieces redefine, undefine and use them.
+MACROS = BASE.replace(b"#define N 64\n", b"#define N 64\n#define SYNC() barrier(CLK_LOCAL_MEM_FENCE)\n"
+                      b"#define LB SYNC()\n").replace(b"if (x) { } barrier(CLK_LOCAL_MEM_FENCE);", b"if (x) { } LB;") \
+    .replace(b"    if (g > 10) return;\n", b"    if (g > 10) SYNC();\n")
 PIECES = [b";", b"{", b"}", b"x", b" ", b"\n", b"int j = 0;", b"global ", b"barrier(0);",
           b"helper(t, 1);", b"if (lid) return;", b"1.0", b"#ifdef cl_khr_fp64\n", b"#endif\n",
           b"(local float *)", b"get_local_id(0)", b"unqualified(z);", b"z", b"y",
-          b"typedef int *ip;\n", b"ip ", b"#define z y\n", b"#undef N\n"]
+          b"typedef int *ip;\n", b"ip ", b"#define z y\n", b"#undef N\n", b"SYNC();", b"LB;",
+          b"#define SYNC()\n", b"#undef LB\n"]
 
 
 def full(text: bytes, options: LintOptions) -> list:
@@ -59,7 +65,7 @@ def full(text: bytes, options: LintOptions) -> list:
 def test_incremental_lint_equals_full(data):
     options = LintOptions(target=Target.preset(data.draw(st.sampled_from(["CL1.2", "CL2.0"]))))
     host = Host(options)
-    text = data.draw(st.sampled_from([BASE, SCOPED]))
+    text = data.draw(st.sampled_from([BASE, SCOPED, MACROS]))
     host.set_file("f", text)
     host.snapshot().diagnostics("f")
     for _ in range(data.draw(st.integers(1, 6))):
@@ -97,7 +103,7 @@ def test_incremental_lint_equals_full_while_broken(data):
     parses, and the incremental result must follow the tree it was given."""
     options = LintOptions(target=Target.preset(data.draw(st.sampled_from(["CL1.2", "CL2.0"]))))
     host = Host(options)
-    host.set_file("f", data.draw(st.sampled_from([BASE, SCOPED])))
+    host.set_file("f", data.draw(st.sampled_from([BASE, SCOPED, MACROS])))
     host.snapshot().diagnostics("f")
     for _ in range(data.draw(st.integers(1, 8))):
         text = host.snapshot().text("f")
@@ -172,3 +178,52 @@ def test_directive_moved_between_bodies_is_a_skeleton_change() -> None:
     snap = host.snapshot()
     assert snap.diagnostics("f") == full(snap.text("f"), options)
     assert not any(d.code == "CL102" for d in snap.diagnostics("f"))
+
+
+def _cl2(diags: list) -> list[tuple[str, str]]:
+    return [(d.code, d.message.split(",")[0]) for d in diags if d.code.startswith("CL2")]
+
+
+def test_changed_define_of_a_barrier_macro_is_followed() -> None:
+    """The helper's summary and both kernels' findings read the macro: redefining it
+    changes them, and a later edit in one body keeps the others right."""
+    options = LintOptions(target=Target.preset("CL1.2"))
+    host = Host(options)
+    host.set_file("f", MACROS)
+    before = _cl2(host.snapshot().diagnostics("f"))
+    assert ("CL203", "'sync_helper' synchronises the work-group but may not be reached by every work-item") in before
+    assert ("CL201", "'SYNC' expands to 'barrier'") in before
+    text = MACROS
+    for old, new in [(b"#define SYNC() barrier(CLK_LOCAL_MEM_FENCE)", b"#define SYNC()"),
+                     (b"    size_t g", b"    int j = 0;\n    size_t g"),
+                     (b"#define SYNC()\n", b"#define SYNC() work_group_barrier(CLK_LOCAL_MEM_FENCE)\n"),
+                     (b"out[lid] = t[lid] * 0.5;", b"out[lid] = t[lid];")]:
+        pos = text.index(old)
+        host.apply_change(Change(edits={"f": [TextEdit(pos, pos + len(old), new)]}))
+        text = text[:pos] + new + text[pos + len(old):]
+        snap = host.snapshot()
+        assert snap.diagnostics("f") == full(text, options)
+        if new == b"#define SYNC()":
+            assert _cl2(snap.diagnostics("f")) == []  # kernel a's own barrier is reached by all
+    after = _cl2(host.snapshot().diagnostics("f"))
+    assert ("CL201", "'SYNC' expands to 'work_group_barrier'") in after
+    assert ("CL203", "'sync_helper' synchronises the work-group but may not be reached by every work-item") in after
+
+
+def test_changed_header_define_is_followed() -> None:
+    """A macro from an included header: the file's text does not change, the header's
+    `#define` does (an open buffer, say). Functions the next edit does not touch must
+    not keep findings the old definition made."""
+    headers = {"sync.h": b"#define SYNC_THREADS() barrier(CLK_LOCAL_MEM_FENCE)\n"}
+    options = LintOptions(select=("CL2",))
+    host = Host(options, include_resolver=lambda name, angled, including: (name, headers[name]))
+    src = b"""#include "sync.h"
+kernel void k1(local float *t) { if (get_local_id(0) < 4) SYNC_THREADS(); }
+kernel void k2(local float *t) { if (get_local_id(0) < 4) SYNC_THREADS(); }
+"""
+    host.set_file("f", src)
+    assert [d.code for d in host.snapshot().diagnostics("f")] == ["CL201", "CL201"]
+    headers["sync.h"] = b"#define SYNC_THREADS()\n"
+    pos = src.index(b"< 4")
+    host.apply_change(Change(edits={"f": [TextEdit(pos, pos, b" ")]}))  # in k1 only
+    assert host.snapshot().diagnostics("f") == []

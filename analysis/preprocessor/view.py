@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, KeysView
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, FileId, Severity, Span
@@ -49,6 +49,8 @@ ResolverCall = tuple[tuple[str, bool, FileId], "tuple[FileId, bytes] | None"]
 MAX_INCLUDE_DEPTH = 64
 _MAX_CHAIN = 16  # conditional redefinitions folded into one guarded value
 _MAX_EXPANSION_DEPTH = 64
+_MAX_EXPANSIONS = 256  # macro replacements in one `expand`
+_MAX_EXPANDED_TOKENS = 20_000
 
 
 def _and3(a: bool | None, b: bool | None) -> bool | None:
@@ -273,6 +275,55 @@ class PreprocessorView:
         toks = _substitute(macro, [tokenize(a) for a in args])
         words = self._expand_words(toks, offset, frozenset({name}), 0)
         return None if words is None else " ".join(words)
+
+    def macro_definitions(self) -> Iterator[MacroDef]:
+        """Every `#define` of the file and its includes outside arms known to be inactive."""
+        for events in self._macro_events.values():
+            for ev in events:
+                if ev.macro is not None and ev.branch.active is not False:
+                    yield ev.macro
+
+    def defined_names(self) -> KeysView[str]:
+        """Every name some `#define` or `#undef` of the file (or its includes) mentions."""
+        return self._macro_events.keys()
+
+    def expand(self, toks: list[Token], offset: int) -> list[Token] | None:
+        """`toks` as the compiler sees them at `offset`: the source's macros expanded and the
+        result rescanned with the tokens that follow (a function-like macro takes its
+        arguments from there). Token objects that pass through unexpanded stay the same
+        objects. None for a wrong argument count or an expansion too deep or too large."""
+        toks = list(toks)
+        hides: list[frozenset[str]] = [frozenset()] * len(toks)
+        out: list[Token] = []
+        budget = _MAX_EXPANSIONS
+        i = 0
+        while i < len(toks):
+            tok, hide = toks[i], hides[i]
+            macro = self.macro_at(tok.text, offset) if tok.kind == "id" and tok.text not in hide else None
+            if macro is None:
+                out.append(tok)
+                i += 1
+                continue
+            try:
+                if macro.params is None:
+                    body, end = tokenize(macro.body), i + 1
+                elif i + 1 < len(toks) and toks[i + 1].text == "(":
+                    args, end = _read_args(toks, i + 1)
+                    body = _substitute(macro, args)
+                else:  # a function-like name without '(' is not expanded
+                    out.append(tok)
+                    i += 1
+                    continue
+            except ExprError:
+                return None
+            budget -= 1
+            if budget < 0 or len(hide) >= _MAX_EXPANSION_DEPTH or len(toks) > _MAX_EXPANDED_TOKENS:
+                return None
+            # Rescanned in place: the replacement may call a macro with tokens that follow.
+            inner = hide | {tok.text}
+            toks[i:end] = body
+            hides[i:end] = [inner] * len(body)
+        return out
 
     def _expand_words(self, toks: list[Token], offset: int, hide: frozenset[str], depth: int) -> list[str] | None:
         if depth > _MAX_EXPANSION_DEPTH:

@@ -12,22 +12,24 @@ from cllint.analysis.diagnostics import Diagnostic, Note, Span
 from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
 from cllint.analysis.uniformity import FileUniformity, analyse_file
 
-_LAST: tuple[object, bytes, object, FileUniformity] | None = None
+_LAST: tuple[object, bytes, object, object, FileUniformity] | None = None
 
 
 def _uniformity(ctx: RuleContext) -> FileUniformity:
     """Shared by the five rules. With a focus, findings only for the functions it meets
     (an incremental run takes the others from its cache): keyed on the focus too, as an
-    incremental run and a full run may share tree and source."""
+    incremental run and a full run may share tree and source; and on the preprocessor
+    view, whose macros may stand for barriers (an edited header makes a new view)."""
     global _LAST
-    focus = ctx.focus
-    if _LAST is not None and _LAST[0] is ctx.tree and _LAST[1] == ctx.source and _LAST[2] == focus:
-        return _LAST[3]
+    focus, view = ctx.focus, ctx.preprocessor
+    last = _LAST
+    if last is not None and last[0] is ctx.tree and last[1] == ctx.source and last[2] == focus and last[3] is view:
+        return last[4]
     try:
-        result = analyse_file(ctx.tree, ctx.source, focus, ctx.file)
+        result = analyse_file(ctx.tree, ctx.source, focus, ctx.file, view)
     except RecursionError:  # pathological nesting: stay silent rather than fail the file
         result = FileUniformity([])
-    _LAST = (ctx.tree, ctx.source, focus, result)
+    _LAST = (ctx.tree, ctx.source, focus, view, result)
     return result
 
 
@@ -54,6 +56,14 @@ class DivergentBarrier(_UniformityRule):
     arguments and loop counters with uniform bounds are uniform and never reported.
     Values loaded from a uniform address are treated as uniform. Silence one report
     with `// cllint: ignore[CL201]` on the line of the call.
+
+    A barrier behind a macro counts where the macro is used (`SYNC_THREADS ();` with
+    `#define SYNC_THREADS() barrier(CLK_LOCAL_MEM_FENCE)`, `LOCAL_BARRIER;` with
+    `#define LOCAL_BARRIER barrier(CLK_LOCAL_MEM_FENCE)`, nested macros expanded) when
+    the file or an include the linter finds defines the macro; the message says what
+    it expands to. A macro whose expansion tests a condition or jumps before the
+    barrier decides for itself whether it synchronises and is not reported, nor is a
+    macro the linter cannot see. The same holds for CL202, CL203 and CL205.
 
     ## Why is this bad?
     Every work-item of the work-group must execute the barrier, or none may; otherwise
@@ -129,10 +139,11 @@ class DivergentCollective(_UniformityRule):
 
 class DivergentCallToBarrierFunction(_UniformityRule):
     """## What it does
-    Reports a call to a function that (directly or through its callees) reaches a
-    barrier or work-group function, when some work-items may not make the call, or
-    when an argument that decides whether the function synchronises varies between
-    work-items. A note points at the synchronisation inside the callee.
+    Reports a call to a function that (directly, through its callees, or through a
+    macro that expands to one) reaches a barrier or work-group function, when some
+    work-items may not make the call, or when an argument that decides whether the
+    function synchronises varies between work-items. A note points at the
+    synchronisation inside the callee.
 
     ## Why is this bad?
     The barrier inside the helper is then executed by only part of the work-group,
@@ -169,7 +180,9 @@ class NonUniformArgument(_UniformityRule):
     barrier flags and memory scope, the local id given to `work_group_broadcast` or
     `sub_group_broadcast`, the arguments of `async_work_group_copy`,
     `async_work_group_strided_copy` and `wait_group_events`, and pipe reservation
-    arguments.
+    arguments. Where a macro stands for the call, its arguments are checked only when
+    the macro is the function's name alone (`#define BARRIER barrier`): where a
+    function-like macro's arguments land in its expansion is not known.
 
     ## Why is this bad?
     The spec requires these arguments to be the same for all work-items; if they differ,

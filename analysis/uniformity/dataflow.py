@@ -11,7 +11,7 @@ post-dominator: work-items arrive there having taken different paths.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
@@ -19,6 +19,7 @@ from tree_sitter import Node
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, control_dependence, postdominators, region
+from cllint.analysis.uniformity.macros import MacroSync
 from cllint.analysis.uniformity.names import Names, VarInfo, root_var
 
 RET = -1  # pseudo-variable: the function's return value
@@ -44,10 +45,12 @@ class Origin:
 
 @dataclass
 class CallSite:
-    name: str
-    node: Node
+    name: str  # the callee; for a macro use, the built-in its expansion calls
+    node: Node  # the call, or the macro's name where it is used without one
     cfg_node: int
     args: list[int] = field(default_factory=list)
+    macro: str = ""  # the macro whose expansion makes the call
+    args_known: bool = True  # `args` are the callee's (not those of a macro standing for it)
 
 
 @dataclass
@@ -84,8 +87,10 @@ def subst(tags: int, args: list[int]) -> int:
 class _Eval:
     def __init__(self, names: Names, summaries: Callable[[str], CalleeSummary | None],
                  origins: dict[int, Origin], calls: dict[int, CallSite],
-                 flat_dims: frozenset[int] = frozenset()) -> None:
+                 flat_dims: frozenset[int] = frozenset(),
+                 macros: Mapping[int, MacroSync] | None = None) -> None:
         self.flat_dims = flat_dims
+        self.macros = macros or {}  # macro uses standing for collectives, by start byte
         self.names = names
         self.summaries = summaries
         self.origins = origins
@@ -148,6 +153,8 @@ class _Eval:
             return 0
         t = node.type
         if t == "identifier":
+            if self.macros and node.start_byte in self.macros:
+                return self.macro_use(node, self.macros[node.start_byte])
             v = self.names.var(node)
             return st.get(v.key, 0) if v is not None else 0
         if t in ("number_literal", "string_literal", "char_literal", "true", "false", "null",
@@ -192,6 +199,13 @@ class _Eval:
             tags |= st.get(v.key, 0)
         return tags
 
+    def macro_use(self, node: Node, macro: MacroSync) -> int:
+        """A use of a macro standing for a collective (`LOCAL_BARRIER;`, `SYNC()`): a call
+        site whose arguments are unknown. Its value is not read (a statement)."""
+        if node.start_byte not in self.calls:
+            self.calls[node.start_byte] = CallSite(macro.call, node, self.cfg_node, [], macro.macro, False)
+        return 0
+
     def call(self, node: Node, st: dict[int, int]) -> int:
         name = callee_name(node)
         args_node = node.child_by_field_name("arguments")
@@ -199,9 +213,15 @@ class _Eval:
         arg_tags = [self.expr(a, st) for a in args]
         if name is None:
             return self.expr(node.child_by_field_name("function"), st) | _or(arg_tags)
+        macro = self.macros.get(node.start_byte) if self.macros else None
+        if macro is not None and not macro.alias:
+            self.macro_use(node, macro)
+            return _or(arg_tags)  # what the expansion computes is unknown: follow the arguments
         site = self.calls.get(node.start_byte)
         if site is None:
-            site = self.calls[node.start_byte] = CallSite(name, node, self.cfg_node, [0] * len(args))
+            site = self.calls[node.start_byte] = CallSite(macro.call if macro else name, node, self.cfg_node,
+                                                          [0] * len(args), macro.macro if macro else "")
+        name = site.name
         site.args = [a | b for a, b in zip(site.args, arg_tags)] + arg_tags[len(site.args):]
         src = B.source_tags(name)
         if src is not None:
@@ -309,12 +329,15 @@ def _defs(ev: _Eval, syntax: Node | None) -> set[int]:
 
 def analyse(names: Names, cfg: CFG, params: list[VarInfo], is_kernel: bool,
             summaries: Callable[[str], CalleeSummary | None],
-            flat_dims: frozenset[int] = frozenset()) -> Facts:
+            flat_dims: frozenset[int] = frozenset(),
+            macros: Mapping[int, MacroSync] | None = None) -> Facts:
+    """`macros`: uses of macros standing for collectives (macros.py), by start byte: of
+    the call for a call, of the name otherwise."""
     ipdom = postdominators(cfg)
     deps = control_dependence(cfg, ipdom)
     origins: dict[int, Origin] = {}
     calls: dict[int, CallSite] = {}
-    ev = _Eval(names, summaries, origins, calls, flat_dims)
+    ev = _Eval(names, summaries, origins, calls, flat_dims, macros)
     n = len(cfg.nodes)
     preds = cfg.preds()
     defs = [_defs(ev, node.syntax) for node in cfg.nodes]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace, dataclass, field
+from typing import Any
 
 from tree_sitter import Node, Tree
 
@@ -19,6 +20,7 @@ from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import build_cfg
 from cllint.analysis.uniformity.dataflow import CalleeSummary, Facts, analyse, callee_name
+from cllint.analysis.uniformity.macros import MacroSync, Use, resolve as resolve_macro, statement_name, uses_in
 from cllint.analysis.uniformity.names import resolve
 from cllint.analysis.toplevel import FUNCTION_IDS, Items, items_of
 
@@ -33,6 +35,7 @@ class Summary(CalleeSummary):
     sync_call: str = ""  # the built-in reached, e.g. 'barrier'
     sync_span: tuple[int, int] = (0, 0)  # where the function (or a callee) synchronises
     sync_params: int = 0  # parameter bits that decide whether it synchronises
+    sync_macro: str = ""  # the macro at `sync_span` standing for `sync_call`, if one does
 
 
 @dataclass(frozen=True)
@@ -95,8 +98,9 @@ def _functions(tree: Tree) -> dict[str, Node]:
 
 
 # What the file-wide pass reads off one definition: its name, the names it calls,
-# whether it synchronises itself, and the local-id dimensions it names (None: unknown).
-_Head = tuple[str | None, set[str], bool, set[str] | None]
+# whether it synchronises itself, the local-id dimensions it names (None: unknown), and
+# the names standing alone as statements (`LOCAL_BARRIER;`: a macro, if any).
+_Head = tuple[str | None, set[str], bool, set[str] | None, set[str]]
 
 
 def _head(index: Items, k: int) -> _Head:
@@ -180,7 +184,7 @@ def _file_wide(heads: dict[str, _Head]) -> _FileWide:
     direct_sync: dict[str, bool] = {}
     local_dims: set[str] | None = set()
     names = heads.keys()
-    for name, (_, called, sync, dims) in heads.items():
+    for name, (_, called, sync, dims, _) in heads.items():
         if dims is None or local_dims is None:
             local_dims = None
         else:
@@ -246,14 +250,24 @@ def _transitive_sync(callees: dict[str, set[str]], direct_sync: dict[str, bool])
     return out
 
 
+# Uses of macros standing for collectives in one function: (start, end, what it stands
+# for), offsets relative to the function. Part of the function's memo key: it is all the
+# function's result reads of the macros, so a changed `#define` is a changed key.
+_MacroSyncs = tuple[tuple[int, int, MacroSync], ...]
+
+
 class _FileAnalysis:
-    def __init__(self, tree: Tree, source: bytes | None = None, file: str = "") -> None:
+    def __init__(self, tree: Tree, source: bytes | None = None, file: str = "", view: Any = None) -> None:
         self.index = index = items_of(tree, tree.root_node.text or b"" if source is None else source, file)
         facts = _file_facts(tree, index)
         self.at = facts.at
         self.cyclic = facts.cyclic()
         self.functions = _Functions(facts.at, index.nodes)
         self.callees, self.direct_sync, self.syncs, self.flat_dims = facts.wide()
+        self.macro_syncs = _macro_syncs(index, facts, view) if view is not None else {}
+        if self.macro_syncs:  # the file-wide facts know calls only: add the macros'
+            self.direct_sync = {**self.direct_sync, **dict.fromkeys(self.macro_syncs, True)}
+            self.syncs = _transitive_sync(self.callees, self.direct_sync)
         self.results: dict[str, FunctionResult] = {}  # offsets relative, see _Relative
         self.in_progress: set[str] = set()
 
@@ -277,12 +291,15 @@ class _FileAnalysis:
         try:
             callee_summaries = tuple(sorted((c, self.summary(c)) for c in self.callees[name]
                                             if c != name))
-            key = (_key(func), _is_kernel(func), callee_summaries, self.flat_dims)
+            macros = self.macro_syncs.get(name, ())
+            key = (_key(func), _is_kernel(func), callee_summaries, self.flat_dims, macros)
             res = _MEMO.get(key)
             if res is None:
                 absolute = {c: _shift_summary(sm, self.functions[c].start_byte)
                             for c, sm in callee_summaries if sm is not None}
-                found = _analyse_function(func, name, absolute, self.flat_dims)
+                at = func.start_byte
+                found = _analyse_function(func, name, absolute, self.flat_dims,
+                                          {at + a: m for a, _, m in macros})
                 res = _Relative(name, self.functions, self.callees[name]).result(found)
                 if len(_MEMO) > _MEMO_LIMIT:
                     _MEMO.clear()
@@ -297,13 +314,55 @@ class _FileAnalysis:
         return [_Relative.resolve(f, name, self.functions) for f in self.result(name).findings]
 
 
+def _macro_syncs(index: Items, facts: _FileFacts, view: Any) -> dict[str, _MacroSyncs]:
+    """By function name, the uses of macros that stand for collectives where they are
+    used (macros.py). Only names the function calls or states alone, and that the file or
+    its includes `#define`, are looked for: for most functions, none."""
+    try:
+        defined = view.defined_names()
+    except Exception:  # noqa: BLE001 - someone else's code; without it, no macro is known
+        return {}
+    out: dict[str, _MacroSyncs] = {}
+    if not defined:
+        return out
+    for name, k in facts.at.items():
+        _, called, _, _, alone = facts.heads[name]
+        names = (defined & called) | (defined & alone)
+        if not names:
+            continue
+        found = []
+        for use in _macro_uses(index, k, frozenset(names)):
+            macro = _resolve_use(view, use, index.starts[k])
+            if macro is not None:
+                found.append((use[0], use[1], macro))
+        if found:
+            out[name] = tuple(found)
+    return out
+
+
+def _resolve_use(view: Any, use: Use, start: int) -> MacroSync | None:
+    try:  # the preprocessor view is someone else's code: never stop the rules over it
+        return resolve_macro(view, use, start + use[0])
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _macro_uses(index: Items, k: int, names: frozenset[str]) -> tuple[Use, ...]:
+    """`macros.uses_in`, carried over with the item while its text and `names` stay."""
+    facts = index.items[k].facts
+    got = facts.get("uniformity.macros")
+    if got is None or got[0] != names:
+        got = facts["uniformity.macros"] = (names, uses_in(index.nodes[k], names))
+    return got[1]
+
+
 def _key(func: Node) -> tuple[bytes | None, int]:
     """A function's memo key: its text, and its node count, since with a syntax error
     elsewhere the same text can parse differently (tree-sitter's error recovery is global)."""
     return func.text, func.descendant_count
 
 
-_Prepass = tuple[set[str], bool, set[str] | None]
+_Prepass = tuple[set[str], bool, set[str] | None, set[str]]
 
 
 def _prepass_of(index: Items, k: int) -> _Prepass:
@@ -316,6 +375,7 @@ def _prepass_of(index: Items, k: int) -> _Prepass:
     called: set[str] = set()
     sync = False
     dims: set[str] | None = set()
+    alone: set[str] = set()
     for node, key in body.parts:
         hit = _PREPASS.get(key)
         if hit is None:
@@ -323,7 +383,8 @@ def _prepass_of(index: Items, k: int) -> _Prepass:
         called |= hit[0]
         sync = sync or hit[1]
         dims = None if dims is None or hit[2] is None else dims | hit[2]
-    return called, sync, dims
+        alone |= hit[3]
+    return called, sync, dims, alone
 
 
 def _prepass(func: Node) -> _Prepass:
@@ -340,15 +401,21 @@ def _walk_calls(node: Node | None) -> _Prepass:
     called: set[str] = set()
     sync = False
     dims: set[str] | None = set()
+    alone: set[str] = set()
     for n in walk(node) if node is not None else ():
-        if n.type == "call_expression":
+        t = n.type
+        if t == "call_expression":
             c = callee_name(n)
             if c:
                 called.add(c)
                 sync = sync or B.sync_kind(c) is not None
                 if c in LOCAL_QUERIES and dims is not None:
                     dims = _note_dimension(n, c, dims)
-    return called, sync, dims
+        elif t == "expression_statement" or t == "macro_invocation":
+            c = statement_name(n)
+            if c:
+                alone.add(c)
+    return called, sync, dims, alone
 
 
 def _remember(key: object, got: _Prepass) -> _Prepass:
@@ -413,15 +480,16 @@ _PREPASS: dict[object, _Prepass] = {}
 
 
 def analyse_file(tree: Tree, source: bytes | None = None, focus: list[tuple[int, int]] | None = None,
-                 file: str = "") -> FileUniformity:
+                 file: str = "", view: Any = None) -> FileUniformity:
     """The findings of the file, or with `focus` (sorted, disjoint byte ranges) of the
     functions that overlap it: the incremental driver takes the others from its cache.
     The file-wide facts (callee summaries, transitive synchronisation, flat dimensions)
-    are read from every function either way."""
+    are read from every function either way. `view`: the file's preprocessor view, for
+    macros that stand for collectives (None: none does)."""
     text = tree.root_node.text or b"" if source is None else source
-    if not _may_synchronise(text):
+    if not _may_synchronise(text) and not _macros_may_synchronise(view):
         return FileUniformity([])  # nothing synchronises: skip the walk (most files)
-    fa = _FileAnalysis(tree, text, file)
+    fa = _FileAnalysis(tree, text, file, view)
     findings: list[Finding] = []
     starts, ends = fa.index.starts, fa.index.ends
     # Only functions that synchronise (or call one that does) can hold a finding. Their
@@ -443,6 +511,19 @@ def analyse_file(tree: Tree, source: bytes | None = None, focus: list[tuple[int,
 def _may_synchronise(text: bytes) -> bool:
     """One of `_SYNC_WORDS` occurs: `bytes.find` in C, several times faster than a regex."""
     return any(word in text for word in _SYNC_WORDS)
+
+
+def _macros_may_synchronise(view: Any) -> bool:
+    """Some macro (of an include, say) mentions one of `_SYNC_WORDS`: a macro standing for
+    a collective needs one in its own body or in that of a macro it expands to."""
+    if view is None:
+        return False
+    try:
+        bodies = [m.body for m in view.macro_definitions()]
+    except Exception:  # noqa: BLE001 - someone else's code; without it, no macro is known
+        return False
+    words = [w.decode() for w in _SYNC_WORDS]
+    return any(w in body for body in bodies for w in words)
 
 
 # -- one function ---------------------------------------------------------------------
@@ -481,14 +562,15 @@ def flat_dimensions(used: set[str] | None) -> frozenset[int]:
 
 
 def _analyse_function(func: Node, name: str, callees: dict[str, Summary | None],
-                      flat_dims: frozenset[int] = frozenset()) -> FunctionResult:
+                      flat_dims: frozenset[int] = frozenset(),
+                      macros: dict[int, MacroSync] | None = None) -> FunctionResult:
     body = func.child_by_field_name("body")
     if body is None:
         return FunctionResult(Summary())
     names = resolve(func)
     params = [v for v in names.variables if v.param_index is not None]
     cfg = build_cfg(body)
-    facts = analyse(names, cfg, params, _is_kernel(func), lambda c: callees.get(c), flat_dims)
+    facts = analyse(names, cfg, params, _is_kernel(func), lambda c: callees.get(c), flat_dims, macros)
     return _Reporter(facts, callees).run()
 
 
@@ -553,7 +635,7 @@ class _Reporter:
         f = self.f
         findings: list[Finding] = []
         sync: str | None = None
-        sync_call, sync_span, sync_params = "", (0, 0), 0
+        sync_call, sync_span, sync_params, sync_macro = "", (0, 0), 0, ""
         for site in f.calls:
             name = site.name
             kind = B.sync_kind(name)
@@ -569,34 +651,38 @@ class _Reporter:
             fn = node.child_by_field_name("function") or node
             if kind is not None:
                 if sync is None or (sync == "subgroup" and kind != "subgroup"):
-                    sync, sync_call, sync_span = kind, name, (fn.start_byte, fn.end_byte)
+                    sync, sync_call, sync_span, sync_macro = kind, name, (fn.start_byte, fn.end_byte), site.macro
                 if kind != "subgroup":
                     sync_params |= params
                 findings.extend(self.check_args(site))
+                # A macro standing for the call: say what it expands to.
+                what = f"'{site.macro}' expands to '{name}', which" if site.macro else f"'{name}'"
                 if kind == "subgroup":
                     cause = next((b for b in branches if _lane_divergent(f, b)), None)
                     if cause is not None:
                         findings.append(self.finding(
-                            "CL205", fn, f"'{name}' may not be reached by every work-item in the sub-group",
+                            "CL205", fn, f"{what} may not be reached by every work-item in the sub-group",
                             cause, node, B.LANE | B.WI))
                     continue
                 cause = next((b for b, t in tags if t & B.WG_DIVERGENT), None)
                 if cause is not None:
                     code = "CL201" if kind == "barrier" else "CL202"
                     findings.append(self.finding(
-                        code, fn, f"'{name}' may not be reached by every work-item in the work-group",
+                        code, fn, f"{what} may not be reached by every work-item in the work-group",
                         cause, node, B.WG_DIVERGENT))
                 continue
             assert callee is not None
             if sync is None or (sync == "subgroup" and callee.sync != "subgroup"):
                 sync, sync_call, sync_span = callee.sync, callee.sync_call, (fn.start_byte, fn.end_byte)
+                sync_macro = ""  # the span is the call to the callee, no macro
             if callee.sync == "subgroup":
                 continue
             from cllint.analysis.uniformity.dataflow import subst
             arg_dep = subst(callee.sync_params, site.args)
             sync_params |= params | (arg_dep & ~B.NONPARAM)
+            via = f" (expanded from macro '{callee.sync_macro}')" if callee.sync_macro else ""
             inner = (callee.sync_span[0], callee.sync_span[1],
-                     f"'{name}' reaches '{callee.sync_call}' here")
+                     f"'{name}' reaches '{callee.sync_call}' here{via}")
             cause = next((b for b, t in tags if t & B.WG_DIVERGENT), None)
             if cause is not None:
                 fd = self.finding("CL203", fn, f"'{name}' synchronises the work-group but may not be "
@@ -617,7 +703,8 @@ class _Reporter:
                                         f"'{name}' may reach '{callee.sync_call}' in only some "
                                         "work-items of the work-group", tuple(notes)))
         summary = Summary(ret=f.ret, out=tuple(sorted(f.out.items())), sync=sync,
-                          sync_call=sync_call, sync_span=sync_span, sync_params=sync_params)
+                          sync_call=sync_call, sync_span=sync_span, sync_params=sync_params,
+                          sync_macro=sync_macro)
         return FunctionResult(summary, findings)
 
     @staticmethod
@@ -628,8 +715,8 @@ class _Reporter:
 
     def check_args(self, site) -> list[Finding]:
         spec = B.UNIFORM_ARGS.get(site.name)
-        if not isinstance(spec, tuple):
-            return []
+        if not isinstance(spec, tuple) or not site.args_known:
+            return []  # a macro's arguments: where they land in the expansion is unknown
         mask = (B.LANE | B.WI) if site.name.startswith("sub_group_") else B.WG_DIVERGENT
         group = "sub-group" if site.name.startswith("sub_group_") else "work-group"
         out = []
