@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from cllint import __version__
 from cllint.analysis.diagnostics import Applicability, Diagnostic
 from cllint.analysis.lint import LintOptions, lint_tree
 from cllint.grammar import parse
-from cllint.includes import FileIncludeResolver
+from cllint.includes import FileIncludeResolver, stamp_of
 
 CACHE_DIR = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "cllint" / "check"
 MAX_BYTES = 64 * 1024 * 1024
@@ -60,61 +61,56 @@ def _code_stamp() -> bytes:
 
 
 def _key(job: Job) -> str:
+    """The file's content, options and the installed code. What its includes read is not in
+    the key but in the entry, checked on every hit (`_cached`)."""
     h = hashlib.sha256()
     h.update(__version__.encode())
     h.update(_code_stamp())
     h.update(options_key(job.options).encode())
     h.update(job.path.encode())
     h.update(job.source)
-    # Included headers change results too: key on the include folders' header mtimes.
-    for folder in (Path(job.path).parent, *map(Path, job.options.include_paths)):
-        h.update(_folder_stamp(folder))
     return h.hexdigest()
 
 
-_STAMPS: dict[Path, bytes] = {}
+# A file changed within this many seconds may change again within its timestamp's
+# granularity without its stamp changing: results that read one are not stored.
+RACY_SECONDS = 2.0
 
 
-def _folder_stamp(folder: Path) -> bytes:
-    """Names and mtimes of a folder's headers, once per folder per process (a folder of
-    1,000 kernels would otherwise be listed once per file)."""
-    if folder not in _STAMPS:
-        h = hashlib.sha256()
-        try:
-            for p in sorted(folder.iterdir()):
-                if p.suffix in (".h", ".clh", ".hpp", ".inc"):
-                    h.update(f"{p.name}:{p.stat().st_mtime_ns}".encode())
-        except OSError:
-            pass
-        _STAMPS[folder] = h.digest()
-    return _STAMPS[folder]
-
-
-def lint_source(path: str, source: bytes, options: LintOptions) -> list[Diagnostic]:
-    resolver = FileIncludeResolver(options.include_paths)
+def lint_source(path: str, source: bytes, options: LintOptions,
+                resolver: FileIncludeResolver | None = None) -> list[Diagnostic]:
+    resolver = resolver or FileIncludeResolver(options.include_paths)
     return lint_tree(path, source, parse(source), options, include_resolver=resolver)
 
 
 def _cached(job: Job) -> list[Diagnostic] | None:
+    """A stored result whose every include probe (header read, or path found absent)
+    still stamps the same; any other entry is a miss."""
     if not job.use_cache:
         return None
     try:
-        return pickle.loads((CACHE_DIR / _key(job)).read_bytes())
-    except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError):
+        diagnostics, probes = pickle.loads((CACHE_DIR / _key(job)).read_bytes())
+    except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError, TypeError):
         return None
+    if any(stamp_of(Path(p)) != s for p, s in probes.items()):
+        return None
+    return diagnostics
 
 
 def run_job(job: Job) -> list[Diagnostic]:
     hit = _cached(job)
     if hit is not None:
         return hit
-    diagnostics = lint_source(job.path, job.source, job.options)
-    if job.use_cache:
+    resolver = FileIncludeResolver(job.options.include_paths)
+    diagnostics = lint_source(job.path, job.source, job.options, resolver)
+    now = time.time_ns()
+    racy = any(s is not None and now - s[0] < RACY_SECONDS * 1e9 for s in resolver.probes.values())
+    if job.use_cache and not racy:
         try:
             CACHE_DIR.mkdir(parents=True, exist_ok=True)
             entry = CACHE_DIR / _key(job)
             tmp = entry.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(pickle.dumps(diagnostics))
+            tmp.write_bytes(pickle.dumps((diagnostics, resolver.probes)))
             tmp.replace(entry)
         except OSError:
             pass  # a read-only cache costs speed, never results

@@ -10,10 +10,24 @@ from pathlib import Path
 MAX_INCLUDE_BYTES = 16 * 1024 * 1024
 
 
+Stamp = tuple[int, int, int] | None  # (mtime_ns, size, inode) of a file read; None: absent
+
+
+def stamp_of(path: Path) -> Stamp:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino) if path.is_file() else None
+
+
 class FileIncludeResolver:
     def __init__(self, include_paths: Sequence[str | Path] = ()):
         self.paths = [Path(p) for p in include_paths]
         self._cache: dict[Path, bytes | None] = {}
+        # Every path looked at, found or not, with its stamp when read: what a result that
+        # used this resolver depends on (a header that appears later changes it too).
+        self.probes: dict[str, Stamp] = {}
 
     def __call__(self, name: str, angled: bool, including: str) -> tuple[str, bytes] | None:
         candidates = [] if angled else [Path(including).parent]
@@ -26,6 +40,7 @@ class FileIncludeResolver:
 
     def _read(self, path: Path) -> bytes | None:
         if path not in self._cache:
+            self.probes[str(path)] = stamp_of(path)
             try:
                 self._cache[path] = path.read_bytes() if path.is_file() and path.stat().st_size <= MAX_INCLUDE_BYTES else None
             except OSError:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -167,3 +168,39 @@ def test_rules_and_explain() -> None:
     r = cllint("explain", "CL001", cwd=Path.cwd())
     assert b"## What it does" in r.stdout and b"## OpenCL spec" in r.stdout
     assert cllint("explain", "CL999", cwd=Path.cwd()).returncode == 2
+
+
+def _aged(path: Path, text: str) -> None:
+    """Writes `text` and dates it 10 s back: the cache stores no result that read a file
+    changed in the last 2 s (a second write within its timestamp's granularity)."""
+    path.write_text(text)
+    old = path.stat().st_mtime - 10
+    os.utime(path, (old, old))
+
+
+def test_cache_follows_what_includes_read(tmp_path: Path, monkeypatch) -> None:
+    """An included `.cl` file changed, or a missing header created, is a miss; an untouched
+    one a hit (hashcat includes `.cl` files; no folder listing can tell)."""
+    from cllint.analysis.lint import LintOptions
+    from cllint.cli import engine
+
+    monkeypatch.setattr(engine, "CACHE_DIR", tmp_path / "cache")
+    kernel = b'#include "space.cl"\n#include "later.h"\nkernel void k(global int *g) { AS int *p = g; }\n'
+    main = tmp_path / "k.cl"
+    main.write_bytes(kernel)
+    _aged(tmp_path / "space.cl", "#define AS __local\n")
+    job = engine.Job(str(main), kernel, LintOptions(), True)
+
+    def codes() -> list[str]:
+        return sorted(d.code for d in engine.run_job(job))
+
+    assert codes() == ["CL002", "CL101"]  # later.h is missing; a __global pointer into __local
+    assert engine._cached(job) is not None  # stored, and a hit while nothing changed
+    _aged(tmp_path / "space.cl", "#define AS __global\n")
+    assert engine._cached(job) is None
+    assert codes() == ["CL002"]
+    _aged(tmp_path / "later.h", "\n")
+    assert engine._cached(job) is None  # a header that now exists
+    assert codes() == []
+    (tmp_path / "space.cl").write_text("#define AS __local\n")  # just now: not stored
+    assert codes() == ["CL101"] and engine._cached(job) is None
