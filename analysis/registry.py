@@ -23,6 +23,7 @@ RULE_MODULES = [
     "address_space",
     "barriers",
     "features",
+    "restrictions",
     "kernels",
     "suppressions",
     "device",

@@ -18,8 +18,11 @@ from cllint.analysis.rules.base import RuleContext
 
 @cache
 def _indexed() -> frozenset[str]:
-    """Every kind that the model's walks, the address-space checks and gating read."""
-    return WALKED | VISITED | TYPE_QUALIFIER | VISIT_ALL
+    """Every kind that the model's walks, the address-space checks, gating and the
+    restriction rules read."""
+    from cllint.analysis.rules.restrictions import KINDS  # it imports this module
+
+    return WALKED | VISITED | TYPE_QUALIFIER | VISIT_ALL | KINDS
 
 
 def kind_index(ctx: RuleContext) -> KindIndex | None:

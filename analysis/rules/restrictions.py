@@ -1,0 +1,531 @@
+"""CL4xx: OpenCL C's restrictions on C (6.11) that are not about address spaces.
+
+Function pointers, variadic functions, bit-fields, variable length arrays, `auto`/`register`,
+a function named `main` (all rejected by the compiler), and recursion, which compilers accept
+and devices then fail to build or run. One scan per context, shared by the rules. Precision
+first: a size or a callee the file does not fully show (a macro, an unknown name) is never
+reported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from cllint.analysis.diagnostics import Diagnostic, Note, Severity, Span
+from cllint.analysis.model import SemanticModel, SymbolKind
+from cllint.analysis.model.types import AddressSpace
+from cllint.analysis.model.walk import nodes_of_kinds
+from cllint.analysis.rules._model import active, kind_index, model_for
+from cllint.analysis.rules.base import Rule, RuleContext
+
+KINDS = frozenset({"function_declarator", "abstract_function_declarator", "bitfield_clause",
+                   "storage_class_specifier", "array_declarator"})
+_PARENS = frozenset({"parenthesized_declarator", "abstract_parenthesized_declarator", "attributed_declarator"})
+_POINTERS = frozenset({"pointer_declarator", "abstract_pointer_declarator"})
+_VARIADIC_OK = frozenset({"printf", "enqueue_kernel"})
+_UNEVALUATED = frozenset({"sizeof_expression", "alignof_expression", "vec_step_expression"})
+_NO_STORAGE = frozenset({"auto", "register"})
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    start: int
+    end: int
+    message: str
+    notes: tuple[tuple[int, int, str], ...] = ()
+
+
+def _text(source: bytes, n: Node) -> str:
+    return source[n.start_byte:n.end_byte].decode("utf-8", "replace")
+
+
+def _unwrap(n: Node | None) -> Node | None:
+    """The declarator inside `( ... )` and attribute wrappers."""
+    while n is not None and n.type in _PARENS:
+        inner = [c for c in n.named_children if c.type not in ("attribute_specifier", "attribute_declaration")]
+        n = inner[0] if inner else None
+    return n
+
+
+class _Scan:
+    def __init__(self, ctx: RuleContext) -> None:
+        self.ctx = ctx
+        self.src = ctx.source
+        self.out: list[Finding] = []
+        self._model: SemanticModel | None = None
+
+    @property
+    def model(self) -> SemanticModel:
+        if self._model is None:
+            self._model = model_for(self.ctx)
+        return self._model
+
+    def add(self, code: str, start: int, end: int, message: str,
+            notes: tuple[tuple[int, int, str], ...] = ()) -> None:
+        if active(self.ctx, start):
+            self.out.append(Finding(code, start, end, message, notes))
+
+    def run(self) -> list[Finding]:
+        ctx = self.ctx
+        root = ctx.tree.root_node
+        index = kind_index(ctx)
+        found = index.under(root, KINDS) if index is not None else nodes_of_kinds(root, KINDS, ranges=ctx.focus)
+        for n in found:
+            k = n.type
+            if k in ("function_declarator", "abstract_function_declarator"):
+                self._function_declarator(n)
+            elif k == "bitfield_clause":
+                self._bitfield(n)
+            elif k == "storage_class_specifier":
+                word = _text(self.src, n).strip()
+                if word in _NO_STORAGE:
+                    self.add("CL405", n.start_byte, n.end_byte,
+                             f"the '{word}' storage class is not supported in OpenCL C")
+            elif k == "array_declarator":
+                self._array(n)
+        if b"main" in self.src:
+            self._main()
+        self._function_values()
+        self._recursion()
+        return self.out
+
+    # -- declarators ----------------------------------------------------------------------
+
+    def _function_declarator(self, n: Node) -> None:
+        inner = _unwrap(n.child_by_field_name("declarator"))
+        if inner is not None and inner.type in _POINTERS:
+            # The `*`, where clang points: `int (*f)(int)`, `(int (*)(int)) p`.
+            self.add("CL401", inner.start_byte, inner.start_byte + 1, "pointers to functions are not allowed in OpenCL C")
+            return
+        params = n.child_by_field_name("parameters")
+        if inner is None or inner.type != "identifier" or params is None:
+            return
+        if any(c.type == "variadic_parameter" for c in params.children):
+            name = _text(self.src, inner)
+            if name not in _VARIADIC_OK:
+                self.add("CL402", inner.start_byte, inner.end_byte,
+                         f"function '{name}' takes variable arguments ('...'): OpenCL C allows them only "
+                         "for 'printf' and 'enqueue_kernel'")
+
+    def _bitfield(self, n: Node) -> None:
+        field = n.parent
+        decl = field.child_by_field_name("declarator") if field is not None else None
+        start = decl.start_byte if decl is not None else n.start_byte
+        name = f" '{_text(self.src, decl)}'" if decl is not None and decl.type == "field_identifier" else ""
+        self.add("CL403", start, n.end_byte, f"bit-field{name} is not supported in OpenCL C")
+
+    def _array(self, n: Node) -> None:
+        size = n.child_by_field_name("size")
+        if size is None or size.type == "number_literal":
+            return
+        fm = self.model.enclosing_function(n)
+        if fm is None:  # program scope and fields: C requires constants there anyway
+            return
+        for ident in _evaluated_identifiers(size):
+            sym = fm.refs.get(ident.id)
+            if sym is None:
+                continue
+            # A parameter, or a variable that is not `const`: no compile-time constant. (clang
+            # folds `const int n = 4;` sizes; a `const` whose value it cannot fold is left alone.)
+            if sym.kind is SymbolKind.PARAMETER or (
+                    sym.kind in (SymbolKind.LOCAL, SymbolKind.GLOBAL) and "const" not in sym.cv
+                    and sym.space is not AddressSpace.CONSTANT):
+                what = "a parameter" if sym.kind is SymbolKind.PARAMETER else "a variable"
+                notes = ((sym.node.start_byte, sym.node.end_byte, f"'{sym.name}' declared here"),) \
+                    if sym.node is not None else ()
+                self.add("CL404", size.start_byte, size.end_byte,
+                         f"variable length arrays are not supported in OpenCL C: the size "
+                         f"'{_text(self.src, size)}' reads '{sym.name}', {what}", notes)
+                return
+
+    def _main(self) -> None:
+        info = self.model.index.functions.get("main")
+        if info is None or info.symbol.node is None:
+            return
+        node = info.symbol.node
+        if self.ctx.in_focus(node):
+            self.add("CL406", node.start_byte, node.end_byte, "a function cannot be called 'main' in OpenCL C")
+
+    # -- function names used as values -------------------------------------------------------
+
+    def _function_values(self) -> None:
+        """`&f` and `f` not called: a pointer to a function, which OpenCL C does not have."""
+        functions = self.model.index.functions
+        if not functions:
+            return
+        # A name of the file's functions not followed by `(`: only those bodies are read.
+        pattern = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in functions) + rb")\b(?!\s*\()")
+        for definition in self.model.index.definitions:
+            body = definition.child_by_field_name("body")
+            if body is None or not self.ctx.in_focus(definition):
+                continue
+            if pattern.search(self.src, body.start_byte, body.end_byte) is None:
+                continue
+            fm = self.model.function_at_node(definition)
+            for ident in nodes_of_kinds(body, frozenset({"identifier"})):
+                sym = fm.refs.get(ident.id)
+                if sym is None or sym.kind is not SymbolKind.FUNCTION:
+                    continue
+                outer = ident
+                parent = ident.parent
+                while parent is not None and parent.type == "parenthesized_expression":
+                    outer, parent = parent, parent.parent
+                if parent is not None and parent.type == "call_expression" and \
+                        parent.child_by_field_name("function") == outer:
+                    continue
+                if parent is not None and parent.type == "pointer_expression" and \
+                        _text(self.src, parent.child_by_field_name("operator") or parent)[:1] == "&":
+                    self.add("CL401", parent.start_byte, parent.end_byte,
+                             f"taking the address of function '{sym.name}' is not allowed in OpenCL C")
+                else:
+                    self.add("CL401", ident.start_byte, ident.end_byte,
+                             f"function '{sym.name}' used as a value: pointers to functions are not allowed "
+                             "in OpenCL C")
+
+    # -- recursion ------------------------------------------------------------------------------
+
+    def _recursion(self) -> None:
+        """Calls inside a cycle of the file's call graph. Edges come from the models' calls
+        resolved to the file's own functions (a local or macro of the same name is not one)."""
+        index = self.model.index
+        defined = {name: info.definition for name, info in index.functions.items() if info.definition is not None}
+        if not defined:
+            return
+        # A name of another defined function followed by `(`: the cheap test of who may call whom.
+        pattern = re.compile(rb"\b(" + b"|".join(re.escape(n.encode()) for n in defined) + rb")\s*\(")
+        may: dict[str, set[str]] = {}
+        for name, d in defined.items():
+            body = d.child_by_field_name("body")
+            if body is not None:
+                may[name] = {m.group(1).decode() for m in pattern.finditer(self.src, body.start_byte, body.end_byte)}
+        cyclic = _in_cycles(may)
+        if not cyclic:
+            return
+        calls: dict[str, list[tuple[Node, str]]] = {}
+        for name in cyclic:
+            fm = self.model.function_at_node(defined[name])
+            for call in fm.calls:
+                callee = call.child_by_field_name("function")
+                sym = fm.refs.get(callee.id) if callee is not None else None
+                if sym is not None and sym.kind is SymbolKind.FUNCTION and sym.name in cyclic:
+                    calls.setdefault(name, []).append((callee, sym.name))
+        graph = {name: {c for _, c in edges} for name, edges in calls.items()}
+        for name in _in_cycles(graph):
+            if not self.ctx.in_focus(defined[name]):
+                continue
+            for callee, target in calls.get(name, ()):
+                path = _path(graph, target, name)
+                if path is None:
+                    continue
+                if target == name:
+                    message = f"'{name}' calls itself: recursion is not supported in OpenCL C"
+                    notes: tuple[tuple[int, int, str], ...] = ()
+                else:
+                    chain = " -> ".join(f"'{p}'" for p in [name, *path])
+                    message = f"call to '{target}' leads back to '{name}' ({chain}): recursion is not supported in OpenCL C"
+                    first = index.functions[target].symbol.node
+                    notes = ((first.start_byte, first.end_byte, f"'{target}' defined here"),) if first is not None else ()
+                self.add("CL407", callee.start_byte, callee.end_byte, message, notes)
+
+
+def _evaluated_identifiers(expr: Node) -> Iterator[Node]:
+    """Identifiers of an expression whose values are read (not under sizeof and the like)."""
+    stack = [expr]
+    while stack:
+        n = stack.pop()
+        if n.type == "identifier":
+            yield n
+        elif n.type not in _UNEVALUATED:
+            stack.extend(n.named_children)
+
+
+def _in_cycles(graph: dict[str, set[str]]) -> set[str]:
+    """Names on a cycle of `graph` (a self-call included): Tarjan's strongly connected components."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: set[str] = set()
+    counter = 0
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph.get(start, ()))))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on.add(start)
+        while work:
+            node, it = work[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if nxt not in graph and nxt not in index:
+                    continue
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on.add(nxt)
+                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
+                elif nxt in on:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == node:
+                        break
+                if len(comp) > 1 or node in graph.get(node, ()):
+                    out.update(comp)
+    return out
+
+
+def _path(graph: dict[str, set[str]], start: str, goal: str) -> list[str] | None:
+    """The shortest call chain from `start` to `goal` (both included), by breadth-first search."""
+    previous: dict[str, str | None] = {start: None}
+    queue = [start]
+    for node in queue:
+        if node == goal:
+            chain = [node]
+            while previous[chain[-1]] is not None:
+                chain.append(previous[chain[-1]])  # type: ignore[arg-type]
+            return chain[::-1]
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in previous:
+                previous[nxt] = node
+                queue.append(nxt)
+    return None
+
+
+def _findings(ctx: RuleContext) -> list[Finding]:
+    cached = getattr(ctx, "_cl4xx", None)
+    if cached is None:
+        try:
+            cached = _Scan(ctx).run()
+        except RecursionError:  # pathological nesting: stay silent rather than fail the file
+            cached = []
+        ctx._cl4xx = cached  # type: ignore[attr-defined]
+    return cached
+
+
+class _RestrictionRule(Rule):
+    severity = Severity.ERROR
+    spec_section = "restrictions"
+
+    def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
+        for f in _findings(ctx):
+            if f.code == self.code:
+                yield self.diagnostic(Span(ctx.file, f.start, f.end), f.message,
+                                      notes=[Note(Span(ctx.file, s, e), m) for s, e, m in f.notes])
+
+
+class FunctionPointer(_RestrictionRule):
+    """## What it does
+    Reports pointers to functions: declarators such as `int (*f)(int)`, casts to one, and a
+    function's name used as a value (`&f`, or `f` passed or assigned without a call).
+
+    ## Why is this bad?
+    OpenCL C has no pointers to functions: devices compile every call to a known function.
+    The compiler rejects the program.
+
+    ## Example
+    ```c
+    float twice(float x) { return 2.0f * x; }
+    void apply(global float *a, float (*op)(float)) { a[0] = op(a[0]); }
+    ```
+
+    ## Use instead
+    ```c
+    float twice(float x) { return 2.0f * x; }
+    void apply(global float *a) { a[0] = twice(a[0]); }
+    ```
+    A `switch` on an integer selects between a few functions where the choice is made at run time.
+
+    ## OpenCL spec
+    6.11 Restrictions (a): pointers to functions are not allowed.
+    """
+
+    code = "CL401"
+    name = "function-pointer"
+
+
+class VariadicFunction(_RestrictionRule):
+    """## What it does
+    Reports a function declared with variable arguments (`...`) other than `printf` and
+    `enqueue_kernel`.
+
+    ## Why is this bad?
+    OpenCL C has no variadic functions of its own: the compiler rejects the declaration.
+
+    ## Example
+    ```c
+    int sum(int n, ...);
+    ```
+
+    ## Use instead
+    ```c
+    int sum4(int a, int b, int c, int d);
+    ```
+
+    ## OpenCL spec
+    6.11 Restrictions (e): variadic functions are not supported, with the exception of
+    `printf` and `enqueue_kernel`.
+    """
+
+    code = "CL402"
+    name = "variadic-function"
+
+
+class BitField(_RestrictionRule):
+    """## What it does
+    Reports bit-field members of structures and unions (`int flags : 3;`).
+
+    ## Why is this bad?
+    OpenCL C does not support bit-fields: the compiler rejects the structure. Their layout is
+    implementation-defined in C, so it could not be shared with the host either.
+
+    ## Example
+    ```c
+    typedef struct { uint kind : 4; uint count : 28; } packed_t;
+    ```
+
+    ## Use instead
+    ```c
+    typedef struct { uint bits; } packed_t;  /* kind = bits & 0xf; count = bits >> 4 */
+    ```
+
+    ## OpenCL spec
+    6.11 Restrictions (c): bit-field struct members are not supported.
+    """
+
+    code = "CL403"
+    name = "bit-field"
+
+
+class VariableLengthArray(_RestrictionRule):
+    """## What it does
+    Reports an array whose size reads a parameter or a non-`const` variable: a variable length
+    array.
+
+    ## Why is this bad?
+    OpenCL C does not support variable length arrays: private memory is sized when the
+    kernel is compiled. The compiler rejects the declaration.
+
+    ## Example
+    ```c
+    kernel void k(global float *a, int n) {
+        float tmp[n];
+    }
+    ```
+
+    ## Use instead
+    ```c
+    #define MAX_N 64
+    kernel void k(global float *a, int n) {
+        float tmp[MAX_N];  /* and check n <= MAX_N */
+    }
+    ```
+
+    ## OpenCL spec
+    6.11 Restrictions (d): variable length arrays and structures with flexible (or unsized)
+    arrays are not supported.
+    """
+
+    code = "CL404"
+    name = "variable-length-array"
+
+
+class UnsupportedStorageClass(_RestrictionRule):
+    """## What it does
+    Reports the `auto` and `register` storage-class specifiers.
+
+    ## Why is this bad?
+    OpenCL C does not support them: the compiler rejects the declaration. Local variables are
+    automatic anyway, and register allocation is the compiler's.
+
+    ## Example
+    ```c
+    kernel void k(global int *a) { register int i = 0; a[i] = 1; }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global int *a) { int i = 0; a[i] = 1; }
+    ```
+
+    ## OpenCL spec
+    6.11 Restrictions (i): the `auto` and `register` storage-class specifiers are not supported.
+    """
+
+    code = "CL405"
+    name = "unsupported-storage-class"
+
+
+class FunctionNamedMain(_RestrictionRule):
+    """## What it does
+    Reports a function named `main`.
+
+    ## Why is this bad?
+    An OpenCL program has no entry point of that name: the host enqueues kernels by name, and
+    the compiler rejects a function called `main`.
+
+    ## Example
+    ```c
+    kernel void main(global float *a) { a[0] = 0.0f; }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void clear_first(global float *a) { a[0] = 0.0f; }
+    ```
+
+    ## OpenCL spec
+    6.11 Restrictions: a function in an OpenCL program cannot be called `main`.
+    """
+
+    code = "CL406"
+    name = "function-named-main"
+
+
+class Recursion(_RestrictionRule):
+    """## What it does
+    Reports calls that make a function call itself, directly or through other functions of the
+    file. The message shows the chain, and a note points at the callee.
+
+    ## Why is this bad?
+    OpenCL C does not support recursion. Compilers accept the source, but devices inline
+    every call and keep no call stack: the program fails to build on most GPUs, or overflows
+    a small private stack at run time.
+
+    ## Example
+    ```c
+    int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+    ```
+
+    ## Use instead
+    ```c
+    int fact(int n) { int r = 1; for (int i = 2; i <= n; i++) r *= i; return r; }
+    ```
+
+    ## OpenCL spec
+    6.11 Restrictions (k): recursion is not supported.
+    """
+
+    code = "CL407"
+    name = "recursion"
+    severity = Severity.WARNING
+
+
+RULES = [FunctionPointer, VariadicFunction, BitField, VariableLengthArray, UnsupportedStorageClass,
+         FunctionNamedMain, Recursion]
