@@ -75,3 +75,23 @@ def test_unknown_size_names_are_silent() -> None:
     """A macro or a name the file does not declare could be a constant: never a guess."""
     source = b"kernel void k(global int *p) { int a[UNKNOWN_SIZE]; int b[SIZE(4)]; p[0] = a[0] + b[0]; }\n"
     assert lint(source, "CL1.2") == []
+
+
+def test_recursion_follows_edits_in_the_editor() -> None:
+    """A cycle a -> b -> c -> a reported on a's call: breaking it in c (an edit a's function
+    does not contain) must clear a's report, as a fresh lint does."""
+    from cllint.analysis.db import Change, Host, TextEdit
+
+    text = (b"int a(int n);\nint c(int n) { return n ? a(n - 1) : 0; }\n"
+            b"int b(int n) { return c(n); }\nint a(int n) { return b(n); }\n"
+            b"kernel void k(global int *p) { p[0] = a(3); }\n")
+    options = LintOptions(target=Target.preset("CL1.2"))
+    host = Host(options)
+    host.set_file("f", text)
+    assert sorted(d.code for d in host.snapshot().diagnostics("f")) == ["CL407"] * 3
+    start = text.index(b"a(n - 1)")
+    host.apply_change(Change(edits={"f": [TextEdit(start, start + 1, b"b")]}))  # c now calls b
+    fresh = Host(options)
+    fresh.set_file("f", host.snapshot().text("f"))
+    assert [d.code for d in fresh.snapshot().diagnostics("f")] == ["CL407", "CL407"]  # b <-> c
+    assert host.snapshot().diagnostics("f") == fresh.snapshot().diagnostics("f")
