@@ -119,12 +119,14 @@ module.exports = grammar(C, {
       repeat($._declaration_modifiers),
     )),
 
-    // `typedef GLOBAL_AS float *gptr;`: the same macros before a typedef's type; and
-    // `typedef CAT(Dtype, 4) Dtype4;`, a function-like macro that makes the type name.
+    // `typedef GLOBAL_AS float *gptr;`: the same macros before a typedef's type;
+    // `typedef CAT(Dtype, 4) Dtype4;`, a function-like macro that makes the type name;
+    // and attributes on either side of the type, as clang's own OpenCL tests write vector
+    // types (`typedef __attribute__((ext_vector_type(4))) int int4;`).
     _type_definition_type: $ => seq(
-      repeat(choice($.type_qualifier, $.macro_modifier)),
+      repeat(choice($.type_qualifier, $.macro_modifier, $.attribute_specifier)),
       field('type', choice($.type_specifier, alias($._macro_type_call, $.macro_type_specifier))),
-      repeat($.type_qualifier),
+      repeat(choice($.type_qualifier, $.attribute_specifier)),
     ),
     _macro_type_call: $ => prec.dynamic(-1, seq(
       field('name', $.identifier),
