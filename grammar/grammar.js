@@ -77,6 +77,7 @@ module.exports = grammar(C, {
     [$.comma_expression, $.vector_literal],
     [$.type_specifier, $.sized_type_specifier, $.macro_modifier],
     [$.type_specifier, $.macro_type_specifier, $._macro_type_call],
+    [$._declarator, $._declaration_declarator],
   ]),
 
   rules: {
@@ -269,6 +270,15 @@ module.exports = grammar(C, {
       repeat1(seq(',', field('element', $.expression))),
       ')',
     ))),
+
+    // `constant float w[4] __attribute__((aligned(16))) = {...};`: GNU attributes between
+    // the declarator and its initializer.
+    init_declarator: $ => seq(
+      field('declarator', $._declarator),
+      repeat($.attribute_specifier),
+      '=',
+      field('value', choice($.initializer_list, $.expression)),
+    ),
 
     // Clang blocks, used with `enqueue_kernel`: `^{ ... }`, `^(local void *p){ ... }`.
     block_literal: $ => prec(PREC.UNARY, seq(
