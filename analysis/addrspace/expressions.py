@@ -151,8 +151,11 @@ class ExpressionChecks(Checks):
                 and not isinstance(dst.pointee, Pointer)):
             fix = FixPlan(f"Qualify the pointee with '{src.space.spelling}'",
                           (Edit(tnode.start_byte, tnode.start_byte, f"{src.space.spelling} "),))
-        self.add("CL101", value, f"initializing '{render(dst)}' with an expression of type '{render(src)}' "
-                 f"changes address space of {why.value}", fix=fix)
+        # From the declared name to the end of the value, as clang places it: a declaration
+        # split over lines is reported on the name's line.
+        self.add_span("CL101", name.start_byte if name is not None else value.start_byte, value.end_byte,
+                      f"initializing '{render(dst)}' with an expression of type '{render(src)}' "
+                      f"changes address space of {why.value}", fix=fix)
         self._dangling_store(None, value, src)
 
     def _assignment(self, n: Node) -> None:
