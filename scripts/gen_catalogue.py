@@ -208,7 +208,14 @@ def parse_requirement(text: str) -> Req:
 
 # --- text cleaning -------------------------------------------------------------------------------
 
+# Misspelled type names in the spec's signatures (a type that does not exist would make
+# its overload one that no argument fits).
+SPEC_TYPOS = {"image2d_array_msaaa_depth_t": "image2d_array_msaa_depth_t"}
+
+
 def substitute_attrs(s: str) -> str:
+    for wrong, right in SPEC_TYPOS.items():
+        s = s.replace(wrong, right)
     s = re.sub(r"__([nm])__", lambda m: f"<{m.group(1).upper()}>", s)
     s = re.sub(r"\{(\w+)\}", lambda m: ATTRS.get(m.group(1), m.group(0)), s)
     return s
@@ -332,7 +339,8 @@ def table_cells(lines: list[Line], start: int, end: int) -> list[Cell]:
             in_code = not in_code
         parts = [text]
         if not in_code and re.match(r"^\s*[a-z0-9]*\|", text):
-            parts = re.split(r"(?:(?<=^)|(?<=\s))[0-9]*a?\|(?=\s|$|\[)", text)
+            # A cell may open on bold text: `|*Function* |*Description*` is a header row.
+            parts = re.split(r"(?:(?<=^)|(?<=\s))[0-9]*a?\|(?=\s|$|\[|\*)", text)
             head = parts.pop(0)
             if head.strip() and cells:
                 cells[-1].text += "\n" + head

@@ -149,3 +149,145 @@ def test_a_local_definition_shadows_a_gated_builtin_with_or_without_focus() -> N
     assert [u for u in focused if u.start >= focus[0][0]] == [u for u in whole if u.start >= focus[0][0]]
     renamed = src.replace(b"float4 read_imagef(int", b"float4 my_read(int")
     assert any(u.name == "read_imagef" for u in collect_uses(parse(renamed), renamed, focus=focus))
+
+
+# -- built-in calls judged by the overload they pick ------------------------------------------
+
+INT64_ATOMS = b"""kernel void k(global long *p, global int *q, local long *l) {
+    atom_add(p, 1L);
+    atom_add(q, 1);
+    atom_inc(l);
+    atom_min(p, 2L);
+}
+"""
+
+
+def _messages(diags, code: str) -> list[str]:
+    return [d.message for d in diags if d.code == code]
+
+
+def test_atom_add_on_long_needs_the_int64_atomics() -> None:
+    assert _messages(lint(INT64_ATOMS), "CL301") == [
+        "use of 'atom_add' on 'long' is not guarded by 'cl_khr_int64_base_atomics'",
+        "use of 'atom_inc' on 'long' is not guarded by 'cl_khr_int64_base_atomics'",
+        "use of 'atom_min' on 'long' is not guarded by 'cl_khr_int64_extended_atomics'",
+    ]
+
+
+def test_atom_add_on_int_and_guarded_uses_stay_silent() -> None:
+    assert lint(b"kernel void k(global int *q, global uint *u) { atom_add(q, 1); atom_inc(u); }\n") == []
+    guarded = (b"#ifdef cl_khr_int64_base_atomics\n"
+               b"kernel void k(global long *p) { atom_add(p, 1L); atom_cmpxchg(p, 0L, 1L); }\n#endif\n")
+    assert lint(guarded) == []
+    inner = b"kernel void k(global long *p) {\n#ifdef cl_khr_int64_base_atomics\n    atom_add(p, 1L);\n#endif\n}\n"
+    assert lint(inner) == []
+
+
+def test_unknown_argument_types_keep_the_name_requirement() -> None:
+    """Precision first: an argument the model cannot type is no reason to report."""
+    for call in (b"atom_add(COUNTER, 1)", b"atom_add(undeclared, 1L)", b"atom_add((global T *)p, 1)"):
+        src = b"kernel void k(global long *p) { " + call + b"; }\n"
+        assert not [d for d in lint(src) if "atom_add" in d.message], call
+
+
+def test_a_declaration_in_another_arm_is_a_guess() -> None:
+    """The model keeps one of two alternative typedefs; the call must not be judged by it."""
+    src = (b"#ifndef cl_khr_int64_base_atomics\ntypedef int cnt_t;\n#else\ntypedef long cnt_t;\n#endif\n"
+           b"kernel void k(global cnt_t *p) { atom_inc(p); }\n")
+    assert lint(src) == []
+    enclosing = b"#ifdef USE_COUNTERS\ntypedef long cnt_t;\nkernel void k(global cnt_t *p) { atom_inc(p); }\n#endif\n"
+    assert _messages(lint(enclosing), "CL301") == [
+        "use of 'atom_inc' on 'long' is not guarded by 'cl_khr_int64_base_atomics'"]
+
+
+def test_int64_atomics_in_target_mode() -> None:
+    lacking = Target.preset("CL1.2").apply_overrides("-cl_khr_int64_base_atomics,-cl_khr_int64_extended_atomics")
+    having = Target.preset("CL1.2").apply_overrides("+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics")
+    for target, expected in ((lacking, 3), (having, 0)):
+        ctx = RuleContext(file="t.cl", source=INT64_ATOMS, tree=parse(INT64_ATOMS), target=target,
+                          options={"mode": "target"})
+        got = [d for d in run_rules(ctx, CL3) if d.code == "CL302"]
+        assert len(got) == expected, [d.message for d in got]
+    ctx = RuleContext(file="t.cl", source=INT64_ATOMS, tree=parse(INT64_ATOMS), target=lacking,
+                      options={"mode": "target"})
+    assert _messages(run_rules(ctx, CL3), "CL302")[0] == (
+        "built-in 'atom_add' on 'long' needs extension 'cl_khr_int64_base_atomics', "
+        f"which target '{lacking.describe()}' does not provide")
+
+
+def _subgroups_target(*extra: str) -> Target:
+    return Target.preset("CL3.0").apply_overrides(",".join(("+__opencl_c_subgroups", "+cl_khr_subgroups", *extra)))
+
+
+def test_sub_group_broadcast_on_a_vector_needs_the_extended_types() -> None:
+    src = (b"kernel void k(global char2 *o, char2 c, global int *r, int i, char s) {\n"
+           b"    o[0] = sub_group_broadcast(c, 0);\n"
+           b"    r[0] = sub_group_broadcast(i, 0);\n"
+           b"    r[1] = sub_group_reduce_add(s);\n}\n")
+    ctx = RuleContext(file="t.cl", source=src, tree=parse(src), target=_subgroups_target(), options={"mode": "target"})
+    (d,) = run_rules(ctx, CL3)
+    assert d.code == "CL302" and src.count(b"\n", 0, d.span.start) == 1
+    assert d.message.startswith("built-in 'sub_group_broadcast' on 'char2' needs feature '__opencl_c_subgroups' "
+                                "and extension 'cl_khr_subgroup_extended_types'")
+    ctx = RuleContext(file="t.cl", source=src, tree=parse(src),
+                      target=_subgroups_target("+cl_khr_subgroup_extended_types"), options={"mode": "target"})
+    assert run_rules(ctx, CL3) == []  # `char` picks the `int` reduction where the `char` one is missing
+
+
+def test_integer_dot_product() -> None:
+    src = b"kernel void k(global int *r, char4 a, char4 b, float4 x) { r[0] = dot(a, b); r[1] = dot(x, x); }\n"
+    assert _messages(lint(src), "CL301") == ["use of 'dot' on 'char4' is not guarded by 'cl_khr_integer_dot_product'"]
+
+
+def test_math_on_double_is_reported_at_the_type_only() -> None:
+    """`sin(d)` needs fp64 because `d` is a double: the declaration says so, once."""
+    src = b"kernel void k(global double *d, global float *f) { d[0] = sin(d[1]); f[0] = sin(f[1]); f[1] = sin(1.0); }\n"
+    assert _messages(lint(src), "CL301") == ["use of 'double' is not guarded by '__opencl_c_fp64' or 'cl_khr_fp64'"]
+    ctx = RuleContext(file="t.cl", source=src, tree=parse(src), target=Target.preset("CL3.0"),
+                      options={"mode": "target"})
+    assert len(_messages(run_rules(ctx, CL3), "CL302")) == 1
+
+
+def test_explicit_atomics_without_a_scope_need_the_device_scope() -> None:
+    src = (b"kernel void k(global atomic_int *a) {\n"
+           b"    atomic_fetch_add_explicit(a, 1, memory_order_relaxed);\n"
+           b"    atomic_fetch_add_explicit(a, 1, memory_order_relaxed, memory_scope_work_group);\n"
+           b"    atomic_load_explicit(a, memory_order_relaxed);\n}\n")
+    target = Target.preset("CL3.0").apply_overrides("+__opencl_c_generic_address_space")
+    ctx = RuleContext(file="t.cl", source=src, tree=parse(src), target=target, options={"mode": "target"})
+    diags = run_rules(ctx, CL3)
+    assert [(d.code, src.count(b"\n", 0, d.span.start) + 1) for d in diags] == [("CL302", 2), ("CL302", 4)]
+    assert diags[0].message.startswith("built-in 'atomic_fetch_add_explicit' with 3 arguments needs feature "
+                                       "'__opencl_c_atomic_scope_device'")
+    ctx = RuleContext(file="t.cl", source=src, tree=parse(src), target=Target.preset("CL3.0-all"),
+                      options={"mode": "target"})
+    assert run_rules(ctx, CL3) == []
+
+
+def test_a_declared_type_changed_by_an_edit_is_followed() -> None:
+    """The gating memo keeps a statement's uses by its text: `atom_add(r, 1);` stays the
+    same while the declaration above it changes, so the overload is picked per run."""
+    from cllint.analysis.db import Change, Host, TextEdit
+    from cllint.analysis.lint import LintOptions
+
+    src = (b"kernel void k(global long *p, global int *q) {\n    global long *r = p;\n    atom_add(r, 1);\n}\n"
+           b"kernel void other(global float *o) { o[0] = 1.0f; }\n")
+    options = LintOptions(target=Target.preset("CL1.2"))
+
+    def fresh(text: bytes) -> list:
+        h = Host(options)
+        h.set_file("f", text)
+        return h.snapshot().diagnostics("f")
+
+    host = Host(options)
+    host.set_file("f", src)
+    assert [d.code for d in host.snapshot().diagnostics("f")] == ["CL301"]
+    text = src
+    for old, new in ((b"global long *r = p;", b"global int *r = q;"), (b"global int *r = q;", b"global long *r = p;")):
+        at = text.index(old)
+        host.apply_change(Change(edits={"f": [TextEdit(at, at + len(old), new)]}))
+        text = text[:at] + new + text[at + len(old):]
+        got = host.snapshot().diagnostics("f")
+        assert got == fresh(text)
+        assert host.snapshot().lint_stats("f")["reanalysed"] == 1  # `k` alone: the memo served
+        assert [d.code for d in got] == ([] if b"int *r" in text else ["CL301"])

@@ -71,3 +71,66 @@ def test_clang_oracle(name: str, tmp_path: Path) -> None:
     assert codes(source, full, "target") == set()
     assert codes(source, lacking, "target") == {"CL302"}
     assert codes(source, Target.preset("CL1.2"), "portability") == {"CL301"}
+
+
+# Built-in calls whose overloads differ in what they need: clang rejects the call (not the
+# name) without the extension or feature, and accepts the same call on `int`. Each case:
+# (kernel, the same kernel on a type every overload set has, clang's flags with and without
+# the feature, cllint's overrides of CL3.0-all with and without it).
+SPIR = ["-target", "spir64"]
+HOST = ["-target", "x86_64-unknown-linux-gnu"]  # its header declares only what the macros say
+SUBGROUPS = ["-Xclang", "-cl-ext=+cl_khr_subgroups,+__opencl_c_subgroups"]
+OVERLOAD_CASES = {
+    "atom_add_long": ("kernel void k(global long *p) { atom_add(p, 1L); }",
+                      "kernel void k(global int *p) { atom_add(p, 1); }",
+                      SPIR, SPIR + ["-Xclang", "-cl-ext=-cl_khr_int64_base_atomics"], "", "-cl_khr_int64_base_atomics"),
+    "atom_max_long": ("kernel void k(local long *p) { atom_max(p, 1L); }",
+                      "kernel void k(local int *p) { atom_max(p, 1); }",
+                      SPIR, SPIR + ["-Xclang", "-cl-ext=-cl_khr_int64_extended_atomics"], "",
+                      "-cl_khr_int64_extended_atomics"),
+    "atomic_explicit_without_scope": (
+        "kernel void k(global atomic_int *a) { atomic_fetch_add_explicit(a, 1, memory_order_relaxed); }",
+        "kernel void k(global atomic_int *a) "
+        "{ atomic_fetch_add_explicit(a, 1, memory_order_relaxed, memory_scope_work_group); }",
+        SPIR, SPIR + ["-D__undef___opencl_c_atomic_scope_device"], "", "-__opencl_c_atomic_scope_device"),
+    "sub_group_broadcast_char2": (
+        "kernel void k(global char2 *o, char2 c) { o[0] = sub_group_broadcast(c, 0); }",
+        "kernel void k(global int *o, int c) { o[0] = sub_group_broadcast(c, 0); }",
+        HOST + SUBGROUPS + ["-Dcl_khr_subgroup_extended_types=1"], HOST + SUBGROUPS,
+        "+cl_khr_subgroups,+cl_khr_subgroup_extended_types", "+cl_khr_subgroups"),
+    "dot_char4": ("kernel void k(global int *o, char4 a) { o[0] = dot(a, a); }",
+                  "kernel void k(global float *o, float4 a) { o[0] = dot(a, a); }",
+                  HOST + ["-D__opencl_c_integer_dot_product_input_4x8bit=1"], HOST, "+cl_khr_integer_dot_product", ""),
+}
+
+
+def clang_accepts(path: Path, flags: list[str]) -> bool:
+    cmd = [CLANG, "-x", "cl", *flags, "-cl-std=CL3.0", "-Xclang", "-finclude-default-header", "-fsyntax-only",
+           str(path)]
+    return subprocess.run(cmd, capture_output=True, timeout=60).returncode == 0
+
+
+@pytest.mark.parametrize("name", sorted(OVERLOAD_CASES))
+def test_clang_oracle_by_overload(name: str, tmp_path: Path) -> None:
+    text, plain, with_flags, without_flags, having, lacking_it = OVERLOAD_CASES[name]
+    path, plain_path = tmp_path / f"{name}.cl", tmp_path / f"{name}_plain.cl"
+    path.write_text(text + "\n")
+    plain_path.write_text(plain + "\n")
+    assert clang_accepts(path, with_flags), "clang rejects the kernel with the feature"
+    assert not clang_accepts(path, without_flags), "clang does not gate this call"
+    assert clang_accepts(plain_path, without_flags), "clang gates the plain call too"
+    full, lacking = (Target.preset("CL3.0-all").apply_overrides(o) if o else Target.preset("CL3.0-all")
+                     for o in (having, lacking_it))
+    assert codes(path.read_bytes(), full, "target") == set()
+    assert codes(path.read_bytes(), lacking, "target") == {"CL302"}
+    assert codes(plain_path.read_bytes(), lacking, "target") == set()
+    assert codes(path.read_bytes(), Target.preset("CL1.2"), "portability") == {"CL301"}
+
+
+def test_clang_oracle_a_plainer_overload_does(tmp_path: Path) -> None:
+    """`sub_group_reduce_add` on `char` without cl_khr_subgroup_extended_types: clang picks
+    the `int` overload (a promotion), so the call needs the sub-groups only."""
+    path = tmp_path / "reduce_char.cl"
+    path.write_text("kernel void k(global int *o, char c) { o[0] = sub_group_reduce_add(c); }\n")
+    assert clang_accepts(path, HOST + SUBGROUPS)
+    assert codes(path.read_bytes(), Target.preset("CL3.0-all").apply_overrides("+cl_khr_subgroups"), "target") == set()

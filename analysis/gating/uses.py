@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -17,7 +17,7 @@ from ..catalogue import Builtin, catalogue
 from ..features import DNF, GENERIC, INT64, PROGRAM_SCOPE, V1_1, V2_0, Version
 from ..model.walk import KindIndex, nodes_of_kinds, within_range
 from ..toplevel import FUNCTION_IDS, Body, Items, PartKey, items_of
-from . import tables
+from . import overloads, tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +30,10 @@ class Use:
     requires: DNF  # DNF over feature/extension macros, baseline names dropped
     deprecated: Version | None = None
     item: tuple[int, int] | None = None  # the statement or declaration to wrap in a guard
+    # A built-in call whose argument types decide what it needs (overloads.refine, per run:
+    # the types come from declarations outside the statement, so never from a memo).
+    by_types: bool = False
+    detail: str = ""  # what the message adds after the name: " on 'long'"
 
 
 def _version(text: str | None) -> Version | None:
@@ -41,22 +45,7 @@ def _version(text: str | None) -> Version | None:
         return None
 
 
-def _strip(req: DNF | None) -> DNF:
-    """Drop names every target has; an alternative left empty means no requirement."""
-    if not req:
-        return ()
-    out = []
-    for alt in req:
-        rest = tuple(n for n in alt if n not in tables.BASELINE)
-        if not rest:
-            return ()
-        out.append(rest)
-    return tuple(out)
-
-
-def _implies(a: DNF, b: DNF) -> bool:
-    """Every alternative of `a` contains some alternative of `b`."""
-    return all(any(set(bb) <= set(aa) for bb in b) for aa in a)
+_strip = overloads.strip_baseline
 
 
 @cache
@@ -68,12 +57,7 @@ def builtin_need(name: str) -> tuple[Version | None, DNF, Version | None] | None
     since = _version(fn.since)
     req: DNF = _strip(fn.requires)
     if not req and fn.overloads:
-        reqs = [_strip(fn.overload_requires(o)) for o in fn.overloads]
-        if all(reqs):
-            for cand in sorted(set(reqs), key=lambda r: sum(len(a) for a in r)):
-                if all(_implies(r, cand) for r in reqs):
-                    req = cand
-                    break
+        req = overloads.weakest([_strip(fn.overload_requires(o)) for o in fn.overloads])
     family = tables.family_requirement(name)
     if family and not req:
         req = family
@@ -143,7 +127,7 @@ class Literal:
 def _moved(use: Use, delta: int) -> Use:
     item = use.item
     return Use(use.start + delta, use.end + delta, use.kind, use.name, use.since, use.requires, use.deprecated,
-               None if item is None else (item[0] + delta, item[1] + delta))
+               None if item is None else (item[0] + delta, item[1] + delta), use.by_types, use.detail)
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,13 +401,22 @@ class _Collector:
             return
         since, req, deprecated = need
         args = n.child_by_field_name("arguments")
-        nargs = args.named_child_count if args is not None else 0
+        nargs = sum(1 for a in args.named_children if a.type != "comment") if args is not None else 0
+        detail = ""
         if name in _IMAGE_WRITES and nargs == 4:
             req = (("cl_khr_mipmap_image_writes",),)
         elif name in _IMAGE_READS and nargs >= 4:
             req = (("cl_khr_mipmap_image",),)
-        use = _use(fn, "built-in", name, since, req, deprecated)
+        else:
+            by_arity = overloads.arity_need(name, nargs)
+            if by_arity is not None:  # `atomic_fetch_add_explicit` without a scope
+                req, detail = by_arity, f" with {nargs} argument{'s' if nargs != 1 else ''}"
+        use = _use(fn, "built-in", name, since, req, deprecated)  # every built-in has a `since`
         if use is not None:
+            if overloads.depends_on_types(name, nargs, use.requires):  # typed per run (`_Part`)
+                use = replace(use, by_types=True, detail=detail)
+            elif detail:
+                use = replace(use, detail=detail)
             self.calls.append(use)
 
     def on_identifier(self, n: Node) -> None:

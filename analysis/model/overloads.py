@@ -147,6 +147,24 @@ def _arg_cost(a: Type, p: Type, target: Target) -> float | None:
     return 1
 
 
+def overload_fits(o: Overload, args: list[Type], target: Target) -> bool:
+    """A call with arguments of these types may pick `o`. Lenient (any conversion clang may
+    allow counts, a scalar widens to a vector), except between vectors of other element types:
+    OpenCL C never converts those implicitly (6.4.1)."""
+    params = [parse_catalogue_type(p.type) for p in o.params if "..." not in p.type]
+    if len(args) < len(params):
+        return False
+    for a, p in zip(args, params):
+        if isinstance(p, Vector) and isinstance(a, Vector):
+            if a != p:
+                return False
+        elif isinstance(p, Vector) and isinstance(a, (Scalar, Enum_)):
+            continue
+        elif _arg_cost(a, p, target) is None:
+            return False
+    return True
+
+
 def _bind_gentype(ret: Type, params: list[Type], args: list[Type]) -> Type:
     """Replace `gentype` in the return type by the type bound from the arguments."""
     bound: Type | None = None

@@ -17,24 +17,29 @@ from cllint.analysis.features import EXTENSIONS, FEATURES, STRICT_PREFIXES
 from cllint.analysis.gating import guard_text, is_guarded, is_target_mode, needs_text, preprocessor_view
 from cllint.analysis.gating.uses import collect_uses_and_literals
 from cllint.analysis.gating.guards import dead_code, names_text
+from cllint.analysis.gating.overloads import refine
 from cllint.analysis.gating.uses import Literal, Use
 from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.rules.base import FixAvailability, Group, Rule, RuleContext
-from cllint.analysis.rules._model import kind_index
+from cllint.analysis.rules._model import kind_index, model_for
 from cllint.analysis.target import _did_you_mean
 
-_LAST: tuple[object, bytes, object, list[Use], list[Literal] | None] | None = None
+_LAST: tuple[object, bytes, object, object, list[Use], list[Literal] | None] | None = None
 
 
 def _collected(ctx: RuleContext) -> tuple[list[Use], list[Literal] | None]:
     global _LAST
     focus = ctx.options.get("focus")
-    # Keyed on the focus too: an incremental run and a full run may share tree and source.
-    if _LAST is not None and _LAST[0] is ctx.tree and _LAST[1] is ctx.source and _LAST[2] == focus:
-        return _LAST[3], _LAST[4]
+    # Keyed on the focus too: an incremental run and a full run may share tree and source;
+    # and on the target, which the overloads of a call are picked for.
+    if (_LAST is not None and _LAST[0] is ctx.tree and _LAST[1] is ctx.source and _LAST[2] == focus
+            and _LAST[3] == ctx.target):
+        return _LAST[4], _LAST[5]
     uses, literals = collect_uses_and_literals(ctx.tree, ctx.source, preprocessor_view(ctx), focus, ctx.file,
                                                kind_index(ctx))
-    _LAST = (ctx.tree, ctx.source, focus, uses, literals)
+    # Calls whose argument types decide what they need: typed on every run, never memoised.
+    uses = refine(uses, lambda: model_for(ctx), ctx.tree, ctx.target, preprocessor_view(ctx))
+    _LAST = (ctx.tree, ctx.source, focus, ctx.target, uses, literals)
     return uses, literals
 
 
@@ -83,6 +88,14 @@ class UnguardedOptionalFeature(Rule):
     and `#if __OPENCL_C_VERSION__ >= 200` for what OpenCL C 2.0 made mandatory. A
     `#pragma OPENCL EXTENSION x : enable` is not a guard: it does not make the extension
     exist (CL309 checks the pragma is there). One report per statement and requirement.
+
+    A built-in call is judged by the overloads its argument types can pick: `atom_add` on
+    `long` needs `cl_khr_int64_base_atomics` (on `int`, nothing), `sub_group_broadcast` on a
+    vector `cl_khr_subgroup_extended_types`, `dot` on `char4` `cl_khr_integer_dot_product`,
+    and an `atomic_*_explicit` call without a scope argument `__opencl_c_atomic_scope_device`.
+    Where an argument's type cannot be read, the call needs what every overload of the name
+    needs. What an argument's own type needs (`sin(d)` on a `double d`) is reported where
+    the type is written, not again at the call.
 
     ## Why is this bad?
     OpenCL C 3.0 made most of OpenCL C 2.0 optional, and `double`, `half` and images were
@@ -211,7 +224,7 @@ class FeatureUnavailableOnTarget(Rule):
             seen.add(key)
             yield self.diagnostic(
                 Span(ctx.file, use.start, use.end),
-                f"{use.kind} '{use.name}' needs {needs_text(use.requires)}, "
+                f"{use.kind} '{use.name}'{use.detail} needs {needs_text(use.requires)}, "
                 f"which target '{t.describe()}' does not provide",
                 fix=_wrap_fix(ctx, use),
             )
@@ -678,4 +691,4 @@ RULES = [
 def _what(use: Use) -> str:
     if use.kind == "variable":
         return f"program-scope variable '{use.name}'"
-    return f"use of '{use.name}'"
+    return f"use of '{use.name}'{use.detail}"

@@ -1,0 +1,313 @@
+"""What a built-in call needs, judged by the overloads it can pick rather than by its name.
+
+Overloads of one name may differ in what they need: `atom_add` on `long *` needs
+`cl_khr_int64_base_atomics`, on `int *` nothing; `sub_group_broadcast` on `char2` needs
+`cl_khr_subgroup_extended_types`; `atomic_fetch_add_explicit` without a scope argument
+needs `__opencl_c_atomic_scope_device`. Two steps:
+
+- by arity (`arity_need`), read off the call's text alone: the weakest requirement over the
+  overloads taking that many arguments. Safe to memoise per statement.
+- by argument types (`refine`), once per run with the semantic model: the weakest
+  requirement over the overloads that accept the typed arguments. The types come from
+  declarations outside the call's statement, so this step is never memoised on its text.
+  An argument the model cannot type keeps the arity requirement (never report on a guess).
+
+A requirement an overload takes from its parameter types (`double` needs fp64, `half`
+cl_khr_fp16, `atomic_long` the 64-bit atomics, an unqualified pointer the generic address
+space, `read_write` images, msaa and depth images) is the type's, reported where the type
+is spelled; the call does not report it again (`own_requirement`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from functools import cache
+from typing import TYPE_CHECKING
+
+from tree_sitter import Node, Tree
+
+from ..catalogue import Builtin, Overload, catalogue
+from ..features import DNF, GENERIC
+from ..model import Array, Function, Pointer, Scalar, SemanticModel, Type, Unknown
+from ..model.overloads import overload_fits, parse_catalogue_type
+from ..model.walk import nodes_of_kinds
+from ..preprocessor.view import PreprocessorView
+from ..target import Target
+from . import tables
+
+if TYPE_CHECKING:
+    from .uses import Use
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_SPACES = frozenset({"__global", "__local", "__private", "__constant", "__generic"})
+_QUALIFIERS = frozenset({"const", "volatile", "restrict", *_SPACES})
+_HALF = re.compile(r"^half\d*$")
+_FP16_NAMES = frozenset(n for alt in tables.FP16 for n in alt)
+_3D_WRITES = frozenset(n for alt in tables.IMAGE_3D_WRITES for n in alt)
+
+
+def _implies(a: DNF, b: DNF) -> bool:
+    """Every alternative of `a` contains some alternative of `b`."""
+    return all(any(set(bb) <= set(aa) for bb in b) for aa in a)
+
+
+def strip_baseline(req: DNF | None) -> DNF:
+    """Drop names every target has; an alternative left empty means no requirement."""
+    return _without(req, tables.BASELINE)
+
+
+def _without(req: DNF | None, names: Iterable[str]) -> DNF:
+    if not req:
+        return ()
+    drop = frozenset(names)
+    out: list[tuple[str, ...]] = []
+    for alt in req:
+        rest = tuple(n for n in alt if n not in drop)
+        if not rest:
+            return ()
+        if rest not in out:
+            out.append(rest)
+    return tuple(out)
+
+
+def weakest(reqs: list[DNF]) -> DNF:
+    """The requirement every one of `reqs` implies, itself one of them; () when one needs
+    nothing or when none is implied by all (then nothing certain is needed)."""
+    if not reqs or not all(reqs):
+        return ()
+    for cand in sorted(set(reqs), key=lambda r: sum(len(a) for a in r)):
+        if all(_implies(r, cand) for r in reqs):
+            return cand
+    return ()
+
+
+def _any_of(reqs: list[DNF]) -> DNF:
+    """What a call needs when any one of these overloads will do: their alternatives,
+    those implied by a shorter one dropped; () when one needs nothing."""
+    if not reqs or not all(reqs):
+        return ()
+    alts = sorted({tuple(sorted(a)) for r in reqs for a in r}, key=lambda a: (len(a), a))
+    out: list[tuple[str, ...]] = []
+    for alt in alts:
+        if not any(set(o) <= set(alt) for o in out):
+            out.append(alt)
+    return tuple(out)
+
+
+# -- what an overload takes from its types ------------------------------------------------
+
+def _type_borne(fn: Builtin, o: Overload) -> frozenset[str]:
+    """Names that the overload's parameter and return types need on their own."""
+    cat = catalogue()
+    out: set[str] = set()
+    for spelling in (o.returns, *(p.type for p in o.params)):
+        words = _WORD.findall(spelling)
+        for w in words:
+            t = cat.type(w)
+            if t is not None:
+                out.update(n for alt in t.requires for n in alt)
+            if _HALF.match(w):
+                out |= _FP16_NAMES
+            if w == "read_write":
+                out.add("__opencl_c_read_write_images")
+            if w == "pipe":
+                out.add("__opencl_c_pipes")
+            if w == "image3d_t" and "write" in fn.name:
+                out |= _3D_WRITES
+        if "*" in spelling and not _SPACES & set(words):
+            out.add(GENERIC)  # an unqualified pointer: the generic address space
+    return frozenset(out)
+
+
+def own_requirement(fn: Builtin, o: Overload) -> DNF:
+    """The overload's requirement less what its types need (reported where they are spelled)."""
+    return _without(strip_baseline(fn.overload_requires(o)), _type_borne(fn, o))
+
+
+def _arity(o: Overload) -> int | None:
+    """How many arguments the overload takes; None when variadic."""
+    if any("..." in p.type for p in o.params):
+        return None
+    return len(o.params)
+
+
+def _of_arity(fn: Builtin, nargs: int) -> list[Overload]:
+    return [o for o in fn.overloads if _arity(o) in (nargs, None)]
+
+
+@cache
+def arity_need(name: str, nargs: int) -> DNF | None:
+    """The weakest requirement over the overloads of `name` taking `nargs` arguments, when
+    stricter than over all of them (None otherwise: the name's requirement stands)."""
+    fn = catalogue().function(name)
+    if fn is None or tables.FUNCTIONS.get(name, (None, None))[1] is not None:
+        return None
+    overloads = _of_arity(fn, nargs)
+    if not overloads or len(overloads) == len(fn.overloads):
+        return None
+    every = weakest([strip_baseline(fn.overload_requires(o)) for o in fn.overloads])
+    mine = weakest([strip_baseline(fn.overload_requires(o)) for o in overloads])
+    return mine if _stricter(mine, every) else None
+
+
+def _stricter(a: DNF, b: DNF) -> bool:
+    """`a` needs something and implies `b` (which may need nothing), and is not `b`."""
+    return bool(a) and a != b and (not b or _implies(a, b))
+
+
+@cache
+def depends_on_types(name: str, nargs: int, need: DNF) -> bool:
+    """Some overload taking `nargs` arguments needs more than `need` on its own (not through
+    its types), and a vector, pointer or other non-scalar parameter can tell it apart (an
+    arithmetic scalar converts to any other: `sub_group_reduce_add` on `char` picks the
+    `int` overload where the `char` one is missing): the argument types decide."""
+    fn = catalogue().function(name)
+    if fn is None or tables.FUNCTIONS.get(name, (None, None))[1] is not None:
+        return False
+    return any(_stricter(own_requirement(fn, o), need) and not _all_scalar(o) for o in _of_arity(fn, nargs))
+
+
+def _all_scalar(o: Overload) -> bool:
+    return all(isinstance(parse_catalogue_type(p.type), Scalar) for p in o.params)
+
+
+# -- per run: the typed arguments ---------------------------------------------------------
+
+def refine(uses: list[Use], model: Callable[[], SemanticModel], tree: Tree, target: Target,
+           view: PreprocessorView | None = None) -> list[Use]:
+    """`uses` with each call marked `by_types` judged by the overloads its typed arguments
+    can pick. `model` builds the semantic model on first need (most files have no such call);
+    `view` tells declarations the call always sees from those of other `#if` arms."""
+    if not any(u.by_types for u in uses):
+        return uses
+    built = model()
+    return [_safely_refined(u, built, tree, target, view) if u.by_types else u for u in uses]
+
+
+def _safely_refined(use: Use, model: SemanticModel, tree: Tree, target: Target,
+                    view: PreprocessorView | None) -> Use:
+    try:
+        return _refined(use, model, tree, target, view)
+    except (AttributeError, ValueError, IndexError, RecursionError):  # odd trees: keep the name's need
+        return use
+
+
+def _refined(use: Use, model: SemanticModel, tree: Tree, target: Target, view: PreprocessorView | None) -> Use:
+    call = _call_at(tree, use.start, use.end)
+    fn = catalogue().function(use.name)
+    if call is None or fn is None:
+        return use
+    args = _arguments(call)
+    types = [model.type_of(a) for a in args]
+    if not all(_known(t) for t in types):
+        return use  # an argument the model cannot type: keep the name's requirement
+    if view is not None and not _Declarations(model, view, call.start_byte).certain(args):
+        return use  # `#ifdef cl_khr_int64_base_atomics` / `typedef long T;` / `#else` / `typedef int T;`
+    fits = [o for o in _of_arity(fn, len(args)) if overload_fits(o, types, target)]
+    need = _any_of([own_requirement(fn, o) for o in fits])
+    if not _stricter(need, use.requires):
+        return use
+    return replace(use, requires=need, detail=_needing_types(fn, fits, use.requires, len(args)))
+
+
+class _Declarations:
+    """Whether the declarations that type a call's arguments (variables, parameters, the
+    typedefs and tags their declarations name) are the ones the compiler sees with the call:
+    each in an `#if` arm that encloses the call, or one the target is known to compile. One
+    in another arm may be an alternative of another (the model keeps one of them): a guess."""
+
+    _NAMES = frozenset({"identifier", "type_identifier"})
+    _TYPE_NAMES = frozenset({"type_identifier"})
+
+    def __init__(self, model: SemanticModel, view: PreprocessorView, offset: int) -> None:
+        self.model, self.view = model, view
+        self.around = view.branch_at(offset).ancestor_ids
+
+    def certain(self, args: list[Node]) -> bool:
+        return all(self._name_certain(n) for a in args for n in nodes_of_kinds(a, self._NAMES, ordered=False))
+
+    def _name_certain(self, name: Node) -> bool:
+        sym = self.model.resolve(name)
+        if sym is None or sym.node is None:
+            return True  # a built-in, a macro: nothing of the file's
+        head = _declaration_of(sym.decl or sym.node)
+        return self._seen(head) and all(self._type_certain(t) for t in self._type_names(head))
+
+    def _type_certain(self, name: Node, depth: int = 0) -> bool:
+        word = name.text.decode("utf-8", "replace") if name.text else ""
+        sym = self.model.typedefs.get(word) or self.model.tags.get(word)
+        if sym is None or sym.node is None:
+            return True
+        head = _declaration_of(sym.decl or sym.node)
+        if not self._seen(head):
+            return False
+        # typedef chains: `typedef cnt_t count_t;` (a few levels; deeper ones are rare)
+        return depth > 2 or all(self._type_certain(t, depth + 1) for t in self._type_names(head)
+                                if t.start_byte != sym.node.start_byte)
+
+    def _type_names(self, head: Node) -> list[Node]:
+        """The type names a declaration uses; of a function definition, those of its head."""
+        if head.type != "function_definition":
+            return nodes_of_kinds(head, self._TYPE_NAMES, ordered=False)
+        parts = (head.child_by_field_name("type"), head.child_by_field_name("declarator"))
+        return [t for p in parts if p is not None for t in nodes_of_kinds(p, self._TYPE_NAMES, ordered=False)]
+
+    def _seen(self, node: Node) -> bool:
+        branch = self.view.branch_at(node.start_byte)
+        return id(branch) in self.around or branch.active is True
+
+
+_DECLARATIONS = frozenset({"declaration", "parameter_declaration", "type_definition", "struct_specifier",
+                           "union_specifier", "enum_specifier", "field_declaration", "function_definition"})
+
+
+def _declaration_of(node: Node) -> Node:
+    """The declaration around a declarator's name (a few parents up, at most)."""
+    n: Node | None = node
+    for _ in range(8):
+        if n is None or n.type in _DECLARATIONS:
+            break
+        n = n.parent
+    return n if n is not None else node
+
+
+def _call_at(tree: Tree, start: int, end: int) -> Node | None:
+    node = tree.root_node.named_descendant_for_byte_range(start, end)
+    if node is None or node.type != "identifier" or node.start_byte != start or node.end_byte != end:
+        return None
+    call = node.parent
+    if call is None or call.type != "call_expression" or call.child_by_field_name("function") != node:
+        return None
+    return call
+
+
+def _arguments(call: Node) -> list[Node]:
+    args = call.child_by_field_name("arguments")
+    return [] if args is None else [a for a in args.named_children if a.type != "comment"]
+
+
+def _known(t: Type) -> bool:
+    """The model read the whole type: no part of it is a guess."""
+    while isinstance(t, (Pointer, Array)):
+        t = t.pointee if isinstance(t, Pointer) else t.elem
+    return not isinstance(t, (Unknown, Function))
+
+
+def _base(spelling: str) -> str:
+    """`volatile __global long *` -> `long`."""
+    return " ".join(w for w in _WORD.findall(spelling) if w not in _QUALIFIERS)
+
+
+def _needing_types(fn: Builtin, fits: list[Overload], need: DNF, nargs: int) -> str:
+    """" on 'long'": the parameter types of the fitting overloads that no overload needing
+    only `need` takes at the same place."""
+    plain = [o for o in _of_arity(fn, nargs) if not _stricter(own_requirement(fn, o), need)]
+    names: list[str] = []
+    for o in fits:
+        for i, p in enumerate(o.params):
+            base = _base(p.type)
+            if base not in names and all(_base(q.params[i].type) != base for q in plain if i < len(q.params)):
+                names.append(base)
+    return " on " + ", ".join(f"'{n}'" for n in names) if names else ""
