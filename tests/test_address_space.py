@@ -139,3 +139,82 @@ def test_fast() -> None:
     start = time.perf_counter()
     lint(src)
     assert time.perf_counter() - start < 5
+
+
+def _lint_with_preprocessor(source: bytes, target: str = "CL1.2") -> list[Diagnostic]:
+    """Through the real lint path: the preprocessor view knows the `#pragma OPENCL EXTENSION` lines."""
+    from cllint.analysis.lint import LintOptions, lint_tree
+
+    opts = LintOptions(target=Target.preset(target), select=("CL1",), mode="target")
+    return sorted(lint_tree("t.cl", source, parse(source), opts), key=lambda d: (d.span.start, d.code))
+
+
+def test_half_by_value_follows_the_pragma() -> None:
+    src = (b"half f(half x);\n"
+           b"kernel void k(half h) {}\n"
+           b"#if 0\n#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n#endif\n"
+           b"half g(half x);\n"
+           b"#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+           b"half h(half x);\n"
+           b"kernel void k(half h) {}\n"  # a second definition: the first is still read
+           b"#pragma OPENCL EXTENSION cl_khr_fp16 : disable\n"
+           b"float i(half x);\n")
+    lines = lambda ds: [(d.code, src.count(b"\n", 0, d.span.start) + 1) for d in ds]  # noqa: E731
+    want = [("CL118", 1), ("CL118", 1), ("CL104", 2), ("CL118", 6), ("CL118", 6), ("CL118", 11)]
+    assert lines(_lint_with_preprocessor(src)) == want
+    # Without a preprocessor the pragma lines are read from the text: the one under `#if 0`
+    # counts too, which can only make the rule quieter.
+    assert lines(lint(src)) == [w for w in want if w[1] != 6]
+    assert _lint_with_preprocessor(src, "CL3.0-all") == []  # the target has cl_khr_fp16
+    (d, *_) = lint(src)
+    assert d.message.startswith("function 'f' cannot return 'half' by value without 'cl_khr_fp16'")
+
+
+def test_struct_kernel_parameter_names_the_field() -> None:
+    src = b"struct In { int x; int *p; };\nstruct Out { struct In in[2]; };\nkernel void k(struct Out o) {}\n"
+    (d,) = lint(src, "CL2.0")
+    assert d.code == "CL104"
+    assert d.message == ("kernel parameter 'o' of type 'struct Out' contains field 'in[].p' of type '__generic int *'; "
+                         "pointers in struct kernel parameters must point to '__global', '__constant' or '__local'")
+    assert d.notes and d.notes[0].message == "field 'in[].p' declared here"
+    assert src[d.notes[0].span.start:d.notes[0].span.end] == b"p"
+
+
+def test_struct_pointer_hidden_by_a_macro() -> None:
+    # The macro may carry `__global`: from OpenCL C 2.0 that pointer may be fine, before it no pointer is.
+    src = b"struct S { GMEM int *p; };\nkernel void k(struct S s) {}\n"
+    assert lint(src, "CL2.0") == []
+    assert [d.code for d in lint(src, "CL1.2")] == ["CL104"]
+    assert lint(b"struct S { global int *p; local float *q; };\nkernel void k(struct S s) {}\n", "CL2.0") == []
+
+
+def test_pipes_only_as_parameters() -> None:
+    # The spec forbids pipe fields too (Pipe Functions, Restrictions); clang-19 does not check them.
+    src = b"struct S { pipe int p; };\nvoid f(read_only pipe int p) {}\n"
+    (d,) = lint(src, "CL2.0")
+    assert d.code == "CL116" and d.message == ("field 'p' of type 'pipe int' is not allowed: 'pipe int' cannot be a "
+                                               "structure or union member")
+    assert lint(src, "CL3.0") == []  # no pipes on this target: CL302 and CL303 say so
+    assert [d.code for d in lint(src, "CL3.0-all")] == ["CL116"]
+
+
+def test_block_typedef_needs_the_block() -> None:
+    # Only a typedef read as a block is followed; a macro or another typedef of the name is not.
+    src = b"typedef int (^op)(int);\nop *p;\nstruct S { op f; };\n"
+    assert [d.code for d in lint(src, "CL2.0")] == ["CL117", "CL117"]
+    assert lint(b"typedef int op;\nop *p;\nstruct S { op f; };\n", "CL2.0") == []
+
+
+def test_multiple_spaces_attribute_fix() -> None:
+    src = b"void f(void) { __private __attribute__((opencl_global)) int *p; }\n"
+    (d,) = lint(src)
+    assert d.code == "CL107" and d.message == ("multiple address spaces specified for type: '__private' and "
+                                               "'__global'")
+    assert lint(_apply(src, d)) == []
+
+
+def test_no_variable_from_parser_recovery() -> None:
+    # The parser closes the typedef after `unsigned` (a missing `;`) and reads `char uchar4;` as a
+    # program-scope variable: that declaration is the parser's, not the file's.
+    src = b"typedef VEC_ATTR(4) unsigned char uchar4;\nint after = 1;\n"
+    assert [(d.code, src.count(b"\n", 0, d.span.start) + 1) for d in lint(src)] == [("CL110", 2)]

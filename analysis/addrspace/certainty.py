@@ -18,6 +18,7 @@ _MACRO_KINDS = frozenset({"macro_modifier", "macro_declarator", "macro_type_spec
 _DECL_KINDS = frozenset({"parameter_declaration", "declaration", "field_declaration", "function_definition",
                          "type_definition", "type_descriptor"})
 _SKIP = frozenset({"compound_statement", "initializer_list", "parameter_list"})
+_TAG_KINDS = frozenset({"struct_specifier", "union_specifier", "enum_specifier"})
 
 
 def _innermost(t: Type) -> Type:
@@ -73,13 +74,23 @@ class Certainty:
                     return False
             elif k == "type_identifier":
                 word = self._text(n)
-                if word not in typedefs and builtin_named(word) is None and \
+                if self._tag_name(n, word):
+                    pass  # `struct S`: a tag, not a type name a macro could stand for
+                elif word not in typedefs and builtin_named(word) is None and \
                         not self._expands(word, n.start_byte, expander) and not self._local_typedef(n):
                     return False
             if k in _SKIP and n is not node:
                 continue
             stack.extend(c for i, c in enumerate(n.children) if n.field_name_for_child(i) not in ("value", "body"))
         return True
+
+    def _tag_name(self, n: Node, word: str) -> bool:
+        """The name of a struct, union or enum the file defines (or this specifier defines)."""
+        p = n.parent
+        if p is None or p.type not in _TAG_KINDS or p.child_by_field_name("name") != n:
+            return False
+        return p.child_by_field_name("body") is not None or word in self.model.index.tags or \
+            self._local_typedef(n)
 
     def _local_typedef(self, n: Node) -> bool:
         fm = self.model.enclosing_function(n)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from cllint.analysis.model import SemanticModel
 
 from .certainty import Certainty
@@ -10,15 +12,18 @@ from .expressions import ExpressionChecks
 from .findings import Finding
 
 
-def analyse(model: SemanticModel, focus: list[tuple[int, int]] | None = None) -> list[Finding]:
+def analyse(model: SemanticModel, focus: list[tuple[int, int]] | None = None,
+            extension_enabled: Callable[[int, str], bool] | None = None) -> list[Finding]:
     """All address-space findings of the file; never raises on user source.
 
     With `focus` (function ranges), findings outside it may be left out: the
     incremental driver takes those from its cache. Call sites everywhere are still
-    read, since a helper's findings (CL114) depend on all of its callers."""
+    read, since a helper's findings (CL114) depend on all of its callers.
+    `extension_enabled(offset, name)` tells where a `#pragma OPENCL EXTENSION` enables an
+    extension (`half` by value needs cl_khr_fp16)."""
     cert = Certainty(model)
     out: list[Finding] = []
-    for checks in (DeclarationChecks(model, cert, focus), ExpressionChecks(model, cert, focus)):
+    for checks in (DeclarationChecks(model, cert, focus, extension_enabled), ExpressionChecks(model, cert, focus)):
         try:
             out.extend(checks.run())
         except RecursionError:

@@ -7,6 +7,7 @@ image/sampler types.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from tree_sitter import Node
@@ -20,10 +21,12 @@ from cllint.analysis.model.types import (
     Array,
     Function,
     Opaque,
+    Pipe,
     Pointer,
     Scalar,
     Struct,
     Type,
+    builtin_named,
     has_generic,
     has_program_scope_globals,
 )
@@ -35,8 +38,14 @@ from .conversions import render
 from .findings import Edit, Finding, FixPlan
 
 G, C, L, P = AddressSpace.GLOBAL, AddressSpace.CONSTANT, AddressSpace.LOCAL, AddressSpace.PRIVATE
-_KERNEL_SPACES = (G, C, L)
+GEN = AddressSpace.GENERIC
 _BAD_SCALARS = frozenset({"bool", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t"})
+# Built-in types the host cannot pass to a kernel (6.11: event_t; clk_event_t, ndrange_t and
+# reserve_id_t for kernels enqueued by the host; clang-19 accepts clk_event_t, so it is left out).
+_HOST_OPAQUE = frozenset({"event_t", "ndrange_t", "reserve_id_t"})
+# Built-in types that cannot be declared at program scope (6.11).
+_NO_PROGRAM_SCOPE = frozenset({"event_t", "clk_event_t", "reserve_id_t"})
+PIPES = "__opencl_c_pipes"
 _CONTAINERS = frozenset({"translation_unit", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif",
                          "preproc_elifdef", "linkage_specification", "declaration_list"})
 
@@ -49,19 +58,29 @@ def _is_sampler(t: Type) -> bool:
     return isinstance(t, Opaque) and t.name == "sampler_t"
 
 
-def _struct_has(t: Type, pred, seen: frozenset[int] = frozenset()) -> Type | None:  # noqa: ANN001
-    """The first field type (recursively) satisfying `pred`."""
-    if not isinstance(t, Struct) or t.key in seen:
-        return None
-    for f in t.fields or ():
-        ft = f.type
-        while isinstance(ft, Array):
-            ft = ft.elem
-        if pred(ft):
-            return ft
-        inner = _struct_has(ft, pred, seen | {t.key})
-        if inner is not None:
-            return inner
+def _is_half(t: Type) -> bool:
+    return isinstance(t, Scalar) and t.name == "half"
+
+
+def _base(t: Type) -> Type:
+    """The element type of a (nested) array; the type itself otherwise."""
+    while isinstance(t, Array):
+        t = t.elem
+    return t
+
+
+def _shown(t: Type) -> str:
+    """A variable's type for a message: arrays as arrays, not as the pointers they decay to."""
+    return t.render(full=True) if isinstance(t, Array) else render(t)
+
+
+def _private_level(t: Pointer) -> Pointer | None:
+    """The first pointer level (outermost first) that points to `__private` or `__generic`."""
+    level: Type = t
+    while isinstance(level, Pointer):
+        if level.space in (P, GEN):
+            return level
+        level = level.pointee
     return None
 
 
@@ -89,6 +108,7 @@ class DeclarationChecks(Checks):
                 self._local(sym, fm.is_kernel)
         self._multiple_spaces(self.m.tree.root_node)
         self._fields()
+        self._blocks(self.m.tree.root_node)
         return self.out
 
     def _items(self, root: Node) -> Iterator[Node]:
@@ -126,10 +146,8 @@ class DeclarationChecks(Checks):
         if isinstance(t, Pointer):
             if not self.cert.type_certain(t):
                 return
-            bad_level = t
-            while isinstance(bad_level, Pointer) and bad_level.space in _KERNEL_SPACES:
-                bad_level = bad_level.pointee
-            if isinstance(bad_level, Pointer):
+            bad_level = _private_level(t)  # clang's USM parts of `__global` are fine too
+            if bad_level is not None:
                 fix = None
                 tnode = decl.child_by_field_name("type")
                 if not t.explicit and bad_level is t and tnode is not None:
@@ -145,22 +163,60 @@ class DeclarationChecks(Checks):
                 self.add("CL104", where, f"kernel parameter '{p.name}' of type '{render(t)}' is a pointer to "
                          "a pointer, which needs OpenCL C 2.0")
             return
-        if isinstance(t, Scalar) and t.name in _BAD_SCALARS:
+        # `half` by value: see `_param_decl`, which reads every kernel, redefinitions included.
+        if isinstance(t, Scalar) and t.name in _BAD_SCALARS and \
+                self._scalar_as_read(decl.child_by_field_name("type")):
             self.add("CL104", where, f"'{t.name}' cannot be used as the type of kernel parameter '{p.name}'")
-        elif isinstance(t, Scalar) and t.name == "half" and not self.target.has("cl_khr_fp16"):
-            self.add("CL104", where, f"kernel parameter '{p.name}' of type 'half' cannot be passed by value "
-                     "without 'cl_khr_fp16'")
-        elif isinstance(t, Opaque) and t.name == "event_t":
-            self.add("CL104", where, f"'event_t' cannot be used as the type of kernel parameter '{p.name}'")
+        elif isinstance(t, Opaque) and t.name in _HOST_OPAQUE:
+            self.add("CL104", where, f"'{t.name}' cannot be used as the type of kernel parameter '{p.name}'")
         elif isinstance(t, Struct) and t.fields is not None:
-            bad = _struct_has(t, lambda ft: isinstance(ft, Scalar) and ft.name in _BAD_SCALARS)
-            if bad is not None:
-                self.add("CL104", where, f"kernel parameter '{p.name}' of type '{render(t)}' contains a field of "
-                         f"type '{render(bad)}'")
-            elif self.target.version.major < 2 and \
-                    _struct_has(t, lambda ft: isinstance(ft, Pointer)) is not None:
-                self.add("CL104", where, f"kernel parameter '{p.name}' of type '{render(t)}' contains a pointer; "
-                         "struct kernel parameters may not contain pointers before OpenCL C 2.0")
+            found = self._struct_field(t)
+            if found is None:
+                return
+            what, path, ft, node = found
+            kind = "union" if t.union else "struct"
+            head = f"kernel parameter '{p.name}' of type '{render(t)}' contains field '{path}' of type '{render(ft)}'"
+            if what == "type":
+                msg = f"{head}, which cannot be passed to a kernel"
+            elif what == "image":
+                msg = f"{head}; {kind} kernel parameters may not contain images"
+            elif self.target.version.major < 2:
+                msg = f"{head}; {kind} kernel parameters may not contain pointers before OpenCL C 2.0"
+            else:
+                msg = f"{head}; pointers in {kind} kernel parameters must point to '__global', '__constant' " \
+                      "or '__local'"
+            notes = [(node.start_byte, node.end_byte, f"field '{path}' declared here")] if node is not None else []
+            self.add("CL104", where, msg, notes=notes)
+
+    def _struct_field(self, t: Struct, path: str = "", seen: frozenset[int] = frozenset()) \
+            -> tuple[str, str, Type, Node | None] | None:
+        """The first field, depth first as the compiler looks, that a struct or union kernel
+        parameter cannot hold: ("type", ...) for bool, size_t and the like, event_t,
+        ndrange_t, reserve_id_t; ("image", ...) for an image; ("pointer", ...) for a pointer,
+        any before OpenCL C 2.0 and from 2.0 one into `__private` or `__generic` memory (read
+        only where its declaration is certain: a macro may carry the space)."""
+        if t.key in seen:
+            return None
+        for f in t.fields or ():
+            ft = _base(f.type)
+            name = f"{path}.{f.name}" if path else f.name
+            node = self.m.index.field_nodes.get((t.key, f.name))
+            if (isinstance(ft, Scalar) and ft.name in _BAD_SCALARS) or \
+                    (isinstance(ft, Opaque) and ft.name in _HOST_OPAQUE):
+                return "type", name, ft, node
+            if _is_image(ft):
+                return "image", name, ft, node
+            if isinstance(ft, Pointer):
+                if self.target.version.major < 2:
+                    return "pointer", name, f.type, node
+                if node is not None and self.cert.decl_certain(self.cert.declaration_of(node)) and \
+                        self.cert.type_certain(ft) and _private_level(ft) is not None:
+                    return "pointer", name, f.type, node
+            if isinstance(ft, Struct):
+                inner = self._struct_field(ft, f"{name}[]" if isinstance(f.type, Array) else name, seen | {t.key})
+                if inner is not None:
+                    return inner
+        return None
 
     # -- function declarators: qualified return types and parameters ---------------------
 
@@ -188,6 +244,18 @@ class DeclarationChecks(Checks):
             if _is_image(ret) or (isinstance(ret, Pointer) and _is_image(ret.pointee)):
                 self.add("CL111", d, f"function cannot return image type '{render(ret)}'")
             fdecl = _function_declarator(d)
+            fname = _unwrap(fdecl.child_by_field_name("declarator")) if fdecl is not None else None
+            at = fname if fname is not None and fname.type == "identifier" else d
+            called = f"function '{self.text(at)}'" if at is not d else "function"
+            if _is_sampler(ret):
+                self.add("CL111", at, f"{called} cannot return sampler type '{render(ret)}'")
+            elif isinstance(ret, Pipe) and self.target.has(PIPES):
+                self.add("CL116", at, f"{called} cannot return pipe type '{render(ret)}': pipes can only be "
+                         "function parameters")
+            elif _is_half(ret) and not spec.is_kernel and not self._fp16(item.start_byte) and \
+                    self._scalar_as_read(item.child_by_field_name("type")):
+                self.add("CL118", at, f"{called} cannot return 'half' by value without 'cl_khr_fp16'; return "
+                         "'float', or store the result through a 'half *' with vstore_half")
             if fdecl is None:
                 continue
             plist = fdecl.child_by_field_name("parameters")
@@ -195,12 +263,51 @@ class DeclarationChecks(Checks):
                 continue
             for pnode, p in zip([c for c in plist.named_children if c.type == "parameter_declaration"],
                                 reader.parameters(plist), strict=False):
-                self._param_decl(pnode, p, spec_of=reader.specifiers(pnode))
+                self._param_decl(pnode, p, spec_of=reader.specifiers(pnode), is_kernel=spec.is_kernel)
 
-    def _param_decl(self, pnode: Node, p, spec_of: Specifiers) -> None:  # noqa: ANN001
+    def _scalar_as_read(self, tnode: Node | None, depth: int = 0) -> bool:
+        """The type written at `tnode` is the scalar the model reads: a built-in name, or typedefs
+        down to one, none of them made a vector by `__attribute__((ext_vector_type(N)))`
+        (`typedef half v4h __attribute__((ext_vector_type(4)));`), which the model does not read."""
+        if tnode is None or depth > 16:
+            return False
+        if tnode.type in ("primitive_type", "sized_type_specifier"):
+            return True
+        if tnode.type != "type_identifier":
+            return False
+        if builtin_named(self.text(tnode)) is not None:
+            return True  # `size_t`, `half`: the model reads the built-in, whatever a typedef says
+        sym = self.m.resolve(tnode)
+        if sym is None or sym.decl is None:
+            return False
+        if sym.decl.type != "type_definition" or _VECTOR_ATTR.search(self.text(sym.decl)):
+            return False
+        return self._scalar_as_read(sym.decl.child_by_field_name("type"), depth + 1)
+
+    def _fp16(self, offset: int) -> bool:
+        """`half` values are allowed: the target has cl_khr_fp16, or a pragma enables it here."""
+        if self.target.has("cl_khr_fp16"):
+            return True
+        if self.extension_enabled is not None:
+            return self.extension_enabled(offset, "cl_khr_fp16")
+        last = None  # no preprocessor: the last pragma before `offset` in the text
+        for m in _FP16_PRAGMA.finditer(self.src, 0, offset):
+            last = m.group(1)
+        return last == b"enable"
+
+    def _param_decl(self, pnode: Node, p, spec_of: Specifiers, is_kernel: bool = False) -> None:  # noqa: ANN001
         d = pnode.child_by_field_name("declarator")
         top = _unwrap(d)
         is_array = top is not None and top.type in ("array_declarator", "abstract_array_declarator")
+        if _is_half(p.type) and not is_array and not self._fp16(pnode.start_byte) and \
+                self._scalar_as_read(pnode.child_by_field_name("type")):
+            where = p.name_node or pnode
+            if is_kernel:
+                self.add("CL104", where, f"kernel parameter{_named(p.name)} of type 'half' cannot be passed by "
+                         "value without 'cl_khr_fp16'")
+            else:
+                self.add("CL118", where, f"parameter{_named(p.name)} of type 'half' cannot be passed by value "
+                         "without 'cl_khr_fp16'; pass 'float', or a 'half *' read with vload_half")
         if p.space is not None and p.space is not P and not is_array:
             q = _space_node(self.src, pnode, p.space) or pnode
             self.add("CL106", q, f"parameter{_named(p.name)} of type '{render(p.type)}' may not be qualified "
@@ -208,28 +315,35 @@ class DeclarationChecks(Checks):
         if isinstance(p.type, Pointer) and not is_array and (_is_image(p.type.pointee) or
                                                              _is_sampler(p.type.pointee)):
             self.add("CL111", pnode, f"pointer to type '{render(p.type.pointee)}' is invalid in OpenCL")
-        if is_array and _is_image(spec_of.type):
+        if is_array and (_is_image(spec_of.type) or _is_sampler(spec_of.type)):
             self.add("CL111", pnode, f"array of '{render(spec_of.type)}' type is invalid in OpenCL")
 
     # -- variables ------------------------------------------------------------------------
 
     def _program_scope(self, sym: Symbol) -> None:
         decl = sym.decl
-        if decl is None or sym.node is None or not self.cert.decl_certain(decl):
+        if decl is None or sym.node is None or not self.cert.decl_certain(decl) or _after_recovery(decl):
             return
         t = sym.type
-        if self._image_var(sym, t):
+        if self._image_var(sym, t) or self._opaque_var(sym, t, program_scope=True):
             return
         extern = "extern" in sym.storage
+        if _is_sampler(t):
+            if sym.space_explicit and sym.space in (L, G):
+                self.add("CL111", sym.node, f"sampler '{sym.name}' cannot be qualified with "
+                         f"'{sym.space.spelling}'")
+                return
+            if not sym.space_explicit:
+                if "const" not in sym.cv:
+                    self.add("CL111", sym.node, f"program scope sampler '{sym.name}' must be 'const' or "
+                             "'__constant'",
+                             fix=FixPlan("Make it 'const'", (Edit(decl.start_byte, decl.start_byte, "const "),)))
+                return  # a `const sampler_t` is a constant
         if has_program_scope_globals(self.target):
-            if sym.space_explicit and sym.space in (L, P):
-                self.add("CL110", sym.node, f"program scope variable '{sym.name}' is in '{sym.space.spelling}'; "
+            if sym.space_explicit and sym.space in (L, P, GEN):
+                kind = "extern variable" if extern else "program scope variable"
+                self.add("CL110", sym.node, f"{kind} '{sym.name}' is in '{sym.space.spelling}'; "
                          "it must reside in '__global' or '__constant'")
-        elif _is_sampler(t):
-            if not sym.space_explicit and "const" not in sym.cv:
-                self.add("CL111", sym.node, f"program scope sampler '{sym.name}' must be 'const' or '__constant'",
-                         fix=FixPlan("Make it 'const'", (Edit(decl.start_byte, decl.start_byte, "const "),)))
-            return
         elif sym.space is not C or not sym.space_explicit:
             kind = "extern variable" if extern else "program scope variable"
             fix = None
@@ -247,8 +361,6 @@ class DeclarationChecks(Checks):
                 self.add("CL109", sym.node, f"'__constant' variable '{sym.name}' must be initialized")
             else:
                 self._constant_init(sym, init)
-        if _is_sampler(t) and not sym.space_explicit and "const" not in sym.cv:
-            self.add("CL111", sym.node, f"program scope sampler '{sym.name}' must be 'const' or '__constant'")
 
     def _constant_init(self, sym: Symbol, init: Node) -> None:
         """A `__constant` initializer must be a compile-time constant (spec 6.7.3): no
@@ -290,7 +402,7 @@ class DeclarationChecks(Checks):
             return
         if decl.type != "declaration":
             return
-        if self._image_var(sym, sym.type):
+        if self._image_var(sym, sym.type) or self._opaque_var(sym, sym.type, program_scope=False):
             return
         static = bool(sym.storage & {"static", "extern"})
         if static and not has_program_scope_globals(self.target):
@@ -304,7 +416,7 @@ class DeclarationChecks(Checks):
                 self.add("CL110", sym.node, f"{word} variable '{sym.name}' at function scope must reside in "
                          "'__constant' without program-scope global variables")
                 return
-        elif static and sym.space_explicit and sym.space in (L, P):
+        elif static and sym.space_explicit and sym.space in (L, P, GEN):
             word = "static" if "static" in sym.storage else "extern"
             self.add("CL110", sym.node, f"{word} variable '{sym.name}' is in '{sym.space.spelling}'; it must "
                      "reside in '__global' or '__constant'")
@@ -334,39 +446,70 @@ class DeclarationChecks(Checks):
                 self.add("CL109", sym.node, f"'__constant' variable '{sym.name}' must be initialized")
             else:
                 self._constant_init(sym, init)
+        elif sym.space is GEN and not static:
+            self.add("CL110", sym.node, f"function scope variable '{sym.name}' cannot be declared in '__generic': "
+                     "the generic address space is only for what pointers point to")
         if _is_sampler(sym.type) and sym.space in (L, G):
             self.add("CL111", sym.node, f"sampler '{sym.name}' cannot be qualified with "
                      f"'{sym.space.spelling}'")
 
     def _image_var(self, sym: Symbol, t: Type) -> bool:
-        base = t
-        while isinstance(base, Array):
-            base = base.elem
+        base = _base(t)
         if _is_image(base):
-            self.add("CL111", sym.node, f"'{sym.name}' of type '{render(t)}' is not allowed: image types can only "
+            self.add("CL111", sym.node, f"'{sym.name}' of type '{_shown(t)}' is not allowed: image types can only "
                      "be used as function parameters")
             return True
         if isinstance(base, Pointer) and (_is_image(base.pointee) or _is_sampler(base.pointee)):
             self.add("CL111", sym.node, f"pointer to type '{render(base.pointee)}' is invalid in OpenCL")
             return True
+        if isinstance(t, Array) and _is_sampler(base):
+            self.add("CL111", sym.node, f"array '{sym.name}' of type '{_shown(t)}' is not allowed: samplers "
+                     "cannot be stored in arrays")
+            return True
+        return False
+
+    def _opaque_var(self, sym: Symbol, t: Type, program_scope: bool) -> bool:
+        """Pipes outside parameters; event_t, clk_event_t, reserve_id_t at program scope; event_t
+        outside `__private` (6.11; Pipe Functions, Restrictions)."""
+        base = _base(t)
+        if isinstance(base, Pipe):
+            if not self.target.has(PIPES):
+                return False  # no pipes at all (CL302 and CL303 report it): only the general rules
+            self.add("CL116", sym.node, f"'{sym.name}' of type '{_shown(t)}' is not allowed: pipes can only be "
+                     "function parameters")
+            return True
+        if not isinstance(base, Opaque):
+            return False
+        if program_scope and base.name in _NO_PROGRAM_SCOPE:
+            self.add("CL116", sym.node, f"'{sym.name}' of type '{_shown(t)}' cannot be declared at program scope")
+            return True
+        if base.name == "event_t" and sym.space_explicit and sym.space is not P:
+            self.add("CL116", sym.node, f"event '{sym.name}' cannot be qualified with '{sym.space.spelling}': "
+                     "'event_t' can only be used in '__private'")
+            return True
         return False
 
     def _fields(self) -> None:
         seen: set[int] = set()
-        for t in list(self.m.index.tags.values()):
+        # Named tags, and the anonymous structs of typedefs (`typedef struct { ... } S;`).
+        structs = [*self.m.index.tags.values(), *(td.type for td in self.m.index.typedefs.values())]
+        for t in structs:
             if not isinstance(t, Struct) or t.key in seen or t.fields is None:
                 continue
             seen.add(t.key)
             for f in t.fields:
-                base = f.type
-                while isinstance(base, Array):
-                    base = base.elem
-                if _is_image(base) or _is_sampler(base):
-                    node = self.m.index.field_nodes.get((t.key, f.name))
-                    if node is not None and in_focus(self.focus, node) and \
-                            self.cert.decl_certain(self.cert.declaration_of(node)):
-                        self.add("CL111", node, f"field '{f.name}' of type '{render(f.type)}' is not allowed: "
-                                 f"'{render(base)}' cannot be a structure or union member")
+                base = _base(f.type)
+                pipe = isinstance(base, Pipe) and self.target.has(PIPES)
+                event = isinstance(f.type, Opaque) and f.type.name == "event_t"  # clang-19 takes arrays of them
+                if not (_is_image(base) or _is_sampler(base) or pipe or event):
+                    continue
+                node = self.m.index.field_nodes.get((t.key, f.name))
+                if node is None or not in_focus(self.focus, node) or \
+                        not self.cert.decl_certain(self.cert.declaration_of(node)):
+                    continue
+                code = "CL116" if pipe or event else "CL111"
+                self.add(code, node, f"field '{f.name}' of type '{render(f.type)}' is not allowed: "
+                         f"'{render(base)}' cannot be a structure or union member")
 
     # -- more than one address space --------------------------------------------------------
 
@@ -396,6 +539,85 @@ class DeclarationChecks(Checks):
                              f"'{first.spelling}' and '{q.spelling}'", fix=_remove(c))
                     break
 
+    # -- blocks (6.14.5) ----------------------------------------------------------------------
+
+    def _blocks(self, root: Node) -> None:
+        """Blocks returned by functions, as struct or union fields, in arrays, behind pointers.
+
+        The grammar has no block declarator: `int (^bl)(void)` reads as a parenthesized
+        declarator holding an ERROR `^`. Only a tree with errors can declare a block, so
+        a clean tree costs nothing here. Block typedefs are then followed to their uses."""
+        if not root.has_error:
+            return
+        typedefs: dict[str, str] = {}  # name -> the block type, as written
+        for err in nodes_of_kinds(root, frozenset({"ERROR"})):
+            got = _block_declarator(self.src, err)
+            if got is None:
+                continue
+            inner, fdecl = got
+            holder = fdecl.parent
+            if holder is not None and holder.type == "init_declarator":
+                holder = holder.parent
+            if holder is None:
+                continue
+            spelled = self._block_spelling(holder, fdecl)
+            if holder.type == "type_definition" and inner.type == "type_identifier":
+                typedefs[self.text(inner)] = spelled
+            elif not in_focus(self.focus, inner):
+                continue
+            elif holder.type == "field_declaration":
+                name = _innermost_name(inner)
+                if name is not None:
+                    self.add("CL117", name, f"field '{self.text(name)}' of block type '{spelled}' is not allowed: "
+                             "blocks cannot be structure or union members")
+            elif holder.type == "declaration" and inner.type == "array_declarator":
+                name = _innermost_name(inner)
+                if name is not None:
+                    self.add("CL117", name, f"array '{self.text(name)}' of block type '{spelled}' is not "
+                             "allowed: OpenCL C has no arrays of blocks")
+        # A typedef name is a block only if no other typedef and no macro claims it.
+        names = {n: sp for n, sp in typedefs.items() if n not in self.m.index.typedefs}
+        if names:
+            self._block_typedef_uses(root, names)
+
+    def _block_spelling(self, holder: Node, fdecl: Node) -> str:
+        tnode = holder.child_by_field_name("type")
+        plist = fdecl.child_by_field_name("parameters")
+        return f"{self.text(tnode)} (^){self.text(plist)}" if tnode is not None and plist is not None else "block"
+
+    def _block_typedef_uses(self, root: Node, names: dict[str, str]) -> None:
+        for tid in nodes_of_kinds(root, frozenset({"type_identifier"}), ranges=self.focus):
+            word = self.text(tid)
+            item = tid.parent
+            if word not in names or item is None or item.child_by_field_name("type") != tid or \
+                    item.type not in _BLOCK_USERS or item.has_error or self.cert._expands(
+                        word, tid.start_byte, self.m.expander):
+                continue
+            what = f"'{word}' (a block type, '{names[word]}')"
+            for d in _declarators(item) if item.type != "function_definition" else \
+                    [item.child_by_field_name("declarator")]:
+                if d is not None and d.type == "init_declarator":
+                    d = d.child_by_field_name("declarator")
+                d = _unwrap(d)
+                if d is None:
+                    continue
+                name = _innermost_name(d)
+                if name is None:
+                    continue
+                label = self.text(name)
+                if d.type == "function_declarator" and item.type in ("declaration", "function_definition") and \
+                        _unwrap(d.child_by_field_name("declarator")) == name:
+                    self.add("CL117", name, f"function '{label}' cannot return {what}: a block cannot be the "
+                             "return value of a function")
+                elif d.type == "pointer_declarator":
+                    self.add("CL117", name, f"'{label}' is a pointer to {what}: pointers to blocks are not allowed")
+                elif d.type == "array_declarator":
+                    self.add("CL117", name, f"array '{label}' of {what} is not allowed: OpenCL C has no arrays "
+                             "of blocks")
+                elif item.type == "field_declaration" and d.type == "field_identifier":
+                    self.add("CL117", name, f"field '{label}' of {what} is not allowed: blocks cannot be "
+                             "structure or union members")
+
     def _typedef_space(self, n: Node) -> AddressSpace | None:
         """The address space a declaration's typedef name carries (`typedef __private int pint;`)."""
         t = n.child_by_field_name("type") if n.type != "pointer_declarator" else None
@@ -407,17 +629,31 @@ class DeclarationChecks(Checks):
 
 # -- syntax helpers ---------------------------------------------------------------------------
 
-TYPE_QUALIFIER = frozenset({"type_qualifier"})
+# Where a space is written among specifiers: `__global`, or clang's `__attribute__((opencl_global))`.
+TYPE_QUALIFIER = frozenset({"type_qualifier", "attribute_specifier"})
 _MULTI_SPACE_KINDS = frozenset({"declaration", "parameter_declaration", "field_declaration", "type_descriptor",
                                 "pointer_declarator", "abstract_pointer_declarator", "function_definition",
                                 "type_definition"})
 
 
 def _space_of_qualifier(src: bytes, c: Node) -> AddressSpace | None:
+    if c.type == "attribute_specifier":
+        return _space_of_attribute(src, c)
     if c.type != "type_qualifier" or not c.named_children or c.named_children[0].type != "address_space_qualifier":
         return None
     inner = c.named_children[0]
     return AddressSpace.from_keyword(src[inner.start_byte:inner.end_byte].decode("utf-8", "replace"))
+
+
+def _space_of_attribute(src: bytes, c: Node) -> AddressSpace | None:
+    """`__attribute__((opencl_global))`: the space of clang's attribute spelling, if any."""
+    args = next((a for a in c.named_children if a.type == "argument_list"), None)
+    for a in args.named_children if args is not None else ():
+        if a.type == "identifier":
+            space = AddressSpace.from_attribute(src[a.start_byte:a.end_byte].decode("utf-8", "replace"))
+            if space is not None:
+                return space
+    return None
 
 
 def _space_node(src: bytes, item: Node, space: AddressSpace) -> Node | None:
@@ -434,7 +670,11 @@ def _space_node(src: bytes, item: Node, space: AddressSpace) -> Node | None:
 
 
 def _remove(q: Node) -> FixPlan | None:
-    if q.type != "type_qualifier":
+    if q.type == "attribute_specifier":  # `__attribute__((opencl_global))`, the space alone
+        args = next((a for a in q.named_children if a.type == "argument_list"), None)
+        if args is None or len(args.named_children) != 1:
+            return None
+    elif q.type != "type_qualifier":
         return None
     return FixPlan("Remove the address space qualifier", (Edit(q.start_byte, q.end_byte + 1, ""),))
 
@@ -460,6 +700,57 @@ def _function_declarator(d: Node | None) -> Node | None:
 def _signature(item: Node) -> Node:
     """The item itself; the certainty scan already skips bodies and initialisers."""
     return item
+
+
+_VECTOR_ATTR = re.compile(r"\b(?:__)?(?:ext_vector_type|vector_size)(?:__)?\b")
+_BLOCK_USERS = frozenset({"declaration", "field_declaration", "parameter_declaration", "function_definition"})
+_FP16_PRAGMA = re.compile(rb"^[ \t]*#[ \t]*pragma[ \t]+OPENCL[ \t]+EXTENSION[ \t]+(?:cl_khr_fp16|all)[ \t]*:[ \t]*"
+                          rb"(enable|disable)", re.M)
+
+
+def _block_declarator(src: bytes, err: Node) -> tuple[Node, Node] | None:
+    """For the ERROR `^` (or `^const`) of `int (^name)(void)`: the declarator after the caret
+    (`name`, `name[2]`) and the function declarator around the parentheses."""
+    words = src[err.start_byte:err.end_byte].split()
+    if not words or words[0] != b"^" or any(w != b"const" for w in words[1:]):
+        return None
+    paren = err.parent
+    if paren is None or paren.type != "parenthesized_declarator":
+        return None
+    kids = paren.children
+    i = next((k for k, c in enumerate(kids) if c == err), None)
+    if i is None or i != 1 or len(kids) != 4 or kids[0].type != "(" or kids[3].type != ")":
+        return None
+    inner = kids[2]
+    fdecl = paren.parent
+    if fdecl is None or fdecl.type != "function_declarator" or fdecl.child_by_field_name("declarator") != paren:
+        return None
+    if inner.type not in ("identifier", "field_identifier", "type_identifier", "array_declarator"):
+        return None
+    return inner, fdecl
+
+
+def _innermost_name(d: Node | None) -> Node | None:
+    """The identifier a declarator declares."""
+    for _ in range(20):
+        if d is None or d.type in ("identifier", "field_identifier", "type_identifier"):
+            return d
+        d = d.child_by_field_name("declarator") or next(
+            (c for c in d.named_children if c.type not in ("attribute_specifier", "ERROR")), None)
+    return None
+
+
+def _after_recovery(decl: Node) -> bool:
+    """The declaration follows one the parser closed with a missing token: what it reads as
+    a new declaration may be the rest of the one before (`typedef __attribute__((...)) unsigned
+    char uchar4;` parts as `... unsigned` and `char uchar4;`)."""
+    prev = decl.prev_sibling
+    if prev is None or not prev.has_error:
+        return False
+    last = prev
+    while last.child_count:
+        last = last.children[-1]
+    return last.is_missing or prev.type == "ERROR"
 
 
 def _declarators(decl: Node) -> list[Node]:

@@ -203,11 +203,14 @@ class TypeReader:
 
     def _macro(self, node: Node, acc: _Acc) -> None:
         name_node = node.child_by_field_name("name")
-        if name_node is None or self.expander is None:
+        if name_node is None:
             return
-        expansion = self._expand(text(self.source, name_node), node.start_byte)
+        name = text(self.source, name_node)
+        expansion = self._expand(name, node.start_byte) if self.expander is not None else None
         if expansion:
             self._words(expansion, acc)
+        elif expansion is None and name == "pipe":  # `typedef pipe int t;`: the grammar reads the keyword so
+            acc.pipe = True
 
     def _expand(self, name: str, offset: int) -> str | None:
         try:  # the expander is someone else's code; a failure there must not stop the model

@@ -7,7 +7,7 @@ syntax, unknown types) are never reported: precision first.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from cllint.analysis.addrspace import Finding, analyse
 from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Note, Severity, Span
@@ -19,12 +19,27 @@ def _findings(ctx: RuleContext) -> list[Finding]:
     cached = getattr(ctx, "_cl1xx", None)
     if cached is None:
         try:
-            cached = analyse(model_for(ctx), focus=ctx.options.get("focus"))
+            cached = analyse(model_for(ctx), focus=ctx.options.get("focus"),
+                             extension_enabled=_extension_enabled(ctx))
         except RecursionError:  # pathological nesting: stay silent rather than fail the file
             cached = []
         cached = [f for f in cached if active(ctx, f.start)]
         ctx._cl1xx = cached  # type: ignore[attr-defined]
     return cached
+
+
+def _extension_enabled(ctx: RuleContext) -> Callable[[int, str], bool] | None:
+    """Where the file's `#pragma OPENCL EXTENSION name : enable` lines are in force."""
+    view = ctx.preprocessor
+    if view is None:
+        return None
+
+    def enabled(offset: int, name: str) -> bool:
+        try:
+            return view.extension_state_at(offset, name) == "enable"
+        except Exception:  # noqa: BLE001 - someone else's code; never stop a rule over it
+            return False
+    return enabled
 
 
 class _AddressSpaceRule(Rule):
@@ -138,12 +153,16 @@ class KernelPointerParameter(_AddressSpaceRule):
 class KernelParameterType(_AddressSpaceRule):
     """## What it does
     Reports kernel parameters of types the host cannot pass: `bool`, `size_t`, `ptrdiff_t`,
-    `intptr_t`, `uintptr_t`, `event_t`, `half` by value without `cl_khr_fp16`, structs containing
-    such fields, structs containing pointers and pointers to pointers before OpenCL C 2.0.
+    `intptr_t`, `uintptr_t`, `event_t`, `ndrange_t`, `reserve_id_t`, `half` by value without
+    `cl_khr_fp16` (the target's, or a `#pragma OPENCL EXTENSION cl_khr_fp16 : enable` in force),
+    structs and unions containing such fields (at any depth, through arrays and nested structs)
+    or an image, structs containing pointers (any pointer before OpenCL C 2.0; from 2.0, one
+    into `__private` or `__generic` memory) and pointers to pointers before OpenCL C 2.0.
 
     ## Why is this bad?
     These types have no size or representation the host and device agree on (or, for pointers
-    inside structs before 2.0, no way to be set from the host), so the compiler rejects them.
+    inside structs, no way to be set from the host: before 2.0 no pointer can be, and from 2.0
+    only pointers into memory the host can see), so the compiler rejects them.
 
     ## Example
     ```c
@@ -156,7 +175,8 @@ class KernelParameterType(_AddressSpaceRule):
     ```
 
     ## OpenCL spec
-    6.11 Restrictions (kernel arguments), 6.3.1 Built-in Scalar Data Types.
+    6.11 Restrictions (kernel arguments), 6.3.1 Built-in Scalar Data Types, 6.7.1 (kernel pointer
+    arguments).
     """
 
     code = "CL104"
@@ -219,7 +239,9 @@ class QualifiedReturnOrParameter(_AddressSpaceRule):
 
 class MultipleAddressSpaces(_AddressSpaceRule):
     """## What it does
-    Reports a type given more than one address space, e.g. `__global __local int x`.
+    Reports a type given more than one address space, e.g. `__global __local int x`, whether
+    written as keywords, as clang's attributes (`__attribute__((opencl_global))`) or through a
+    typedef that carries one.
 
     ## Why is this bad?
     An object or pointee lives in exactly one address space; the compiler rejects the type.
@@ -240,7 +262,7 @@ class MultipleAddressSpaces(_AddressSpaceRule):
 
     code = "CL107"
     name = "multiple-address-spaces"
-    fix_availability = FixAvailability.ALWAYS
+    fix_availability = FixAvailability.SOMETIMES  # not for one attribute among several
 
 
 class LocalVariableMisuse(_AddressSpaceRule):
@@ -306,7 +328,10 @@ class VariableAddressSpace(_AddressSpaceRule):
     `__global` variables, function-scope `static`/`extern` variables and program-scope variables
     outside `__constant` when the target lacks program-scope global variables (OpenCL C 1.x,
     3.0 without `__opencl_c_program_scope_global_variables`), program-scope `__local` or
-    `__private` variables, and `__constant` variables in non-kernel functions.
+    `__private` variables, and `__constant` variables in non-kernel functions; from OpenCL C
+    2.0, program-scope, `static` and `extern` variables outside `__global` and `__constant`
+    (`__local`, `__private`, `__generic`), and function-scope variables declared `__generic`,
+    a space only for what pointers point to.
 
     ## Why is this bad?
     Before OpenCL C 2.0 the only memory that outlives a kernel is constant memory; in every
@@ -323,7 +348,9 @@ class VariableAddressSpace(_AddressSpaceRule):
     ```
 
     ## OpenCL spec
-    6.7 Address Space Qualifiers (program-scope variables); 6.7.1 `__global`; 6.8 Storage-Class Specifiers.
+    6.7 Address Space Qualifiers (program-scope variables; *Usage for Declaration Scopes and
+    Variable Types*); 6.7.1 `__global`; 6.7.5 The Generic Address Space; 6.10 Storage-Class
+    Specifiers.
     """
 
     code = "CL110"
@@ -334,8 +361,10 @@ class VariableAddressSpace(_AddressSpaceRule):
 class ImageSamplerMisuse(_AddressSpaceRule):
     """## What it does
     Reports image types used anywhere but as function parameters (locals, program-scope
-    variables, fields, arrays, return types, pointers) and samplers qualified with `__local` or
-    `__global`, or non-`const` program-scope samplers.
+    variables, fields, arrays, return types, pointers), and samplers used where they cannot be:
+    as fields, in arrays, behind pointers, as return types, qualified with `__local` or
+    `__global` (in a function or at program scope), or at program scope neither `const` nor
+    `__constant`.
 
     ## Why is this bad?
     Images and samplers are opaque handles owned by the runtime; they have no address space of
@@ -344,11 +373,13 @@ class ImageSamplerMisuse(_AddressSpaceRule):
     ## Example
     ```c
     kernel void k(read_only image2d_t img) { image2d_t copy = img; }
+    sampler_t pick(int i);
     ```
 
     ## Use instead
     ```c
     kernel void k(read_only image2d_t img) { /* use img directly */ }
+    constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_FILTER_NEAREST;
     ```
 
     ## OpenCL spec
@@ -358,6 +389,106 @@ class ImageSamplerMisuse(_AddressSpaceRule):
     code = "CL111"
     name = "image-sampler-misuse"
     fix_availability = FixAvailability.SOMETIMES
+
+
+class OpaqueTypeMisuse(_AddressSpaceRule):
+    """## What it does
+    Reports built-in handle types declared where OpenCL C forbids them: a `pipe` anywhere but
+    as a function parameter (a variable, a structure or union field, a function's return type),
+    `event_t` as a structure or union field, at program scope or in an address space other than
+    `__private`, and `clk_event_t` or `reserve_id_t` variables at program scope. Pipes are
+    checked where the target has them (OpenCL C 2.0, or 3.0 with `__opencl_c_pipes`).
+
+    ## Why is this bad?
+    Pipes, events and reservation ids are handles the runtime gives a kernel while it runs:
+    they have no representation in memory that a structure could hold, that could outlive the
+    kernel at program scope or that work-items could share in `__local` memory. The compiler
+    rejects the declaration.
+
+    ## Example
+    ```c
+    struct job { event_t done; };
+    kernel void k(read_only pipe int in) { pipe int copy; }
+    ```
+
+    ## Use instead
+    ```c
+    struct job { int id; };
+    kernel void k(read_only pipe int in) { int v; read_pipe(in, &v); }
+    ```
+
+    ## OpenCL spec
+    6.11 Restrictions (the event type; `clk_event_t`, `ndrange_t` and `reserve_id_t`); 6.15.18
+    Pipe Functions, *Restrictions*.
+    """
+
+    code = "CL116"
+    name = "opaque-type-misuse"
+    spec_section = "restrictions"
+
+
+class BlockMisuse(_AddressSpaceRule):
+    """## What it does
+    Reports blocks used where OpenCL C does not allow them: a function returning a block, a
+    block as a structure or union member, an array of blocks and a pointer to a block, written
+    with a block declarator (`int (^fields[2])(void)`) or through a block `typedef`.
+
+    ## Why is this bad?
+    OpenCL C requires every block to be statically known at build time and to live only in the
+    scope that defines it: a block cannot escape through a return value, be stored in memory or
+    be reached through a pointer. The compiler rejects these declarations.
+
+    ## Example
+    ```c
+    typedef int (^op_t)(int);
+    op_t pick(int which);
+    kernel void k(global int *out) { op_t ops[2]; }
+    ```
+
+    ## Use instead
+    ```c
+    typedef int (^op_t)(int);
+    kernel void k(global int *out) { op_t twice = ^(int x) { return 2 * x; }; out[0] = twice(1); }
+    ```
+
+    ## OpenCL spec
+    6.14.5 Blocks, *Restrictions* (arrays of blocks, blocks as structure or union members,
+    blocks as return values, pointers to blocks).
+    """
+
+    code = "CL117"
+    name = "block-misuse"
+    spec_section = "restrictions-1"
+
+
+class HalfByValue(_AddressSpaceRule):
+    """## What it does
+    Reports a function's `half` parameter or `half` return value where `cl_khr_fp16` is not
+    enabled: the target does not have the extension and no `#pragma OPENCL EXTENSION
+    cl_khr_fp16 : enable` is in force at the declaration. Kernel parameters are CL104's.
+
+    ## Why is this bad?
+    Without `cl_khr_fp16`, `half` is a storage format only: `half` data is read and written
+    through pointers with `vload_half` and `vstore_half` and computed as `float`. A function
+    cannot take or return a `half` value; the compiler rejects the declaration.
+
+    ## Example
+    ```c
+    half scale(half x, float s) { return x * s; }
+    ```
+
+    ## Use instead
+    ```c
+    float scale(float x, float s) { return x * s; }
+    ```
+
+    ## OpenCL spec
+    6.3.1.2 The `half` Data Type; 6.11 Restrictions (`half`); the `cl_khr_fp16` extension.
+    """
+
+    code = "CL118"
+    name = "half-by-value"
+    spec_section = "the-half-data-type"
 
 
 class WriteToConstant(_AddressSpaceRule):
@@ -482,5 +613,5 @@ RULES = [
     AddressSpaceMismatch, AddressSpaceCast, KernelPointerParameter, KernelParameterType, KernelReturnType,
     QualifiedReturnOrParameter, MultipleAddressSpaces, LocalVariableMisuse, UninitializedConstant,
     VariableAddressSpace, ImageSamplerMisuse, WriteToConstant, DanglingAddress, UnqualifiedHelperParameter,
-    UncheckedAddressSpaceCast,
+    UncheckedAddressSpaceCast, OpaqueTypeMisuse, BlockMisuse, HalfByValue,
 ]
