@@ -134,10 +134,24 @@ module.exports = grammar(C, {
       field('arguments', $.argument_list),
     )),
 
-    // `const float gmx_unused x`, `u32 MAYBE_UNUSED *p`
-    _declarator: ($, original) => choice(original, $.macro_declarator),
-    _field_declarator: ($, original) => choice(original, alias($.macro_field_declarator, $.macro_declarator)),
-    _declaration_declarator: ($, original) => choice(original, $.macro_declarator),
+    // `const float gmx_unused x`, `u32 MAYBE_UNUSED *p`; and clang's block pointers
+    // (`int (^b)(int)`, 6.14), written like function pointers with `^` for `*`.
+    _declarator: ($, original) => choice(original, $.macro_declarator, $.block_pointer_declarator),
+    _field_declarator: ($, original) => choice(original, alias($.macro_field_declarator, $.macro_declarator),
+      alias($.block_pointer_field_declarator, $.block_pointer_declarator)),
+    _declaration_declarator: ($, original) => choice(original, $.macro_declarator, $.block_pointer_declarator),
+    _type_declarator: ($, original) => choice(original,
+      alias($.block_pointer_type_declarator, $.block_pointer_declarator)),
+    _abstract_declarator: ($, original) => choice(original, $.abstract_block_pointer_declarator),
+
+    block_pointer_declarator: $ => prec.dynamic(1, prec.right(seq(
+      '^', repeat($.type_qualifier), field('declarator', $._declarator)))),
+    block_pointer_field_declarator: $ => prec.dynamic(1, prec.right(seq(
+      '^', repeat($.type_qualifier), field('declarator', $._field_declarator)))),
+    block_pointer_type_declarator: $ => prec.dynamic(1, prec.right(seq(
+      '^', repeat($.type_qualifier), field('declarator', $._type_declarator)))),
+    abstract_block_pointer_declarator: $ => prec.dynamic(1, prec.right(seq(
+      '^', repeat($.type_qualifier), field('declarator', optional($._abstract_declarator))))),
 
     macro_declarator: $ => prec.dynamic(-2, seq(
       field('macro', $.macro_modifier),
@@ -283,6 +297,7 @@ module.exports = grammar(C, {
     // Clang blocks, used with `enqueue_kernel`: `^{ ... }`, `^(local void *p){ ... }`.
     block_literal: $ => prec(PREC.UNARY, seq(
       '^',
+      optional(field('type', $.primitive_type)),  // `^int(int n) { ... }`: an explicit return type
       optional(field('parameters', $.parameter_list)),
       field('body', $.compound_statement),
     )),

@@ -15,7 +15,7 @@ from tree_sitter import Node
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.model import FunctionInfo, Symbol
 from cllint.analysis.model.scopes import SymbolKind
-from cllint.analysis.model.decls import Specifiers, TypeReader
+from cllint.analysis.model.decls import Specifiers, Typedef, TypeReader
 from cllint.analysis.model.types import (
     AddressSpace,
     Array,
@@ -544,14 +544,14 @@ class DeclarationChecks(Checks):
     def _blocks(self, root: Node) -> None:
         """Blocks returned by functions, as struct or union fields, in arrays, behind pointers.
 
-        The grammar has no block declarator: `int (^bl)(void)` reads as a parenthesized
-        declarator holding an ERROR `^`. Only a tree with errors can declare a block, so
-        a clean tree costs nothing here. Block typedefs are then followed to their uses."""
-        if not root.has_error:
+        `int (^bl)(void)` is a function declarator around `(^bl)`, a block pointer
+        declarator: only a file with a `^` can declare one. Block typedefs are then
+        followed to their uses."""
+        if b"^" not in self.src:
             return
         typedefs: dict[str, str] = {}  # name -> the block type, as written
-        for err in nodes_of_kinds(root, frozenset({"ERROR"})):
-            got = _block_declarator(self.src, err)
+        for caret in nodes_of_kinds(root, frozenset({"block_pointer_declarator"})):
+            got = _block_declarator(caret)
             if got is None:
                 continue
             inner, fdecl = got
@@ -575,8 +575,8 @@ class DeclarationChecks(Checks):
                 if name is not None:
                     self.add("CL117", name, f"array '{self.text(name)}' of block type '{spelled}' is not "
                              "allowed: OpenCL C has no arrays of blocks")
-        # A typedef name is a block only if no other typedef and no macro claims it.
-        names = {n: sp for n, sp in typedefs.items() if n not in self.m.index.typedefs}
+        # A typedef name is a block only if no other typedef (and no macro) claims it.
+        names = {n: sp for n, sp in typedefs.items() if _is_block(self.m.index.typedefs.get(n))}
         if names:
             self._block_typedef_uses(root, names)
 
@@ -708,26 +708,24 @@ _FP16_PRAGMA = re.compile(rb"^[ \t]*#[ \t]*pragma[ \t]+OPENCL[ \t]+EXTENSION[ \t
                           rb"(enable|disable)", re.M)
 
 
-def _block_declarator(src: bytes, err: Node) -> tuple[Node, Node] | None:
-    """For the ERROR `^` (or `^const`) of `int (^name)(void)`: the declarator after the caret
-    (`name`, `name[2]`) and the function declarator around the parentheses."""
-    words = src[err.start_byte:err.end_byte].split()
-    if not words or words[0] != b"^" or any(w != b"const" for w in words[1:]):
+def _block_declarator(caret: Node) -> tuple[Node, Node] | None:
+    """For the `(^name)` of `int (^name)(void)`: the declarator after the caret (`name`,
+    `name[2]`) and the function declarator around the parentheses."""
+    inner = caret.child_by_field_name("declarator")
+    paren = caret.parent
+    if inner is None or paren is None or paren.type != "parenthesized_declarator":
         return None
-    paren = err.parent
-    if paren is None or paren.type != "parenthesized_declarator":
-        return None
-    kids = paren.children
-    i = next((k for k, c in enumerate(kids) if c == err), None)
-    if i is None or i != 1 or len(kids) != 4 or kids[0].type != "(" or kids[3].type != ")":
-        return None
-    inner = kids[2]
     fdecl = paren.parent
     if fdecl is None or fdecl.type != "function_declarator" or fdecl.child_by_field_name("declarator") != paren:
         return None
     if inner.type not in ("identifier", "field_identifier", "type_identifier", "array_declarator"):
         return None
     return inner, fdecl
+
+
+def _is_block(td: Typedef | None) -> bool:
+    """A typedef the model read as a block (or none: the name is the block typedef's alone)."""
+    return td is None or (isinstance(td.type, Opaque) and td.type.name == "block")
 
 
 def _innermost_name(d: Node | None) -> Node | None:

@@ -371,6 +371,12 @@ class TypeReader:
                         space = sub.space or space
                         cv |= sub.cv
                 n = n.child_by_field_name("declarator")
+            elif k in ("block_pointer_declarator", "abstract_block_pointer_declarator"):
+                # A block (6.14): no pointer, no address space of its own; what it returns
+                # and takes are in the function type read so far, which it replaces.
+                t = Opaque("block")
+                space, cv = None, set()
+                n = n.child_by_field_name("declarator")
             elif k in ("array_declarator", "abstract_array_declarator"):
                 t = Array(t, self._size(n.child_by_field_name("size")), space)
                 n = n.child_by_field_name("declarator")
