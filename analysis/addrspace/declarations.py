@@ -545,9 +545,9 @@ class DeclarationChecks(Checks):
         """Blocks returned by functions, as struct or union fields, in arrays, behind pointers.
 
         `int (^bl)(void)` is a function declarator around `(^bl)`, a block pointer
-        declarator: only a file with a `^` can declare one. Block typedefs are then
+        declarator: only a file with a `(^` can declare one. Block typedefs are then
         followed to their uses."""
-        if b"^" not in self.src:
+        if _BLOCK_DECLARATOR.search(self.src) is None:  # `^` alone is mostly XOR
             return
         typedefs: dict[str, str] = {}  # name -> the block type, as written
         for caret in nodes_of_kinds(root, frozenset({"block_pointer_declarator"})):
@@ -703,6 +703,7 @@ def _signature(item: Node) -> Node:
 
 
 _VECTOR_ATTR = re.compile(r"\b(?:__)?(?:ext_vector_type|vector_size)(?:__)?\b")
+_BLOCK_DECLARATOR = re.compile(rb"\(\s*\^")
 _BLOCK_USERS = frozenset({"declaration", "field_declaration", "parameter_declaration", "function_definition"})
 _FP16_PRAGMA = re.compile(rb"^[ \t]*#[ \t]*pragma[ \t]+OPENCL[ \t]+EXTENSION[ \t]+(?:cl_khr_fp16|all)[ \t]*:[ \t]*"
                           rb"(enable|disable)", re.M)

@@ -465,10 +465,12 @@ class FunctionModel:
                 self.refs[p.name_node.id] = sym
         own = self.index.functions.get(self.name)
         decl = node.child_by_field_name("declarator")
+        self.name_id: int | None = None  # the function's own name in its declarator
         if own is not None and decl is not None:
             for n in _walk_names(decl):
                 if n.type == "identifier" and text(self.source, n) == self.name:
                     self.refs[n.id] = own.symbol
+                    self.name_id = n.id
                     break
         from .exprs import ExprTyper  # exprs depends on this module's classes
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from cllint.analysis.diagnostics import Diagnostic, Note, Severity, Span
-from cllint.analysis.model import SemanticModel, SymbolKind
+from cllint.analysis.model import FunctionModel, SemanticModel, SymbolKind
 from cllint.analysis.model.types import AddressSpace
 from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.rules._model import active, kind_index, model_for
@@ -155,18 +155,19 @@ class _Scan:
 
     def _function_values(self) -> None:
         """`&f` and `f` not called: a pointer to a function, which OpenCL C does not have."""
-        functions = self.model.index.functions
-        if not functions:
+        if not self.model.index.functions:
             return
-        # A name of the file's functions not followed by `(`: only those bodies are read.
-        pattern = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in functions) + rb")\b(?!\s*\()")
         for definition in self.model.index.definitions:
             body = definition.child_by_field_name("body")
             if body is None or not self.ctx.in_focus(definition):
                 continue
-            if pattern.search(self.src, body.start_byte, body.end_byte) is None:
-                continue
             fm = self.model.function_at_node(definition)
+            # The model knows which identifiers name a function and which are callees: only
+            # a body with a function name elsewhere is searched for where it stands.
+            callees = fm._callees
+            if not any(sym.kind is SymbolKind.FUNCTION and i not in callees and i != fm.name_id
+                       for i, sym in fm.refs.items()):
+                continue
             for ident in nodes_of_kinds(body, frozenset({"identifier"})):
                 sym = fm.refs.get(ident.id)
                 if sym is None or sym.kind is not SymbolKind.FUNCTION:
@@ -189,6 +190,21 @@ class _Scan:
 
     # -- recursion ------------------------------------------------------------------------------
 
+    def _may_call(self, defined: dict[str, Node]) -> dict[str, set[str]]:
+        """Who may call whom among the file's defined functions. A full lint has built every
+        function's model already (the address-space checks read them all): their calls are
+        exact. An edit's run has built few: a name of a defined function followed by `(` in
+        a body is the cheap over-approximation, confirmed on the models of a cycle's members."""
+        if self.ctx.focus is None:
+            return {name: _callee_names(self.model.function_at_node(d)) for name, d in defined.items()}
+        pattern = re.compile(rb"\b(" + b"|".join(re.escape(n.encode()) for n in defined) + rb")\s*\(")
+        may: dict[str, set[str]] = {}
+        for name, d in defined.items():
+            body = d.child_by_field_name("body")
+            if body is not None:
+                may[name] = {m.group(1).decode() for m in pattern.finditer(self.src, body.start_byte, body.end_byte)}
+        return may
+
     def _recursion(self) -> None:
         """Calls inside a cycle of the file's call graph. Edges come from the models' calls
         resolved to the file's own functions (a local or macro of the same name is not one)."""
@@ -196,14 +212,7 @@ class _Scan:
         defined = {name: info.definition for name, info in index.functions.items() if info.definition is not None}
         if not defined:
             return
-        # A name of another defined function followed by `(`: the cheap test of who may call whom.
-        pattern = re.compile(rb"\b(" + b"|".join(re.escape(n.encode()) for n in defined) + rb")\s*\(")
-        may: dict[str, set[str]] = {}
-        for name, d in defined.items():
-            body = d.child_by_field_name("body")
-            if body is not None:
-                may[name] = {m.group(1).decode() for m in pattern.finditer(self.src, body.start_byte, body.end_byte)}
-        cyclic = _in_cycles(may)
+        cyclic = _in_cycles(self._may_call(defined))
         if not cyclic:
             return
         calls: dict[str, list[tuple[Node, str]]] = {}
@@ -231,6 +240,17 @@ class _Scan:
                     first = index.functions[target].symbol.node
                     notes = ((first.start_byte, first.end_byte, f"'{target}' defined here"),) if first is not None else ()
                 self.add("CL407", callee.start_byte, callee.end_byte, message, notes)
+
+
+def _callee_names(fm: FunctionModel) -> set[str]:
+    """The file's functions a body calls, from its model."""
+    out = set()
+    for call in fm.calls:
+        callee = call.child_by_field_name("function")
+        sym = fm.refs.get(callee.id) if callee is not None else None
+        if sym is not None and sym.kind is SymbolKind.FUNCTION:
+            out.add(sym.name)
+    return out
 
 
 def _evaluated_identifiers(expr: Node) -> Iterator[Node]:
