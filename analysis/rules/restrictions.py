@@ -197,12 +197,22 @@ class _Scan:
         a body is the cheap over-approximation, confirmed on the models of a cycle's members."""
         if self.ctx.focus is None:
             return {name: _callee_names(self.model.function_at_node(d)) for name, d in defined.items()}
-        pattern = re.compile(rb"\b(" + b"|".join(re.escape(n.encode()) for n in defined) + rb")\s*\(")
+        names = frozenset(defined)
+        pattern = re.compile(rb"\b(" + b"|".join(re.escape(n.encode()) for n in sorted(names)) + rb")\s*\(")
         may: dict[str, set[str]] = {}
         for name, d in defined.items():
             body = d.child_by_field_name("body")
-            if body is not None:
-                may[name] = {m.group(1).decode() for m in pattern.finditer(self.src, body.start_byte, body.end_byte)}
+            if body is None:
+                continue
+            # Per body text and set of names: an edit changes one body, the rest are reused.
+            key = (self.src[body.start_byte:body.end_byte], names)
+            found = _MAY_CALL.get(key)
+            if found is None:
+                found = {m.group(1).decode() for m in pattern.finditer(key[0])}
+                if len(_MAY_CALL) >= _MAY_CALL_LIMIT:
+                    _MAY_CALL.clear()
+                _MAY_CALL[key] = found
+            may[name] = found
         return may
 
     def _recursion(self) -> None:
@@ -240,6 +250,10 @@ class _Scan:
                     first = index.functions[target].symbol.node
                     notes = ((first.start_byte, first.end_byte, f"'{target}' defined here"),) if first is not None else ()
                 self.add("CL407", callee.start_byte, callee.end_byte, message, notes)
+
+
+_MAY_CALL: dict[tuple[bytes, frozenset[str]], set[str]] = {}
+_MAY_CALL_LIMIT = 2048
 
 
 def _callee_names(fm: FunctionModel) -> set[str]:
