@@ -9,7 +9,7 @@ from cllint.analysis.model import SemanticModel
 from .certainty import Certainty
 from .declarations import DeclarationChecks
 from .expressions import ExpressionChecks
-from .findings import Finding
+from ..findings import Finding
 
 
 def analyse(model: SemanticModel, focus: list[tuple[int, int]] | None = None,

@@ -10,7 +10,7 @@ from cllint.analysis.model import SemanticModel
 from cllint.analysis.model.walk import in_ranges
 
 from .certainty import Certainty
-from .findings import Finding, FixPlan
+from ..findings import Finding, FixPlan
 
 
 def in_focus(focus: list[tuple[int, int]] | None, node: Node) -> bool:

@@ -35,7 +35,7 @@ from cllint.analysis.model.walk import nodes_of_kinds
 
 from .checks import Checks, in_focus
 from .conversions import render
-from .findings import Edit, Finding, FixPlan
+from ..findings import Edit, Finding, FixPlan
 
 G, C, L, P = AddressSpace.GLOBAL, AddressSpace.CONSTANT, AddressSpace.LOCAL, AddressSpace.PRIVATE
 GEN = AddressSpace.GENERIC

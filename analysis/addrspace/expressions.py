@@ -19,7 +19,7 @@ from cllint.analysis.model.walk import nodes_of_kinds, outside
 from .certainty import Certainty, is_null_constant
 from .checks import Checks, in_focus
 from .conversions import Mismatch, assign_mismatch, cast_allowed, overlapping, pointer_of, render
-from .findings import Edit, Finding, FixPlan
+from ..findings import Edit, Finding, FixPlan
 
 G, C, L, P, GEN = (AddressSpace.GLOBAL, AddressSpace.CONSTANT, AddressSpace.LOCAL, AddressSpace.PRIVATE,
                    AddressSpace.GENERIC)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from cllint.analysis.addrspace import Finding, analyse
-from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Note, Severity, Span
+from cllint.analysis.diagnostics import Diagnostic, Severity
+from cllint.analysis.rules._findings import diagnostics
 from cllint.analysis.rules._model import active, model_for
 from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
 
@@ -47,15 +48,7 @@ class _AddressSpaceRule(Rule):
     spec_section = "addr-spaces"
 
     def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
-        for f in _findings(ctx):
-            if f.code != self.code:
-                continue
-            notes = [Note(Span(ctx.file, s, e), m) for s, e, m in f.notes]
-            fix = None
-            if f.fix is not None:
-                fix = Fix(f.fix.title, tuple(Edit(Span(ctx.file, e.start, e.end), e.text) for e in f.fix.edits),
-                          Applicability.SAFE if f.fix.safe else Applicability.UNSAFE)
-            yield self.diagnostic(Span(ctx.file, f.start, f.end), f.message, notes=notes, fix=fix)
+        return diagnostics(self, ctx, _findings(ctx))
 
 
 class AddressSpaceMismatch(_AddressSpaceRule):

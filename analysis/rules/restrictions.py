@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from cllint.analysis.diagnostics import Diagnostic, Note, Severity, Span
+from cllint.analysis.diagnostics import Diagnostic, Severity
+from cllint.analysis.findings import Finding
 from cllint.analysis.model import FunctionModel, SemanticModel, SymbolKind
 from cllint.analysis.model.types import AddressSpace
 from cllint.analysis.model.walk import nodes_of_kinds
+from cllint.analysis.rules._findings import diagnostics
 from cllint.analysis.rules._model import active, kind_index, model_for
 from cllint.analysis.rules.base import Rule, RuleContext
 
@@ -29,15 +30,6 @@ _POINTERS = frozenset({"pointer_declarator", "abstract_pointer_declarator"})
 _VARIADIC_OK = frozenset({"printf", "enqueue_kernel"})
 _UNEVALUATED = frozenset({"sizeof_expression", "alignof_expression", "vec_step_expression"})
 _NO_STORAGE = frozenset({"auto", "register"})
-
-
-@dataclass(frozen=True)
-class Finding:
-    code: str
-    start: int
-    end: int
-    message: str
-    notes: tuple[tuple[int, int, str], ...] = ()
 
 
 def _text(source: bytes, n: Node) -> str:
@@ -358,10 +350,7 @@ class _RestrictionRule(Rule):
     spec_section = "restrictions"
 
     def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
-        for f in _findings(ctx):
-            if f.code == self.code:
-                yield self.diagnostic(Span(ctx.file, f.start, f.end), f.message,
-                                      notes=[Note(Span(ctx.file, s, e), m) for s, e, m in f.notes])
+        return diagnostics(self, ctx, _findings(ctx))
 
 
 class FunctionPointer(_RestrictionRule):

@@ -1,4 +1,6 @@
-"""What the address-space checker reports: plain data, turned into diagnostics by the rules."""
+"""What an analysis reports before it is a diagnostic: plain data (byte offsets, a message,
+notes, a fix plan), so that analyses need not know files or spans. The rules turn them into
+diagnostics (`rules/_findings.py`)."""
 
 from __future__ import annotations
 
