@@ -26,6 +26,7 @@ from .types import (
     Enum_,
     Field,
     Function,
+    NumberedSpace,
     Opaque,
     Pipe,
     Pointer,
@@ -35,6 +36,7 @@ from .types import (
     Unknown,
     builtin_named,
     default_pointee_space,
+    numbered_space,
     with_space,
 )
 
@@ -107,6 +109,13 @@ def text(source: bytes, node: Node) -> str:
     return source[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
 
+def _attribute_space(a: Attribute) -> AddressSpace | NumberedSpace | None:
+    """`opencl_global` and the like, or `address_space(3)` (a number, nothing else)."""
+    if a.name == "address_space":
+        return numbered_space(int(a.args[0])) if len(a.args) == 1 and a.args[0].isdigit() else None
+    return AddressSpace.from_attribute(a.name)
+
+
 def _sized(words: list[str]) -> Scalar:
     """`unsigned int`, `long long`, `signed char`... -> the OpenCL scalar."""
     unsigned = "unsigned" in words
@@ -152,7 +161,7 @@ class TypeReader:
             else:
                 self._modifier(child, acc)
         if acc.space is None:  # clang's attribute spellings of a space: `__attribute__((opencl_global))`
-            acc.space = next((sp for a in acc.attributes if (sp := AddressSpace.from_attribute(a.name))), None)
+            acc.space = next((sp for a in acc.attributes if (sp := _attribute_space(a))), None)
         base = acc.base
         if base is None:  # `unsigned x`, or implicit int in old or broken code
             base = _sized(acc.words) if acc.words else Scalar("int")

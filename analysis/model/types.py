@@ -52,6 +52,42 @@ class AddressSpace(Enum):
         return cls[key.upper()] if key in ("global", "local", "constant", "private", "generic") else None
 
 
+class NumberedSpace:
+    """clang's `__attribute__((address_space(N)))`, a target's own numbering: disjoint from
+    every named space; like clang-19, a generic pointer may take one implicitly. One object
+    per number (`numbered_space`), so spaces still compare by identity."""
+
+    __slots__ = ("number",)
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    @property
+    def spelling(self) -> str:
+        return f"__attribute__((address_space({self.number})))"
+
+    @property
+    def value(self) -> str:
+        return self.spelling
+
+    @property
+    def name(self) -> str:
+        return f"ADDRESS_SPACE_{self.number}"
+
+    def __repr__(self) -> str:
+        return f"NumberedSpace({self.number})"
+
+
+_NUMBERED: dict[int, NumberedSpace] = {}
+
+
+def numbered_space(number: int) -> NumberedSpace:
+    found = _NUMBERED.get(number)
+    if found is None:
+        found = _NUMBERED[number] = NumberedSpace(number)
+    return found
+
+
 _ATTRIBUTE_SPACES = {
     "opencl_global": AddressSpace.GLOBAL, "opencl_local": AddressSpace.LOCAL,
     "opencl_constant": AddressSpace.CONSTANT, "opencl_private": AddressSpace.PRIVATE,
@@ -308,6 +344,8 @@ def is_enclosed(inner: AddressSpace, outer: AddressSpace) -> bool:
     """
     if inner is outer:
         return True
+    if isinstance(inner, NumberedSpace) or isinstance(outer, NumberedSpace):
+        return outer is AddressSpace.GENERIC
     if inner in _GLOBAL_PARTS:
         return outer is AddressSpace.GLOBAL or outer is AddressSpace.GENERIC
     return outer is AddressSpace.GENERIC and inner in (AddressSpace.PRIVATE, AddressSpace.LOCAL,
@@ -320,7 +358,7 @@ def common_address_space(a: AddressSpace, b: AddressSpace) -> AddressSpace | Non
         return b
     if is_enclosed(b, a):
         return a
-    if AddressSpace.CONSTANT in (a, b):
+    if AddressSpace.CONSTANT in (a, b) or isinstance(a, NumberedSpace) or isinstance(b, NumberedSpace):
         return None
     if a in _GLOBAL_PARTS and b in _GLOBAL_PARTS:
         return AddressSpace.GLOBAL
