@@ -95,3 +95,26 @@ def test_recursion_follows_edits_in_the_editor() -> None:
     fresh.set_file("f", host.snapshot().text("f"))
     assert [d.code for d in fresh.snapshot().diagnostics("f")] == ["CL407", "CL407"]  # b <-> c
     assert host.snapshot().diagnostics("f") == fresh.snapshot().diagnostics("f")
+
+
+def test_recursion_in_the_editor_on_a_broken_tree() -> None:
+    """`t[0mid(t);]`: error recovery reads a call to `mid` after the digit, with no word
+    boundary in the text. The editor's cheap call scan must not miss what the model sees."""
+    from cllint.analysis.db import Change, Host, TextEdit
+    from cllint.analysis.lint import suppress_all
+
+    text = (b"void leaf(local float *t) { t[0] = 0.0f; }\n"
+            b"void mid(local float *t) { leaf(t); }\n"
+            b"kernel void k(local float *t) { mid(t); }\n")
+    options = LintOptions(target=Target.preset("CL1.2"))
+    host = Host(options)
+    host.set_file("f", text)
+    host.snapshot().diagnostics("f")
+    pos = text.index(b"0] = 0.0f") + 1
+    host.apply_change(Change(edits={"f": [TextEdit(pos, pos, b"mid(t);")]}))
+    snap = host.snapshot()
+    full = lint_tree("f", snap.text("f"), snap.tree("f"), options, preprocessor=snap.preprocessor("f"),
+                     suppress=False)
+    full = suppress_all("f", snap.text("f"), full, options)
+    assert "CL407" in [d.code for d in full]
+    assert snap.diagnostics("f") == full

@@ -190,7 +190,10 @@ class _Scan:
         if self.ctx.focus is None:
             return {name: _callee_names(self.model.function_at_node(d)) for name, d in defined.items()}
         names = frozenset(defined)
-        pattern = re.compile(rb"\b(" + b"|".join(re.escape(n.encode()) for n in sorted(names)) + rb")\s*\(")
+        # No word boundary before the name: error recovery may split `0mid(` into a number and
+        # a call. Comments may stand before the `(`. Over-approximate: the models confirm.
+        pattern = re.compile(rb"(" + b"|".join(re.escape(n.encode()) for n in sorted(names, key=len, reverse=True))
+                             + rb")(?:\s|/\*.*?\*/)*\(", re.S)
         may: dict[str, set[str]] = {}
         for name, d in defined.items():
             body = d.child_by_field_name("body")
