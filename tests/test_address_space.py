@@ -218,3 +218,22 @@ def test_no_variable_from_parser_recovery() -> None:
     # program-scope variable: that declaration is the parser's, not the file's.
     src = b"typedef VEC_ATTR(4) unsigned char uchar4;\nint after = 1;\n"
     assert [(d.code, src.count(b"\n", 0, d.span.start) + 1) for d in lint(src)] == [("CL110", 2)]
+
+
+def test_unsupported_generic_reads_as_private_in_target_mode_only() -> None:
+    """clang rejects `generic` on a target without the generic address space and then reads
+    the pointer as `__private`: target mode does the same (CL101 beside CL302/CL303);
+    portability mode takes a file that writes `generic` at its word."""
+    from cllint.analysis.lint import LintOptions, lint_tree
+
+    source = b"kernel void k(local int *l) { generic int *p = l; }\n"
+    tree = parse(source)
+
+    def codes(target: str, mode: str) -> list[str]:
+        options = LintOptions(target=Target.preset(target), mode=mode)
+        return sorted(d.code for d in lint_tree("t.cl", source, tree, options))
+
+    assert codes("CL1.2", "target") == ["CL101", "CL303"]
+    assert codes("CL3.0", "target") == ["CL101", "CL302"]
+    assert "CL101" not in codes("CL2.0", "target")
+    assert codes("CL1.2", "portability") == ["CL301"]

@@ -223,7 +223,8 @@ class DeclarationChecks(Checks):
     def _function_declarators(self, item: Node) -> None:
         decls = [item.child_by_field_name("declarator")] if item.type == "function_definition" else \
             [c for i, c in enumerate(item.children) if item.field_name_for_child(i) == "declarator"]
-        reader = TypeReader(self.src, self.target, self.m.index.typedefs, self.m.index.tags, self.m.expander)
+        reader = TypeReader(self.src, self.target, self.m.index.typedefs, self.m.index.tags, self.m.expander,
+                            self.m.strict_generic)
         try:
             spec = reader.specifiers(item)
         except RecursionError:

@@ -36,6 +36,7 @@ from .types import (
     Unknown,
     builtin_named,
     default_pointee_space,
+    has_generic,
     numbered_space,
     with_space,
 )
@@ -135,9 +136,14 @@ class TypeReader:
     """Reads types in one lexical context. `tags` and `typedefs` are the names in scope."""
 
     def __init__(self, source: bytes, target: Target, typedefs: Mapping[str, Typedef],
-                 tags: Mapping[str, Type], expander: MacroExpander | None = None) -> None:
+                 tags: Mapping[str, Type], expander: MacroExpander | None = None,
+                 strict_generic: bool = False) -> None:
+        """`strict_generic`: read `generic` as the target does: on one without the generic
+        address space, as clang does after rejecting the qualifier, `__private` (target
+        mode; in portability mode a file that writes `generic` is taken at its word)."""
         self.source = source
         self.target = target
+        self.strict_generic = strict_generic
         self.typedefs = typedefs
         self.tags = tags
         self.expander = expander
@@ -177,7 +183,7 @@ class TypeReader:
         if k == "type_qualifier":
             inner = node.named_children[0] if node.named_children else None
             if inner is not None and inner.type == "address_space_qualifier":
-                acc.space = AddressSpace.from_keyword(text(self.source, inner)) or acc.space
+                acc.space = self._space(text(self.source, inner)) or acc.space
             elif inner is not None and inner.type == "access_qualifier":
                 acc.access = ACCESS.get(text(self.source, inner).strip())
             else:
@@ -198,6 +204,12 @@ class TypeReader:
             acc.storage.add(text(self.source, node).strip().strip("_"))
         elif k in ("primitive_type", "sized_type_specifier", "type_identifier") and acc.base is None:
             acc.base = self._type_specifier(node, acc)
+
+    def _space(self, word: str) -> AddressSpace | None:
+        space = AddressSpace.from_keyword(word)
+        if space is AddressSpace.GENERIC and self.strict_generic and not has_generic(self.target):
+            return AddressSpace.PRIVATE
+        return space
 
     def _attributes(self, node: Node) -> list[Attribute]:
         out = []
@@ -235,7 +247,7 @@ class TypeReader:
                                                 tuple(x.strip() for x in a.group(2).split(",") if x.strip())))
         expansion = re.sub(r"__attribute__\s*\(\(.*\)\)", " ", expansion)
         for w in _WORD.findall(expansion):
-            space = AddressSpace.from_keyword(w)
+            space = self._space(w)
             if space is not None:
                 acc.space = space
             elif w.strip("_") in CV:
@@ -437,7 +449,7 @@ class TypeReader:
             plain = _PLAIN_TEXT[raw] = _plain(plist)
             if len(_PLAIN_TEXT) > 4096:
                 _PLAIN_TEXT.clear()
-        key = (self.target, raw) if plain and not plist.has_error else None
+        key = (self.target, self.strict_generic, raw) if plain and not plist.has_error else None
         if key is not None:
             hit = _PARAMETERS.get(key)
             nodes = _parameter_nodes(plist)

@@ -96,7 +96,8 @@ class ExprTyper:
         if self.fm is not None:
             return self.fm._reader()
         idx = self.model.index
-        return TypeReader(self.source, self.target, idx.typedefs, idx.tags, self.model.expander)
+        return TypeReader(self.source, self.target, idx.typedefs, idx.tags, self.model.expander,
+                          self.model.strict_generic)
 
     def symbol(self, node: Node) -> Symbol | None:
         if self.fm is not None and node.id in self.fm.refs:

@@ -155,7 +155,7 @@ class _Builder:
     """Reads the file-level items into a FileIndex."""
 
     def __init__(self, tree: Tree, source: bytes, target: Target, expander: MacroExpander | None,
-                 macro_state: Callable[[int], bytes] | None = None) -> None:
+                 macro_state: Callable[[int], bytes] | None = None, strict_generic: bool = False) -> None:
         self.source, self.target, self.expander = source, target, expander
         self.index = FileIndex()
         self.index.scope = Scope(ScopeKind.FILE, 0, max(len(source), tree.root_node.end_byte) + 1,
@@ -170,7 +170,7 @@ class _Builder:
         self._env = hashlib.blake2b(digest_size=16) if macro_state is not None else None
         # (name, name node) of each declarator, per declaration or definition item
         self._declared: dict[int, list[tuple[str | None, Node | None]]] = {}
-        self.reader = TypeReader(source, target, self.index.typedefs, self.index.tags, expander)
+        self.reader = TypeReader(source, target, self.index.typedefs, self.index.tags, expander, strict_generic)
 
     def build(self, root: Node) -> FileIndex:
         stack = [root]
@@ -272,7 +272,7 @@ class _Builder:
             env.update(b"function_definition")
             env.update(head)
             # the node count: with a syntax error elsewhere, the same text can parse otherwise
-            key = (self.target, self._macro_state(item.start_byte), env.copy().digest(), head,
+            key = (self.target, self.reader.strict_generic, self._macro_state(item.start_byte), env.copy().digest(), head,
                    item.descendant_count - body.descendant_count)
             hit = _HEADS.get(key)
             if hit is not None:
@@ -437,7 +437,8 @@ class FunctionModel:
         self.index = model.index
         self.source = model.source
         self.target = model.target
-        spec_reader = TypeReader(self.source, self.target, self.index.typedefs, self.index.tags, model.expander)
+        spec_reader = TypeReader(self.source, self.target, self.index.typedefs, self.index.tags, model.expander,
+                                 model.strict_generic)
         spec = spec_reader.specifiers(node)
         got = spec_reader.declare(spec, node.child_by_field_name("declarator"), context="program-scope")
         self.name = got.name or ""
@@ -490,7 +491,8 @@ class FunctionModel:
     # -- building ---------------------------------------------------------------------
 
     def _reader(self) -> TypeReader:
-        return TypeReader(self.source, self.target, self._typedefs, self._tags, self.model.expander)
+        return TypeReader(self.source, self.target, self._typedefs, self._tags, self.model.expander,
+                          self.model.strict_generic)
 
     def _walk(self, body: Node) -> None:
         if not self._walk_captured(body):
@@ -820,17 +822,19 @@ class SemanticModel:
     def __init__(self, tree: Tree, source: bytes, target: Target,
                  macro_expander: MacroExpander | None = None,
                  macro_state: Callable[[int], bytes] | None = None,
-                 kinds: KindIndex | None = None) -> None:
+                 kinds: KindIndex | None = None, strict_generic: bool = False) -> None:
         """`macro_state(offset)`: a digest of the macros in force at `offset` (the
         preprocessor view's `macro_state_at`); given, function heads read before are
         replayed rather than read again. `kinds`: the tree's nodes by kind, shared with
-        the other analyses of one lint (it must hold `WALKED`)."""
+        the other analyses of one lint (it must hold `WALKED`). `strict_generic`: see
+        `TypeReader` (target mode)."""
         self.tree = tree
         self.kinds = kinds
         self.source = source
         self.target = target
         self.expander = macro_expander
-        self.index = _Builder(tree, source, target, macro_expander, macro_state).build(tree.root_node)
+        self.strict_generic = strict_generic
+        self.index = _Builder(tree, source, target, macro_expander, macro_state, strict_generic).build(tree.root_node)
         self._functions: dict[int, FunctionModel] = {}
         self._builtins: dict[str, Symbol] = {}
         self._file_typer: object | None = None

@@ -53,7 +53,7 @@ def model_for(ctx: RuleContext) -> SemanticModel:
         # Remembering function heads pays only when the file is linted again after edits.
         state = getattr(view, "macro_state_at", None) if ctx.options.get("edited") else None
         ctx.model = SemanticModel(ctx.tree, ctx.source, ctx.target, macro_expander=expander, macro_state=state,
-                                  kinds=kind_index(ctx))
+                                  kinds=kind_index(ctx), strict_generic=ctx.options.get("mode") == "target")
     return ctx.model
 
 
