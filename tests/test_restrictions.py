@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from cllint.analysis.db import Change, Host, TextEdit
 from cllint.analysis.lint import LintOptions, lint_tree
 from cllint.analysis.target import Target
 from cllint.grammar import parse
@@ -77,21 +78,30 @@ def test_unknown_size_names_are_silent() -> None:
     assert lint(source, "CL1.2") == []
 
 
+EDITOR = LintOptions(target=Target.preset("CL1.2"))
+
+
+def _opened(text: bytes) -> Host:
+    host = Host(EDITOR)
+    host.set_file("f", text)
+    return host
+
+
+def _edit(host: Host, start: int, end: int, new: bytes) -> None:
+    host.apply_change(Change(edits={"f": [TextEdit(start, end, new)]}))
+
+
 def test_recursion_follows_edits_in_the_editor() -> None:
     """A cycle a -> b -> c -> a reported on a's call: breaking it in c (an edit a's function
     does not contain) must clear a's report, as a fresh lint does."""
-    from cllint.analysis.db import Change, Host, TextEdit
-
     text = (b"int a(int n);\nint c(int n) { return n ? a(n - 1) : 0; }\n"
             b"int b(int n) { return c(n); }\nint a(int n) { return b(n); }\n"
             b"kernel void k(global int *p) { p[0] = a(3); }\n")
-    options = LintOptions(target=Target.preset("CL1.2"))
-    host = Host(options)
-    host.set_file("f", text)
+    host = _opened(text)
     assert sorted(d.code for d in host.snapshot().diagnostics("f")) == ["CL407"] * 3
     start = text.index(b"a(n - 1)")
-    host.apply_change(Change(edits={"f": [TextEdit(start, start + 1, b"b")]}))  # c now calls b
-    fresh = Host(options)
+    _edit(host, start, start + 1, b"b")  # c now calls b
+    fresh = Host(EDITOR)
     fresh.set_file("f", host.snapshot().text("f"))
     assert [d.code for d in fresh.snapshot().diagnostics("f")] == ["CL407", "CL407"]  # b <-> c
     assert host.snapshot().diagnostics("f") == fresh.snapshot().diagnostics("f")
@@ -100,21 +110,18 @@ def test_recursion_follows_edits_in_the_editor() -> None:
 def test_recursion_in_the_editor_on_a_broken_tree() -> None:
     """`t[0mid(t);]`: error recovery reads a call to `mid` after the digit, with no word
     boundary in the text. The editor's cheap call scan must not miss what the model sees."""
-    from cllint.analysis.db import Change, Host, TextEdit
     from cllint.analysis.lint import suppress_all
 
     text = (b"void leaf(local float *t) { t[0] = 0.0f; }\n"
             b"void mid(local float *t) { leaf(t); }\n"
             b"kernel void k(local float *t) { mid(t); }\n")
-    options = LintOptions(target=Target.preset("CL1.2"))
-    host = Host(options)
-    host.set_file("f", text)
+    host = _opened(text)
     host.snapshot().diagnostics("f")
     pos = text.index(b"0] = 0.0f") + 1
-    host.apply_change(Change(edits={"f": [TextEdit(pos, pos, b"mid(t);")]}))
+    _edit(host, pos, pos, b"mid(t);")
     snap = host.snapshot()
-    full = lint_tree("f", snap.text("f"), snap.tree("f"), options, preprocessor=snap.preprocessor("f"),
+    full = lint_tree("f", snap.text("f"), snap.tree("f"), EDITOR, preprocessor=snap.preprocessor("f"),
                      suppress=False)
-    full = suppress_all("f", snap.text("f"), full, options)
+    full = suppress_all("f", snap.text("f"), full, EDITOR)
     assert "CL407" in [d.code for d in full]
     assert snap.diagnostics("f") == full

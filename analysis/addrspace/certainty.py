@@ -13,6 +13,7 @@ from tree_sitter import Node
 
 from cllint.analysis.model import SemanticModel, SymbolKind
 from cllint.analysis.model.types import Pointer, Type, Unknown, builtin_named
+from cllint.analysis.model.walk import ancestor_of_kinds
 
 _MACRO_KINDS = frozenset({"macro_modifier", "macro_declarator", "macro_type_specifier"})
 _DECL_KINDS = frozenset({"parameter_declaration", "declaration", "field_declaration", "function_definition",
@@ -112,12 +113,7 @@ class Certainty:
 
     def declaration_of(self, node: Node | None) -> Node | None:
         """The enclosing declaration-like node (parameter, declaration, field...) of a name."""
-        n = node
-        for _ in range(12):
-            if n is None or n.type in _DECL_KINDS:
-                return n
-            n = n.parent
-        return None
+        return ancestor_of_kinds(node, _DECL_KINDS, 12)
 
     def expr_certain(self, node: Node | None, depth: int = 0) -> bool:
         if node is None or depth > 40:

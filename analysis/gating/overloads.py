@@ -32,7 +32,7 @@ from ..catalogue import Builtin, Overload, catalogue
 from ..features import DNF, GENERIC
 from ..model import Array, Function, Pointer, Scalar, SemanticModel, Type, Unknown
 from ..model.overloads import overload_fits, parse_catalogue_type
-from ..model.walk import nodes_of_kinds
+from ..model.walk import ancestor_of_kinds, nodes_of_kinds
 from ..preprocessor.view import PreprocessorView
 from ..target import Target
 from . import tables
@@ -265,12 +265,7 @@ _DECLARATIONS = frozenset({"declaration", "parameter_declaration", "type_definit
 
 def _declaration_of(node: Node) -> Node:
     """The declaration around a declarator's name (a few parents up, at most)."""
-    n: Node | None = node
-    for _ in range(8):
-        if n is None or n.type in _DECLARATIONS:
-            break
-        n = n.parent
-    return n if n is not None else node
+    return ancestor_of_kinds(node, _DECLARATIONS, 8) or node
 
 
 def _call_at(tree: Tree, start: int, end: int) -> Node | None:

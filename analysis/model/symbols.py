@@ -485,6 +485,12 @@ class FunctionModel:
     def type_of(self, node: Node) -> Type:
         return self.typer.type_of(node)
 
+    def names_a_function_uncalled(self) -> bool:
+        """Some identifier of the body names a function without calling it (`&f`, `g = f`):
+        neither a callee nor the function's own name in its head."""
+        callees, own = self._callees, self.name_id
+        return any(sym.kind is SymbolKind.FUNCTION and i not in callees and i != own for i, sym in self.refs.items())
+
     def scope_at(self, offset: int) -> Scope:
         return self.scope.innermost(offset)
 

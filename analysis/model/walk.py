@@ -128,6 +128,17 @@ class KindIndex:
         return out
 
 
+def ancestor_of_kinds(node: Node | None, kinds: frozenset[str], limit: int) -> Node | None:
+    """`node` or its nearest ancestor whose type is in `kinds`, at most `limit` steps up
+    (a declaration around a declarator's name is a few parents away); None past that."""
+    n = node
+    for _ in range(limit):
+        if n is None or n.type in kinds:
+            return n
+        n = n.parent
+    return None
+
+
 def in_ranges(ranges: list[tuple[int, int]] | None, offset: int) -> bool:
     """`offset` lies in one of `ranges` (sorted, disjoint); None stands for everything."""
     if ranges is None:
@@ -171,4 +182,4 @@ def outside(nodes: Iterable[Node], skip: frozenset[str]) -> list[Node]:
     return out
 
 
-__all__ = ["KindIndex", "in_ranges", "nodes_of_kinds", "outside"]
+__all__ = ["KindIndex", "ancestor_of_kinds", "in_ranges", "nodes_of_kinds", "outside"]

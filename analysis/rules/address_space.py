@@ -11,22 +11,16 @@ from collections.abc import Callable, Iterator
 
 from cllint.analysis.addrspace import Finding, analyse
 from cllint.analysis.diagnostics import Diagnostic, Severity
-from cllint.analysis.rules._findings import diagnostics
+from cllint.analysis.rules._findings import cached, diagnostics
 from cllint.analysis.rules._model import active, model_for
 from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
 
 
 def _findings(ctx: RuleContext) -> list[Finding]:
-    cached = getattr(ctx, "_cl1xx", None)
-    if cached is None:
-        try:
-            cached = analyse(model_for(ctx), focus=ctx.options.get("focus"),
-                             extension_enabled=_extension_enabled(ctx))
-        except RecursionError:  # pathological nesting: stay silent rather than fail the file
-            cached = []
-        cached = [f for f in cached if active(ctx, f.start)]
-        ctx._cl1xx = cached  # type: ignore[attr-defined]
-    return cached
+    def compute() -> list[Finding]:
+        found = analyse(model_for(ctx), focus=ctx.options.get("focus"), extension_enabled=_extension_enabled(ctx))
+        return [f for f in found if active(ctx, f.start)]
+    return cached(ctx, "_cl1xx", compute)
 
 
 def _extension_enabled(ctx: RuleContext) -> Callable[[int, str], bool] | None:

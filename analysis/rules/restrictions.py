@@ -19,7 +19,7 @@ from cllint.analysis.findings import Finding
 from cllint.analysis.model import FunctionModel, SemanticModel, SymbolKind
 from cllint.analysis.model.types import AddressSpace
 from cllint.analysis.model.walk import nodes_of_kinds
-from cllint.analysis.rules._findings import diagnostics
+from cllint.analysis.rules._findings import cached, diagnostics
 from cllint.analysis.rules._model import active, kind_index, model_for
 from cllint.analysis.rules.base import Rule, RuleContext
 
@@ -154,11 +154,7 @@ class _Scan:
             if body is None or not self.ctx.in_focus(definition):
                 continue
             fm = self.model.function_at_node(definition)
-            # The model knows which identifiers name a function and which are callees: only
-            # a body with a function name elsewhere is searched for where it stands.
-            callees = fm._callees
-            if not any(sym.kind is SymbolKind.FUNCTION and i not in callees and i != fm.name_id
-                       for i, sym in fm.refs.items()):
+            if not fm.names_a_function_uncalled():  # then no need to find where it stands
                 continue
             for ident in nodes_of_kinds(body, frozenset({"identifier"})):
                 sym = fm.refs.get(ident.id)
@@ -188,7 +184,7 @@ class _Scan:
         exact. An edit's run has built few: a name of a defined function followed by `(` in
         a body is the cheap over-approximation, confirmed on the models of a cycle's members."""
         if self.ctx.focus is None:
-            return {name: _callee_names(self.model.function_at_node(d)) for name, d in defined.items()}
+            return {name: {n for _, n in _function_calls(self.model.function_at_node(d))} for name, d in defined.items()}
         names = frozenset(defined)
         # No word boundary before the name: error recovery may split `0mid(` into a number and
         # a call. Comments may stand before the `(`. Over-approximate: the models confirm.
@@ -220,14 +216,8 @@ class _Scan:
         cyclic = _in_cycles(self._may_call(defined))
         if not cyclic:
             return
-        calls: dict[str, list[tuple[Node, str]]] = {}
-        for name in cyclic:
-            fm = self.model.function_at_node(defined[name])
-            for call in fm.calls:
-                callee = call.child_by_field_name("function")
-                sym = fm.refs.get(callee.id) if callee is not None else None
-                if sym is not None and sym.kind is SymbolKind.FUNCTION and sym.name in cyclic:
-                    calls.setdefault(name, []).append((callee, sym.name))
+        calls = {name: [(c, n) for c, n in _function_calls(self.model.function_at_node(defined[name])) if n in cyclic]
+                 for name in cyclic}
         graph = {name: {c for _, c in edges} for name, edges in calls.items()}
         for name in _in_cycles(graph):
             if not self.ctx.in_focus(defined[name]):
@@ -251,15 +241,13 @@ _MAY_CALL: dict[tuple[bytes, frozenset[str]], set[str]] = {}
 _MAY_CALL_LIMIT = 2048
 
 
-def _callee_names(fm: FunctionModel) -> set[str]:
-    """The file's functions a body calls, from its model."""
-    out = set()
+def _function_calls(fm: FunctionModel) -> Iterator[tuple[Node, str]]:
+    """(callee name node, function name) of each call of one of the file's functions."""
     for call in fm.calls:
         callee = call.child_by_field_name("function")
         sym = fm.refs.get(callee.id) if callee is not None else None
         if sym is not None and sym.kind is SymbolKind.FUNCTION:
-            out.add(sym.name)
-    return out
+            yield callee, sym.name
 
 
 def _evaluated_identifiers(expr: Node) -> Iterator[Node]:
@@ -338,14 +326,7 @@ def _path(graph: dict[str, set[str]], start: str, goal: str) -> list[str] | None
 
 
 def _findings(ctx: RuleContext) -> list[Finding]:
-    cached = getattr(ctx, "_cl4xx", None)
-    if cached is None:
-        try:
-            cached = _Scan(ctx).run()
-        except RecursionError:  # pathological nesting: stay silent rather than fail the file
-            cached = []
-        ctx._cl4xx = cached  # type: ignore[attr-defined]
-    return cached
+    return cached(ctx, "_cl4xx", lambda: _Scan(ctx).run())
 
 
 class _RestrictionRule(Rule):

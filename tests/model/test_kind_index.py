@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from cllint.analysis import lint as lint_module
 from cllint.analysis.gating.uses import VISIT_ALL, _visited
 from cllint.analysis.lint import LintOptions, lint_tree
 from cllint.analysis.model.walk import KindIndex, nodes_of_kinds
-from cllint.analysis.rules import _model
+from cllint.analysis.rules import _model, features
 from cllint.analysis.syntax import parse
 from cllint.analysis.target import Target
 
@@ -77,11 +76,8 @@ def test_lint_is_the_same_without_the_index(name: str, src: bytes, monkeypatch: 
     for options in (LintOptions(), LintOptions(target=Target.preset("CL2.0"), mode="target")):
         shared = lint_tree(name, src, tree, options)
         with monkeypatch.context() as m:
-            m.setattr(_model, "kind_index", lambda ctx: None)
-            m.setattr(lint_module, "kind_index", lambda ctx: None, raising=False)
-            import cllint.analysis.rules.features as features
-
-            m.setattr(features, "kind_index", lambda ctx: None)
+            # The one place an index is made: every family then runs its own queries.
+            m.setattr(KindIndex, "of", classmethod(lambda cls, root, kinds: None))
             features._LAST = None
             alone = lint_tree(name, src, tree, options)
         features._LAST = None
