@@ -139,6 +139,9 @@ class _Mover:
         view._starts = [r[0] for r in view.regions]
         for name, events in old._macro_events.items():
             view._macro_events[name], view._macro_offsets[name] = self.events(events, old._macro_offsets[name])
+        if old._macro_states is not None:  # the digests read no offsets: only the offsets move
+            offsets, states = old._macro_states
+            view._macro_states = ([self.offset(o) for o in offsets], states)
         view.pragmas = [self.pragma(p) for p in old.pragmas]
         view._pragma_offsets = [p.offset for p in view.pragmas]
         view.fp_contract = [(self.offset(w), name, self.branch(b)) for w, name, b in old.fp_contract]
