@@ -198,6 +198,16 @@ def expected_invalid(data: bytes) -> bool:
     return _EXPECT_FAIL.search(data) is not None
 
 
+def split_of(source: str, relpath: str) -> str:
+    """'tune' or 'validate': the fixed rule that halves every source before anyone looks at results.
+
+    By the first byte of sha256("<source>/<relative path>"): even is tune, odd is validate. Work
+    (grammar forms, rule fixes) is driven by failures in the tune half only; both halves are reported.
+    """
+    digest = hashlib.sha256(f"{source}/{relpath}".encode()).digest()
+    return "tune" if digest[0] % 2 == 0 else "validate"
+
+
 def corpus_files(source: str | None = None, fetch_missing: bool = True, include_invalid: bool = False) -> list[Path]:
     """Absolute paths of the corpus files (of one source, or all), fetching the corpus if needed.
 
