@@ -50,11 +50,22 @@ IN_SCOPE = re.compile("|".join([
     r"pointer to type .* is invalid in OpenCL",
     r"declaring function parameter of type '(__private )?half' is not allowed",
     r"read-only variable is not assignable",
+    r"field may not be qualified with an address space",
+    r"the event_t type can only be used with __private",
+    r"type cannot be used to declare a program scope variable",
+    r"initializer element is not a compile-time constant",
+    r"atomic variable can be initialized to a variable only in global address space",
+    r"to function: 'to_(global|local|private)', expecting a generic pointer argument",
+    # A built-in call no overload takes, where one would if only a pointer's space were right:
+    # clang says so in a note, which `clang_errors` folds into the error.
+    r"cannot pass pointer to address space",
 ]))
 STD_EXT = {"CL3.0-all": "+all", "CL3.0": "-__opencl_c_generic_address_space,-__opencl_c_program_scope_global_variables,"
                     "-__opencl_c_pipes,-__opencl_c_device_enqueue"}
 BEYOND = {"CL113", "CL115"}  # warnings beyond the compiler: not scored against clang
 _DIAG = re.compile(r"^(.*?):(\d+):\d+: (error|warning): (.*)$")
+_NOTE = re.compile(r"^.*?:\d+:\d+: note: (.*)$")
+_AS_NOTE = re.compile(r"cannot pass pointer to address space")
 
 
 def clang_errors(path: Path, std: str) -> list[tuple[int, str]] | None:
@@ -69,11 +80,18 @@ def clang_errors(path: Path, std: str) -> list[tuple[int, str]] | None:
         res = subprocess.run(cmd, capture_output=True, timeout=60, text=True, errors="replace")
     except subprocess.TimeoutExpired:
         return None
-    out = []
+    out: list[tuple[int, str]] = []
+    last_error = False  # the previous diagnostic was an error of this file: its notes follow
     for line in res.stderr.splitlines():
         m = _DIAG.match(line)
         if m and m.group(3) == "error" and Path(m.group(1)).name == path.name:
             out.append((int(m.group(2)), m.group(4)))
+            last_error = True
+        elif m:
+            last_error = False
+        elif last_error and (n := _NOTE.match(line)) and _AS_NOTE.search(n.group(1)) and \
+                _AS_NOTE.search(out[-1][1]) is None:
+            out[-1] = (out[-1][0], f"{out[-1][1]}: {n.group(1)}")
     if res.returncode != 0 and not out and "fatal error" in res.stderr:
         out.append((0, "fatal"))
     return out
