@@ -8,6 +8,7 @@ from pathlib import Path
 
 from cllint.analysis.diagnostics import Diagnostic, Span
 from cllint.cli.main import UsageError
+from cllint.cli.paths import as_given
 
 
 def add_build_options(p: argparse.ArgumentParser) -> None:
@@ -62,10 +63,10 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps({"ok": r.ok, "device": to_json(r.device), "options": r.options,
                           "build_seconds": r.seconds, "kernels": list(r.kernels),
-                          "diagnostics": [diag_json(d) for d in r.diagnostics], "log": r.log}, indent=2))
+                          "diagnostics": [diag_json(d, source) for d in r.diagnostics], "log": r.log}, indent=2))
     else:
         for d in r.diagnostics:
-            print(render(d))
+            print(render(d, source))
         status = "built" if r.ok else "failed to build"
         kernels = f"; kernels: {', '.join(r.kernels)}" if r.kernels else ""
         print(f"{source}: {status} on '{r.device.label()}' in {r.seconds:.3f} s{kernels}")
@@ -80,20 +81,22 @@ def line_col(span: Span) -> tuple[int, int]:
     return data.count(b"\n") + 1, span.start - (data.rfind(b"\n") + 1) + 1
 
 
-def _where(span: Span) -> str:
+def _where(span: Span, given: Path) -> str:
     line, col = line_col(span)
-    return f"{span.file}:{line}:{col}"
+    return f"{as_given(span.file, given)}:{line}:{col}"
 
 
-def render(d: Diagnostic) -> str:
-    lines = [f"{_where(d.span)}: {d.code} {d.message}"]
-    lines += [f"  {_where(n.span)}: note: {n.message}" for n in d.notes]
+def render(d: Diagnostic, given: Path) -> str:
+    """One diagnostic and its notes; `given` is the main file as the user named it."""
+    lines = [f"{_where(d.span, given)}: {d.code} {d.message}"]
+    lines += [f"  {_where(n.span, given)}: note: {n.message}" for n in d.notes]
     return "\n".join(lines)
 
 
-def diag_json(d: Diagnostic) -> dict:
+def diag_json(d: Diagnostic, given: Path) -> dict:
     line, col = line_col(d.span)
-    return {"code": d.code, "severity": d.severity.value, "message": d.message, "file": d.span.file,
-            "line": line, "column": col, "start": d.span.start, "end": d.span.end,
-            "notes": [{"file": n.span.file, "line": line_col(n.span)[0], "column": line_col(n.span)[1],
-                       "message": n.message} for n in d.notes]}
+    return {"code": d.code, "severity": d.severity.value, "message": d.message,
+            "file": as_given(d.span.file, given), "line": line, "column": col, "start": d.span.start,
+            "end": d.span.end,
+            "notes": [{"file": as_given(n.span.file, given), "line": line_col(n.span)[0],
+                       "column": line_col(n.span)[1], "message": n.message} for n in d.notes]}

@@ -63,18 +63,18 @@ def run(args: argparse.Namespace) -> int:
     except RunnerError as exc:
         raise UsageError(str(exc)) from None
     if args.format == "json":
-        print(json.dumps(_json(r), indent=2))
+        print(json.dumps(_json(r, source), indent=2))
     else:
-        _text(r)
+        _text(r, source)
     return 0 if r.ok and all(c.ok for c in r.comparisons) else 1
 
 
-def _json(r) -> dict:
+def _json(r, source) -> dict:
     from cllint.server.runner import to_json
 
     out = to_json(r)
     out.pop("dumps", None)
-    out["diagnostics"] = [diag_json(d) for d in r.diagnostics]
+    out["diagnostics"] = [diag_json(d, source) for d in r.diagnostics]
     return out
 
 
@@ -82,9 +82,9 @@ def _g(x: float | None) -> str:
     return "-" if x is None else f"{x:.6g}"
 
 
-def _text(r) -> None:
+def _text(r, source) -> None:
     for d in r.diagnostics:
-        print(render(d))
+        print(render(d, source))
     if not r.global_size:
         print(f"'{r.kernel}' failed to build on '{r.device.label()}'")
         return

@@ -26,6 +26,12 @@ def select(devices: list[DeviceInfo], selector: str | None) -> DeviceInfo:
         )
     sel = (selector or os.environ.get("CLLINT_DEVICE") or "").strip()
     found = _match(devices, sel)
+    if found is None and sel.lower() == "oclgrind":
+        raise RunnerError(
+            "Oclgrind is not installed (or its OpenCL driver did not load)",
+            "install it with 'apt-get install oclgrind'; cllint finds it on PATH or in /usr/lib/oclgrind, "
+            "and CLLINT_OCLGRIND_ICD may name its liboclgrind-rt-icd.so",
+        )
     if found is None:
         names = ", ".join(f"{d.index}: {d.label()}" for d in devices)
         raise RunnerError(f"no device matches '{sel}'", f"run 'cllint devices'; available: {names}")

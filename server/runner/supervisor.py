@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -22,6 +23,12 @@ from .results import RunnerError
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_MB = 4096
 _POLL_S = 0.02
+# -P: the current folder is not put on sys.path, so a `cllint/` directory there (a checkout,
+# any user folder of that name) cannot shadow the installed package (PYTHONPATH still counts)
+WORKER_COMMAND = (sys.executable, "-P", "-m", "cllint.server.runner.worker")
+# Phases the worker writes before the OpenCL driver is loaded: a death there is not the driver's
+_BEFORE_DRIVER = ("start", "load driver")
+_ERROR_LINE = re.compile(r"^(Fatal Python error: .*|[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b.*)$")
 
 
 @dataclass(frozen=True)
@@ -50,7 +57,7 @@ def call(request: dict, *, timeout_s: float = DEFAULT_TIMEOUT_S, memory_mb: int 
         t0 = time.monotonic()
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             proc = subprocess.Popen(
-                [sys.executable, "-m", "cllint.server.runner.worker", str(req_path), str(res_path)],
+                [*WORKER_COMMAND, str(req_path), str(res_path)],
                 stdin=subprocess.DEVNULL, stdout=out, stderr=err, env={**os.environ, **(env or {})},
                 start_new_session=True,  # own process group: driver threads and helpers die with it
             )
@@ -65,12 +72,33 @@ def call(request: dict, *, timeout_s: float = DEFAULT_TIMEOUT_S, memory_mb: int 
         if stopped == "memory":
             raise WorkerStopped(f"{what} was stopped at the {memory_mb} MiB memory limit during '{step}'",
                                 "make the buffers smaller or raise --memory-limit", stderr)
+        if not res_path.exists() and (step == "start" or _python_error(stderr, proc.returncode)):
+            raise _not_started(what, step, stderr, proc.returncode)
         if not res_path.exists():
             raise WorkerStopped(f"{what} crashed during '{step}' ({_describe(proc.returncode)})",
                                 "the kernel or the OpenCL driver crashed; try the 'oclgrind' device to "
                                 "find invalid memory accesses", stderr)
         data = json.loads(res_path.read_text())
     return Reply(data, stdout, stderr, seconds)
+
+
+def _python_error(stderr: str, rc: int | None) -> str | None:
+    """The worker's own last error line when it exited (not killed) after a Python error."""
+    if rc is None or rc <= 0:
+        return None  # a signal: a crash in native code, the driver's or the kernel's
+    lines = [x.strip() for x in stderr.splitlines() if x.strip()]
+    return next((x for x in reversed(lines) if _ERROR_LINE.match(x)), None)
+
+
+def _not_started(what: str, step: str, stderr: str, rc: int | None) -> WorkerStopped:
+    """The worker died before or outside the driver: its own error, and how to repair the environment."""
+    lines = [x.strip() for x in stderr.splitlines() if x.strip()]
+    last = _python_error(stderr, rc) or (lines[-1] if lines else _describe(rc))
+    where = "could not start" if step in _BEFORE_DRIVER else f"failed during '{step}'"
+    hint = (f"the worker runs '{sys.executable} -P -m cllint.server.runner.worker'; check that this "
+            "environment imports cllint (pip install --force-reinstall 'cllint[device]') and that "
+            "PYTHONPATH and PYTHONHOME do not point elsewhere")
+    return WorkerStopped(f"{what} {where}: {last}", hint, stderr)
 
 
 def _watch(proc: subprocess.Popen, deadline: float, memory_bytes: int) -> str | None:

@@ -1,6 +1,6 @@
 """The only module that imports pyopencl; runs in a child process (see supervisor.py).
 
-    python -m cllint.server.runner.worker REQUEST.json RESULT.json
+    python -P -m cllint.server.runner.worker REQUEST.json RESULT.json   (-P: see supervisor.py)
 
 Reads one request, writes one JSON result. While it works it writes the current phase to
 RESULT.json.phase, so that if the driver or the kernel kills the process the parent can say
