@@ -19,7 +19,7 @@ import pytest
 
 SIM = re.compile(r"^// sim: (.+)$", re.M)
 EXPECT = re.compile(r"^// expect: (CL\d+) line (\d+)\s*$", re.M)
-CASES = sorted((Path(__file__).parent / "rules" / "fixtures" / "barriers").glob("*.cl"))
+CASES = sorted((Path(__file__).parent / "rules" / "fixtures" / "barriers").rglob("*.cl"))
 
 
 def expected(src: str) -> set[tuple[str, str]]:
