@@ -1,0 +1,120 @@
+"""Noise on clean code: what the default rule set reports on public files clang-19 accepts.
+
+For every corpus file (bench/corpus.py), clang-19 checks it for OpenCL C 3.0 with every
+feature and extension (`-cl-std=CL3.0 -Xclang -cl-ext=+all`, spir64, the default header,
+`-I` the file's folder). The files it accepts are linted by the default rule set in target
+mode for the same target (`--std CL3.0 --features +all`), and reports are counted per
+1,000 lines, by code, for the tune and the validate halves of the corpus (`split_of`).
+clang's verdicts are cached in bench/.cache/noise/clang.json by content and flags.
+
+    .venv/bin/python bench/noise.py                 # both halves, summary table
+    .venv/bin/python bench/noise.py --list CL309    # every CL309 report in the tune half
+    .venv/bin/python bench/noise.py --half validate --list CL3
+
+Rules whose purpose is to flag code that compilers accept (CL2xx divergence, CL304
+deprecations, CL407 recursion) are counted apart: they are allowed on clean code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+from corpus import CORPUS, corpus_files, split_of  # noqa: E402
+
+from cllint.analysis.diagnostics import Severity  # noqa: E402
+from cllint.analysis.lint import LintOptions  # noqa: E402
+from cllint.analysis.target import Target  # noqa: E402
+from cllint.cli.engine import lint_source  # noqa: E402
+
+CACHE = BENCH / ".cache" / "noise" / "clang.json"
+CLANG_FLAGS = ["-x", "cl", "-cl-std=CL3.0", "-target", "spir64", "-Xclang", "-finclude-default-header",
+               "-Xclang", "-cl-ext=+all", "-fsyntax-only"]
+# Rules whose purpose is to report code that compilers accept (issue 18, "noise budget").
+ALLOWED_ON_CLEAN = ("CL2", "CL304", "CL407")
+
+
+def clang_accepts(path: Path, cache: dict[str, bool], clang: str) -> bool:
+    data = path.read_bytes()
+    key = hashlib.sha256(data + " ".join(CLANG_FLAGS).encode()).hexdigest()
+    if key not in cache:
+        cmd = [clang, *CLANG_FLAGS, "-I", str(path.parent), str(path)]
+        try:
+            cache[key] = subprocess.run(cmd, capture_output=True, timeout=120).returncode == 0
+        except subprocess.TimeoutExpired:
+            cache[key] = False
+    return cache[key]
+
+
+def clean_files(jobs: int) -> list[Path]:
+    clang = shutil.which("clang-19")
+    if clang is None:
+        raise SystemExit("clang-19 not found: apt-get install -y clang-19")
+    cache: dict[str, bool] = json.loads(CACHE.read_text()) if CACHE.exists() else {}
+    files = corpus_files(fetch_missing=False)
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        verdicts = list(pool.map(lambda p: clang_accepts(p, cache, clang), files))
+    CACHE.parent.mkdir(parents=True, exist_ok=True)
+    CACHE.write_text(json.dumps(cache))
+    return [p for p, ok in zip(files, verdicts) if ok]
+
+
+def half_of(path: Path) -> str:
+    source, _, rel = path.relative_to(CORPUS).as_posix().partition("/")
+    return split_of(source, rel)
+
+
+def lint_clean(path: Path, preview: bool = False):
+    options = LintOptions(target=Target.preset("CL3.0").apply_overrides("+all"), mode="target",
+                          include_paths=(str(path.parent),), preview=preview)
+    return lint_source(str(path), path.read_bytes(), options)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--half", choices=("tune", "validate", "both"), default="both")
+    ap.add_argument("--list", metavar="PREFIX", help="print every report whose code starts with PREFIX")
+    ap.add_argument("--jobs", type=int, default=2, help="clang processes at once")
+    ap.add_argument("--preview", action="store_true", help="also run preview rules")
+    args = ap.parse_args(argv)
+    files = clean_files(args.jobs)
+    halves = ("tune", "validate") if args.half == "both" else (args.half,)
+    print(f"clang-19 accepts {len(files)} of {len(corpus_files(fetch_missing=False))} corpus files "
+          f"({' '.join(CLANG_FLAGS)})")
+    for half in halves:
+        chosen = [p for p in files if half_of(p) == half]
+        lines = 0
+        by_code: Counter[str] = Counter()
+        for path in chosen:
+            lines += path.read_bytes().count(b"\n") + 1
+            for d in lint_clean(path, args.preview):
+                by_code[d.code] += 1
+                if args.list and d.code.startswith(args.list.upper()):
+                    line = path.read_bytes().count(b"\n", 0, d.span.start) + 1
+                    print(f"  {path.relative_to(CORPUS)}:{line}: {d.code} {d.message}")
+        kloc = lines / 1000
+        budget = sum(n for c, n in by_code.items() if not c.startswith(ALLOWED_ON_CLEAN))
+        gating = sum(n for c, n in by_code.items() if c in ("CL301", "CL302", "CL303"))
+        cl3 = sum(n for c, n in by_code.items() if c.startswith("CL3"))
+        print(f"\n{half}: {len(chosen)} files, {lines} lines")
+        print(f"  reports outside the allowed rules: {budget} ({budget / kloc:.3f} per 1,000 lines)")
+        print(f"  gating reports (CL301-CL303): {gating} ({gating / kloc:.3f} per 1,000 lines)")
+        print(f"  CL3xx reports: {cl3} ({cl3 / kloc:.3f} per 1,000 lines)")
+        for code, n in sorted(by_code.items()):
+            mark = "" if not code.startswith(ALLOWED_ON_CLEAN) else "  (allowed on clean code)"
+            print(f"  {code}: {n} ({n / kloc:.3f} per 1,000 lines){mark}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
