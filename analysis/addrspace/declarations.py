@@ -108,6 +108,7 @@ class DeclarationChecks(Checks):
                 self._local(sym, fm.is_kernel)
         self._multiple_spaces(self.m.tree.root_node)
         self._fields()
+        self._qualified_fields(self.m.tree.root_node)
         self._blocks(self.m.tree.root_node)
         return self.out
 
@@ -512,6 +513,35 @@ class DeclarationChecks(Checks):
                 self.add(code, node, f"field '{f.name}' of type '{render(f.type)}' is not allowed: "
                          f"'{render(base)}' cannot be a structure or union member")
 
+    def _qualified_fields(self, root: Node) -> None:
+        """CL106: a field whose own type has an address space (`struct S { global int x; };`,
+        `int *global p;`, or a typedef that carries one). The space of what a pointer field
+        points to is fine: a struct lives wholly in the space of the object it belongs to."""
+        if not _SPACE_WORDS.search(self.src):
+            return  # no space written anywhere: no field can have one
+        reader = None
+        for fd in nodes_of_kinds(root, frozenset({"field_declaration"}), ranges=self.focus):
+            if fd.has_error or not self.cert.decl_certain(fd):
+                continue
+            if reader is None:
+                reader = TypeReader(self.src, self.target, self.m.index.typedefs, self.m.index.tags,
+                                    self.m.expander, self.m.strict_generic)
+            try:
+                spec = reader.specifiers(fd)
+                declared = [(d, reader.declare(spec, d)) for d in _declarators(fd)]
+            except RecursionError:
+                continue
+            for d, got in declared:
+                if got.space is None:
+                    continue
+                # After a `*` the qualifier is the declarator's; otherwise among the specifiers
+                # (or in a typedef, where there is nothing here to remove).
+                q = _space_node(self.src, d, got.space) or \
+                    (_space_node(self.src, fd, got.space) if spec.space is got.space else None)
+                at = q or got.name_node or fd
+                self.add("CL106", at, f"field{_named(got.name)} of type '{render(got.type)}' may not be qualified "
+                         f"with address space '{got.space.spelling}'", fix=_remove(q) if q is not None else None)
+
     # -- more than one address space --------------------------------------------------------
 
     def _multiple_spaces(self, root: Node) -> None:
@@ -703,6 +733,8 @@ def _signature(item: Node) -> Node:
     return item
 
 
+# Any address space spelled in a file: a keyword, clang's attribute, or a number.
+_SPACE_WORDS = re.compile(rb"\b(?:__)?(?:global|local|constant|private|generic)\b|opencl_|address_space")
 _VECTOR_ATTR = re.compile(r"\b(?:__)?(?:ext_vector_type|vector_size)(?:__)?\b")
 _BLOCK_DECLARATOR = re.compile(rb"\(\s*\^")
 _BLOCK_USERS = frozenset({"declaration", "field_declaration", "parameter_declaration", "function_definition"})

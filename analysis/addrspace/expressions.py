@@ -13,9 +13,20 @@ import re
 from tree_sitter import Node
 
 from cllint.analysis.model import FunctionModel, SemanticModel, Symbol, SymbolKind
-from cllint.analysis.model.types import AddressSpace, Array, Pointer, Type, Vector, has_generic
+from cllint.analysis.model.types import (
+    AddressSpace,
+    Array,
+    Pointer,
+    Scalar,
+    Struct,
+    Type,
+    Vector,
+    has_generic,
+    is_enclosed,
+)
 from cllint.analysis.model.walk import nodes_of_kinds, outside
 
+from .builtins import pointer_spaces, spelled
 from .certainty import Certainty, is_null_constant
 from .checks import Checks, in_focus
 from .conversions import Mismatch, assign_mismatch, cast_allowed, overlapping, pointer_of, render
@@ -245,9 +256,13 @@ class ExpressionChecks(Checks):
             return
         name = self.text(callee)
         if name in _TO_SPACE:
+            self._to_space_argument(name, [a for a in args_node.named_children if a.type != "comment"])
             self._to_space(n, name)
             return
         sym = self.fm.refs.get(callee.id)
+        if sym is not None and sym.kind is SymbolKind.BUILTIN:
+            self._builtin_call(name, [a for a in args_node.named_children if a.type != "comment"])
+            return
         if sym is None or sym.kind is not SymbolKind.FUNCTION:
             return
         info = self.m.index.functions.get(name)
@@ -283,6 +298,21 @@ class ExpressionChecks(Checks):
             self.add("CL101", arg, f"passing '{render(src)}' to parameter {pname} of type '{render(dst)}' "
                      f"changes address space of {why.value}", notes=notes)
 
+    def _builtin_call(self, name: str, args: list[Node]) -> None:
+        """CL101: a pointer argument into a space no overload of the built-in takes at its
+        position (a `__constant` pointer where `vstore4` writes, a `__private` one to `atomic_add`)."""
+        spaces = pointer_spaces(name, len(args), has_generic(self.target))
+        if spaces is None:
+            return
+        for i, (arg, allowed) in enumerate(zip(args, spaces, strict=True)):
+            if allowed is None:
+                continue
+            src = self.ptr(arg)
+            if src is None or any(is_enclosed(src.space, s) for s in allowed):
+                continue
+            self.add("CL101", arg, f"no overload of '{name}' takes '{render(src)}' as argument {i + 1}: "
+                     f"it takes pointers to {spelled(allowed)}")
+
     def _helper_findings(self) -> None:
         """Give each CL114 the fix of qualifying the helper's parameter (safe when every caller agrees)."""
         if not self._helper_calls:
@@ -315,6 +345,24 @@ class ExpressionChecks(Checks):
         if not edits:
             return None
         return FixPlan(f"Qualify parameter of '{fname}' with '{space.spelling}'", tuple(edits), safe=True)
+
+    def _to_space_argument(self, name: str, args: list[Node]) -> None:
+        """CL102: to_global()/to_local()/to_private() take a pointer that converts to a generic
+        one (6.15.9): not a `__constant` pointer, and not a value that is no pointer at all."""
+        if not has_generic(self.target) or len(args) != 1:
+            return
+        arg = args[0]
+        src = self.ptr(arg)
+        if src is not None:
+            if not is_enclosed(src.space, GEN):
+                self.add("CL102", arg, f"'{name}' expects a generic pointer argument, but '{render(src)}' "
+                         f"points to '{src.space.spelling}', which '__generic' does not enclose")
+            return
+        t = self.fm.type_of(arg)
+        # `0` is an int, which clang rejects; `NULL` and `(void *)0` are pointers.
+        null_pointer = is_null_constant(self.src, arg) and arg.type != "number_literal"
+        if isinstance(t, (Scalar, Vector, Struct)) and not null_pointer and self.cert.expr_certain(arg):
+            self.add("CL102", arg, f"'{name}' expects a generic pointer argument, not '{render(t)}'")
 
     def _to_space(self, n: Node, name: str) -> None:
         """CL115: the result of to_global()/to_local()/to_private() used without a null check."""
