@@ -76,6 +76,20 @@ def callee_name(call: Node) -> str | None:
     return _text(fn) if fn is not None and fn.type == "identifier" else None
 
 
+def deciding(cond: Node | None) -> Node | None:
+    """The part of a condition whose value is tested: the last operand of a comma
+    expression, parentheses and all (`(INV(x), i < n)` -> `i < n`)."""
+    while cond is not None:
+        if cond.type == "comma_expression":
+            cond = cond.child_by_field_name("right")
+        elif cond.type == "parenthesized_expression" and cond.named_child_count == 1 \
+                and cond.named_children[0].type == "comma_expression":
+            cond = cond.named_children[0]
+        else:
+            return cond
+    return cond
+
+
 def subst(tags: int, args: list[int]) -> int:
     out = tags & B.NONPARAM
     for i in B.param_indices(tags):
@@ -162,6 +176,11 @@ class _Eval:
             return 0
         if t == "call_expression":
             return self.call(node, st)
+        if t == "comma_expression":
+            # `a, b` is worth `b`: `a` runs for its effects (stores) only, so it never
+            # decides a branch (`for (i = 0; INV(lid), i < n; ++i)`).
+            self.expr(node.child_by_field_name("left"), st)
+            return self.expr(node.child_by_field_name("right"), st)
         if t == "assignment_expression":
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             op = node.child_by_field_name("operator")

@@ -19,7 +19,7 @@ from cllint.analysis.model.walk import meets_range
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import build_cfg
-from cllint.analysis.uniformity.dataflow import CalleeSummary, Facts, analyse, callee_name
+from cllint.analysis.uniformity.dataflow import CalleeSummary, Facts, analyse, callee_name, deciding
 from cllint.analysis.uniformity.macros import MacroSync, Use, resolve as resolve_macro, statement_name, uses_in
 from cllint.analysis.uniformity.names import resolve
 from cllint.analysis.toplevel import FUNCTION_IDS, Items, items_of
@@ -739,7 +739,7 @@ class _Reporter:
     def explain_branch(self, b: int, call: Node, mask: int) -> list[tuple[int, int, str]]:
         f = self.f
         node = f.cfg.nodes[b]
-        owner, cond = node.owner, node.syntax
+        owner, cond = node.owner, deciding(node.syntax)
         notes: list[tuple[int, int, str]] = []
         culprit = self.culprit(cond, f.in_states[b], mask)
         what = f"'{_text(culprit, 40)}'" if culprit is not None else "a work-item-dependent value"
