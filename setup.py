@@ -31,23 +31,33 @@ def packages() -> tuple[list[str], dict[str, str]]:
 
 
 names, dirs = packages()
+# Folders that hold only data are packages too (setuptools warns "Package would be ignored"
+# for data in a folder that is not one); the parser's C sources stay out of the wheel.
+DATA_PACKAGES = {"cllint.grammar.queries": "grammar/queries", "cllint.grammar.src": "grammar/src"}
 scanner = Path("grammar/src/scanner.c")
 setup(
-    packages=names,
-    package_dir=dirs,
+    packages=names + list(DATA_PACKAGES),
+    package_dir={**dirs, **DATA_PACKAGES},
     package_data={
-        "cllint.grammar": ["queries/*.scm", "src/node-types.json"],
+        "cllint.grammar.queries": ["*.scm"],
+        "cllint.grammar.src": ["node-types.json"],
         "cllint.analysis": ["data/*.json"],
     },
+    exclude_package_data={"cllint.grammar": ["bindings/*"],
+                          "cllint.grammar.src": ["*.c", "*.h", "grammar.json", "tree_sitter/*"]},
     ext_modules=[
         Extension(
             "cllint.grammar._binding",
             sources=["grammar/bindings/binding.c", "grammar/src/parser.c"]
             + ([str(scanner)] if (HERE / scanner).exists() else []),
+            # listed so that the sdist carries them: a wheel built from it needs them
+            depends=sorted(str(h.relative_to(HERE)) for h in (HERE / "grammar/src/tree_sitter").glob("*.h")),
             include_dirs=["grammar/src"],
             extra_compile_args=["-std=c11", "-O2", "-Wno-unused"],
             define_macros=[("PY_SSIZE_T_CLEAN", None), ("Py_LIMITED_API", "0x030B0000")],
             py_limited_api=True,
         )
     ],
+    # the extension uses only the stable ABI of 3.11: one wheel for every CPython >= 3.11
+    options={"bdist_wheel": {"py_limited_api": "cp311"}},
 )
