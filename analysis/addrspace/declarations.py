@@ -27,8 +27,10 @@ from cllint.analysis.model.types import (
     Struct,
     Type,
     builtin_named,
+    NumberedSpace,
     has_generic,
     has_program_scope_globals,
+    numbered_space,
 )
 
 from cllint.analysis.model.walk import nodes_of_kinds
@@ -357,6 +359,8 @@ class DeclarationChecks(Checks):
             self.add("CL110", sym.node, f"{kind} '{sym.name}' {where}; without program-scope global variables "
                      f"it must be declared '__constant'", fix=fix)
             return
+        if self._atomic_init(sym, decl):
+            return
         if sym.space is C and not extern:
             init = _init_of(decl, sym.node)
             if not init:
@@ -423,6 +427,8 @@ class DeclarationChecks(Checks):
             self.add("CL110", sym.node, f"{word} variable '{sym.name}' is in '{sym.space.spelling}'; it must "
                      "reside in '__global' or '__constant'")
             return
+        if sym.space is not L and self._atomic_init(sym, decl):
+            return  # a `__local` one has CL108: no `__local` variable takes an initializer
         if not sym.space_explicit:
             return
         init = _init_of(decl, sym.node)
@@ -455,6 +461,22 @@ class DeclarationChecks(Checks):
             self.add("CL111", sym.node, f"sampler '{sym.name}' cannot be qualified with "
                      f"'{sym.space.spelling}'")
 
+    def _atomic_init(self, sym: Symbol, decl: Node) -> bool:
+        """CL110: an initialized atomic variable outside `__global` (6.15.12.3: only program-scope
+        and static atomics, which live in `__global`, may be initialized; others take
+        atomic_init())."""
+        base = _base(sym.type)
+        if not (isinstance(base, Opaque) and base.name.startswith("atomic_")) or sym.node is None or \
+                self.target.version.major < 2:  # before 2.0 the names are no types (CL303 says so)
+            return False
+        init = _init_of(decl, sym.node)
+        space = sym.space or P
+        if init is None or space is G or not self.cert.decl_certain(decl):
+            return False
+        self.add("CL110", init, f"atomic variable '{sym.name}' of type '{_shown(sym.type)}' in '{space.spelling}' "
+                 "cannot be initialized: only '__global' atomics can; call 'atomic_init' instead")
+        return True
+
     def _image_var(self, sym: Symbol, t: Type) -> bool:
         base = _base(t)
         if _is_image(base):
@@ -485,7 +507,8 @@ class DeclarationChecks(Checks):
         if program_scope and base.name in _NO_PROGRAM_SCOPE:
             self.add("CL116", sym.node, f"'{sym.name}' of type '{_shown(t)}' cannot be declared at program scope")
             return True
-        if base.name == "event_t" and sym.space_explicit and sym.space is not P:
+        # An array of events in `__local` is fine to clang-19, as event_t fields in arrays are.
+        if base.name == "event_t" and not isinstance(t, Array) and sym.space_explicit and sym.space is not P:
             self.add("CL116", sym.node, f"event '{sym.name}' cannot be qualified with '{sym.space.spelling}': "
                      "'event_t' can only be used in '__private'")
             return True
@@ -676,14 +699,22 @@ def _space_of_qualifier(src: bytes, c: Node) -> AddressSpace | None:
     return AddressSpace.from_keyword(src[inner.start_byte:inner.end_byte].decode("utf-8", "replace"))
 
 
-def _space_of_attribute(src: bytes, c: Node) -> AddressSpace | None:
-    """`__attribute__((opencl_global))`: the space of clang's attribute spelling, if any."""
+def _space_of_attribute(src: bytes, c: Node) -> AddressSpace | NumberedSpace | None:
+    """`__attribute__((opencl_global))` or `__attribute__((address_space(3)))`: the space it
+    names, if any."""
     args = next((a for a in c.named_children if a.type == "argument_list"), None)
     for a in args.named_children if args is not None else ():
         if a.type == "identifier":
             space = AddressSpace.from_attribute(src[a.start_byte:a.end_byte].decode("utf-8", "replace"))
             if space is not None:
                 return space
+        elif a.type == "call_expression":  # `address_space(3)`: a numbered space
+            fn, nums = a.child_by_field_name("function"), a.child_by_field_name("arguments")
+            lit = nums.named_children if nums is not None else []
+            if fn is not None and src[fn.start_byte:fn.end_byte].strip(b"_") == b"address_space" and \
+                    len(lit) == 1 and lit[0].type == "number_literal" and \
+                    src[lit[0].start_byte:lit[0].end_byte].isdigit():
+                return numbered_space(int(src[lit[0].start_byte:lit[0].end_byte]))
     return None
 
 
