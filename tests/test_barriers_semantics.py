@@ -38,3 +38,56 @@ def test_comma_operands_before_the_last_still_assign() -> None:
 }
 """
     assert [d.code for d in lint(src)] == ["CL201"]
+
+
+DEAD_ARM = b"""kernel void k(global float *a, local float *t, int n) {
+  int lid = get_local_id(0);
+#ifdef UNIFORM_PATH
+  barrier(CLK_LOCAL_MEM_FENCE);
+#else
+  if (lid < n) barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+}
+"""
+
+
+def test_dead_arm_of_a_macro_defined_above() -> None:
+    assert lint(b"#define UNIFORM_PATH\n" + DEAD_ARM) == []
+    assert lint(b"#define UNIFORM_PATH\n#undef UNIFORM_PATH\n" + DEAD_ARM)[0].code == "CL201"
+
+
+def test_dead_arm_by_command_line_define() -> None:
+    assert lint(DEAD_ARM, defines=(("UNIFORM_PATH", "1"),)) == []
+    (d,) = lint(DEAD_ARM)  # unknown: either arm may be compiled, the divergent one counts
+    assert d.code == "CL201"
+
+
+def test_dead_arm_by_target_version() -> None:
+    from cllint.analysis.target import Target
+
+    src = b"""kernel void k(global float *a, local float *t) {
+  float x = a[get_global_id(0)];
+#if __OPENCL_C_VERSION__ >= 200
+  x = work_group_reduce_add(x);
+#else
+  if (get_local_id(0) == 0) x = work_group_reduce_add(x);
+#endif
+  a[get_global_id(0)] = x;
+}
+"""
+    assert lint(src, target=Target.preset("CL3.0")) == []
+    assert [d.code for d in lint(src, target=Target.preset("CL1.2"))] == ["CL202"]
+
+
+def test_dead_helper_definition_does_not_count() -> None:
+    src = b"""#define QUIET
+#ifndef QUIET
+void step(local float *t) { barrier(CLK_LOCAL_MEM_FENCE); }
+#else
+void step(local float *t) { t[0] = 0.0f; }
+#endif
+kernel void k(local float *t) { if (get_local_id(0) < 4) step(t); }
+"""
+    assert lint(src) == []
+    (d,) = lint(src.replace(b"#define QUIET\n", b""))
+    assert d.code == "CL203"

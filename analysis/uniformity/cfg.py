@@ -8,9 +8,14 @@ pattern worth the cost.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
+
+# Byte ranges of preprocessor arms the target never compiles (`#ifdef X ... #else` with X
+# defined above), sorted and disjoint: what starts there is not part of the function.
+DeadRanges = tuple[tuple[int, int], ...]
 
 SKIP = {"comment", "preproc_conditional", "preproc_conditional_text", "preproc_skipped",
         "{", "}", ";", "preproc_call", "preproc_def", "preproc_function_def", "preproc_include"}
@@ -42,7 +47,9 @@ class CFG:
 
 
 class _Builder:
-    def __init__(self) -> None:
+    def __init__(self, dead: DeadRanges = ()) -> None:
+        self.dead = dead
+        self._dead_starts = [a for a, _ in dead]
         self.nodes: list[CFGNode] = []
         self.labels: dict[str, CFGNode] = {}
         self.gotos: list[tuple[CFGNode, str]] = []
@@ -64,9 +71,13 @@ class _Builder:
             succ = self.stmt(s, succ, brk, cont)
         return succ
 
+    def is_dead(self, s: Node) -> bool:
+        i = bisect_right(self._dead_starts, s.start_byte) - 1
+        return i >= 0 and s.start_byte < self.dead[i][1]
+
     def stmt(self, s: Node, succ: int, brk: int | None, cont: int | None) -> int:
         t = s.type
-        if t in SKIP or not s.is_named:
+        if t in SKIP or not s.is_named or (self.dead and self.is_dead(s)):
             return succ
         if t == "compound_statement":
             return self.seq(list(s.children), succ, brk, cont)
@@ -152,8 +163,10 @@ class _Builder:
         return self.new("stmt", s, [succ]).id
 
 
-def build_cfg(body: Node) -> CFG:
-    b = _Builder()
+def build_cfg(body: Node, dead: DeadRanges = ()) -> CFG:
+    """`dead`: arms of conditional groups the preprocessor drops; their statements are
+    left out, so a group with one live arm is no branch at all."""
+    b = _Builder(dead)
     first = b.stmt(body, b.exit.id, None, None)
     for node, name in b.gotos:
         target = b.labels.get(name)

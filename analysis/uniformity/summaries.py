@@ -9,6 +9,7 @@ function and the callers whose view of it changed, nothing else.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator, Mapping
 from dataclasses import replace, dataclass, field
 from typing import Any
@@ -18,7 +19,7 @@ from tree_sitter import Node, Tree
 from cllint.analysis.model.walk import meets_range
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
-from cllint.analysis.uniformity.cfg import build_cfg
+from cllint.analysis.uniformity.cfg import DeadRanges, build_cfg
 from cllint.analysis.uniformity.dataflow import CalleeSummary, Facts, analyse, callee_name, deciding
 from cllint.analysis.uniformity.macros import MacroSync, Use, resolve as resolve_macro, statement_name, uses_in
 from cllint.analysis.uniformity.names import resolve
@@ -259,7 +260,8 @@ _MacroSyncs = tuple[tuple[int, int, MacroSync], ...]
 class _FileAnalysis:
     def __init__(self, tree: Tree, source: bytes | None = None, file: str = "", view: Any = None) -> None:
         self.index = index = items_of(tree, tree.root_node.text or b"" if source is None else source, file)
-        facts = _file_facts(tree, index)
+        self.dead = _dead_ranges(view)
+        facts = _live_definitions(_file_facts(tree, index), index, self.dead)
         self.at = facts.at
         self.cyclic = facts.cyclic()
         self.functions = _Functions(facts.at, index.nodes)
@@ -292,14 +294,16 @@ class _FileAnalysis:
             callee_summaries = tuple(sorted((c, self.summary(c)) for c in self.callees[name]
                                             if c != name))
             macros = self.macro_syncs.get(name, ())
-            key = (_key(func), _is_kernel(func), callee_summaries, self.flat_dims, macros)
+            at = func.start_byte
+            dead = _dead_within(self.dead, at, func.end_byte)
+            key = (_key(func), _is_kernel(func), callee_summaries, self.flat_dims, macros,
+                   tuple((a - at, b - at) for a, b in dead))
             res = _MEMO.get(key)
             if res is None:
                 absolute = {c: _shift_summary(sm, self.functions[c].start_byte)
                             for c, sm in callee_summaries if sm is not None}
-                at = func.start_byte
                 found = _analyse_function(func, name, absolute, self.flat_dims,
-                                          {at + a: m for a, _, m in macros})
+                                          {at + a: m for a, _, m in macros}, dead)
                 res = _Relative(name, self.functions, self.callees[name]).result(found)
                 if len(_MEMO) > _MEMO_LIMIT:
                     _MEMO.clear()
@@ -312,6 +316,45 @@ class _FileAnalysis:
     def findings(self, name: str) -> list[Finding]:
         """The function's findings at today's positions."""
         return [_Relative.resolve(f, name, self.functions) for f in self.result(name).findings]
+
+
+def _dead_ranges(view: Any) -> DeadRanges:
+    """Arms the preprocessor drops for the target and `-D` defines (`#ifdef X` with X
+    defined above: its `#else`): code there is not compiled, so it neither synchronises
+    nor diverges."""
+    if view is None:
+        return ()
+    try:  # the preprocessor view is someone else's code: without it, every arm counts
+        return tuple(view.inactive_ranges())
+    except Exception:  # noqa: BLE001
+        return ()
+
+
+def _dead_within(dead: DeadRanges, start: int, end: int) -> DeadRanges:
+    return tuple(r for r in dead if r[0] < end and r[1] > start) if dead else ()
+
+
+def _live_definitions(facts: _FileFacts, index: Items, dead: DeadRanges) -> _FileFacts:
+    """`facts` without the definitions in dead arms (`#ifdef DEBUG float f() {...} #else
+    float f() {...} #endif`): the live one is the function. Not kept on the index, whose
+    reuse between trees knows nothing of the preprocessor."""
+    if not dead:
+        return facts
+    starts = [a for a, _ in dead]
+
+    def is_dead(k: int) -> bool:
+        i = bisect_right(starts, index.starts[k]) - 1
+        return i >= 0 and index.starts[k] < dead[i][1]
+
+    if not any(h is not None and is_dead(k) for k, h in enumerate(facts.heads_by_item)):
+        return facts
+    heads_by_item = [None if h is None or is_dead(k) else h for k, h in enumerate(facts.heads_by_item)]
+    at: dict[str, int] = {}
+    for k, h in enumerate(heads_by_item):
+        if h is not None and h[0]:
+            at.setdefault(h[0], k)  # two live ones would not compile: the first counts
+    return _FileFacts(heads_by_item, at, {name: heads_by_item[k] for name, k in at.items()},  # type: ignore[misc]
+                      facts.duplicated)
 
 
 def _macro_syncs(index: Items, facts: _FileFacts, view: Any) -> dict[str, _MacroSyncs]:
@@ -563,13 +606,14 @@ def flat_dimensions(used: set[str] | None) -> frozenset[int]:
 
 def _analyse_function(func: Node, name: str, callees: dict[str, Summary | None],
                       flat_dims: frozenset[int] = frozenset(),
-                      macros: dict[int, MacroSync] | None = None) -> FunctionResult:
+                      macros: dict[int, MacroSync] | None = None,
+                      dead: DeadRanges = ()) -> FunctionResult:
     body = func.child_by_field_name("body")
     if body is None:
         return FunctionResult(Summary())
     names = resolve(func)
     params = [v for v in names.variables if v.param_index is not None]
-    cfg = build_cfg(body)
+    cfg = build_cfg(body, dead)
     facts = analyse(names, cfg, params, _is_kernel(func), lambda c: callees.get(c), flat_dims, macros)
     return _Reporter(facts, callees).run()
 
