@@ -28,16 +28,17 @@ class LintOptions:
     # "portability": optional features must be guarded; "target": report what the
     # target lacks. The CLI picks "target" when --std/--target/--features is given.
     mode: str = "portability"
+    preview: bool = False  # preview rules are opt-in (`--preview`, `preview = true`)
 
     def rules(self) -> list[type[Rule]]:
-        return list(_selected(self.select, self.ignore, self.extend_select))
+        return list(_selected(self.select, self.ignore, self.extend_select, self.preview))
 
 
 @lru_cache(maxsize=64)
 def _selected(chosen: tuple[str, ...] | None, ignore: tuple[str, ...],
-              extend: tuple[str, ...]) -> tuple[type[Rule], ...]:
+              extend: tuple[str, ...], preview: bool = False) -> tuple[type[Rule], ...]:
     # Asked twice per keystroke (rules, then suppressions): the registry is fixed once loaded.
-    return tuple(select(chosen, ignore, extend))
+    return tuple(select(chosen, ignore, extend, preview))
 
 
 def run_rules(ctx: RuleContext, rules: Iterable[type[Rule]]) -> list[Diagnostic]:

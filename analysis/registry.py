@@ -25,6 +25,7 @@ RULE_MODULES = [
     "features",
     "restrictions",
     "kernels",
+    "semantic",
     "suppressions",
     "device",
 ]
@@ -65,14 +66,21 @@ def select(
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
     extend_select: Iterable[str] | None = None,
+    preview: bool = False,
 ) -> list[type[Rule]]:
-    """Rules enabled by ruff-style selection: the longest matching prefix wins."""
+    """Rules enabled by ruff-style selection: the longest matching prefix wins.
+
+    Preview rules are opt-in, as in ruff: a prefix (`CL3`, the default `CL`) selects them
+    only with `preview`; naming a preview rule's full code selects it either way.
+    """
     chosen = [s.upper() for s in (select if select is not None else ["CL"])]
     chosen += [s.upper() for s in (extend_select or [])]
     ignored = [s.upper() for s in (ignore or [])]
     out = []
     for code, rule_cls in all_rules().items():
         if rule_cls.group is Group.REMOVED:
+            continue
+        if rule_cls.group is Group.PREVIEW and not preview and code not in chosen:
             continue
         sel = max((len(s) for s in chosen if code.startswith(s)), default=-1)
         ign = max((len(s) for s in ignored if code.startswith(s)), default=-1)

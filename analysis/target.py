@@ -154,8 +154,11 @@ class Target:
     def apply_overrides(self, spec: str) -> Target:
         """Apply clang-style `+name,-name` overrides left to right (a bare name means `+`).
 
-        Adding pulls in what the name needs; removing drops what depended on it. Unknown
-        names, features newer than the version and removal of mandatory parts raise TargetError.
+        Adding pulls in what the name needs; removing drops what depended on it. `+all` adds
+        every feature and extension the version can have, `-all` removes every one that is
+        not mandatory for it (clang's `-cl-ext=-all`), so `-all,+__opencl_c_fp64` reads as
+        clang reads it. Unknown names, features newer than the version and removal of
+        mandatory parts raise TargetError.
         """
         state = _State(self.version, set(self.features | self.extensions))
         applied: dict[str, str] = {}
@@ -164,8 +167,13 @@ class Target:
             if not token:
                 continue
             sign, item = (token[0], token[1:].strip()) if token[0] in "+-" else ("+", token)
-            _check_name(item)
             before = set(state.names)
+            if item == "all":
+                state.add_all() if sign == "+" else state.remove_all()
+                applied.clear()  # what came before is overridden as a whole
+                applied[item] = sign
+                continue
+            _check_name(item)
             if sign == "+":
                 state.add(item, strict=True)
             else:
@@ -253,6 +261,24 @@ class _State:
             for dep in needs[0]:
                 if dep not in self.names:
                     self.add(dep, strict=strict, why=item)
+
+    def add_all(self) -> None:
+        """Every feature and extension this version can have (`+all`)."""
+        for name, ext in EXTENSIONS.items():
+            if ext.since <= self.version:
+                self.add(name, strict=False)
+        for name in FEATURES:
+            self.add(name, strict=False)  # drops those newer than the version
+
+    def remove_all(self) -> None:
+        """Keep only what the version makes mandatory (`-all`)."""
+        self.names = {n for n in self.names if self._mandatory(n)}
+
+    def _mandatory(self, name: str) -> bool:
+        if self.version == V2_0 and name in CORE_2_0:
+            return True
+        ext = EXTENSIONS.get(name)
+        return bool(ext and ext.core_since and not ext.requires and ext.core_since <= self.version)
 
     def remove(self, item: str) -> None:
         gone = {item}

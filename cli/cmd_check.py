@@ -26,13 +26,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="files, folders (searched for .cl, .clh, .ocl), globs, or - for stdin")
     p.add_argument("--stdin-filename", metavar="NAME", help="path to report for stdin input")
     p.add_argument("--std", choices=["CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"], help="OpenCL C version")
-    p.add_argument("--features", metavar="LIST", help="feature/extension overrides: +__opencl_c_fp64,-cl_khr_fp16")
+    p.add_argument("--features", metavar="LIST",
+                   help="feature/extension overrides, as clang's -cl-ext: -all,+__opencl_c_fp64,-cl_khr_fp16")
     p.add_argument("--target", metavar="PRESET", help="target preset (CL1.2, CL3.0-all, ...) or device:N")
     p.add_argument("-I", dest="include", action="append", metavar="DIR", help="include search path")
     p.add_argument("-D", dest="define", action="append", metavar="NAME[=VALUE]", help="define a macro")
     p.add_argument("--select", metavar="CODES", help="comma-separated codes or prefixes to enable")
     p.add_argument("--ignore", metavar="CODES", help="comma-separated codes or prefixes to disable")
     p.add_argument("--extend-select", metavar="CODES", help="codes or prefixes to enable on top of the selection")
+    p.add_argument("--preview", action="store_true", help="also run preview rules (unstable, opt-in)")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--fix", action="store_true", help="apply safe fixes")
     p.add_argument("--unsafe-fixes", action="store_true", help="with --fix, apply unsafe fixes too")
@@ -75,6 +77,7 @@ def _overrides(args: argparse.Namespace) -> dict[str, object]:
         "select": _codes(args.select, "--select"),
         "ignore": _codes(args.ignore, "--ignore"),
         "extend_select": _codes(args.extend_select, "--extend-select"),
+        "preview": True if args.preview else None,
     }
 
 

@@ -37,7 +37,7 @@ def options_key(options: LintOptions) -> str:
     t = options.target
     return repr((t.name, str(t.version), sorted(t.features), sorted(t.extensions), options.select,
                  options.ignore, options.extend_select, options.defines, options.include_paths,
-                 options.mode))
+                 options.mode, options.preview))
 
 
 @cache

@@ -37,6 +37,7 @@ KEYS = (
     "extend-select",
     "per-file-ignores",
     "exclude",
+    "preview",
 )
 _DEVICE = re.compile(r"^device:(\d+)$")
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -69,6 +70,7 @@ class Settings:
     extend_select: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)  # glob -> codes
     exclude: list[str] = field(default_factory=list)  # globs
+    preview: bool | None = None  # preview rules are opt-in, as in ruff
     source: Path | None = None  # the configuration file these came from
 
 
@@ -254,6 +256,10 @@ class _Reader:
             s.per_file_ignores = self.per_file_ignores(table["per-file-ignores"])
         if "exclude" in table:
             s.exclude = self.strings("exclude", table["exclude"])
+        if "preview" in table:
+            if not isinstance(table["preview"], bool):
+                raise self.fail("preview", f"option 'preview' must be a boolean, not {_type_name(table['preview'])}")
+            s.preview = table["preview"]
         self.check_target(s, table)
         return s
 
@@ -382,6 +388,8 @@ def merge(settings: Settings, cli_overrides: Mapping[str, object]) -> Settings:
     if "per_file_ignores" in given:
         for glob, codes in given["per_file_ignores"].items():  # type: ignore[attr-defined]
             out.per_file_ignores.setdefault(glob, []).extend(codes)
+    if given.get("preview"):  # `--preview` turns it on; without the flag the file decides
+        out.preview = True
     if "source" in given:
         out.source = given["source"]  # type: ignore[assignment]
     return out
@@ -427,4 +435,5 @@ def lint_options(settings: Settings, device_reader: Callable[[int], Target] | No
         defines=tuple(sorted(settings.define.items())),
         include_paths=tuple(str(p) for p in settings.include),
         mode="target" if (settings.std or settings.target or settings.features) else "portability",
+        preview=bool(settings.preview),
     )

@@ -209,3 +209,23 @@ def test_feature_table_covers_spec() -> None:
     named = set(re.findall(r"\{(opencl_c_[a-z0-9_]+)\}", spec.read_text()))
     named.discard("opencl_c_feature_name")
     assert {f"__{n}" for n in named} <= set(FEATURES)
+
+
+def test_all_overrides_read_as_clang_cl_ext() -> None:
+    """`-all` / `+all` as in clang's `-cl-ext=-all,+__opencl_c_fp64` (issue 18)."""
+    only_fp64 = Target.preset("CL3.0-all").apply_overrides("-all,+__opencl_c_fp64")
+    assert only_fp64.features == {"__opencl_c_fp64"}
+    assert "cl_khr_fp64" in only_fp64.extensions and "cl_khr_fp16" not in only_fp64.extensions
+    assert "cl_khr_byte_addressable_store" in only_fp64.extensions  # core since 1.1: never removed
+    assert only_fp64.describe() == "CL3.0-all -all +__opencl_c_fp64"
+    everything = Target.preset("CL3.0").apply_overrides("+all")
+    assert everything.features >= Target.preset("CL3.0-all").features
+    assert everything.extensions >= Target.preset("CL3.0-all").extensions | {"cl_khr_subgroups"}
+    # 2.0 keeps what it makes mandatory; a 1.2 target gets no feature newer than 1.2
+    assert Target.preset("CL2.0").apply_overrides("-all").has("__opencl_c_generic_address_space")
+    cl12 = Target.preset("CL1.2").apply_overrides("+all")
+    assert cl12.has("cl_khr_fp64") and not cl12.has("__opencl_c_generic_address_space")
+    assert not cl12.has("cl_khr_subgroups")  # an OpenCL C 2.0 extension
+    # later names win over `all`, either way round
+    assert not Target.preset("CL3.0").apply_overrides("+all,-cl_khr_fp16").has("cl_khr_fp16")
+    assert Target.preset("CL3.0-all").apply_overrides("-all").features == frozenset()

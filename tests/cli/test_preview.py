@@ -1,0 +1,53 @@
+"""Preview rules are opt-in (`--preview`, `preview = true`), and `--features` takes clang's
+`-cl-ext` spelling, `-all`/`+all` included (issue 18)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from cllint.analysis import registry
+from cllint.analysis.rules.base import Group
+
+# CL308 (double-literal) is a preview rule: an unsuffixed literal in a float computation.
+KERNEL = b"kernel void k(global float *y) { y[0] = y[1] * 0.5; }\n"
+
+
+def codes(*args: str, cwd: Path) -> list[str]:
+    out = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", *args, "k.cl"],
+                         cwd=cwd, capture_output=True, timeout=120)
+    assert out.returncode in (0, 1), out.stderr.decode()
+    return [d["code"] for d in json.loads(out.stdout)]
+
+
+def test_preview_rules_are_not_in_the_default_selection() -> None:
+    previews = {c for c, r in registry.all_rules().items() if r.group is Group.PREVIEW}
+    assert "CL308" in previews
+    default = {r.code for r in registry.select()}
+    assert not previews & default
+    assert previews <= {r.code for r in registry.select(preview=True)}
+    assert "CL308" not in {r.code for r in registry.select(["CL3"])}  # a prefix is not enough
+    assert "CL308" in {r.code for r in registry.select(["CL3"], extend_select=["CL308"])}  # the full code is
+
+
+def test_preview_flag_and_config_key(tmp_path: Path) -> None:
+    (tmp_path / "k.cl").write_bytes(KERNEL)
+    assert codes(cwd=tmp_path) == []
+    assert codes("--preview", cwd=tmp_path) == ["CL308"]
+    (tmp_path / ".cllint.toml").write_text("preview = true\n")
+    assert codes(cwd=tmp_path) == ["CL308"]
+    (tmp_path / ".cllint.toml").write_text('preview = "yes"\n')
+    out = subprocess.run([sys.executable, "-m", "cllint", "check", "k.cl"], cwd=tmp_path, capture_output=True)
+    assert out.returncode == 2
+    assert b".cllint.toml:1: option 'preview' must be a boolean, not a string" in out.stderr
+
+
+def test_features_minus_all_as_clang_writes_it(tmp_path: Path) -> None:
+    (tmp_path / "k.cl").write_bytes(b"kernel void k(global double *d, global half *h) { half x = 1; d[0] = x; }\n")
+    # clang: -cl-std=CL3.0 -cl-ext=-all,+__opencl_c_fp64 -> 'half' values are the problem, 'double' is not
+    got = codes("--std", "CL3.0", "--features=-all,+__opencl_c_fp64", cwd=tmp_path)
+    assert got == ["CL302"]
+    (tmp_path / ".cllint.toml").write_text('std = "CL3.0"\nfeatures = ["-all", "+__opencl_c_fp64"]\n')
+    assert codes(cwd=tmp_path) == ["CL302"]
