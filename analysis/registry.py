@@ -26,6 +26,7 @@ RULE_MODULES = [
     "restrictions",
     "kernels",
     "semantic",
+    "semantic",
     "suppressions",
     "device",
 ]

@@ -1,0 +1,413 @@
+"""CL010-CL049: compiler-grade semantic errors (names, calls, vectors, redefinitions, returns,
+const, kinds of value), one analysis per context (`analysis/semantic`) shared by the rules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import ClassVar
+
+from cllint.analysis.diagnostics import Diagnostic, Severity
+from cllint.analysis.rules._findings import cached, diagnostics
+from cllint.analysis.rules._model import model_for
+from cllint.analysis.rules.base import Rule, RuleContext
+from cllint.analysis.semantic import findings
+
+
+class _Semantic(Rule):
+    severity: ClassVar[Severity] = Severity.ERROR
+
+    def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
+        found = cached(ctx, "_semantic_findings",
+                       lambda: findings(model_for(ctx), ctx.preprocessor, ctx.in_focus))
+        yield from diagnostics(self, ctx, found)
+
+
+class UndeclaredIdentifier(_Semantic):
+    """## What it does
+    Reports a name used in an expression that nothing in scope declares, and suggests the
+    closest name in scope when one is near ("did you mean").
+
+    ## Why is this bad?
+    The compiler rejects the kernel. Most often it is a typo (`gdi` for `gid`) or a variable
+    used outside the block that declares it (a `for` loop's counter after the loop). Names a
+    macro, an included header or a function-like macro's arguments could declare are left alone.
+
+    ## Example
+    ```c
+    kernel void k(global float *a) {
+        int gid = get_global_id(0);
+        a[gdi] = 1.0f;
+    }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global float *a) {
+        int gid = get_global_id(0);
+        a[gid] = 1.0f;
+    }
+    ```
+
+    ## OpenCL spec
+    Section 6, "The OpenCL C Programming Language": OpenCL C is C99, where every identifier
+    must be declared before use (C99 6.5.1).
+    """
+
+    code = "CL010"
+    name = "undeclared-identifier"
+    spec_section = "the-opencl-c-programming-language"
+
+
+class UndeclaredFunction(_Semantic):
+    """## What it does
+    Reports a call to a function that the file does not declare and that is not an OpenCL C
+    built-in, and suggests the closest function or built-in name when one is near.
+
+    ## Why is this bad?
+    C99 has no implicit function declarations and OpenCL C compilers reject the call. Usually
+    the helper is defined below its first use without a prototype, or a built-in's name is
+    misspelled (`get_global_idx`).
+
+    ## Example
+    ```c
+    kernel void k(global float *a) { a[0] = sqr(a[0]); }
+    ```
+
+    ## Use instead
+    ```c
+    float sqr(float x) { return x * x; }
+    kernel void k(global float *a) { a[0] = sqr(a[0]); }
+    ```
+
+    ## OpenCL spec
+    Section 6.15, "Built-in Functions", lists every built-in; C99 6.5.2.2 requires a
+    declaration before a call.
+    """
+
+    code = "CL011"
+    name = "undeclared-function"
+    spec_section = "built-in-functions"
+
+
+class HostDefinedMacro(_Semantic):
+    """## What it does
+    Reports, once per name in each function, an undeclared name spelled like a macro
+    (`BLOCK_SIZE`, `TILE_W`) that no near name explains: most likely a macro the host passes
+    with `-D` when it builds the program.
+
+    ## Why is this bad?
+    It is not a mistake when the host defines it, but cllint (and a compiler run without the
+    same options) cannot see the value. Tell cllint about it with `define = ["BLOCK_SIZE=16"]`
+    in the configuration or `-D BLOCK_SIZE=16` on the command line; the report then goes away
+    and the other checks can read the code that uses it.
+
+    ## Example
+    ```c
+    kernel void k(global float *a) { local float tile[BLOCK_SIZE]; a[0] = BLOCK_SIZE; }
+    ```
+
+    ## Use instead
+    ```toml
+    [tool.cllint]
+    define = ["BLOCK_SIZE=16"]
+    ```
+
+    ## OpenCL spec
+    Section 6.10, "Preprocessor Directives and Macros"; `clBuildProgram`'s `-D` option.
+    """
+
+    code = "CL012"
+    name = "host-defined-macro"
+    severity = Severity.WARNING
+    spec_section = "preprocessor-directives-and-macros"
+
+
+class WrongArgumentCount(_Semantic):
+    """## What it does
+    Reports a call to one of the file's functions with more or fewer arguments than its
+    declaration has parameters.
+
+    ## Why is this bad?
+    The compiler rejects the call. Functions declared differently in `#if` arms, variadic
+    ones and calls whose arguments hold a macro (which may expand to several) are left alone.
+
+    ## Example
+    ```c
+    float scale(float x, float s) { return x * s; }
+    kernel void k(global float *a) { a[0] = scale(a[0]); }
+    ```
+
+    ## Use instead
+    ```c
+    float scale(float x, float s) { return x * s; }
+    kernel void k(global float *a) { a[0] = scale(a[0], 2.0f); }
+    ```
+
+    ## OpenCL spec
+    Section 6, "The OpenCL C Programming Language" (C99 6.5.2.2, function calls).
+    """
+
+    code = "CL013"
+    name = "wrong-argument-count"
+    spec_section = "the-opencl-c-programming-language"
+
+
+class NoMatchingBuiltinOverload(_Semantic):
+    """## What it does
+    Reports a built-in function call that no overload in the built-in catalogue accepts: the
+    wrong number of arguments, or arguments whose types no overload takes (a pointer where a
+    vector is expected). The candidates are listed as notes, as clang does.
+
+    ## Why is this bad?
+    The compiler rejects the call. Argument types are judged only when each is certain (no
+    macro, no unknown name); otherwise the call is left alone.
+
+    ## Example
+    ```c
+    kernel void k(global float *a) { a[1] = fmax(a[0]); }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global float *a) { a[1] = fmax(a[0], 0.0f); }
+    ```
+
+    ## OpenCL spec
+    Section 6.15, "Built-in Functions", gives every built-in's overloads.
+    """
+
+    code = "CL014"
+    name = "no-matching-builtin-overload"
+    spec_section = "built-in-functions"
+
+
+class VectorLiteralSize(_Semantic):
+    """## What it does
+    Reports a vector literal whose components do not add up to the vector's width:
+    `(float4)(1.0f, 2.0f, 3.0f)` has three.
+
+    ## Why is this bad?
+    The compiler rejects it. A vector literal takes either one scalar (copied into every
+    component) or exactly as many components as the vector has, counting a vector argument
+    as its width.
+
+    ## Example
+    ```c
+    kernel void k(global float4 *a) { a[0] = (float4)(1.0f, 2.0f, 3.0f); }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global float4 *a) { a[0] = (float4)(1.0f, 2.0f, 3.0f, 0.0f); }
+    ```
+
+    ## OpenCL spec
+    Section 6.3.6, "Vector Literals".
+    """
+
+    code = "CL015"
+    name = "vector-literal-size"
+    spec_section = "vector-literals"
+
+
+class SwizzleOutOfRange(_Semantic):
+    """## What it does
+    Reports a vector component access beyond the vector's width: `.z` of a `float2`, `.s7`
+    of an `int4`, `.w` of a `float3`.
+
+    ## Why is this bad?
+    The compiler rejects it; the component does not exist.
+
+    ## Example
+    ```c
+    kernel void k(global float2 *a, global float *b) { b[0] = a[0].z; }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global float2 *a, global float *b) { b[0] = a[0].y; }
+    ```
+
+    ## OpenCL spec
+    Section 6.3.7, "Vector Components".
+    """
+
+    code = "CL016"
+    name = "swizzle-out-of-range"
+    spec_section = "vector-components"
+
+
+class UnknownMember(_Semantic):
+    """## What it does
+    Reports a member access naming a member the struct or union does not declare, with the
+    closest member's name when one is near.
+
+    ## Why is this bad?
+    The compiler rejects it. Structs whose declaration the file does not show completely are
+    left alone.
+
+    ## Example
+    ```c
+    typedef struct { int width; int height; } dims;
+    kernel void k(dims d, global int *o) { o[0] = d.heigth; }
+    ```
+
+    ## Use instead
+    ```c
+    typedef struct { int width; int height; } dims;
+    kernel void k(dims d, global int *o) { o[0] = d.height; }
+    ```
+
+    ## OpenCL spec
+    Section 6, "The OpenCL C Programming Language" (C99 6.5.2.3, structure and union members).
+    """
+
+    code = "CL017"
+    name = "unknown-member"
+    spec_section = "the-opencl-c-programming-language"
+
+
+class Redefinition(_Semantic):
+    """## What it does
+    Reports a second definition of a name in the same scope: two locals of one name in one
+    block, a local named like a parameter in the function's outermost block, or two bodies
+    for one function. Definitions in different arms of an `#if` are not compared.
+
+    ## Why is this bad?
+    The compiler rejects it. Usually the second was meant to be an assignment, or a new name.
+
+    ## Example
+    ```c
+    kernel void k(global int *a) { int i = get_global_id(0); int i = 0; a[i] = 1; }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global int *a) { int i = get_global_id(0); i = 0; a[i] = 1; }
+    ```
+
+    ## OpenCL spec
+    Section 6, "The OpenCL C Programming Language" (C99 6.7, declarations).
+    """
+
+    code = "CL018"
+    name = "redefinition"
+    spec_section = "the-opencl-c-programming-language"
+
+
+class ReturnValueMismatch(_Semantic):
+    """## What it does
+    Reports `return value;` in a `void` function (kernels included) and a bare `return;` in a
+    function that returns a value.
+
+    ## Why is this bad?
+    clang rejects both in OpenCL C. A kernel cannot return a result: write it to a buffer.
+
+    ## Example
+    ```c
+    kernel void k(global float *o) { o[0] = 1.0f; return 0; }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global float *o) { o[0] = 1.0f; return; }
+    ```
+
+    ## OpenCL spec
+    Section 6, "The OpenCL C Programming Language" (C99 6.8.6.4, the return statement).
+    """
+
+    code = "CL019"
+    name = "return-value-mismatch"
+    spec_section = "the-opencl-c-programming-language"
+
+
+class MissingReturn(_Semantic):
+    """## What it does
+    Reports a function returning a value whose end can be reached without a `return`.
+
+    ## Why is this bad?
+    The caller reads an undefined value. Compilers warn (clang: `-Wreturn-type`). Reported only
+    where the end is certainly reachable: a macro, a `switch`, a label or an `#if` in the
+    body leaves the function alone.
+
+    ## Example
+    ```c
+    int sign_of(int x) { if (x > 0) return 1; if (x < 0) return -1; }
+    ```
+
+    ## Use instead
+    ```c
+    int sign_of(int x) { if (x > 0) return 1; if (x < 0) return -1; return 0; }
+    ```
+
+    ## OpenCL spec
+    Section 6, "The OpenCL C Programming Language" (C99 6.9.1p12).
+    """
+
+    code = "CL020"
+    name = "missing-return"
+    severity = Severity.WARNING
+    spec_section = "the-opencl-c-programming-language"
+
+
+class AssignToConst(_Semantic):
+    """## What it does
+    Reports a write (`=`, `+=`, `++`...) to a `const` variable or through a pointer to
+    `const` (writes to `__constant` are CL112's).
+
+    ## Why is this bad?
+    The compiler rejects it. Drop `const` from the declaration, or write to another object.
+
+    ## Example
+    ```c
+    kernel void k(global const float *a) { a[0] = 1.0f; }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global float *a) { a[0] = 1.0f; }
+    ```
+
+    ## OpenCL spec
+    Section 6.5.3, "Assignment Operator" (`operators-assignment`); C99 6.5.16 requires a
+    modifiable lvalue.
+    """
+
+    code = "CL021"
+    name = "assign-to-const"
+    spec_section = "operators-assignment"
+
+
+class IncompatibleConversion(_Semantic):
+    """## What it does
+    Reports a value of an incompatible kind in an initialisation, assignment, argument or
+    `return`: a pointer where an integer is expected or the reverse, a vector of another
+    element type or width, a vector where a scalar is expected. Both types must be certain.
+
+    ## Why is this bad?
+    The compiler rejects it: OpenCL C never converts between vector types implicitly (use
+    `convert_T` or `as_T`), and clang treats pointer/integer conversions as errors.
+
+    ## Example
+    ```c
+    kernel void k(global float4 *a, global int4 *b) { int4 v = a[0]; b[0] = v; }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global float4 *a, global int4 *b) { int4 v = convert_int4(a[0]); b[0] = v; }
+    ```
+
+    ## OpenCL spec
+    Section 6.4.1, "Implicit Conversions".
+    """
+
+    code = "CL022"
+    name = "incompatible-conversion"
+    spec_section = "implicit-conversions"
+
+
+RULES = [UndeclaredIdentifier, UndeclaredFunction, HostDefinedMacro, WrongArgumentCount, NoMatchingBuiltinOverload,
+         VectorLiteralSize, SwizzleOutOfRange, UnknownMember, Redefinition, ReturnValueMismatch, MissingReturn,
+         AssignToConst, IncompatibleConversion]

@@ -1,0 +1,85 @@
+"""Compiler-grade semantic checks (CL010-CL049): the everyday errors clang reports, read off
+the semantic model as you type.
+
+`findings(model, view, in_focus)` checks every function definition `in_focus` accepts; each
+body's findings depend on its own text and the file's declarations only, so the incremental
+driver can keep the other bodies' findings. Modules: `names` (undeclared names, host macros),
+`calls` (arity, built-in overloads), `members` (vector literals, swizzles, struct members),
+`redefinitions`, `returns`, `assignments` (const, kinds of value); `context` holds what they share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tree_sitter import Node
+
+from cllint.analysis.findings import Finding
+from cllint.analysis.model import SemanticModel
+from cllint.analysis.model.walk import nodes_of_kinds
+
+from . import assignments, calls, members, names, redefinitions, returns
+from .context import Body, FileFacts
+
+KINDS = frozenset({"identifier", "call_expression", "field_expression", "vector_literal", "return_statement",
+                   "assignment_expression", "update_expression", "init_declarator", "ERROR", "block_literal"})
+
+
+def findings(model: SemanticModel, view: object | None, in_focus: Callable[[Node], bool]) -> list[Finding]:
+    facts = FileFacts.of(model, view)
+    out: list[Finding] = []
+    for definition in model.index.definitions:
+        block = definition.child_by_field_name("body")
+        if block is None or not in_focus(definition):
+            continue
+        _check_body(Body(facts, model.function_at_node(definition), out), block)
+    redefinitions.check_functions(facts, model, in_focus,
+                                  lambda *a: out.append(Finding(*a)) if _active(view, a[1]) else None)
+    return out
+
+
+def _active(view: object | None, offset: int) -> bool:
+    return view is None or view.active_at(offset) is not False
+
+
+def _check_body(body: Body, block: Node) -> None:
+    found = nodes_of_kinds(block, KINDS)
+    # Broken code is read as tree-sitter recovered it: nothing in it is judged. A block
+    # literal's `return`s are the block's own.
+    errors = [(n.start_byte, n.end_byte) for n in found if n.type == "ERROR"]
+    blocks = [(n.start_byte, n.end_byte) for n in found if n.type == "block_literal"]
+    if errors:
+        found = [n for n in found if not any(s <= n.start_byte < e for s, e in errors)]
+    identifiers = [n for n in found if n.type == "identifier"]
+    found_calls = [n for n in found if n.type == "call_expression"]
+    for call in found_calls:
+        fn = call.child_by_field_name("function")
+        if fn is not None and fn.type == "identifier" and fn.id not in body.fm.refs:
+            args = call.child_by_field_name("arguments")
+            if args is not None:  # a macro's arguments may be names it declares
+                body.macro_args.update(body.text(i) for i in nodes_of_kinds(args, frozenset({"identifier"})))
+    names.check_names(body, identifiers)
+    redefinitions.check_locals(body)
+    for n in found:
+        k = n.type
+        if k == "call_expression":
+            calls.check_call(body, n)
+            args = calls.arguments(n)
+            if args is not None:
+                assignments.check_arguments(body, n, args)
+        elif k == "field_expression":
+            members.check_field(body, n)
+        elif k == "vector_literal":
+            members.check_vector_literal(body, n)
+        elif k == "return_statement":
+            if not any(s <= n.start_byte < e for s, e in blocks):
+                returns.check_return(body, n)
+                assignments.check_return_value(body, n)
+        elif k in ("assignment_expression", "update_expression"):
+            assignments.check_write(body, n, assignments.writes(body, n))
+            if k == "assignment_expression":
+                assignments.check_assignment(body, n)
+        elif k == "init_declarator":
+            assignments.check_init(body, n)
+    if not errors:
+        returns.check_falls_off(body)

@@ -1,0 +1,118 @@
+"""Calls: the number of arguments to the file's own functions (CL013), and built-in calls no
+overload of the catalogue accepts (CL014), with the candidates as notes.
+
+Counted only where the file shows every argument: an argument that names a macro may expand to
+several, so such calls are left alone; a function declared inside an `#if` arm may have other
+parameters in the other arm. Built-in argument types are judged only when each is certain.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from cllint.analysis.catalogue import Builtin, catalogue
+from cllint.analysis.model import SymbolKind
+from cllint.analysis.model.overloads import overload_fits
+from cllint.analysis.model.types import Function
+
+from .context import Body, known
+
+_MAX_CANDIDATES = 4
+
+
+def arguments(call: Node) -> list[Node] | None:
+    args = call.child_by_field_name("arguments")
+    if args is None:
+        return None
+    return [a for a in args.named_children if a.type != "comment"]
+
+
+def _mentions_macro(body: Body, nodes: list[Node]) -> bool:
+    for n in nodes:
+        stack = [n]
+        while stack:
+            x = stack.pop()
+            if x.type in ("identifier", "type_identifier") and body.facts.is_macro(body.text(x)):
+                return True
+            if x.type in ("ERROR", "preproc_if", "preproc_ifdef", "preproc_call") or x.is_missing:
+                return True
+            stack.extend(x.children)
+    return False
+
+
+def check_call(body: Body, call: Node) -> None:
+    fn = call.child_by_field_name("function")
+    args = arguments(call)
+    if fn is None or fn.type != "identifier" or args is None or call.has_error:
+        return
+    name = body.text(fn)
+    if body.facts.is_macro(name) or _mentions_macro(body, args):
+        return
+    sym = body.fm.refs.get(fn.id)
+    if sym is None:
+        return
+    if sym.kind is SymbolKind.FUNCTION:
+        _user_call(body, call, fn, name, args)
+    elif sym.kind is SymbolKind.BUILTIN:
+        b = catalogue().function(name)
+        if b is not None:
+            _builtin_call(body, call, fn, b, args)
+
+
+def _user_call(body: Body, call: Node, fn: Node, name: str, args: list[Node]) -> None:
+    info = body.model.index.functions.get(name)
+    if info is None or not isinstance(info.type, Function) or info.type.variadic:
+        return
+    view = body.facts.view
+    decls = [info.definition, *info.prototypes]
+    if view is not None and any(d is not None and view.branch_at(d.start_byte).parent is not None for d in decls):
+        return  # declared under an #if: another arm may declare it otherwise
+    expected, have = len(info.params), len(args)
+    if have == expected:
+        return
+    more = "many" if have > expected else "few"
+    decl = info.symbol.node
+    body.add("CL013", call.start_byte, call.end_byte,
+             f"too {more} arguments to function call '{name}', expected {expected}, have {have}",
+             body.declared_here(decl, name))
+
+
+def _builtin_call(body: Body, call: Node, fn: Node, b: Builtin, args: list[Node]) -> None:
+    have = len(args)
+    overloads = [o for o in b.overloads if not any("..." in p.type for p in o.params)]
+    if len(overloads) != len(b.overloads) or not overloads:
+        return  # printf and other variadic built-ins
+    arities = {len(o.params) for o in overloads}
+    if have not in arities:
+        if len(arities) == 1:
+            expected = next(iter(arities))
+            more = "many" if have > expected else "few"
+            message = f"too {more} arguments to function call '{b.name}', expected {expected}, have {have}"
+        else:
+            message = f"no matching function for call to '{b.name}'"
+        body.add("CL014", call.start_byte, call.end_byte, message, _candidates(body, fn, b, overloads))
+        return
+    if not all(body.certain(a) for a in args):
+        return
+    types = [body.fm.type_of(a) for a in args]
+    if not all(known(t) for t in types):
+        return
+    target = body.model.target
+    if any(overload_fits(o, types, target) for o in overloads if len(o.params) == have):
+        return
+    shown = ", ".join(f"'{t.render()}'" for t in types)
+    body.add("CL014", call.start_byte, call.end_byte,
+             f"no matching function for call to '{b.name}' with arguments of type {shown}",
+             _candidates(body, fn, b, [o for o in overloads if len(o.params) == have]))
+
+
+def _candidates(body: Body, fn: Node, b: Builtin, overloads: list) -> tuple[tuple[int, int, str], ...]:
+    seen: list[str] = []
+    for o in overloads:
+        sig = f"{o.returns} {b.name}({', '.join(p.type for p in o.params)})"
+        if sig not in seen:
+            seen.append(sig)
+    notes = [(fn.start_byte, fn.end_byte, f"candidate function: '{s}'") for s in seen[:_MAX_CANDIDATES]]
+    if len(seen) > _MAX_CANDIDATES:
+        notes.append((fn.start_byte, fn.end_byte, f"and {len(seen) - _MAX_CANDIDATES} more candidates"))
+    return tuple(notes)

@@ -1,0 +1,155 @@
+"""What every semantic check reads about one function body: the model, the macros, and which
+expressions the file shows completely (no macro, no unknown name, no unreadable type).
+
+Silence first: a check asks `certain(expr)` before it judges a type, and `quiet_name(name)`
+before it calls a name undeclared. Anything a macro, an included header or an `#if` arm could
+change is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from tree_sitter import Node
+
+from cllint.analysis.catalogue import catalogue
+from cllint.analysis.findings import Finding
+from cllint.analysis.model import FunctionModel, SemanticModel, SymbolKind
+from cllint.analysis.model.overloads import overload_fits, resolve_builtin
+from cllint.analysis.model.types import (
+    Array,
+    Enum_,
+    Function,
+    Opaque,
+    Pointer,
+    Scalar,
+    Struct,
+    Type,
+    Unknown,
+    Vector,
+)
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+# Functions of vendor extensions clang's header declares and the catalogue does not list.
+VENDOR_PREFIXES = ("__", "amd_", "intel_", "arm_", "qcom_", "nv_", "img_", "mali_", "cl_")
+
+
+@dataclass
+class FileFacts:
+    """Facts about the file every body shares: built once per lint."""
+
+    model: SemanticModel
+    view: object | None  # the PreprocessorView, None when linting without one
+    macro_words: frozenset[str] = field(default_factory=frozenset)  # macro names and words of macro bodies
+    has_include: bool = False  # an #include not known to be compiled out
+
+    @classmethod
+    def of(cls, model: SemanticModel, view: object | None) -> FileFacts:
+        words: set[str] = set()
+        has_include = False
+        if view is not None:
+            words.update(view.defined_names())
+            words.update(view.env.macros)
+            for m in view.macro_definitions():
+                words.update(_WORD.findall(m.body))
+            has_include = any(ref.active is not False for ref in view.includes)
+        return cls(model, view, frozenset(words), has_include)
+
+    def is_macro(self, name: str) -> bool:
+        return name in self.macro_words
+
+
+class Body:
+    """One function definition under check, and the findings made on it."""
+
+    def __init__(self, facts: FileFacts, fm: FunctionModel, out: list[Finding]) -> None:
+        self.facts = facts
+        self.fm = fm
+        self.model = facts.model
+        self.source = facts.model.source
+        self.out = out
+        self.macro_args: set[str] = set()  # names passed to function-like macros: they may declare them
+
+    def text(self, node: Node) -> str:
+        return self.source[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+    def add(self, code: str, start: int, end: int, message: str,
+            notes: tuple[tuple[int, int, str], ...] = ()) -> None:
+        view = self.facts.view
+        if view is not None and view.active_at(start) is False:
+            return
+        self.out.append(Finding(code, start, end, message, notes))
+
+    def declared_here(self, node: Node | None, name: str) -> tuple[tuple[int, int, str], ...]:
+        return ((node.start_byte, node.end_byte, f"'{name}' declared here"),) if node is not None else ()
+
+    # -- certainty -------------------------------------------------------------------------
+
+    def certain(self, expr: Node) -> bool:
+        """The expression's type is the file's to tell: every name in it resolves to a
+        declaration or a built-in constant, no macro stands in it, every built-in call picks
+        one return type whatever the overload, and nothing in it is unreadable."""
+        stack = [expr]
+        while stack:
+            n = stack.pop()
+            k = n.type
+            if k == "ERROR" or n.is_missing or n.has_error:
+                return False
+            if k == "identifier":
+                name = self.text(n)
+                sym = self.fm.refs.get(n.id)
+                if sym is None or self.facts.is_macro(name):
+                    return False
+                continue
+            if k == "type_identifier":
+                if self.facts.is_macro(self.text(n)):
+                    return False
+                continue
+            if k == "call_expression" and not self._call_certain(n):
+                return False
+            if k in ("string_literal", "concatenated_string", "compound_literal_expression", "initializer_list",
+                     "comma_expression", "gnu_asm_expression", "sizeof_expression", "alignof_expression",
+                     "offsetof_expression", "block_literal", "generic_expression"):
+                return False
+            stack.extend(n.named_children)
+        return known(self.fm.type_of(expr))
+
+    def _call_certain(self, call: Node) -> bool:
+        fn = call.child_by_field_name("function")
+        if fn is None or fn.type != "identifier":
+            return False
+        sym = self.fm.refs.get(fn.id)
+        name = self.text(fn)
+        if sym is not None and sym.kind is not SymbolKind.BUILTIN:
+            return isinstance(sym.type, Function) and known(sym.type.ret)
+        args = call.child_by_field_name("arguments")
+        types = [self.fm.type_of(a) for a in args.named_children if a.type != "comment"] if args else []
+        if not all(known(t) for t in types):
+            return False
+        res = resolve_builtin(name, types, self.model.target)
+        if res is None:
+            return False
+        if res.overload is None:
+            return res.builtin.category == "conversion"  # convert_T / as_T: the name tells
+        fits = {o.returns for o in res.builtin.overloads if overload_fits(o, types, self.model.target)}
+        return len(fits) == 1 and "gentype" not in next(iter(fits))
+
+    @cached_property
+    def catalogue_names(self) -> list[str]:
+        return list(catalogue().functions)
+
+
+def known(t: Type) -> bool:
+    """A type with nothing unknown in it."""
+    if isinstance(t, Unknown):
+        return False
+    if isinstance(t, Pointer):
+        return known(t.pointee)
+    if isinstance(t, Array):
+        return known(t.elem)
+    if isinstance(t, Function):
+        return known(t.ret) and all(known(p) for p in t.params)
+    return isinstance(t, (Scalar, Vector, Struct, Enum_, Opaque))
+

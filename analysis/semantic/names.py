@@ -1,0 +1,127 @@
+"""Name resolution: uses of names the file never declares (CL010 variables, CL011 functions)
+and names that look like macros the host defines at build time (CL012).
+
+A name is left alone when anything else could declare it: a `#define` (its name, or a word of
+any macro body, which may declare it when expanded), the target's or the configuration's macros,
+an argument of a function-like macro (`FOR(i, n) { a[i] }`), an `#include` (found or not: the
+model reads only this file), a compiler or vendor built-in, or an `#if` arm the preprocessor
+knows is compiled out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from cllint.analysis.catalogue import catalogue
+from cllint.analysis.model.overloads import resolve_builtin
+
+from .context import VENDOR_PREFIXES, Body
+from .suggest import closest
+
+# Parents under which an identifier is a use of a name (and which field of them, where the
+# node holds names of other roles too).
+_USE_PARENTS = frozenset({
+    "binary_expression", "unary_expression", "assignment_expression", "argument_list", "subscript_expression",
+    "parenthesized_expression", "conditional_expression", "return_statement", "expression_statement",
+    "initializer_list", "pointer_expression", "update_expression", "comma_expression", "vector_literal",
+    "switch_statement", "case_statement", "while_statement", "do_statement", "if_statement",
+})
+_USE_FIELDS = {
+    "init_declarator": "value", "call_expression": "function", "field_expression": "argument",
+    "cast_expression": "value", "for_statement": None, "initializer_pair": "value",
+    "sizeof_expression": "value",
+}
+# A name spelled like a macro: capitals, digits and underscores.
+_MACRO_LIKE = re.compile(r"^[A-Z][A-Z0-9_]*[A-Z0-9]$")
+
+
+def _use_role(node: Node) -> str | None:
+    """'call' for a callee, 'use' for another use of a name, None for anything else."""
+    parent = node.parent
+    if parent is None:
+        return None
+    k = parent.type
+    if k in _USE_PARENTS:
+        return "use"
+    if k not in _USE_FIELDS:
+        return None
+    wanted = _USE_FIELDS[k]
+    if k == "for_statement":
+        return "use" if node != parent.child_by_field_name("body") else None
+    if parent.child_by_field_name(wanted) != node:
+        return None
+    return "call" if k == "call_expression" else "use"
+
+
+def _is_builtin_function(name: str) -> bool:
+    if catalogue().function(name) is not None or name.startswith(VENDOR_PREFIXES):
+        return True
+    return resolve_builtin(name, [], _ANY_TARGET) is not None  # convert_T, as_T
+
+
+def check_names(body: Body, identifiers: list[Node]) -> None:
+    fm, facts = body.fm, body.facts
+    reported_macros: set[str] = set()
+    for ident in identifiers:
+        if ident.id in fm.refs:
+            continue
+        name = body.text(ident)
+        if facts.is_macro(name) or name in body.macro_args or name.startswith("__"):
+            continue
+        role = _use_role(ident)
+        if role is None or _on_directive_line(body.source, ident.start_byte):
+            continue
+        if role == "call" and _is_builtin_function(name):
+            continue
+        if role == "use" and (catalogue().constant(name) is not None or catalogue().function(name) is not None):
+            continue
+        suggestion = closest(name, _visible(body, ident, role))
+        if suggestion is None and _MACRO_LIKE.match(name):
+            if name not in reported_macros:
+                reported_macros.add(name)
+                body.add("CL012", ident.start_byte, ident.end_byte,
+                         f"'{name}' is not defined in this file: pass it with '-D' or 'define = [...]' "
+                         "in the configuration")
+            continue
+        if facts.has_include:
+            continue  # an included header (read or not) may declare it
+        hint = f"; did you mean '{suggestion}'?" if suggestion else ""
+        notes = ()
+        target = fm.scope_at(ident.start_byte).lookup(suggestion) if suggestion else None
+        if target is not None and target.node is not None:
+            notes = body.declared_here(target.node, suggestion)
+        if role == "call":
+            body.add("CL011", ident.start_byte, ident.end_byte, f"call to undeclared function '{name}'{hint}", notes)
+        else:
+            body.add("CL010", ident.start_byte, ident.end_byte, f"use of undeclared identifier '{name}'{hint}", notes)
+
+
+def _visible(body: Body, ident: Node, role: str) -> list[str]:
+    names: list[str] = []
+    scope = body.fm.scope_at(ident.start_byte)
+    while scope is not None:
+        names.extend(scope.symbols)
+        scope = scope.parent
+    index = body.model.index
+    names.extend(index.functions)
+    names.extend(index.globals)
+    names.extend(index.enumerators)
+    if role == "call":
+        names.extend(body.catalogue_names)
+    return names
+
+
+def _on_directive_line(source: bytes, offset: int) -> bool:
+    start = source.rfind(b"\n", 0, offset) + 1
+    return source[start:offset].lstrip().startswith(b"#")
+
+
+def _any_target():  # noqa: ANN202 - the conversions' names do not depend on the target
+    from cllint.analysis.target import Target
+
+    return Target.preset("CL3.0-all")
+
+
+_ANY_TARGET = _any_target()

@@ -1,0 +1,64 @@
+"""Redefinitions in one scope (CL018): two locals (or a local and a parameter) of one name in
+the same block, and two bodies for one function. Two declarations in different arms of an
+`#if` are not both compiled, so only declarations in the same arm count."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from cllint.analysis.model import SemanticModel, Symbol
+
+from .context import Body, FileFacts
+
+
+def _same_arm(facts: FileFacts, a: int, b: int) -> bool:
+    view = facts.view
+    return view is None or view.branch_at(a) is view.branch_at(b)
+
+
+def check_locals(body: Body) -> None:
+    fm = body.fm
+    seen: dict[tuple[int, str], Symbol] = {}
+    for sym in [*fm.params, *fm.locals]:
+        if not sym.name or sym.node is None or "extern" in sym.storage:
+            continue
+        key = (sym.scope_start, sym.name)
+        first = seen.get(key)
+        if first is None or first.node is None:
+            seen[key] = sym
+            continue
+        if not _same_arm(body.facts, first.offset, sym.offset) or sym.node.has_error:
+            continue
+        message = f"redefinition of '{sym.name}'"
+        if sym.type != first.type and first.type.render() != sym.type.render():
+            message += f" with a different type: '{sym.type.render()}' vs '{first.type.render()}'"
+        body.add("CL018", sym.node.start_byte, sym.node.end_byte, message,
+                 ((first.node.start_byte, first.node.end_byte, "previous definition is here"),))
+
+
+def check_functions(facts: FileFacts, model: SemanticModel, in_focus, add) -> None:  # noqa: ANN001
+    """Two definitions of one function name in the same arm."""
+    first: dict[str, Node] = {}
+    for d in model.index.definitions:
+        name_node = _name(d)
+        if name_node is None:
+            continue
+        name = model.source[name_node.start_byte:name_node.end_byte].decode("utf-8", "replace")
+        prev = first.get(name)
+        if prev is None:
+            first[name] = name_node
+            continue
+        if in_focus(d) and _same_arm(facts, prev.start_byte, name_node.start_byte):
+            add("CL018", name_node.start_byte, name_node.end_byte, f"redefinition of '{name}'",
+                ((prev.start_byte, prev.end_byte, "previous definition is here"),))
+
+
+def _name(definition: Node) -> Node | None:
+    d = definition.child_by_field_name("declarator")
+    while d is not None and d.type != "identifier":
+        if d.type in ("function_declarator", "pointer_declarator", "parenthesized_declarator",
+                      "attributed_declarator"):
+            d = d.child_by_field_name("declarator") or (d.named_children[0] if d.named_children else None)
+        else:
+            return None
+    return d
