@@ -26,7 +26,6 @@ RULE_MODULES = [
     "restrictions",
     "kernels",
     "semantic",
-    "semantic",
     "suppressions",
     "device",
 ]
