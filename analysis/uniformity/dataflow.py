@@ -123,6 +123,9 @@ class _Eval:
             if v.array:
                 return [v.key], False
             return [v.key], True
+        fp = self.names.field_path(lhs) if lhs.type == "field_expression" else None
+        if fp is not None:
+            return [self.names.field_key(*fp)], True
         v = root_var(self.names, lhs)
         if v is None or v.shared:
             return [], False
@@ -152,6 +155,8 @@ class _Eval:
 
     def store(self, st: dict[int, int], lhs: Node, tags: int, origin: Node) -> None:
         keys, strong = self.targets(lhs)
+        if strong:
+            self._clear_fields_under(st, lhs)
         for k in keys:
             new = tags if strong else st.get(k, 0) | tags
             if new:
@@ -160,6 +165,83 @@ class _Eval:
                 st.pop(k, None)
             if new & B.WG_DIVERGENT and k not in self.origins:
                 self.origins[k] = Origin("expr", origin)
+
+    def _clear_fields_under(self, st: dict[int, int], lhs: Node) -> None:
+        """A whole value stored to `c` or `c.a` replaces what `c.a.b` held."""
+        while lhs.type == "parenthesized_expression" and lhs.named_children:
+            lhs = lhs.named_children[0]
+        if lhs.type == "identifier":
+            v, prefix = self.names.var(lhs), ""
+        else:
+            fp = self.names.field_path(lhs) if lhs.type == "field_expression" else None
+            if fp is None:
+                return
+            v, prefix = fp[0], fp[1] + "."
+        table = self.names.fields.get(v.key) if v is not None else None
+        for path, k in (table or {}).items():
+            if path.startswith(prefix):
+                st.pop(k, None)
+
+    def read_var(self, v: VarInfo, st: dict[int, int], path: str | None = None) -> int:
+        """What a read of `v` (or of its field `path`) sees: the whole variable's tags and
+        those of the fields it overlaps."""
+        tags = st.get(v.key, 0)
+        for k in self.names.overlapping(v, path):
+            tags |= st.get(k, 0)
+        return tags
+
+    def copy_struct(self, st: dict[int, int], dst: VarInfo, src: Node) -> bool:
+        """`d = s` / `T d = s` between private structs: field by field."""
+        u = self.names.var(src) if src.type == "identifier" else None
+        if u is None or u is dst or u.shared or u.pointer or u.array or dst.pointer or dst.array \
+                or not self.names.fields.get(u.key):
+            return False
+        for k in self.names.overlapping(dst, None):
+            st.pop(k, None)
+        whole = st.get(u.key, 0)
+        if whole:
+            st[dst.key] = whole
+        else:
+            st.pop(dst.key, None)
+        for path, k in list(self.names.fields[u.key].items()):
+            if st.get(k):
+                st[self.names.field_key(dst, path)] = st[k]
+        if self.read_var(u, st) & B.WG_DIVERGENT and dst.key not in self.origins:
+            self.origins[dst.key] = Origin("expr", src)
+        return True
+
+    def init_fields(self, st: dict[int, int], v: VarInfo, init: Node) -> bool:
+        """`T c = { .n = n, .lid = get_local_id(0) }`: designated fields get their own tags;
+        positional ones, whose field is not known here, count for the whole variable."""
+        pairs = [c for c in init.named_children if c.type == "initializer_pair"]
+        if not pairs or v.pointer or v.array:
+            return False
+        for k in self.names.overlapping(v, None):
+            st.pop(k, None)
+        whole = 0
+        for c in init.named_children:
+            if c.type == "comment":
+                continue
+            designator = c.child_by_field_name("designator") if c.type == "initializer_pair" else None
+            field_name = designator.named_children[0] if designator is not None and designator.type == "field_designator" \
+                and designator.named_child_count == 1 else None
+            if c.type == "initializer_pair" and len(c.children_by_field_name("designator")) == 1 and field_name is not None:
+                value = c.child_by_field_name("value")
+                tags = self.expr(value, st)
+                if tags:
+                    k = self.names.field_key(v, _text(field_name))
+                    st[k] = tags
+                    if tags & B.WG_DIVERGENT and k not in self.origins:
+                        self.origins[k] = Origin("expr", value)
+            else:
+                whole |= self.expr(c, st)
+        if whole:
+            st[v.key] = whole
+            if whole & B.WG_DIVERGENT and v.key not in self.origins:
+                self.origins[v.key] = Origin("expr", init)
+        else:
+            st.pop(v.key, None)
+        return True
 
     # -- expressions ----------------------------------------------------------
     def expr(self, node: Node | None, st: dict[int, int]) -> int:
@@ -170,7 +252,11 @@ class _Eval:
             if self.macros and node.start_byte in self.macros:
                 return self.macro_use(node, self.macros[node.start_byte])
             v = self.names.var(node)
-            return st.get(v.key, 0) if v is not None else 0
+            return self.read_var(v, st) if v is not None else 0
+        if t == "field_expression":
+            fp = self.names.field_path(node)
+            if fp is not None:
+                return self.read_var(fp[0], st, fp[1])
         if t in ("number_literal", "string_literal", "char_literal", "true", "false", "null",
                  "sizeof_expression", "alignof_expression", "comment", "concatenated_string"):
             return 0
@@ -187,9 +273,12 @@ class _Eval:
             tags = self.expr(right, st)
             if left is not None:
                 tags |= self._address_tags(left, st)
-                if op is not None and _text(op) != "=":
+                plain = op is not None and _text(op) == "="
+                if not plain:
                     tags |= self.expr(left, st)
-                self.store(st, left, tags, right or node)
+                dst = self.names.var(left) if plain and left.type == "identifier" else None
+                if dst is None or dst.shared or right is None or not self.copy_struct(st, dst, right):
+                    self.store(st, left, tags, right or node)
             return tags
         if t == "update_expression":
             arg = node.child_by_field_name("argument")
@@ -288,7 +377,13 @@ class _Eval:
                     tags = self.expr(value, st)
                     ident = _ident(d.child_by_field_name("declarator"))
                     v = self.names.var(ident) if ident is not None else None
+                    if v is not None and not v.shared and value is not None and (
+                            self.copy_struct(st, v, value)
+                            or value.type == "initializer_list" and self.init_fields(st, v, value)):
+                        continue
                     if v is not None and not v.shared:
+                        for k in self.names.overlapping(v, None):
+                            st.pop(k, None)
                         if tags:
                             st[v.key] = tags
                             if tags & B.WG_DIVERGENT and v.key not in self.origins:

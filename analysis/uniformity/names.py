@@ -31,15 +31,59 @@ class VarInfo:
         return not self.shared and not self.pointer
 
 
+_FIELD_KEYS = -(1 << 40)  # below every other key: declarations' bytes, RET, out-parameters
+
+
 @dataclass
 class Names:
     uses: dict[int, VarInfo]  # identifier start byte -> variable
     variables: list[VarInfo]
+    # Fields of private structs read or written by name (`c.lid`), each a key of its own:
+    # variable key -> field path ('a.b') -> key. A struct mixing uniform and per-work-item
+    # fields then varies only where a per-work-item field is read.
+    fields: dict[int, dict[str, int]] = field(default_factory=dict)
+    _next_field: int = _FIELD_KEYS
 
     def var(self, node: Node) -> VarInfo | None:
         if node.type != "identifier":
             return None
         return self.uses.get(node.start_byte)
+
+    def field_key(self, v: VarInfo, path: str) -> int:
+        table = self.fields.setdefault(v.key, {})
+        key = table.get(path)
+        if key is None:
+            key = table[path] = self._next_field
+            self._next_field -= 1
+        return key
+
+    def field_path(self, node: Node) -> tuple[VarInfo, str] | None:
+        """`c.a.b` on a private struct variable `c` (no `->`, no subscripts): (c, 'a.b')."""
+        parts: list[str] = []
+        while node.type == "field_expression":
+            op = node.child_by_field_name("operator")
+            name = node.child_by_field_name("field")
+            arg = node.child_by_field_name("argument")
+            if op is None or _text(op) != "." or name is None or arg is None:
+                return None
+            parts.append(_text(name))
+            node = arg
+            while node.type == "parenthesized_expression" and node.named_child_count == 1:
+                node = node.named_children[0]
+        v = self.var(node)
+        if v is None or v.shared or v.pointer or v.array or not parts:
+            return None
+        return v, ".".join(reversed(parts))
+
+    def overlapping(self, v: VarInfo, path: str | None) -> list[int]:
+        """Field keys of `v` a read of `path` sees (None: the whole variable)."""
+        table = self.fields.get(v.key)
+        if not table:
+            return []
+        if path is None:
+            return list(table.values())
+        return [k for f, k in table.items()
+                if f == path or f.startswith(path + ".") or path.startswith(f + ".")]
 
 
 def _text(node: Node) -> str:

@@ -811,56 +811,78 @@ class _Reporter:
         return self.chain(culprit, mask) if culprit is not None else []
 
     def culprit(self, expr: Node | None, st: dict[int, int], mask: int) -> Node | None:
-        for n in walk(expr) if expr is not None else ():
-            if n.type == "identifier":
-                v = self.f.names.var(n)
-                if v is not None and st.get(v.key, 0) & mask:
+        """The first variable, struct field or source call in `expr` that varies."""
+        stack = [expr] if expr is not None else []
+        while stack:
+            n = stack.pop()
+            keys = self.keys_of(n)
+            if keys is not None:
+                if any(st.get(k, 0) & mask for k in keys[0]):
                     return n
-            elif n.type == "call_expression":
+                continue  # a uniform field: its struct's other fields are not read here
+            if n.type == "call_expression":
                 c = callee_name(n)
                 if c and (B.source_tags(c) or 0) & mask:
                     return n
+            stack.extend(reversed(n.children))
         return None
+
+    def keys_of(self, node: Node) -> tuple[list[int], str] | None:
+        """The state keys a read of a variable or `c.field` sees, most specific first,
+        and the name to show for it."""
+        names = self.f.names
+        if node.type == "identifier":
+            v = names.var(node)
+            return ([v.key, *names.overlapping(v, None)], v.name) if v is not None else None
+        fp = names.field_path(node) if node.type == "field_expression" else None
+        if fp is None:
+            return None
+        v, path = fp
+        own = names.fields.get(v.key, {}).get(path)
+        keys = [k for k in names.overlapping(v, path) if k != own]
+        return ([own] if own is not None else []) + keys + [v.key], f"{v.name}.{path}"
 
     def chain(self, culprit: Node, mask: int) -> list[tuple[int, int, str]]:
         notes: list[tuple[int, int, str]] = []
         seen: set[int] = set()
         node: Node | None = culprit
         for _ in range(MAX_CHAIN):
-            if node is None or node.type != "identifier":
+            found = self.keys_of(node) if node is not None else None
+            if found is None:
                 break
-            v = self.f.names.var(node)
-            if v is None or v.key in seen:
+            keys, name = found
+            key = next((k for k in keys if k in self.f.origins), None)
+            if key is None or key in seen:
                 break
-            seen.add(v.key)
-            origin = self.f.origins.get(v.key)
-            if origin is None or origin.node is None:
+            seen.add(key)
+            origin = self.f.origins[key]
+            if origin.node is None:
                 break
             o = origin.node
             if origin.kind == "merge":
                 notes.append((o.start_byte, o.end_byte,
-                              f"'{v.name}' is assigned under a work-item-dependent condition here"))
+                              f"'{name}' is assigned under a work-item-dependent condition here"))
                 break
             src = next((n for n in walk(o) if n.type == "call_expression"
                         and (B.source_tags(callee_name(n) or "") or 0) & mask), None)
             if src is not None:
                 notes.append((src.start_byte, src.end_byte,
-                              f"'{v.name}' comes from '{_text(src, 40)}' here"))
+                              f"'{name}' comes from '{_text(src, 40)}' here"))
                 break
             nxt = next((n for n in walk(o) if n.type == "identifier" and n != node
                         and (w := self.f.names.var(n)) is not None and w.key not in seen
                         and w.key in self.f.origins), None)
             if nxt is not None:
                 notes.append((o.start_byte, o.end_byte,
-                              f"'{v.name}' is computed from '{_text(nxt)}' here"))
+                              f"'{name}' is computed from '{_text(nxt)}' here"))
                 node = nxt
                 continue
             call = o if o.type == "call_expression" else None
             if call is not None and callee_name(call):
                 notes.append((o.start_byte, o.end_byte,
-                              f"'{v.name}' comes from a call to '{callee_name(call)}' here"))
+                              f"'{name}' comes from a call to '{callee_name(call)}' here"))
             else:
                 notes.append((o.start_byte, o.end_byte,
-                              f"'{v.name}' gets a work-item-dependent value here"))
+                              f"'{name}' gets a work-item-dependent value here"))
             break
         return notes
