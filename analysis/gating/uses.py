@@ -318,7 +318,7 @@ class _Collector:
     def on_primitive_type(self, n: Node) -> None:
         name = self.text(n)
         if name.startswith("half"):
-            if not _is_pointer_use(n):
+            if not _names_no_half_value(n):
                 self.add(n, "type", name, None, tables.FP16)
             return
         if name.startswith("ulong"):
@@ -449,12 +449,22 @@ class _Collector:
             self.add(n, "literal", text, None, tables.FP16)
 
 
-def _is_pointer_use(n: Node) -> bool:
-    """`half` in a pointer declaration (allowed without cl_khr_fp16: 6.3.2 / clang)."""
+# Where `half` makes no half value: a struct field or a typedef only describes storage, and
+# `sizeof(half)` reads a size. clang-19 accepts each with cl_khr_fp16 removed (-cl-ext=-cl_khr_fp16).
+_NO_VALUE_PARENTS = frozenset({"field_declaration", "type_definition"})
+
+
+def _names_no_half_value(n: Node) -> bool:
+    """`half` that declares no half value: a pointer to half (spec 6.1.1.1: half may always
+    declare a pointer to a buffer of halves), a struct field, a typedef or `sizeof(half)`."""
     parent = n.parent
     if parent is None:
         return False
+    if parent.type in _NO_VALUE_PARENTS:
+        return True
     if parent.type == "type_descriptor":
+        if parent.parent is not None and parent.parent.type in ("sizeof_expression", "alignof_expression"):
+            return True
         return any(c.type == "abstract_pointer_declarator" for c in parent.children)
     decls = parent.children_by_field_name("declarator")
     if not decls:

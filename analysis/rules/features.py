@@ -601,9 +601,11 @@ _NUMBER_LITERAL = frozenset({"number_literal"})
 
 class ExtensionNotEnabled(Rule):
     """## What it does
-    Reports a `half` variable or a `1.0h` literal where no
-    `#pragma OPENCL EXTENSION cl_khr_fp16 : enable` is in effect. The fix inserts the
-    pragma before the enclosing top-level declaration.
+    Reports a scalar `half` value (a variable or array, a parameter, a return value, a cast
+    to `half`) or a `1.0h` literal where no `#pragma OPENCL EXTENSION cl_khr_fp16 : enable`
+    is in effect, once per statement. Pointers to `half`, `sizeof(half)`, struct fields,
+    typedefs and vector types such as `half4` need no pragma (clang-19 accepts them). The
+    fix, on the first report of each top-level declaration, inserts the pragma before it.
 
     ## Why is this bad?
     `cl_khr_fp16` is one of the extensions that must be enabled before use; clang rejects
@@ -640,21 +642,33 @@ class ExtensionNotEnabled(Rule):
         view = preprocessor_view(ctx)
         uses = _target_uses(ctx) if target_mode else iter(_uses(ctx))
         seen: set[int] = set()
+        reported: set[object] = set()
         for use in uses:
-            if use.requires != (("cl_khr_fp16",),) or use.kind not in ("type", "literal"):
+            if use.requires != (("cl_khr_fp16",),) or not _needs_fp16_pragma(use):
                 continue
             if view is not None and (_enabled(view, use.start, "cl_khr_fp16") or dead_code(view, use.start)):
                 continue
-            top = _top_level_start(ctx, use.start)
-            if top in seen:
+            key = use.item or (use.start, use.end)
+            if key in reported:
                 continue
-            seen.add(top)
-            fix = Fix("Add '#pragma OPENCL EXTENSION cl_khr_fp16 : enable'",
-                      (Edit(Span(ctx.file, top, top), "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"),),
-                      Applicability.SAFE)
+            reported.add(key)
+            top = _top_level_start(ctx, use.start)
+            fix = None
+            if top not in seen:  # one pragma per declaration: the same insertion twice would repeat it
+                seen.add(top)
+                fix = Fix("Add '#pragma OPENCL EXTENSION cl_khr_fp16 : enable'",
+                          (Edit(Span(ctx.file, top, top), "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"),),
+                          Applicability.SAFE)
             yield self.diagnostic(Span(ctx.file, use.start, use.end),
                                   f"use of '{use.name}' needs '#pragma OPENCL EXTENSION cl_khr_fp16 : enable'",
                                   fix=fix)
+
+
+def _needs_fp16_pragma(use: Use) -> bool:
+    """A scalar `half` value (variable, array, parameter, return value, cast) or a `1.0h`
+    literal: clang-19 rejects each without the pragma. Vector types (`half4`) are typedefs
+    the header declares when the extension exists, and need no pragma."""
+    return use.kind == "literal" or (use.kind == "type" and use.name == "half")
 
 
 def _enabled(view, offset: int, ext: str) -> bool:
