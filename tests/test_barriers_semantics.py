@@ -128,3 +128,32 @@ kernel void k(local float *t, int n) {
     # pick(c) takes the whole struct (summaries are not field by field): reported, as is
     # c.n after a divergent assignment
     assert [src.count(b"\n", 0, d.span.start) for d in lint(src)] == [6, 8]
+
+
+def test_macros_standing_for_work_item_ids() -> None:
+    src = b"""#define LID get_local_id(0)
+#define GID(d) get_global_id(d)
+#define IN_RANGE(m) (GID(0) < (m))
+#define GRP get_group_id(0)
+kernel void k(local float *t, int n) {
+  if (LID < n) barrier(CLK_LOCAL_MEM_FENCE);
+  if (IN_RANGE(n)) barrier(CLK_LOCAL_MEM_FENCE);
+  if (GRP < n) barrier(CLK_LOCAL_MEM_FENCE);
+  t[LID] = 0.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+"""
+    got = lint(src)
+    assert [src.count(b"\n", 0, d.span.start) + 1 for d in got] == [6, 7]
+    assert got[0].notes[0].message == "branch condition depends on 'LID' here"
+    assert span(src, got[0].notes[0]) == b"LID < n"
+
+
+def test_id_macro_redefined_before_use_is_what_counts() -> None:
+    src = b"""#define ROW get_local_id(0)
+kernel void a(int n) { if (ROW < n) barrier(CLK_LOCAL_MEM_FENCE); }
+#undef ROW
+#define ROW get_group_id(0)
+kernel void b(int n) { if (ROW < n) barrier(CLK_LOCAL_MEM_FENCE); }
+"""
+    assert [src.count(b"\n", 0, d.span.start) + 1 for d in lint(src)] == [2]

@@ -65,6 +65,7 @@ class Facts:
     calls: list[CallSite]
     ret: int
     out: dict[int, int]
+    values: Mapping[int, int] = field(default_factory=dict)  # id macro uses, see _Eval
 
 
 def _text(node: Node | None) -> str:
@@ -102,8 +103,10 @@ class _Eval:
     def __init__(self, names: Names, summaries: Callable[[str], CalleeSummary | None],
                  origins: dict[int, Origin], calls: dict[int, CallSite],
                  flat_dims: frozenset[int] = frozenset(),
-                 macros: Mapping[int, MacroSync] | None = None) -> None:
+                 macros: Mapping[int, MacroSync] | None = None,
+                 values: Mapping[int, int] | None = None) -> None:
         self.flat_dims = flat_dims
+        self.values = values or {}  # uses of macros standing for work-item ids: their tags
         self.macros = macros or {}  # macro uses standing for collectives, by start byte
         self.names = names
         self.summaries = summaries
@@ -251,6 +254,8 @@ class _Eval:
         if t == "identifier":
             if self.macros and node.start_byte in self.macros:
                 return self.macro_use(node, self.macros[node.start_byte])
+            if self.values and node.start_byte in self.values:
+                return self.values[node.start_byte]
             v = self.names.var(node)
             return self.read_var(v, st) if v is not None else 0
         if t == "field_expression":
@@ -340,6 +345,8 @@ class _Eval:
             return 0
         if name in B.SG_UNIFORM_RESULT:
             return B.SGID if _or(arg_tags) & B.WG_DIVERGENT else _or(arg_tags) & ~B.WG_DIVERGENT
+        if self.values and node.start_byte in self.values:
+            return self.values[node.start_byte] | _or(arg_tags)  # `GID(0)`, `IN_RANGE(n)`
         summary = self.summaries(name)
         if summary is None:
             return _or(arg_tags)  # pure built-in or unknown: follows its arguments
@@ -444,14 +451,15 @@ def _defs(ev: _Eval, syntax: Node | None) -> set[int]:
 def analyse(names: Names, cfg: CFG, params: list[VarInfo], is_kernel: bool,
             summaries: Callable[[str], CalleeSummary | None],
             flat_dims: frozenset[int] = frozenset(),
-            macros: Mapping[int, MacroSync] | None = None) -> Facts:
+            macros: Mapping[int, MacroSync] | None = None,
+            values: Mapping[int, int] | None = None) -> Facts:
     """`macros`: uses of macros standing for collectives (macros.py), by start byte: of
     the call for a call, of the name otherwise."""
     ipdom = postdominators(cfg)
     deps = control_dependence(cfg, ipdom)
     origins: dict[int, Origin] = {}
     calls: dict[int, CallSite] = {}
-    ev = _Eval(names, summaries, origins, calls, flat_dims, macros)
+    ev = _Eval(names, summaries, origins, calls, flat_dims, macros, values)
     n = len(cfg.nodes)
     preds = cfg.preds()
     defs = [_defs(ev, node.syntax) for node in cfg.nodes]
@@ -524,7 +532,8 @@ def analyse(names: Names, cfg: CFG, params: list[VarInfo], is_kernel: bool,
     out = {p.param_index: exit_state.get(out_key(p.param_index), 0) for p in params
            if p.param_index is not None and p.pointer and not p.pointee_shared}
     return Facts(cfg, ipdom, deps, names, branch_tags, in_states, origins,
-                 sorted(calls.values(), key=lambda c: c.node.start_byte), exit_state.get(RET, 0), out)
+                 sorted(calls.values(), key=lambda c: c.node.start_byte), exit_state.get(RET, 0), out,
+                 values or {})
 
 
 def _rpo(cfg: CFG) -> list[int]:

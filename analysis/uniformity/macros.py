@@ -14,6 +14,7 @@ arguments are checked (CL204) only when the macro is the built-in's name alone
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -196,3 +197,92 @@ def _arg_count(call: Node) -> int:
 
 def _text(node: Node) -> str:
     return node.text.decode("utf-8", "replace") if node.text else ""
+
+
+# -- macros standing for work-item ids (`#define LID get_local_id(0)`) ------------------
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+# The work-item queries and other calls whose result varies (builtins.SOURCES).
+_SOURCE_WORDS = frozenset(name for name, tags in B.SOURCES.items() if tags)
+_VALUES: dict[tuple[str, int, bytes, frozenset[int]], int] = {}
+
+
+def value_macro_names(view: Any) -> frozenset[str]:
+    """Names of macros whose expansion may call a work-item query, directly or through
+    other macros (`#define GID get_global_id(0)`, `#define IN_RANGE(n) (GID < (n))`)."""
+    words: dict[str, set[str]] = {}
+    for m in view.macro_definitions():
+        words.setdefault(m.name, set()).update(_WORD.findall(m.body))
+    found = {name for name, ws in words.items() if ws & _SOURCE_WORDS}
+    grew = bool(found)
+    while grew:  # through other macros: a few rounds at most in real files
+        more = {name for name, ws in words.items() if name not in found and ws & found}
+        found |= more
+        grew = bool(more)
+    return frozenset(found)
+
+
+def value_uses_in(func: Node, names: frozenset[str]) -> tuple[Use, ...]:
+    """Every use of `names` in the function's body, as `uses_in` reports them (argument
+    count -1 where the name is not called)."""
+    body = func.child_by_field_name("body")
+    text = body.text if body is not None else None
+    if body is None or not text or not any(n.encode() in text for n in names):
+        return ()
+    base = func.start_byte
+    out: list[Use] = []
+    for ident in QueryCursor(_ids_query()).captures(body).get("n", []):
+        name = _text(ident)
+        if name not in names:
+            continue
+        parent = ident.parent
+        called = parent is not None and parent.type == "call_expression" \
+            and parent.child_by_field_name("function") == ident
+        out.append((ident.start_byte - base, ident.end_byte - base, name,
+                    _arg_count(parent) if called else -1))
+    out.sort()
+    return tuple(out)
+
+
+@cache
+def _ids_query() -> Query:
+    return Query(language(), "(identifier) @n")
+
+
+def value_tags(view: Any, use: Use, offset: int, flat_dims: frozenset[int]) -> int:
+    """What a use of an id macro at `offset` varies by (builtins' tags, 0: uniform): the
+    query its expansion calls. Its own arguments are the tree's, read where they stand."""
+    _, _, name, nargs = use
+    key = (name, nargs, view.macro_state_at(offset), flat_dims)
+    got = _VALUES.get(key)
+    if got is None:
+        got = _value_tags(view, name, nargs, offset, flat_dims)
+        if len(_VALUES) > _MAX_RESOLVED:
+            _VALUES.clear()
+        _VALUES[key] = got
+    return got
+
+
+def _value_tags(view: Any, name: str, nargs: int, offset: int, flat_dims: frozenset[int]) -> int:
+    if nargs < -1 or view.macro_at(name, offset) is None:
+        return 0
+    toks = [Token("id", name)]
+    if nargs >= 0:
+        args: list[Token] = []
+        for k in range(nargs):
+            args += [Token("op", ","), _OPAQUE] if k else [_OPAQUE]
+        toks += [Token("op", "("), *args, Token("op", ")")]
+    try:  # the expander is someone else's code: a failure there means uniform here
+        expanded = view.expand(toks, offset)
+    except Exception:  # noqa: BLE001
+        return 0
+    tags = 0
+    for k, t in enumerate(expanded or ()):
+        if t.kind != "id" or t.text not in _SOURCE_WORDS or k + 1 >= len(expanded) \
+                or expanded[k + 1].text != "(" or _member(expanded, k):
+            continue
+        if t.text == "get_global_id" and k + 3 < len(expanded) and expanded[k + 3].text == ")" \
+                and expanded[k + 2].text in {str(d) for d in flat_dims}:
+            continue  # a dimension the work-group is one item wide in (summaries.flat_dimensions)
+        tags |= B.SOURCES[t.text]
+    return tags

@@ -21,7 +21,8 @@ from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import DeadRanges, build_cfg
 from cllint.analysis.uniformity.dataflow import CalleeSummary, Facts, analyse, callee_name, deciding
-from cllint.analysis.uniformity.macros import MacroSync, Use, resolve as resolve_macro, statement_name, uses_in
+from cllint.analysis.uniformity.macros import (MacroSync, Use, resolve as resolve_macro, statement_name, uses_in,
+                                               value_macro_names, value_tags, value_uses_in)
 from cllint.analysis.uniformity.names import resolve
 from cllint.analysis.toplevel import FUNCTION_IDS, Items, items_of
 
@@ -267,6 +268,8 @@ class _FileAnalysis:
         self.functions = _Functions(facts.at, index.nodes)
         self.callees, self.direct_sync, self.syncs, self.flat_dims = facts.wide()
         self.macro_syncs = _macro_syncs(index, facts, view) if view is not None else {}
+        self.view = view
+        self.value_names = _value_macro_names(view)
         if self.macro_syncs:  # the file-wide facts know calls only: add the macros'
             self.direct_sync = {**self.direct_sync, **dict.fromkeys(self.macro_syncs, True)}
             self.syncs = _transitive_sync(self.callees, self.direct_sync)
@@ -296,14 +299,16 @@ class _FileAnalysis:
             macros = self.macro_syncs.get(name, ())
             at = func.start_byte
             dead = _dead_within(self.dead, at, func.end_byte)
+            values = self.values(name)
             key = (_key(func), _is_kernel(func), callee_summaries, self.flat_dims, macros,
-                   tuple((a - at, b - at) for a, b in dead))
+                   tuple((a - at, b - at) for a, b in dead), values)
             res = _MEMO.get(key)
             if res is None:
                 absolute = {c: _shift_summary(sm, self.functions[c].start_byte)
                             for c, sm in callee_summaries if sm is not None}
                 found = _analyse_function(func, name, absolute, self.flat_dims,
-                                          {at + a: m for a, _, m in macros}, dead)
+                                          {at + a: m for a, _, m in macros}, dead,
+                                          {at + a: t for a, t in values})
                 res = _Relative(name, self.functions, self.callees[name]).result(found)
                 if len(_MEMO) > _MEMO_LIMIT:
                     _MEMO.clear()
@@ -313,9 +318,39 @@ class _FileAnalysis:
         self.results[name] = res
         return res
 
+    def values(self, name: str) -> tuple[tuple[int, int], ...]:
+        """Uses of macros standing for work-item ids in the function: (offset relative to
+        the function, tags), the uniform ones left out. Part of the memo key."""
+        if not self.value_names:
+            return ()
+        k = self.at[name]
+        facts = self.index.items[k].facts
+        got = facts.get("uniformity.values")
+        if got is None or got[0] != self.value_names:
+            got = facts["uniformity.values"] = (self.value_names, value_uses_in(self.index.nodes[k], self.value_names))
+        start = self.index.starts[k]
+        out = []
+        for use in got[1]:
+            try:  # the preprocessor view is someone else's code: never stop the rules over it
+                tags = value_tags(self.view, use, start + use[0], self.flat_dims)
+            except Exception:  # noqa: BLE001
+                tags = 0
+            if tags:
+                out.append((use[0], tags))
+        return tuple(out)
+
     def findings(self, name: str) -> list[Finding]:
         """The function's findings at today's positions."""
         return [_Relative.resolve(f, name, self.functions) for f in self.result(name).findings]
+
+
+def _value_macro_names(view: Any) -> frozenset[str]:
+    if view is None:
+        return frozenset()
+    try:  # the preprocessor view is someone else's code: without it, no macro is known
+        return value_macro_names(view)
+    except Exception:  # noqa: BLE001
+        return frozenset()
 
 
 def _dead_ranges(view: Any) -> DeadRanges:
@@ -607,14 +642,14 @@ def flat_dimensions(used: set[str] | None) -> frozenset[int]:
 def _analyse_function(func: Node, name: str, callees: dict[str, Summary | None],
                       flat_dims: frozenset[int] = frozenset(),
                       macros: dict[int, MacroSync] | None = None,
-                      dead: DeadRanges = ()) -> FunctionResult:
+                      dead: DeadRanges = (), values: dict[int, int] | None = None) -> FunctionResult:
     body = func.child_by_field_name("body")
     if body is None:
         return FunctionResult(Summary())
     names = resolve(func)
     params = [v for v in names.variables if v.param_index is not None]
     cfg = build_cfg(body, dead)
-    facts = analyse(names, cfg, params, _is_kernel(func), lambda c: callees.get(c), flat_dims, macros)
+    facts = analyse(names, cfg, params, _is_kernel(func), lambda c: callees.get(c), flat_dims, macros, values)
     return _Reporter(facts, callees).run()
 
 
@@ -815,6 +850,8 @@ class _Reporter:
         stack = [expr] if expr is not None else []
         while stack:
             n = stack.pop()
+            if self.f.values.get(n.start_byte, 0) & mask and n.type == "identifier":
+                return n  # a macro standing for a work-item id
             keys = self.keys_of(n)
             if keys is not None:
                 if any(st.get(k, 0) & mask for k in keys[0]):
