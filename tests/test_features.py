@@ -291,3 +291,12 @@ def test_a_declared_type_changed_by_an_edit_is_followed() -> None:
         assert got == fresh(text)
         assert host.snapshot().lint_stats("f")["reanalysed"] == 1  # `k` alone: the memo served
         assert [d.code for d in got] == ([] if b"int *r" in text else ["CL301"])
+
+
+def test_unknown_extension_is_reported_only_as_a_typo() -> None:
+    """Extension names are open (PoCL defines cl_khr_int64); feature names are not (6.2.1)."""
+    src = b"#ifdef cl_khr_int64\n#endif\n#ifdef cl_khr_subgroup_balot\n#endif\n#ifdef __opencl_c_mystery\n#endif\n"
+    got = [(d.message, d.fix.edits[0].replacement if d.fix else None) for d in lint(src) if d.code == "CL305"]
+    assert got[0] == ("unknown extension 'cl_khr_subgroup_balot' (did you mean 'cl_khr_subgroup_ballot'?)",
+                      "cl_khr_subgroup_ballot")
+    assert len(got) == 2 and got[1][0].startswith("unknown feature '__opencl_c_mystery'")
