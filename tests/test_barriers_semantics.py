@@ -146,7 +146,7 @@ kernel void k(local float *t, int n) {
     got = lint(src)
     assert [src.count(b"\n", 0, d.span.start) + 1 for d in got] == [6, 7]
     assert got[0].notes[0].message == "branch condition depends on 'LID' here"
-    assert span(src, got[0].notes[0]) == b"LID < n"
+    assert span(src, got[0].notes[0]) == b"(LID < n)"
 
 
 def test_id_macro_redefined_before_use_is_what_counts() -> None:
