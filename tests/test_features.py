@@ -300,3 +300,13 @@ def test_unknown_extension_is_reported_only_as_a_typo() -> None:
     assert got[0] == ("unknown extension 'cl_khr_subgroup_balot' (did you mean 'cl_khr_subgroup_ballot'?)",
                       "cl_khr_subgroup_ballot")
     assert len(got) == 2 and got[1][0].startswith("unknown feature '__opencl_c_mystery'")
+
+
+def test_guard_never_true_names_the_condition_as_written() -> None:
+    """An optional extension may be absent as well as present: `#ifndef cl_khr_fp16` can be true."""
+    assert [d for d in lint(b"#ifndef cl_khr_fp16\nint x;\n#endif\n", "CL3.0-all") if d.code == "CL306"] == []
+    (d,) = [d for d in lint(b"#ifdef __opencl_c_fp64\nint x;\n#endif\n", "CL1.2", "target") if d.code == "CL306"]
+    assert d.message == "condition 'defined(__opencl_c_fp64)' is never true for OpenCL C 1.2 (target 'CL1.2')"
+    src = b"#if !defined(cl_khr_byte_addressable_store)\nint x;\n#endif\n"  # core since 1.1
+    (d,) = [d for d in lint(src, "CL1.2", "target") if d.code == "CL306"]
+    assert d.message.startswith("condition '!defined(cl_khr_byte_addressable_store)' is never true")

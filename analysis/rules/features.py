@@ -13,13 +13,14 @@ import struct
 from collections.abc import Iterator
 
 from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Severity, Span, Tag
-from cllint.analysis.features import EXTENSIONS, FEATURES, STRICT_PREFIXES
+from cllint.analysis.features import CORE_2_0, EXTENSIONS, FEATURES, STRICT_PREFIXES, V2_0
 from cllint.analysis.gating import guard_text, is_guarded, is_target_mode, needs_text, preprocessor_view
 from cllint.analysis.gating.uses import collect_uses_and_literals
 from cllint.analysis.gating.guards import dead_code, names_text
 from cllint.analysis.gating.overloads import refine
 from cllint.analysis.gating.uses import Literal, Use
 from cllint.analysis.model.walk import nodes_of_kinds
+from cllint.analysis.preprocessor.expr import _CMP
 from cllint.analysis.rules.base import FixAvailability, Group, Rule, RuleContext
 from cllint.analysis.rules._model import kind_index, model_for
 from cllint.analysis.target import _did_you_mean
@@ -475,7 +476,7 @@ class GuardNeverTrue(Rule):
         view = preprocessor_view(ctx)
         if view is None:
             return
-        possible = _possible_macros(ctx.target)
+        fixed, optional = _macro_facts(ctx.target)
         by_start = {d.start: d for d in view.directives}
         seen: set[int] = set()
         for _, _, branch in view.regions:
@@ -485,30 +486,67 @@ class GuardNeverTrue(Rule):
             d = by_start.get(branch.start)
             if d is None or d.kind == "else" or branch.parent.active is not True or branch.file != ctx.file:
                 continue
-            text = d.name or d.args
-            names = [n.decode() for n in _NAME.findall(text.encode())]
+            names = [n.decode() for n in _NAME.findall((d.name or d.args).encode())]
             if not names or not all(n in FEATURES or n in EXTENSIONS for n in names):
                 continue
-            if branch.own.evaluate(possible) is not False:
+            if not _never_true(branch.own, fixed, optional):
                 continue
             yield self.diagnostic(
                 Span(ctx.file, d.start, d.end),
-                f"condition '{text}' is never true for OpenCL C {ctx.target.version} "
+                f"condition '{_condition_text(d)}' is never true for OpenCL C {ctx.target.version} "
                 f"(target '{ctx.target.describe()}')",
                 tags=(Tag.UNNECESSARY,),
             )
 
 
-def _possible_macros(target) -> dict[str, str]:
-    """Macros of the target plus every feature and extension its version could define."""
-    macros = dict(target.predefined_macros())
-    for name, info in EXTENSIONS.items():
-        macros.setdefault(name, "1")
-    if target.version.major >= 2:
-        for name, info in FEATURES.items():
-            if info.since <= target.version:
-                macros.setdefault(name, "1")
-    return macros
+def _condition_text(d) -> str:
+    """The condition as the directive states it: `#ifndef X` is '!defined(X)'."""
+    if d.kind in ("ifdef", "elifdef"):
+        return f"defined({d.name})"
+    if d.kind in ("ifndef", "elifndef"):
+        return f"!defined({d.name})"
+    return d.args
+
+
+def _macro_facts(target) -> tuple[dict[str, str], frozenset[str]]:
+    """What every device of the target's version predefines (name -> value), and the
+    feature and extension macros a device of that version may or may not define."""
+    v = target.version
+    possible = set(EXTENSIONS)
+    if v.major >= 2:
+        possible |= {name for name, info in FEATURES.items() if info.since <= v}
+    mandatory = {name for name, e in EXTENSIONS.items() if e.core_since and not e.requires and e.core_since <= v}
+    if v == V2_0:
+        mandatory |= CORE_2_0
+    fixed = {n: text for n, text in target.predefined_macros().items()
+             if n not in FEATURES and n not in EXTENSIONS and n != "__IMAGE_SUPPORT__"}
+    fixed.update((n, "1") for n in mandatory)
+    return fixed, frozenset(possible - mandatory) | {"__IMAGE_SUPPORT__"}
+
+
+def _never_true(condition, fixed: dict[str, str], optional: frozenset[str]) -> bool:
+    """No device of the version makes `condition` true: every term of its DNF contradicts
+    what the version fixes. Optional macros may be defined or not; names that are neither
+    fixed nor optional feature/extension names (user macros) may be anything."""
+    terms = condition.terms()
+    if terms is None:
+        return False
+    known = set(FEATURES) | set(EXTENSIONS)
+
+    def holds(lit) -> bool:
+        kind, name = lit[0], lit[1]
+        if kind == "opaque" or name in optional or (name not in fixed and name not in known):
+            return True
+        value = fixed.get(name)
+        if kind == "def":
+            return (value is not None) == lit[2]
+        try:
+            number = int(value) if value is not None else 0
+        except ValueError:
+            return True
+        return _CMP[lit[2]](number, lit[3])
+
+    return not any(all(holds(lit) for lit in term) for term in terms)
 
 
 class PragmaEnablesMissingExtension(Rule):
