@@ -157,3 +157,18 @@ kernel void a(int n) { if (ROW < n) barrier(CLK_LOCAL_MEM_FENCE); }
 kernel void b(int n) { if (ROW < n) barrier(CLK_LOCAL_MEM_FENCE); }
 """
     assert [src.count(b"\n", 0, d.span.start) + 1 for d in lint(src)] == [2]
+
+
+def test_calls_in_one_arm_of_short_circuit_operators() -> None:
+    src = b"""float sync_get(local float *t) { barrier(CLK_LOCAL_MEM_FENCE); return t[0]; }
+kernel void k(local float *t, int n) {
+  int lid = get_local_id(0);
+  float a = n > 0 ? sync_get(t) : 0.0f;
+  float b = lid < n ? sync_get(t) : 0.0f;
+  int c = n > 0 && lid || work_group_any(lid);
+}
+"""
+    got = [(d.code, src.count(b"\n", 0, d.span.start) + 1) for d in lint(src)]
+    assert got == [("CL203", 5), ("CL202", 6)]
+    (_, note, _) = lint(src)[0].notes
+    assert note.message == "condition depends on 'lid' here" and span(src, note) == b"lid < n"

@@ -51,6 +51,11 @@ class CallSite:
     args: list[int] = field(default_factory=list)
     macro: str = ""  # the macro whose expansion makes the call
     args_known: bool = True  # `args` are the callee's (not those of a macro standing for it)
+    # Tags of the operands that decide whether the call is evaluated at all: the condition
+    # of a `?:` it is an arm of, the left of a `&&`/`||` it is right of; and the first such
+    # operand that varies.
+    guard: int = 0
+    guard_node: Node | None = None
 
 
 @dataclass
@@ -113,6 +118,7 @@ class _Eval:
         self.origins = origins
         self.calls = calls
         self.cfg_node = -1
+        self.guards: list[tuple[int, Node]] = []  # enclosing `?:` conditions, `&&`/`||` left operands
 
     # -- stores ---------------------------------------------------------------
     def targets(self, lhs: Node) -> tuple[list[int], bool]:
@@ -267,6 +273,9 @@ class _Eval:
             return 0
         if t == "call_expression":
             return self.call(node, st)
+        if t == "conditional_expression" or t == "binary_expression" and _text(
+                node.child_by_field_name("operator")) in ("&&", "||"):
+            return self.short_circuit(node, st)
         if t == "comma_expression":
             # `a, b` is worth `b`: `a` runs for its effects (stores) only, so it never
             # decides a branch (`for (i = 0; INV(lid), i < n; ++i)`).
@@ -312,11 +321,38 @@ class _Eval:
             tags |= st.get(v.key, 0)
         return tags
 
+    def short_circuit(self, node: Node, st: dict[int, int]) -> int:
+        """`c ? a : b`, `l && r`, `l || r`: what is right of the deciding operand runs in
+        only the work-items it selects, like the body of an `if`."""
+        if node.type == "conditional_expression":
+            first = node.child_by_field_name("condition")
+            rest = [node.child_by_field_name("consequence"), node.child_by_field_name("alternative")]
+        else:
+            first, rest = node.child_by_field_name("left"), [node.child_by_field_name("right")]
+        tags = self.expr(first, st)
+        if first is not None:
+            self.guards.append((tags, first))
+        try:
+            for r in rest:
+                tags |= self.expr(r, st)
+        finally:
+            if first is not None:
+                self.guards.pop()
+        return tags
+
+    def guard(self, site: CallSite) -> None:
+        for tags, node in self.guards:
+            site.guard |= tags
+            if tags & B.WG_DIVERGENT and site.guard_node is None:
+                site.guard_node = node
+
     def macro_use(self, node: Node, macro: MacroSync) -> int:
         """A use of a macro standing for a collective (`LOCAL_BARRIER;`, `SYNC()`): a call
         site whose arguments are unknown. Its value is not read (a statement)."""
         if node.start_byte not in self.calls:
             self.calls[node.start_byte] = CallSite(macro.call, node, self.cfg_node, [], macro.macro, False)
+        if self.guards:
+            self.guard(self.calls[node.start_byte])
         return 0
 
     def call(self, node: Node, st: dict[int, int]) -> int:
@@ -336,6 +372,8 @@ class _Eval:
                                                           [0] * len(args), macro.macro if macro else "")
         name = site.name
         site.args = [a | b for a, b in zip(site.args, arg_tags)] + arg_tags[len(site.args):]
+        if self.guards:
+            self.guard(site)
         src = B.source_tags(name)
         if src is not None:
             if name == "get_global_id" and args and _text(args[0]) in {str(d) for d in self.flat_dims}:

@@ -20,13 +20,14 @@ from cllint.analysis.model.walk import meets_range
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import DeadRanges, build_cfg
-from cllint.analysis.uniformity.dataflow import CalleeSummary, Facts, analyse, callee_name, deciding
+from cllint.analysis.uniformity.dataflow import CalleeSummary, CallSite, Facts, analyse, callee_name, deciding
 from cllint.analysis.uniformity.macros import (MacroSync, Use, resolve as resolve_macro, statement_name, uses_in,
                                                value_macro_names, value_tags, value_uses_in)
 from cllint.analysis.uniformity.names import resolve
 from cllint.analysis.toplevel import FUNCTION_IDS, Items, items_of
 
 LOOPS = {"for_statement", "while_statement", "do_statement"}
+_GUARD = -2  # a finding's cause: an operand of `?:`, `&&` or `||` (CallSite.guard), not a branch
 JUMPS = {"return_statement", "break_statement", "continue_statement", "goto_statement"}
 MAX_CHAIN = 4
 
@@ -723,7 +724,7 @@ class _Reporter:
                 continue
             branches = self.closure(site.cfg_node)
             tags = [(b, f.branch_tags.get(b, 0)) for b in branches]
-            params = 0
+            params = site.guard & ~B.NONPARAM
             for _, t in tags:
                 params |= t & ~B.NONPARAM
             node = site.node
@@ -743,12 +744,12 @@ class _Reporter:
                             "CL205", fn, f"{what} may not be reached by every work-item in the sub-group",
                             cause, node, B.LANE | B.WI))
                     continue
-                cause = next((b for b, t in tags if t & B.WG_DIVERGENT), None)
+                cause = self.cause(site, tags)
                 if cause is not None:
                     code = "CL201" if kind == "barrier" else "CL202"
                     findings.append(self.finding(
                         code, fn, f"{what} may not be reached by every work-item in the work-group",
-                        cause, node, B.WG_DIVERGENT))
+                        cause, node, B.WG_DIVERGENT, site))
                 continue
             assert callee is not None
             if sync is None or (sync == "subgroup" and callee.sync != "subgroup"):
@@ -762,10 +763,10 @@ class _Reporter:
             via = f" (expanded from macro '{callee.sync_macro}')" if callee.sync_macro else ""
             inner = (callee.sync_span[0], callee.sync_span[1],
                      f"'{name}' reaches '{callee.sync_call}' here{via}")
-            cause = next((b for b, t in tags if t & B.WG_DIVERGENT), None)
+            cause = self.cause(site, tags)
             if cause is not None:
                 fd = self.finding("CL203", fn, f"'{name}' synchronises the work-group but may not be "
-                                  "reached by every work-item", cause, node, B.WG_DIVERGENT)
+                                  "reached by every work-item", cause, node, B.WG_DIVERGENT, site)
                 findings.append(Finding(fd.code, fd.start, fd.end, fd.message, (inner, *fd.notes)))
             elif arg_dep & B.WG_DIVERGENT:
                 notes = [inner]
@@ -811,7 +812,24 @@ class _Reporter:
         return out
 
     # -- explanations ------------------------------------------------------------------
-    def finding(self, code: str, at: Node, message: str, branch: int, call: Node, mask: int) -> Finding:
+    @staticmethod
+    def cause(site: CallSite, tags: list[tuple[int, int]]) -> int | None:
+        """The nearest divergent branch the call depends on; else `_GUARD` when an operand
+        of `?:`, `&&` or `||` decides whether it is evaluated and varies."""
+        cause = next((b for b, t in tags if t & B.WG_DIVERGENT), None)
+        if cause is None and site.guard & B.WG_DIVERGENT and site.guard_node is not None:
+            return _GUARD
+        return cause
+
+    def finding(self, code: str, at: Node, message: str, branch: int, call: Node, mask: int,
+                site: CallSite | None = None) -> Finding:
+        if branch == _GUARD and site is not None and site.guard_node is not None:
+            g = site.guard_node
+            culprit = self.culprit(g, self.f.in_states[site.cfg_node], mask)
+            what = f"'{_text(culprit, 40)}'" if culprit is not None else "a work-item-dependent value"
+            notes = [(g.start_byte, g.end_byte, f"condition depends on {what} here")]
+            notes += self.chain(culprit, mask) if culprit is not None else []
+            return Finding(code, at.start_byte, at.end_byte, message, tuple(notes))
         return Finding(code, at.start_byte, at.end_byte, message,
                        tuple(self.explain_branch(branch, call, mask)))
 
