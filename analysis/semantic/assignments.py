@@ -37,10 +37,14 @@ def check_write(body: Body, expr: Node, target: Node | None) -> None:
         sym = fm.refs.get(target.id)
         if sym is None or sym.kind not in (SymbolKind.LOCAL, SymbolKind.PARAMETER, SymbolKind.GLOBAL):
             return
+        # The model's `cv` of a pointer variable merges `const T *p` (the pointee) with
+        # `T *const p` (the variable): judge only where the pointee is not const.
+        if isinstance(sym.type, Pointer) and "const" in sym.type.qualifiers:
+            return
         if "const" in sym.cv and not isinstance(sym.type, Array) and not body.facts.is_macro(sym.name):
             body.add("CL021", target.start_byte, target.end_byte,
                      f"cannot assign to variable '{sym.name}' with const-qualified type "
-                     f"'const {sym.type.render()}'", body.declared_here(sym.node, sym.name))
+                     f"'{_const(sym.type)}'", body.declared_here(sym.node, sym.name))
         return
     if target.type in ("subscript_expression", "pointer_expression"):
         if target.type == "pointer_expression" and body.text(target.child_by_field_name("operator") or target) != "*":
@@ -92,6 +96,10 @@ def _mismatch(to: Type, value: Node, body: Body) -> tuple[str, Type] | None:
 def _null_constant(body: Body, value: Node) -> bool:
     v = _strip(value)
     return v is not None and v.type == "number_literal" and body.text(v).rstrip("uUlL") in ("0", "0x0", "00")
+
+
+def _const(t: Type) -> str:
+    return f"{t.render()} const" if isinstance(t, Pointer) else f"const {t.render()}"
 
 
 def _render(t: Type) -> str:

@@ -12,8 +12,8 @@ from tree_sitter import Node
 
 from cllint.analysis.catalogue import Builtin, catalogue
 from cllint.analysis.model import SymbolKind
-from cllint.analysis.model.overloads import overload_fits
-from cllint.analysis.model.types import Function
+from cllint.analysis.model.overloads import parse_catalogue_type
+from cllint.analysis.model.types import Array, Enum_, Function, Opaque, Pointer, Scalar, Type, Vector
 
 from .context import Body, known
 
@@ -97,9 +97,14 @@ def _builtin_call(body: Body, call: Node, fn: Node, b: Builtin, args: list[Node]
     types = [body.fm.type_of(a) for a in args]
     if not all(known(t) for t in types):
         return
-    target = body.model.target
-    if any(overload_fits(o, types, target) for o in overloads if len(o.params) == have):
+    # By kind only (pointer, vector, scalar, opaque) per position: the catalogue lists
+    # some families incompletely (shuffle2's mask widths), so exact types would misjudge.
+    if any(all(_fits_kind(t, parse_catalogue_type(p.type)) for t, p in zip(types, o.params))
+           for o in overloads if len(o.params) == have):
         return
+    if any(_kind(t) == "scalar" and _kind(parse_catalogue_type(p.type)) == "vector"
+           for o in overloads for t, p in zip(types, o.params)):
+        return  # a scalar may widen to a vector argument
     shown = ", ".join(f"'{t.render()}'" for t in types)
     body.add("CL014", call.start_byte, call.end_byte,
              f"no matching function for call to '{b.name}' with arguments of type {shown}",
@@ -116,3 +121,21 @@ def _candidates(body: Body, fn: Node, b: Builtin, overloads: list) -> tuple[tupl
     if len(seen) > _MAX_CANDIDATES:
         notes.append((fn.start_byte, fn.end_byte, f"and {len(seen) - _MAX_CANDIDATES} more candidates"))
     return tuple(notes)
+
+
+def _kind(t: Type) -> str:
+    if isinstance(t, (Pointer, Array)):
+        return "pointer"
+    if isinstance(t, Vector):
+        return "vector"
+    if isinstance(t, (Scalar, Enum_)):
+        return "scalar"
+    if isinstance(t, Opaque):
+        return "opaque"
+    return "any"
+
+
+def _fits_kind(arg: Type, param: Type) -> bool:
+    a, p = _kind(arg), _kind(param)
+    # Integers stand for events, flags and orders (`async_work_group_copy(..., 0)`).
+    return a == p or p == "any" or (a == "scalar" and p == "opaque")

@@ -68,7 +68,7 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
         if ident.id in fm.refs:
             continue
         name = body.text(ident)
-        if facts.is_macro(name) or name in body.macro_args or name.startswith("__"):
+        if facts.is_macro(name) or name in body.macro_args or name.startswith("__") or _type_name(body, name):
             continue
         role = _use_role(ident)
         if role is None or _on_directive_line(body.source, ident.start_byte):
@@ -96,6 +96,11 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
             body.add("CL011", ident.start_byte, ident.end_byte, f"call to undeclared function '{name}'{hint}", notes)
         else:
             body.add("CL010", ident.start_byte, ident.end_byte, f"use of undeclared identifier '{name}'{hint}", notes)
+
+
+def _type_name(body: Body, name: str) -> bool:
+    """`sizeof(T)` with a typedef name reads as an expression in the tree."""
+    return name in body.model.index.typedefs or name in body.fm._typedefs or name in body.model.index.tags
 
 
 def _visible(body: Body, ident: Node, role: str) -> list[str]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from cllint.analysis.model import SemanticModel, Symbol
+from cllint.analysis.model import SemanticModel, Symbol, SymbolKind
 
-from .context import Body, FileFacts
+from .context import Body, FileFacts, known
 
 
 def _same_arm(facts: FileFacts, a: int, b: int) -> bool:
@@ -29,11 +29,24 @@ def check_locals(body: Body) -> None:
             continue
         if not _same_arm(body.facts, first.offset, sym.offset) or sym.node.has_error:
             continue
+        if not (known(first.type) and known(sym.type)) or _reads_as_expression(body, sym):
+            continue  # `a * b;` read as a declaration of `b`, a type name a macro hides...
         message = f"redefinition of '{sym.name}'"
         if sym.type != first.type and first.type.render() != sym.type.render():
             message += f" with a different type: '{sym.type.render()}' vs '{first.type.render()}'"
         body.add("CL018", sym.node.start_byte, sym.node.end_byte, message,
                  ((first.node.start_byte, first.node.end_byte, "previous definition is here"),))
+
+
+def _reads_as_expression(body: Body, sym: Symbol) -> bool:
+    """`a * b;`, `a ^ b;`: an expression statement the tree reads as a declaration of `b`
+    whose type is named like a variable in scope."""
+    decl = sym.decl
+    t = decl.child_by_field_name("type") if decl is not None else None
+    if t is None or t.type != "type_identifier":
+        return False
+    found = body.fm.scope_at(t.start_byte).lookup(body.text(t))
+    return found is not None and found.kind is not SymbolKind.TYPEDEF
 
 
 def check_functions(facts: FileFacts, model: SemanticModel, in_focus, add) -> None:  # noqa: ANN001
