@@ -310,3 +310,10 @@ def test_guard_never_true_names_the_condition_as_written() -> None:
     src = b"#if !defined(cl_khr_byte_addressable_store)\nint x;\n#endif\n"  # core since 1.1
     (d,) = [d for d in lint(src, "CL1.2", "target") if d.code == "CL306"]
     assert d.message.startswith("condition '!defined(cl_khr_byte_addressable_store)' is never true")
+
+
+def test_double_literal_stored_into_a_double_is_meant() -> None:
+    src = (b"kernel void k(global double *d, global float *f, double a) {\n"
+           b"    d[0] = 0.5;\n    d[1] += (1.0e-3 * a);\n    f[0] = f[1] * 0.5;\n    d[2] = f[0] * 0.25;\n}\n")
+    got = [(d.code, src.count(b"\n", 0, d.span.start) + 1) for d in lint(src, preview=True) if d.code == "CL308"]
+    assert got == [("CL308", 4)]  # f[1] * 0.5 computes in double and stores into a float

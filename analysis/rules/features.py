@@ -618,7 +618,10 @@ _FLOAT_LITERAL = re.compile(r"^(?:\d+\.\d*|\.\d+|\d+(?:\.\d*)?[eE][+-]?\d+|\.\d+
 class DoubleLiteral(Rule):
     """## What it does
     Reports an unsuffixed floating literal such as `1.0` or `0.5e-3` in code that no fp64
-    guard covers and that declares no `double`: the literal has type `double`.
+    guard covers and that declares no `double`: the literal has type `double`. A literal
+    whose value goes into a `double` anyway is meant as one and not reported: assigned to a
+    `double` lvalue (`d[i] = 0.5` with `global double *d`), or in arithmetic with a `double`
+    operand. A preview rule: opt in with `--preview`.
     The fix adds `f`; it is safe when the value is exact in `float`.
 
     ## Why is this bad?
@@ -671,6 +674,8 @@ class DoubleLiteral(Rule):
                 continue
             if double_items and lit.item in double_items:
                 continue
+            if _meant_as_double(ctx, lit.start):
+                continue
             safe = _exact_in_float(text)
             yield self.diagnostic(
                 Span(ctx.file, lit.start, lit.end),
@@ -681,6 +686,42 @@ class DoubleLiteral(Rule):
 
 
 _NUMBER_LITERAL = frozenset({"number_literal"})
+_CLIMB = frozenset({"parenthesized_expression", "unary_expression", "conditional_expression"})
+_ARITHMETIC = frozenset({"+", "-", "*", "/"})
+
+
+def _is_double(t) -> bool:
+    elem = getattr(t, "elem", t)  # double4 counts with double
+    return getattr(elem, "name", None) == "double"
+
+
+def _meant_as_double(ctx: RuleContext, offset: int) -> bool:
+    """The literal's value goes into a `double` anyway (C99 6.5.16.1, 6.3.1.8): it is
+    assigned to a `double` lvalue (`d[i] = 0.5`, `x += 0.5 * y`), or an operand of the
+    arithmetic it stands in is `double` already (`a * 1e-3` with `double a`)."""
+    node = ctx.tree.root_node.descendant_for_byte_range(offset, offset)
+    if node is None:
+        return False
+    model = model_for(ctx)
+    while node.parent is not None:
+        parent = node.parent
+        if parent.type in _CLIMB:
+            node = parent
+            continue
+        if parent.type == "binary_expression":
+            op = parent.child_by_field_name("operator")
+            if op is None or ctx.text(op) not in _ARITHMETIC:
+                return False
+            other = parent.child_by_field_name("right" if parent.child_by_field_name("left") == node else "left")
+            if other is not None and _is_double(model.type_of(other)):
+                return True
+            node = parent
+            continue
+        if parent.type == "assignment_expression" and parent.child_by_field_name("right") == node:
+            left = parent.child_by_field_name("left")
+            return left is not None and _is_double(model.type_of(left))
+        return False
+    return False
 
 
 class ExtensionNotEnabled(Rule):
