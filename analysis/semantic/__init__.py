@@ -21,7 +21,7 @@ from cllint.analysis.model.walk import nodes_of_kinds
 from . import assignments, calls, members, names, redefinitions, returns
 from .context import Body, FileFacts
 
-KINDS = frozenset({"identifier", "call_expression", "field_expression", "vector_literal", "return_statement",
+KINDS = frozenset({"identifier", "call_expression", "macro_invocation", "field_expression", "vector_literal", "return_statement",
                    "assignment_expression", "update_expression", "init_declarator", "ERROR", "block_literal"})
 
 
@@ -51,8 +51,9 @@ def _check_body(body: Body, block: Node) -> None:
     if errors:
         found = [n for n in found if not any(s <= n.start_byte < e for s, e in errors)]
     identifiers = [n for n in found if n.type == "identifier"]
-    found_calls = [n for n in found if n.type == "call_expression"]
-    for call in found_calls:
+    for call in found:
+        if call.type not in ("call_expression", "macro_invocation"):
+            continue
         fn = call.child_by_field_name("function")
         if fn is not None and fn.type == "identifier" and fn.id not in body.fm.refs:
             args = call.child_by_field_name("arguments")

@@ -27,7 +27,7 @@ _USE_PARENTS = frozenset({
     "parenthesized_expression", "conditional_expression", "return_statement", "expression_statement",
     "initializer_list", "pointer_expression", "update_expression", "comma_expression", "vector_literal",
     "switch_statement", "case_statement", "while_statement", "do_statement", "if_statement",
-})
+})  # (not macro_invocation: a statement macro's arguments are its own business)
 _USE_FIELDS = {
     "init_declarator": "value", "call_expression": "function", "field_expression": "argument",
     "cast_expression": "value", "for_statement": None, "initializer_pair": "value",
@@ -77,6 +77,8 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
             continue
         if role == "use" and (catalogue().constant(name) is not None or catalogue().function(name) is not None):
             continue
+        if facts.has_include:
+            continue  # an included header (read or not) may declare it
         suggestion = closest(name, _visible(body, ident, role))
         if suggestion is None and _MACRO_LIKE.match(name):
             if name not in reported_macros:
@@ -85,8 +87,6 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
                          f"'{name}' is not defined in this file: pass it with '-D' or 'define = [...]' "
                          "in the configuration")
             continue
-        if facts.has_include:
-            continue  # an included header (read or not) may declare it
         hint = f"; did you mean '{suggestion}'?" if suggestion else ""
         notes = ()
         target = fm.scope_at(ident.start_byte).lookup(suggestion) if suggestion else None

@@ -1,0 +1,97 @@
+"""The semantic family stays quiet where something other than the file's own declarations may
+give a name its meaning, and CL012 reports host-defined macros once per name and function."""
+
+from __future__ import annotations
+
+import pytest
+
+from cllint.analysis.lint import LintOptions, lint_tree
+from cllint.analysis.rules.semantic import RULES
+from cllint.grammar import parse
+
+CODES = tuple(r.code for r in RULES)
+
+
+def codes(source: str, defines: tuple[tuple[str, str], ...] = (), resolver=None) -> list[tuple[int, str]]:  # noqa: ANN001
+    data = source.encode()
+    diags = lint_tree("k.cl", data, parse(data), LintOptions(select=CODES, defines=defines),
+                      include_resolver=resolver)
+    return [(data.count(b"\n", 0, d.span.start) + 1, d.code) for d in diags]
+
+
+QUIET = {
+    "object-macro": "#define N 16\nkernel void k(global int *a) { a[0] = N; }",
+    "macro-declares-name": "#define GID int gid = get_global_id(0)\nkernel void k(global int *a) { GID; a[gid] = 1; }",
+    "macro-argument-declares-name": "#define FOR(i, n) for (int i = 0; i < n; i++)\n"
+                                     "kernel void k(global int *a) { FOR(j, 4) { a[j] = j; } }",
+    "dead-branch": "kernel void k(global int *a) {\n#if 0\n  a[0] = missing;\n#endif\n  a[1] = 1;\n}",
+    "enum-constant": "enum mode { FAST, SLOW };\nkernel void k(global int *a) { a[0] = FAST + SLOW; }",
+    "local-enum": "kernel void k(global int *a) { enum { A = 1, B }; a[0] = A + B; }",
+    "typedef-in-sizeof": "typedef float4 vec;\nkernel void k(global int *a) { a[0] = sizeof(vec); }",
+    "label": "kernel void k(global int *a) { if (a[0]) goto done; a[0] = 1; done: a[1] = 2; }",
+    "builtin-constant": "kernel void k(global float *a) { a[0] = M_PI_F + FLT_MAX; barrier(CLK_LOCAL_MEM_FENCE); }",
+    "conversion-builtins": "kernel void k(global int4 *a, global float4 *b) { b[0] = convert_float4(a[0]) + "
+                           "as_float4(a[1]); }",
+    "vendor-builtin": "kernel void k(global float *a) { a[0] = amd_bitalign(1u, 2u, 3u); }",
+    "missing-include": '#include "helpers.h"\nkernel void k(global float *a) { a[0] = helper(a[1]) + SCALE; }',
+    "redefinition-in-arms": "kernel void k(global float *a) {\n#ifdef WIDE\n  double v = a[0];\n#else\n"
+                            "  float v = a[0];\n#endif\n  a[1] = v;\n}",
+    "function-in-arms": "#ifdef TWO\nfloat f(float a, float b) { return a + b; }\n#else\n"
+                        "float f(float a) { return a; }\n#endif\nkernel void k(global float *a) { a[0] = f(a[1]); }",
+    "infinite-loop": "int spin(global int *a) { while (1) { if (a[0]) return a[1]; } }",
+    "switch-returns": "int pick(int x) { switch (x) { case 0: return 1; default: return 2; } }",
+    "if-else-returns": "int sign(int x) { if (x < 0) return -1; else return 1; }",
+    "macro-call-in-non-void": "#define FAIL() return 0\nint f(int x) { if (x) return 1; FAIL(); }",
+    "scalar-splat": "kernel void k(global float4 *a) { a[0] = (float4)(1.0f); a[1] = 2.0f; }",
+    "vector-halves": "kernel void k(global float4 *a, global float2 *b) { b[0] = a[0].lo + a[0].odd + a[0].s01; }",
+    "anonymous-union-member": "typedef struct { union { int i; float f; }; } U;\n"
+                              "kernel void k(global U *u) { u->f = 1.0f; }",
+    "null-pointer-constant": "void f(global int *p) { }\nkernel void k() { global int *p = 0; f(0); }",
+    "const-pointee-pointer-moves": "kernel void k(global const float *a) { const global float *p = a; p++; }",
+    "void-return-of-void-call": "void g(global int *a) { a[0] = 1; }\nvoid f(global int *a) { return g(a); }",
+}
+
+
+@pytest.mark.parametrize("name", sorted(QUIET))
+def test_quiet(name: str) -> None:
+    assert codes(QUIET[name]) == []
+
+
+def test_host_macro_once_per_function() -> None:
+    src = ("kernel void k(global float *a) {\n  local float t[TILE];\n  a[0] = TILE + TILE;\n}\n"
+           "kernel void j(global float *a) {\n  a[0] = TILE;\n}\n")
+    assert codes(src) == [(3, "CL012"), (6, "CL012")]
+
+
+def test_host_macro_quiet_once_defined() -> None:
+    src = "kernel void k(global float *a) {\n  a[0] = BLOCK_SIZE * 2;\n}\n"
+    assert codes(src) == [(2, "CL012")]
+    assert codes(src, defines=(("BLOCK_SIZE", "16"),)) == []
+
+
+def test_near_miss_of_a_macro_spelling_stays_an_error() -> None:
+    src = "kernel void k(global float *a) {\n  int BLOCK_SIZE = 4;\n  a[0] = BLOCK_SIZ;\n}\n"
+    assert codes(src) == [(3, "CL010")]
+
+
+def test_found_header_macros_count() -> None:
+    def resolver(path: str, angled: bool, including: str):  # noqa: ANN202
+        return ("/h/defs.h", b"#define WIDTH 8\n") if path == "defs.h" else None
+
+    src = '#include "defs.h"\nkernel void k(global float *a) {\n  a[0] = WIDTH;\n}\n'
+    assert codes(src, resolver=resolver) == []
+
+
+def test_did_you_mean_notes_the_declaration() -> None:
+    data = b"kernel void k(global float *a) {\n  float total = 0.0f;\n  a[0] = totl;\n}\n"
+    diags = lint_tree("k.cl", data, parse(data), LintOptions(select=CODES))
+    assert [d.message for d in diags] == ["use of undeclared identifier 'totl'; did you mean 'total'?"]
+    assert [n.message for n in diags[0].notes] == ["'total' declared here"]
+    assert data[diags[0].span.start:diags[0].span.end] == b"totl"
+
+
+def test_builtin_candidates_are_notes() -> None:
+    data = b"kernel void k(global float *a) { a[0] = fmax(a[1]); }"
+    (d,) = lint_tree("k.cl", data, parse(data), LintOptions(select=CODES))
+    assert d.code == "CL014" and data[d.span.start:d.span.end] == b"fmax(a[1])"
+    assert d.notes and all(n.message.startswith(("candidate function: '", "and ")) for n in d.notes)
