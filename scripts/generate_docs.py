@@ -14,7 +14,7 @@ from cllint.analysis.registry import all_rules
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 FAMILIES = {
-    "CL0": "Syntax and preprocessing",
+    "CL0": "Syntax, preprocessing and semantic errors",
     "CL1": "Address spaces",
     "CL2": "Barriers and collective functions",
     "CL3": "Features, extensions and versions",
