@@ -797,13 +797,33 @@ def _needs_fp16_pragma(use: Use) -> bool:
 
 
 def _enabled(view, offset: int, ext: str) -> bool:
-    """An enabling pragma is in effect wherever the code at `offset` is compiled."""
+    """An enabling pragma is in effect wherever the code at `offset` is compiled: it sits in
+    an enclosing arm, or in an arm taken whenever the extension exists (`#ifdef cl_khr_fp16`
+    around the pragma: where the extension is missing, CL301/CL302 report the use)."""
     ancestors = view.branch_at(offset).ancestor_ids
     for p in reversed(view.pragmas):
-        if p.offset > offset or id(p.branch) not in ancestors or p.name not in (ext, "all"):
+        if p.offset > offset or p.name not in (ext, "all") or not _reaches(p.branch, ancestors, ext):
             continue
         return p.behavior != "disable"
     return False
+
+
+def _reaches(branch, ancestors: frozenset[int], ext: str) -> bool:
+    """Every arm between `branch` and an enclosing arm of the use is active for the target,
+    or is taken whenever `ext` is defined (its condition tests `ext` alone)."""
+    b = branch
+    while b is not None and id(b) not in ancestors:
+        if b.active is not True and not _tests_only(b.own, ext):
+            return False
+        b = b.parent
+    return b is not None
+
+
+def _tests_only(condition, ext: str) -> bool:
+    """`defined(ext)` or `ext`, as the whole condition."""
+    terms = condition.terms()
+    return terms is not None and len(terms) == 1 and all(lit[1] == ext and lit[0] != "opaque" and
+                                                         (lit[0] != "def" or lit[2]) for lit in terms[0])
 
 
 def _top_level_start(ctx: RuleContext, offset: int) -> int:
