@@ -17,6 +17,7 @@ from typing import Any
 from tree_sitter import Node, Tree
 
 from cllint.analysis.model.walk import meets_range
+from cllint.analysis.preprocessor.view import _is_target_name as is_target_name
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import DeadRanges, build_cfg
@@ -263,7 +264,7 @@ class _FileAnalysis:
     def __init__(self, tree: Tree, source: bytes | None = None, file: str = "", view: Any = None) -> None:
         self.index = index = items_of(tree, tree.root_node.text or b"" if source is None else source, file)
         self.dead = _dead_ranges(view)
-        facts = _live_definitions(_file_facts(tree, index), index, self.dead)
+        facts = _live_definitions(_file_facts(tree, index), index, _compiled_out(view))
         self.at = facts.at
         self.cyclic = facts.cyclic()
         self.functions = _Functions(facts.at, index.nodes)
@@ -355,14 +356,43 @@ def _value_macro_names(view: Any) -> frozenset[str]:
 
 
 def _dead_ranges(view: Any) -> DeadRanges:
-    """Arms the preprocessor drops for the target and `-D` defines (`#ifdef X` with X
-    defined above: its `#else`): code there is not compiled, so it neither synchronises
-    nor diverges."""
+    """Arms the preprocessor drops, where that is known: `#ifdef X ... #else` with X
+    defined above (or by `-D`, or decided by the target). Code there is not compiled, so it
+    neither synchronises nor diverges. An arm that is false only because a name is defined
+    nowhere (`#if defined(IMG_7x7)`, `#if TILE > 1` in files built with `-D`) still counts:
+    the host may well define it."""
     if view is None:
         return ()
     try:  # the preprocessor view is someone else's code: without it, every arm counts
-        return tuple(view.inactive_ranges())
+        known = set(view.defined_names()) | set(view.env.macros)
+        out: list[tuple[int, int]] = []
+        for start, end, branch in view.regions:
+            if branch.active is not False or start >= end or not _decided(branch, known):
+                continue
+            if out and out[-1][1] == start:
+                out[-1] = (out[-1][0], end)
+            else:
+                out.append((start, end))
+        return tuple(out)
     except Exception:  # noqa: BLE001
+        return ()
+
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _decided(branch: Any, known: set[str]) -> bool:
+    """Every name the arm's conditions still mention is one the file, `-D` or the target
+    speaks for (`defined` aside)."""
+    return all(name == "defined" or name in known or is_target_name(name)
+               for c in branch.conditions for name in _NAME.findall(str(c)))
+
+
+def _compiled_out(view: Any) -> DeadRanges:
+    """Every arm the preprocessor drops when nothing more is defined (`inactive_ranges`)."""
+    try:
+        return tuple(view.inactive_ranges()) if view is not None else ()
+    except Exception:  # noqa: BLE001 - someone else's code
         return ()
 
 
@@ -382,9 +412,13 @@ def _live_definitions(facts: _FileFacts, index: Items, dead: DeadRanges) -> _Fil
         i = bisect_right(starts, index.starts[k]) - 1
         return i >= 0 and index.starts[k] < dead[i][1]
 
-    if not any(h is not None and is_dead(k) for k, h in enumerate(facts.heads_by_item)):
+    # Only a definition with a live twin goes: one of them is compiled, and with no `-D`
+    # the preprocessor's guess is the best there is.
+    live_names = {h[0] for k, h in enumerate(facts.heads_by_item) if h is not None and not is_dead(k)}
+    drop = {k for k, h in enumerate(facts.heads_by_item) if h is not None and is_dead(k) and h[0] in live_names}
+    if not drop:
         return facts
-    heads_by_item = [None if h is None or is_dead(k) else h for k, h in enumerate(facts.heads_by_item)]
+    heads_by_item = [None if k in drop else h for k, h in enumerate(facts.heads_by_item)]
     at: dict[str, int] = {}
     for k, h in enumerate(heads_by_item):
         if h is not None and h[0]:
