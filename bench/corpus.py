@@ -1,21 +1,27 @@
-"""Real-world OpenCL C corpus from Debian bookworm packages.
+"""Real-world OpenCL C corpora.
 
-Fetches a few Debian packages with a private apt state (nothing installed or configured
-system-wide), extracts only the OpenCL sources (.cl/.clh/.ocl) into
-bench/.cache/corpus/<source>/ and writes bench/.cache/corpus/manifest.json.
+The *public corpus*: a few Debian bookworm packages fetched with a private apt state (nothing
+installed or configured system-wide). The *wider corpus*: GitHub snapshots of projects nothing
+was tuned on, read from git directories that the search tool's `fetch` brought onto the machine
+(CI has no fetch: nothing in the tests needs them). Only OpenCL sources (.cl/.clh/.ocl/.opencl)
+are extracted into bench/.cache/corpus/<source>/; bench/.cache/corpus/manifest.json records where
+each file comes from (package or repository and commit), its size, sha256 and split.
 
     .venv/bin/python bench/corpus.py            # fetch (idempotent) and print a summary
+    .venv/bin/python bench/corpus.py --wider    # also extract the GitHub snapshots
     .venv/bin/python bench/corpus.py --list     # print every file
     .venv/bin/python bench/corpus.py --refresh  # re-extract from the cached downloads
 
-Other benchmarks import `corpus_files(source=None)`.
+Other benchmarks import `corpus_files(source=None)` (the public corpus) and `wider_files()`.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -34,7 +40,7 @@ MANIFEST = CORPUS / "manifest.json"
 
 MIRROR_SOURCES = Path("/etc/apt/sources.list.d/debian.sources")
 SUITE = "bookworm"
-EXTS = (".cl", ".clh", ".ocl")
+EXTS = (".cl", ".clh", ".ocl", ".opencl")
 # piglit marks its intentionally invalid programs in the config header (build/fail/*.cl)
 _EXPECT_FAIL = re.compile(rb"^[ \t]*expect_build_fail:[ \t]*true", re.MULTILINE)
 
@@ -46,6 +52,42 @@ SOURCES: dict[str, list[str]] = {
     "pyopencl": ["python3-pyopencl"],
     "opencv": ["src:opencv"],
 }
+
+# The wider corpus: source name -> (GitHub repository, commit, folders holding its kernels).
+# The commit pins what was measured; a snapshot at another commit is refused.
+GITHUB: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "ggml": ("ggml-org/ggml", "d99724f2b141fed9e1a9f402213506c081433465", ("src/ggml-opencl/kernels",)),
+    "miopen": ("ROCm/MIOpen", "2d1fd997a6fcf801ac4ca7a63e0656ef1cb9f488", ("src/kernels",)),
+    "john": ("openwall/john", "3c2e19c0dbe0bb6172780018b1d5a6097250dad1", ("run/opencl",)),
+    "clblas": ("clMathLibraries/clBLAS", "cf9113982fdfc994297d372785ce76eb80911af2", ("src/library",)),
+    "arrayfire": ("arrayfire/arrayfire", "492718b5a256d4a9d5198fdce89d8fd21772bfda", ("src/backend/opencl",)),
+    "clblast": ("CNugteren/CLBlast", "eeff251463434753470bccc16f2879437c220808", ("src/kernels",)),
+}
+# Where fetched snapshots live: $CLLINT_MIRRORS/<owner>+<name>/repo (the search tool's layout).
+MIRRORS = Path(os.environ.get("CLLINT_MIRRORS", "/work/.mirror"))
+
+# Files that share an extension with OpenCL C but are not OpenCL C, by the reason recorded.
+_NOT_OPENCL: list[tuple[str, re.Pattern[bytes]]] = [
+    # clBLAS-style generator templates: a C string literal holding text with %TYPE placeholders
+    ("C string template for a code generator", re.compile(rb"(?:static\s+)?const\s+char\s*\*\s*\w+\s*=\s*\"")),
+    ("CUDA source", re.compile(rb"^\s*(?:#include\s*[<\"]cuda|extern\s+\"C\"\s+__global__|__global__\s+void)", re.M)),
+]
+_LEADING_COMMENTS = re.compile(rb"(?:\s+|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)*")
+
+
+def not_opencl_reason(data: bytes) -> str | None:
+    """Why a file with an OpenCL extension is not OpenCL C, or None when it is.
+
+    Templates are recognised by their first code line; CUDA anywhere in the file.
+    """
+    first_code = _LEADING_COMMENTS.match(data).end()  # type: ignore[union-attr]
+    reason, template = _NOT_OPENCL[0]
+    if template.match(data, first_code):
+        return reason
+    for reason, pattern in _NOT_OPENCL[1:]:
+        if pattern.search(data):
+            return reason
+    return None
 
 
 def _mirror() -> tuple[str, str]:
@@ -189,6 +231,95 @@ def fetch(refresh: bool = False) -> dict:
     return manifest
 
 
+def _snapshot(repo: str) -> Path:
+    return MIRRORS / repo.replace("/", "+") / "repo"
+
+
+def _git_files(git_dir: Path, commit: str, folders: tuple[str, ...]) -> list[tuple[str, bytes]]:
+    """(path, content) of the OpenCL sources under `folders` at `commit`."""
+    git = ["git", f"--git-dir={git_dir}"]
+    listing = subprocess.run([*git, "ls-tree", "-r", "-z", commit, "--", *folders], check=True, capture_output=True).stdout
+    blobs = []
+    for row in listing.split(b"\0"):
+        if not row:
+            continue
+        meta, path = row.split(b"\t", 1)
+        mode, kind, sha = meta.split()
+        name = path.decode()
+        if kind == b"blob" and mode != b"120000" and _keep(name) and ".." not in Path(name).parts:
+            blobs.append((name, sha.decode()))
+    batch = subprocess.run(
+        [*git, "cat-file", "--batch"], input="".join(f"{sha}\n" for _, sha in blobs).encode(), check=True, capture_output=True
+    ).stdout
+    out, pos = [], 0
+    for name, _ in blobs:
+        header_end = batch.index(b"\n", pos)
+        size = int(batch[pos:header_end].split()[2])
+        out.append((name, batch[header_end + 1 : header_end + 1 + size]))
+        pos = header_end + 1 + size + 1
+    return out
+
+
+def fetch_wider(refresh: bool = False) -> list[dict]:
+    """Extract the GitHub snapshots that are on this machine; list what is missing."""
+    entries = []
+    for source, (repo, commit, folders) in GITHUB.items():
+        out = CORPUS / source
+        stamp = out / ".done"
+        if refresh or not stamp.exists():
+            git_dir = _snapshot(repo)
+            if not git_dir.exists():
+                print(f"{source}: no snapshot of {repo} at {git_dir} (fetch github:{repo} with the search tool)", file=sys.stderr)
+                continue
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir(parents=True)
+            # File by file: a snapshot lacks its largest blobs, so `git archive` of a folder fails.
+            for rel, data in _git_files(git_dir, commit, folders):
+                target = out / rel
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+            stamp.write_text(f"{repo} {commit}\n")
+        for f in _walk(out):
+            data = f.read_bytes()
+            rel = f.relative_to(out).as_posix()
+            entries.append(
+                {
+                    "source": source,
+                    "repository": repo,
+                    "commit": commit,
+                    "path": rel,
+                    "size": len(data),
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                    "split": split_of(source, rel),
+                    "not_opencl": not_opencl_reason(data),
+                }
+            )
+    (CORPUS / "wider-manifest.json").write_text(json.dumps({"repositories": GITHUB, "files": entries}, indent=1) + "\n")
+    return entries
+
+
+def wider_files(
+    source: str | None = None, split: str | None = None, include_not_opencl: bool = False
+) -> list[Path]:
+    """Absolute paths of the wider corpus (extracted snapshots only), optionally one split."""
+    names = [source] if source else list(GITHUB)
+    for name in names:
+        if name not in GITHUB:
+            raise KeyError(f"unknown wider source {name!r}; known: {', '.join(GITHUB)}")
+        if not (CORPUS / name / ".done").exists():
+            fetch_wider()
+            break
+    out = []
+    for name in names:
+        for f in _walk(CORPUS / name):
+            if split and split_of(name, f.relative_to(CORPUS / name).as_posix()) != split:
+                continue
+            if not include_not_opencl and not_opencl_reason(f.read_bytes()):
+                continue
+            out.append(f)
+    return out
+
+
 def _walk(out: Path) -> list[Path]:
     return sorted(f for f in out.rglob("*") if f.is_file() and _keep(f.name))
 
@@ -229,8 +360,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refresh", action="store_true", help="re-extract from the cached downloads")
     ap.add_argument("--source", choices=list(SOURCES), help="restrict --list to one source")
     ap.add_argument("--include-invalid", action="store_true", help="also list files marked expect_build_fail")
+    ap.add_argument("--wider", action="store_true", help="extract and summarise the GitHub snapshots too")
     args = ap.parse_args(argv)
     manifest = fetch(refresh=args.refresh) if args.refresh or not MANIFEST.exists() else None
+    if args.wider:
+        wider = fetch_wider(refresh=args.refresh)
+        if args.list:
+            for e in wider:
+                print(f"{e['source']}/{e['path']}  {e['split']}" + (f"  (not OpenCL C: {e['not_opencl']})" if e["not_opencl"] else ""))
+            return 0
+        for source, (repo, commit, _) in GITHUB.items():
+            rows = [e for e in wider if e["source"] == source]
+            left = [e for e in rows if e["not_opencl"]]
+            tune = sum(e["split"] == "tune" for e in rows if not e["not_opencl"])
+            print(
+                f"{source:10} {len(rows):5} files {sum(e['size'] for e in rows) / 1e6:8.2f} MB"
+                f"  tune {tune} / validate {len(rows) - len(left) - tune}  {repo}@{commit[:10]}"
+                + (f"  ({len(left)} not OpenCL C, left out: {left[0]['not_opencl']})" if left else "")
+            )
     files = corpus_files(args.source, include_invalid=args.include_invalid)
     if args.list:
         for f in files:

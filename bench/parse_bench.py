@@ -113,16 +113,31 @@ def count_lines(data: bytes) -> int:
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
+def source_files(label: str, include_invalid: bool = False) -> tuple[list[Path], Path, int]:
+    """(files, root, files left out) of a source label: a Debian source, or `<wider source>/<split>`."""
+    if "/" in label:
+        name, split = label.split("/")
+        files = corpus.wider_files(name, split)
+        left_out = len(corpus.wider_files(name, split, include_not_opencl=True)) - len(files)
+        return files, corpus.CORPUS / name, left_out
+    files = corpus.corpus_files(label, include_invalid=include_invalid)
+    return files, corpus.CORPUS / label, len(corpus.corpus_files(label, include_invalid=True)) - len(files)
+
+
+def wider_labels() -> list[str]:
+    return [f"{name}/{split}" for split in ("tune", "validate") for name in corpus.GITHUB]
+
+
 def run(sources: list[str], reps: int, keep: int, include_invalid: bool = False) -> dict:
     langs = languages()
     parsers = {name: tree_sitter.Parser(lang) for name, lang in langs.items()}
-    report: dict = {"sources": {}, "grammars": list(langs)}
+    report: dict = {"sources": {}, "grammars": list(langs), "roots": {}}
     per_file: dict[str, dict[str, dict[str, FileResult]]] = {}
     for source in sources:
-        files = corpus.corpus_files(source, include_invalid=include_invalid)
-        skipped = len(corpus.corpus_files(source, include_invalid=True)) - len(files)
+        files, root, skipped = source_files(source, include_invalid)
+        report["roots"][source] = str(root)
         datas = [f.read_bytes() for f in files]
-        rel = [f.relative_to(corpus.CORPUS / source).as_posix() for f in files]
+        rel = [f.relative_to(root).as_posix() for f in files]
         nbytes = sum(map(len, datas))
         nlines = sum(map(count_lines, datas))
         entry: dict = {
@@ -191,7 +206,7 @@ def overall(report: dict) -> dict:
         nbytes = sum(s["bytes"] for s in srcs)
         secs = sum(s["grammars"][name]["seconds_median"] for s in srcs)
         clean = sum(s["grammars"][name]["clean_files"] for s in srcs)
-        app = [s for k, s in report["sources"].items() if k != "hashcat"]
+        app = [s for k, s in report["sources"].items() if k != "hashcat" and "/" not in k]
         app_files = sum(s["files"] for s in app)
         app_clean = sum(s["grammars"][name]["clean_files"] for s in app)
         out[name] = {
@@ -227,9 +242,21 @@ def markdown(report: dict) -> str:
         + " |"
     )
     lines = ["\n".join(rows), ""]
-    skipped = sum(s.get("skipped_invalid", 0) for s in report["sources"].values())
+    skipped = sum(s.get("skipped_invalid", 0) for k, s in report["sources"].items() if "/" not in k)
     if skipped:
         lines.append(f"Left out: {skipped} files their project marks as not compiling (piglit `expect_build_fail`).")
+    not_cl = sum(s.get("skipped_invalid", 0) for k, s in report["sources"].items() if "/" in k)
+    if not_cl:
+        lines.append(f"Left out of the wider corpus: {not_cl} files that are not OpenCL C (`bench/corpus.py --wider --list`).")
+    for split in ("tune", "validate"):
+        halves = [s for k, s in report["sources"].items() if k.endswith("/" + split)]
+        if halves:
+            n = sum(s["files"] for s in halves)
+            lines.append(
+                f"Wider corpus, {split} half ({n} files): "
+                + ", ".join(f"{g} {100.0 * sum(s['grammars'][g]['clean_files'] for s in halves) / max(1, n):.1f}% clean" for g in names)
+                + "."
+            )
     lines.append(
         "Clean outside hashcat: "
         + ", ".join(f"{n} {ov[n]['clean_pct_outside_hashcat']:.1f}%" for n in names)
@@ -314,6 +341,8 @@ def failures(report: dict, max_lines: int = MAX_LINES) -> tuple[str, str]:
     sole: Counter[tuple[str, str, str]] = Counter()
     sections: list[tuple[str, list[str], list[list[str]]]] = []
     for source, by_grammar in per_file.items():
+        if source.endswith("/validate"):
+            continue  # the validate half is counted, never read: work comes from the tune half
         results = by_grammar["ours"]
         novel, repeated = [], []
         seen: set[tuple[str, str, str]] = set()
@@ -321,7 +350,7 @@ def failures(report: dict, max_lines: int = MAX_LINES) -> tuple[str, str]:
             res = results[rel]
             if res.clean:
                 continue
-            text = (corpus.CORPUS / source / rel).read_bytes().decode("utf-8", "replace").splitlines()
+            text = (Path(report["roots"][source]) / rel).read_bytes().decode("utf-8", "replace").splitlines()
             block = [f"- `{rel}`: {res.errors} ERROR, {res.missing} MISSING"]
             keys = set()
             for i, p in enumerate(res.problems):
@@ -423,14 +452,18 @@ def compare(old: dict, new: dict, grammar: str = "ours") -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reps", type=int, default=5, help="throughput repetitions (median counts; default 5)")
-    ap.add_argument("--source", action="append", choices=list(corpus.SOURCES), help="only these sources")
+    ap.add_argument("--source", action="append", help="only these sources (Debian names, or <wider source>/<tune|validate>)")
+    ap.add_argument("--wider", action="store_true", help="the GitHub snapshots' tune and validate halves, after the Debian sources")
+    ap.add_argument("--wider-only", action="store_true", help="only the GitHub snapshots' halves")
     ap.add_argument("--include-invalid", action="store_true", help="keep files marked expect_build_fail")
     ap.add_argument("--compare", type=Path, help="list files newly failing or fixed against an earlier --json")
     ap.add_argument("--json", type=Path, help="also write the results as JSON")
     ap.add_argument("--failures", action="store_true", help=f"write {FAILURES_MD.relative_to(Path.cwd())}")
     ap.add_argument("--markdown", type=Path, help="also write the table with command, date and machine note")
     args = ap.parse_args(argv)
-    sources = args.source or list(corpus.SOURCES)
+    sources = args.source or ([] if args.wider_only else list(corpus.SOURCES))
+    if args.wider or args.wider_only:
+        sources += wider_labels()
     report = run(sources, max(1, args.reps), keep=20 if args.failures else 0, include_invalid=args.include_invalid)
     table = markdown(report)
     print(table)
