@@ -57,6 +57,13 @@ class DivergentBarrier(_UniformityRule):
     Values loaded from a uniform address are treated as uniform. Silence one report
     with `// cllint: ignore[CL201]` on the line of the call.
 
+    As in C: a comma expression is decided by its last operand; a call in one arm of
+    `?:` or right of `&&`/`||` runs only where the other operand selects it; fields of a
+    private struct vary one by one (`c.lid` per work-item, `c.n` uniform); a macro such
+    as `#define LID get_local_id(0)` varies where it is used. Only preprocessor arms the
+    file, `-D` or the target leave live count (`#ifdef X` with X defined above drops its
+    `#else`); an arm false only because a name is defined nowhere still counts.
+
     A barrier behind a macro counts where the macro is used (`SYNC_THREADS ();` with
     `#define SYNC_THREADS() barrier(CLK_LOCAL_MEM_FENCE)`, `LOCAL_BARRIER;` with
     `#define LOCAL_BARRIER barrier(CLK_LOCAL_MEM_FENCE)`, nested macros expanded) when
