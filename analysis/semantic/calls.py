@@ -8,6 +8,8 @@ parameters in the other arm. Built-in argument types are judged only when each i
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from tree_sitter import Node
 
 from cllint.analysis.catalogue import Builtin, catalogue
@@ -79,10 +81,10 @@ def _user_call(body: Body, call: Node, fn: Node, name: str, args: list[Node]) ->
 
 def _builtin_call(body: Body, call: Node, fn: Node, b: Builtin, args: list[Node]) -> None:
     have = len(args)
-    overloads = [o for o in b.overloads if not any("..." in p.type for p in o.params)]
-    if len(overloads) != len(b.overloads) or not overloads:
+    arities = _arities(b.name)
+    if arities is None:
         return  # printf and other variadic built-ins
-    arities = {len(o.params) for o in overloads}
+    overloads = b.overloads
     if have not in arities:
         if len(arities) == 1:
             expected = next(iter(arities))
@@ -109,6 +111,15 @@ def _builtin_call(body: Body, call: Node, fn: Node, b: Builtin, args: list[Node]
     body.add("CL014", call.start_byte, call.end_byte,
              f"no matching function for call to '{b.name}' with arguments of type {shown}",
              _candidates(body, fn, b, [o for o in overloads if len(o.params) == have]))
+
+
+@lru_cache(maxsize=1024)
+def _arities(name: str) -> frozenset[int] | None:
+    """Argument counts the built-in's overloads take; None when one is variadic."""
+    b = catalogue().function(name)
+    if b is None or not b.overloads or any("..." in p.type for o in b.overloads for p in o.params):
+        return None
+    return frozenset(len(o.params) for o in b.overloads)
 
 
 def _candidates(body: Body, fn: Node, b: Builtin, overloads: list) -> tuple[tuple[int, int, str], ...]:

@@ -32,6 +32,10 @@ from cllint.analysis.model.types import (
 )
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
+_FACTS_MAX = 32
+# By content (a keystroke in a body builds a new, moved view with the same macros): the words
+# of every macro body are read once per change of directives, not once per keystroke.
+_FACTS: dict[tuple, tuple[frozenset[str], bool]] = {}
 # Functions of vendor extensions clang's header declares and the catalogue does not list.
 VENDOR_PREFIXES = ("__", "amd_", "intel_", "arm_", "qcom_", "nv_", "img_", "mali_", "cl_")
 
@@ -47,18 +51,29 @@ class FileFacts:
 
     @classmethod
     def of(cls, model: SemanticModel, view: object | None) -> FileFacts:
-        words: set[str] = set()
-        has_include = False
-        if view is not None:
-            words.update(view.defined_names())
-            words.update(view.env.macros)
-            for m in view.macro_definitions():
-                words.update(_WORD.findall(m.body))
-            has_include = any(ref.active is not False for ref in view.includes)
-        return cls(model, view, frozenset(words), has_include)
+        if view is None:
+            return cls(model, view)
+        return cls(model, view, *_macro_facts(view))
 
     def is_macro(self, name: str) -> bool:
         return name in self.macro_words
+
+
+def _macro_facts(view) -> tuple[frozenset[str], bool]:  # noqa: ANN001 - a PreprocessorView
+    names = frozenset(view.defined_names())
+    includes = tuple((ref.path, ref.resolved, ref.active) for ref in view.includes)
+    key = (view.macro_state_at(1 << 62), names, frozenset(view.env.macros), includes)
+    found = _FACTS.get(key)
+    if found is None:
+        words = set(names)
+        words.update(view.env.macros)
+        for m in view.macro_definitions():
+            words.update(_WORD.findall(m.body))
+        found = (frozenset(words), any(active is not False for _, _, active in includes))
+        if len(_FACTS) >= _FACTS_MAX:
+            _FACTS.pop(next(iter(_FACTS)))
+        _FACTS[key] = found
+    return found
 
 
 class Body:
@@ -71,6 +86,7 @@ class Body:
         self.source = facts.model.source
         self.out = out
         self.macro_args: set[str] = set()  # names passed to function-like macros: they may declare them
+        self._certain: dict[int, bool] = {}
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte:node.end_byte].decode("utf-8", "replace")
@@ -88,6 +104,12 @@ class Body:
     # -- certainty -------------------------------------------------------------------------
 
     def certain(self, expr: Node) -> bool:
+        got = self._certain.get(expr.id)
+        if got is None:
+            got = self._certain[expr.id] = self._is_certain(expr)
+        return got
+
+    def _is_certain(self, expr: Node) -> bool:
         """The expression's type is the file's to tell: every name in it resolves to a
         declaration or a built-in constant, no macro stands in it, every built-in call picks
         one return type whatever the overload, and nothing in it is unreadable."""
