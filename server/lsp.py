@@ -27,6 +27,7 @@ from typing import Any, BinaryIO, TypeVar
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.protocol.language_server import LanguageServerProtocol, lsp_method
@@ -37,7 +38,7 @@ from cllint.analysis.db import Change, Host
 from cllint.analysis.diagnostics import Diagnostic, FileId
 from cllint.analysis.lint import LintOptions
 from cllint.includes import MAX_INCLUDE_BYTES
-from cllint.server import convert
+from cllint.server import convert, jsonrpc
 from cllint.server.device import DeviceSession
 from cllint.server.settings import EditorSettings, from_json, lint_options
 
@@ -111,6 +112,37 @@ class CllintProtocol(LanguageServerProtocol):
         if (user_handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
             yield user_handler, (params,), None
 
+    # -- every request answered (server/jsonrpc.py) --------------------------------------
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """The object hook of `json.loads`, called for every JSON object, innermost first:
+        objects stay plain here and the whole message is structured in handle_message,
+        where a failure can still be answered."""
+        return data
+
+    def handle_message(self, message: Any) -> None:
+        try:
+            structured = super().structure_message(message) if isinstance(message, dict) else None
+        except JsonRpcException as exc:
+            self._unreadable(message, exc)
+            return
+        if structured is None or isinstance(structured, dict):  # not an object, or no "jsonrpc"
+            self._unreadable(message, None)
+            return
+        if self._shutdown and jsonrpc.is_request(message) and message["method"] != types.EXIT:
+            self._send_data(jsonrpc.error(jsonrpc.message_id(message), jsonrpc.INVALID_REQUEST,
+                                          "the server is shutting down"))
+            return
+        super().handle_message(structured)
+
+    def _unreadable(self, message: Any, exc: JsonRpcException | None) -> None:
+        answer = jsonrpc.answer_for(message, exc)
+        if answer is not None:
+            self._send_data(answer)
+        what = message.get("method", "a response") if isinstance(message, dict) else type(message).__name__
+        log.warning("cllint: dropped an unreadable message (%s): %s", what,
+                    answer["error"]["message"] if answer else exc)
+
 
 class CllintServer(LanguageServer):
     def __init__(self) -> None:
@@ -166,6 +198,13 @@ class CllintServer(LanguageServer):
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
         await run_async(stop_event=self._stop_event, reader=_PipeReader(reader), protocol=self.protocol,
                         logger=log, error_handler=self.report_server_error)
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """A body that is not JSON gets JSON-RPC's parse error (id null) rather than a pop-up."""
+        if isinstance(error, json.JSONDecodeError):
+            self.protocol._send_data(jsonrpc.error(None, jsonrpc.PARSE_ERROR, f"parse error: {error}"))
+            return
+        super().report_server_error(error, source)
 
     # -- worker plumbing --------------------------------------------------------------
 
