@@ -37,6 +37,13 @@ _FACTS_MAX = 32
 # of every macro body are read once per change of directives, not once per keystroke.
 _FACTS: dict[tuple, tuple[frozenset[str], bool]] = {}
 # Functions of vendor extensions clang's header declares and the catalogue does not list.
+# Macros clang's OpenCL headers define that the catalogue does not list as constants
+# (opencl-c-base.h: image channel orders, event states, FP_ILOGB*); any `CLK_` name is the
+# headers' (the Intel AVC families).
+HEADER_MACROS = frozenset({
+    "ATOMIC_FLAG_INIT", "ATOMIC_VAR_INIT", "CL_COMPLETE", "CL_QUEUED", "CL_RUNNING", "CL_SUBMITTED", "DBL_RADIX",
+    "FP_ILOGB0", "FP_ILOGBNAN", "MAX_WORK_DIM", "NULL", "kernel_exec"})
+HEADER_PREFIXES = ("CLK_",)
 VENDOR_PREFIXES = ("__", "amd_", "intel_", "arm_", "qcom_", "nv_", "img_", "mali_", "cl_")
 
 

@@ -17,7 +17,7 @@ from tree_sitter import Node
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.model.overloads import resolve_builtin
 
-from .context import VENDOR_PREFIXES, Body
+from .context import HEADER_MACROS, HEADER_PREFIXES, VENDOR_PREFIXES, Body
 from .suggest import closest
 
 # Parents under which an identifier is a use of a name (and which field of them, where the
@@ -69,6 +69,8 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
             continue
         name = body.text(ident)
         if facts.is_macro(name) or name in body.macro_args or name.startswith("__") or _type_name(body, name):
+            continue
+        if name in HEADER_MACROS or name.startswith(HEADER_PREFIXES):
             continue
         role = _use_role(ident)
         if role is None or _on_directive_line(body.source, ident.start_byte):

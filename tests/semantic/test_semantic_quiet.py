@@ -30,6 +30,7 @@ QUIET = {
     "typedef-in-sizeof": "typedef float4 vec;\nkernel void k(global int *a) { a[0] = sizeof(vec); }",
     "label": "kernel void k(global int *a) { if (a[0]) goto done; a[0] = 1; done: a[1] = 2; }",
     "builtin-constant": "kernel void k(global float *a) { a[0] = M_PI_F + FLT_MAX; barrier(CLK_LOCAL_MEM_FENCE); }",
+    "header-macros": "kernel void k(global int *a) { a[0] = FP_ILOGB0 + MAX_WORK_DIM + CLK_sRGBA; }",
     "conversion-builtins": "kernel void k(global int4 *a, global float4 *b) { b[0] = convert_float4(a[0]) + "
                            "as_float4(a[1]); }",
     "vendor-builtin": "kernel void k(global float *a) { a[0] = amd_bitalign(1u, 2u, 3u); }",
