@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cllint.cli.main import UsageError
 
-EXTENSIONS = (".cl", ".clh", ".ocl")
+EXTENSIONS = (".cl", ".clh", ".ocl", ".opencl")
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "__pycache__", "build", ".cllint_cache"}
 
 

@@ -49,13 +49,17 @@ module.exports = grammar(C, {
     $._pragma_opencl_extension,
     $._pragma_opencl_fp_contract,
     $._pragma_unroll,
+    $.raw_string_marker,
     $._error_sentinel,
   ],
 
+  // `raw_string_marker`: the `R"(` and `)"` lines of a kernel file written to be
+  // #included into C++ as one raw string literal (see src/scanner.c).
   extras: ($, original) => original.concat([
     $.preproc_conditional,
     $.preproc_conditional_text,
     $.preproc_skipped,
+    $.raw_string_marker,
   ]),
 
   conflicts: ($, original) => original.concat([

@@ -23,6 +23,13 @@
  * As regular-expression tokens these took ~50 states of the generated lexer, and
  * past 300 states the tree-sitter CLI compiles the whole lexer without optimization
  * (`#pragma GCC optimize ("O0")` in parser.c), which made every token slower.
+ *
+ * Kernel files written to be `#include`d into C++ wrap the whole file in one raw string
+ * literal: a line `R"(` (or `R"delim(`) before the code and `)"` (`)delim"`) after it.
+ * Both markers become `raw_string_marker` extras, so the OpenCL C between them reads as
+ * it would on its own and every position in the file is kept. The opening marker must
+ * end its line (comments aside) and the closing one be followed only by blanks and
+ * comments to the end of the file: neither can then be OpenCL C.
  */
 
 #include "tree_sitter/parser.h"
@@ -48,6 +55,7 @@ enum TokenType {
   PRAGMA_OPENCL_EXTENSION,
   PRAGMA_OPENCL_FP_CONTRACT,
   PRAGMA_UNROLL,
+  RAW_STRING_MARKER,
   ERROR_SENTINEL,
 };
 
@@ -369,6 +377,72 @@ static bool scan_pragma(TSLexer *lexer, const bool *valid) {
   return true;
 }
 
+/* Delimiter characters of a raw string marker: a C++ delimiter may use more, real
+ * kernel files use none or a word (`R"CLC(`). */
+#define MAX_RAW_DELIMITER 16
+
+/* Skips blanks, newlines and comments. Returns false at other code. */
+static bool skip_blank_and_comments(TSLexer *lexer, bool stop_at_newline) {
+  for (;;) {
+    int32_t c = lexer->lookahead;
+    if (lexer->eof(lexer)) return true;
+    if (is_hspace(c) || c == '\r') {
+      advance(lexer);
+    } else if (c == '\n') {
+      if (stop_at_newline) return true;
+      advance(lexer);
+    } else if (c == '/') {
+      advance(lexer);
+      if (lexer->lookahead == '/') {
+        while (!lexer->eof(lexer) && lexer->lookahead != '\n') advance(lexer);
+      } else if (lexer->lookahead == '*') {
+        advance(lexer);
+        int32_t prev = 0;
+        while (!lexer->eof(lexer) && !(prev == '*' && lexer->lookahead == '/')) {
+          prev = lexer->lookahead;
+          advance(lexer);
+        }
+        if (lexer->eof(lexer)) return false;
+        advance(lexer);
+      } else {
+        return false;
+      }
+    } else {
+      return false;
+    }
+  }
+}
+
+/* `R"delim(` at the end of its line (lookahead on `R`). */
+static bool scan_raw_open(TSLexer *lexer) {
+  advance(lexer);
+  if (lexer->lookahead != '"') return false;
+  advance(lexer);
+  for (unsigned n = 0; lexer->lookahead != '('; n++) {
+    if (n == MAX_RAW_DELIMITER || !is_word(lexer->lookahead)) return false;
+    advance(lexer);
+  }
+  advance(lexer);
+  lexer->mark_end(lexer);
+  if (!skip_blank_and_comments(lexer, true)) return false;
+  lexer->result_symbol = RAW_STRING_MARKER;
+  return true;
+}
+
+/* `)delim"` followed by nothing but blanks and comments (lookahead on `)`). */
+static bool scan_raw_close(TSLexer *lexer) {
+  advance(lexer);
+  for (unsigned n = 0; lexer->lookahead != '"'; n++) {
+    if (n == MAX_RAW_DELIMITER || !is_word(lexer->lookahead)) return false;
+    advance(lexer);
+  }
+  advance(lexer);
+  lexer->mark_end(lexer);
+  if (!skip_blank_and_comments(lexer, false) || !lexer->eof(lexer)) return false;
+  lexer->result_symbol = RAW_STRING_MARKER;
+  return true;
+}
+
 static enum TokenType alt_token(const char *name) {
   if (!strcmp(name, "elif")) return PP_ELIF;
   if (!strcmp(name, "elifdef")) return PP_ELIFDEF;
@@ -428,6 +502,10 @@ bool tree_sitter_opencl_external_scanner_scan(void *payload, TSLexer *lexer, con
   }
 
   while (is_hspace(lexer->lookahead) || lexer->lookahead == '\n' || lexer->lookahead == '\r') skip(lexer);
+  if (valid[RAW_STRING_MARKER]) {
+    if (lexer->lookahead == 'R') return scan_raw_open(lexer);
+    if (lexer->lookahead == ')') return scan_raw_close(lexer);
+  }
   if (lexer->lookahead != '#') return false;
   advance(lexer);
   while (is_hspace(lexer->lookahead)) advance(lexer);

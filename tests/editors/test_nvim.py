@@ -83,11 +83,11 @@ def test_divergent_barrier_diagnostic_and_fix(tmp_path: Path) -> None:
         assert "barrier(" not in body, text
 
 def test_minimal_init_detects_opencl_filetypes(tmp_path: Path) -> None:
-    """`.cl` is Lisp by default in Vim and Neovim; the plugin maps .cl/.clh/.ocl to opencl."""
+    """`.cl` is Lisp by default in Vim and Neovim; the plugin maps .cl/.clh/.ocl/.opencl to opencl."""
     nvim = shutil.which("nvim")
     if nvim is None:
         pytest.skip("nvim is not installed (apt-get install neovim)")
-    files = [tmp_path / n for n in ("a.cl", "b.clh", "c.ocl")]
+    files = [tmp_path / n for n in ("a.cl", "b.clh", "c.ocl", "d.opencl")]
     for f in files:
         f.write_text("kernel void k(void) {}\n")
     out = tmp_path / "ft.json"
@@ -103,4 +103,4 @@ def test_minimal_init_detects_opencl_filetypes(tmp_path: Path) -> None:
          "-c", "bufdo doautocmd BufRead", "-c", f"lua {lua}", "-c", "qa!"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
     )
-    assert json.loads(out.read_text()) == {"a.cl": "opencl", "b.clh": "opencl", "c.ocl": "opencl"}
+    assert json.loads(out.read_text()) == {"a.cl": "opencl", "b.clh": "opencl", "c.ocl": "opencl", "d.opencl": "opencl"}

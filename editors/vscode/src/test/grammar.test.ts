@@ -108,3 +108,12 @@ test('attributes and swizzles', () => {
   assert.equal(scopeOf(src, 'xyz'), 'variable.other.property.swizzle.opencl');
   assert.equal(scopeOf(src, 's01'), 'variable.other.property.swizzle.opencl');
 });
+
+test('raw string markers of kernel files written to be #included into C++', () => {
+  const src = '// header\nR"(\n__kernel void k(__global float *a) { a[0] = 1.0f; }\n)"\n';
+  assert.equal(scopeOf(src, 'R"('), 'punctuation.definition.string.raw.begin.opencl');
+  assert.equal(scopeOf(src, ')"'), 'punctuation.definition.string.raw.end.opencl');
+  // the code between the markers is code, not a string
+  assert.equal(scopeOf(src, '__kernel'), 'storage.modifier.kernel.opencl');
+  assert.equal(scopeOf('R"CLC(  // delimited\n', 'R"CLC('), 'punctuation.definition.string.raw.begin.opencl');
+});
