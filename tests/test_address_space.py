@@ -237,3 +237,77 @@ def test_unsupported_generic_reads_as_private_in_target_mode_only() -> None:
     assert codes("CL3.0", "target") == ["CL101", "CL302"]
     assert "CL101" not in codes("CL2.0", "target")
     assert codes("CL1.2", "portability") == ["CL301"]
+
+
+# -- issue 18: built-in arguments, fields, atomics, __constant initializers ---------------------
+
+
+def test_builtin_argument_names_the_pointer_and_the_spaces_taken() -> None:
+    src = b"kernel void k(constant float *c) { vstore4((float4)(0.0f), 0, c); }\n"
+    (d,) = lint(src, "CL1.2")
+    assert d.code == "CL101"
+    assert src[d.span.start:d.span.end] == b"c"
+    assert d.message == ("no overload of 'vstore4' takes '__constant float *' as argument 3: it takes pointers "
+                         "to '__private', '__global' or '__local'")
+    # From OpenCL C 2.0 the unqualified overload takes generic pointers as well.
+    (d2,) = lint(src, "CL2.0")
+    assert "'__generic'" in d2.message
+
+
+def test_builtin_argument_private_pointer_to_legacy_atomics() -> None:
+    src = b"kernel void k(global int *g) { int x = 0; atomic_add(&x, 1); atomic_add(g, 1); g[1] = x; }\n"
+    (d,) = lint(src, "CL2.0")
+    assert d.code == "CL101" and src[d.span.start:d.span.end] == b"&x"
+    assert "'__private int *'" in d.message and "'__global' or '__local'" in d.message
+
+
+def test_builtin_without_pointer_parameters_is_silent() -> None:
+    src = b"kernel void k(constant float *c, global float *g) { g[0] = fmax(c[0], 1.0f) + vload4(0, c).x; }\n"
+    assert lint(src, "CL1.2") == [] and lint(src, "CL2.0") == []
+
+
+def test_to_space_argument_must_convert_to_generic() -> None:
+    src = b"kernel void k(constant int *c, global int *g) {\n  int x = 1;\n" \
+          b"  local int *a = to_local(c);\n  private int *b = to_private(x);\n  if (a && b) g[0] = 1;\n}\n"
+    got = {(d.code, src[d.span.start:d.span.end], d.message) for d in lint(src, "CL2.0") if d.code == "CL102"}
+    assert got == {
+        ("CL102", b"c", "'to_local' expects a generic pointer argument, but '__constant int *' points to "
+                        "'__constant', which '__generic' does not enclose"),
+        ("CL102", b"x", "'to_private' expects a generic pointer argument, not 'int'"),
+    }
+    assert [d for d in lint(src, "CL1.2") if d.code == "CL102"] == []  # no to_local before 2.0
+
+
+def test_qualified_field_fix_removes_the_qualifier() -> None:
+    src = b"struct S { global int *ok; local float tile[4]; };\n"
+    (d,) = lint(src)
+    assert d.code == "CL106"
+    assert d.message == "field 'tile' of type '__local float [4]' may not be qualified with address space '__local'"
+    assert _apply(src, d) == b"struct S { global int *ok; float tile[4]; };\n"
+
+
+def test_qualified_field_through_typedef_has_no_fix() -> None:
+    src = b"typedef local int lint_t;\nstruct S { lint_t n; };\n"
+    (d,) = lint(src)
+    assert d.code == "CL106" and src[d.span.start:d.span.end] == b"n" and d.fix is None
+
+
+def test_atomic_initializer_outside_global() -> None:
+    src = b"kernel void k(global atomic_int *p) {\n  atomic_int a = 0;\n  atomic_init(p, 1);\n}\n" \
+          b"global atomic_int g = ATOMIC_VAR_INIT(0);\n"
+    (d,) = lint(src, "CL2.0")
+    assert d.code == "CL110" and src[d.span.start:d.span.end] == b"0"
+    assert d.message == ("atomic variable 'a' of type 'atomic_int' in '__private' cannot be initialized: only "
+                         "'__global' atomics can; call 'atomic_init' instead")
+    # Before OpenCL C 2.0 there are no atomic types to speak of (CL303's business); only the
+    # program-scope variable outside '__constant' remains.
+    assert [x.message.split()[0] for x in lint(src, "CL1.2")] == ["program"]
+
+
+def test_constant_initializer_address_of_automatic_variable() -> None:
+    src = b"kernel void k(int x, global int *o) {\n  private int *constant p = &x;\n  o[0] = *p;\n}\n"
+    (d,) = lint(src, "CL2.0")
+    assert d.code == "CL109" and src[d.span.start:d.span.end] == b"&x"
+    assert d.message == ("initializer of '__constant' variable 'p' is not a compile-time constant: it takes the "
+                         "address of 'x', a variable in '__private'")
+    assert d.notes and d.notes[0].message == "'x' declared here"

@@ -14,23 +14,23 @@ import re
 from functools import lru_cache
 
 from cllint.analysis.catalogue import catalogue
-from cllint.analysis.model.types import AddressSpace
+from cllint.analysis.model.types import AddressSpace, has_generic
+from cllint.analysis.target import Target
 
 _SPACE_WORD = re.compile(r"\b__(global|local|private|constant|generic)\b")
-_WORD = re.compile(r"[A-Za-z_]\w*")
 
 Spaces = frozenset[AddressSpace]
 
 
 @lru_cache(maxsize=4096)
-def pointer_spaces(name: str, arity: int, generic: bool) -> tuple[Spaces | None, ...] | None:
+def pointer_spaces(name: str, arity: int, unqualified: AddressSpace | None) -> tuple[Spaces | None, ...] | None:
     """Per argument position of a call to built-in `name` with `arity` arguments: the spaces a
     pointer argument may point to there, or None where some overload takes no pointer (or a
     type written with a placeholder, such as `gentype *`, whose meaning is not the catalogue's
     to say). None for the whole call when no overload has that many parameters.
 
-    `generic`: the target has the generic address space, so unqualified overloads take
-    generic pointers; without it they take `__private` ones."""
+    `unqualified`: what the catalogue's unqualified overloads take on the target (see
+    `unqualified_space`); None where they do not exist."""
     builtin = catalogue().function(name)
     if builtin is None:
         return None
@@ -41,12 +41,15 @@ def pointer_spaces(name: str, arity: int, generic: bool) -> tuple[Spaces | None,
         if found is None:
             found = [set() for _ in range(arity)]
         for i, param in enumerate(overload.params):
-            space = _pointee_space(param.type, generic)
             slot = found[i]
             if slot is None:
                 continue
-            if space is None:
+            space = _pointee_space(param.type)
+            if space is _NOT_A_POINTER:
                 found[i] = None
+            elif space is _UNQUALIFIED:
+                if unqualified is not None:
+                    slot.add(unqualified)
             else:
                 slot.add(space)
     if found is None:
@@ -54,16 +57,29 @@ def pointer_spaces(name: str, arity: int, generic: bool) -> tuple[Spaces | None,
     return tuple(frozenset(s) if s else None for s in found)
 
 
-def _pointee_space(written: str, generic: bool) -> AddressSpace | None:
-    """The space a parameter type as the catalogue writes it points to; None if it is not a
-    plain one-level pointer to a named type."""
+def unqualified_space(target: Target) -> AddressSpace | None:
+    """What an unqualified pointer parameter of a built-in takes: generic pointers where the
+    target has the generic address space, `__private` ones before OpenCL C 2.0, and nothing in
+    OpenCL C 3.0 without the feature, whose headers declare only the named overloads."""
+    if has_generic(target):
+        return AddressSpace.GENERIC
+    return AddressSpace.PRIVATE if target.version.major < 2 else None
+
+
+_NOT_A_POINTER = object()
+_UNQUALIFIED = object()
+
+
+def _pointee_space(written: str) -> object:
+    """The space a parameter type as the catalogue writes it points to, `_UNQUALIFIED`, or
+    `_NOT_A_POINTER` when it is not a plain one-level pointer to a named type."""
     text = written.strip()
     if not text.endswith("*") or text.count("*") != 1 or "gentype" in text or "(" in text:
-        return None
+        return _NOT_A_POINTER
     m = _SPACE_WORD.search(text)
-    if m is not None:
-        return AddressSpace.from_keyword(m.group(1))
-    return AddressSpace.GENERIC if generic else AddressSpace.PRIVATE
+    if m is None:
+        return _UNQUALIFIED
+    return AddressSpace.from_keyword(m.group(1)) or _NOT_A_POINTER
 
 
 def spelled(spaces: Spaces) -> str:
@@ -72,4 +88,4 @@ def spelled(spaces: Spaces) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
-__all__ = ["pointer_spaces", "spelled"]
+__all__ = ["pointer_spaces", "spelled", "unqualified_space"]

@@ -378,7 +378,15 @@ class DeclarationChecks(Checks):
             if n.type in ("sizeof_expression", "alignof_expression"):
                 continue
             if n.type == "pointer_expression" and self.text(n).lstrip().startswith("&"):
-                continue  # an address constant
+                ref = self._addressed(n.child_by_field_name("argument"))
+                if ref is not None:
+                    self.add("CL109", n, f"initializer of '__constant' variable '{sym.name}' is not a "
+                             f"compile-time constant: it takes the address of '{ref.name}', a variable in "
+                             f"'{(ref.space or P).spelling}'",
+                             notes=[(ref.node.start_byte, ref.node.end_byte, f"'{ref.name}' declared here")]
+                             if ref.node is not None else [])
+                    return
+                continue  # an address constant: of a program-scope, static or `__constant` object
             if n.type == "call_expression":
                 fn = n.child_by_field_name("function")
                 name = self.text(fn) if fn is not None and fn.type == "identifier" else None
@@ -392,8 +400,17 @@ class DeclarationChecks(Checks):
                 ref = self.m.resolve(n)
                 invalid_global = ref is not None and ref.kind is SymbolKind.GLOBAL and \
                     not has_program_scope_globals(self.target)  # its own CL110 is the error
-                if ref is not None and ref.kind in (SymbolKind.GLOBAL, SymbolKind.LOCAL, SymbolKind.PARAMETER) \
-                        and ref.space is not C and "const" not in ref.cv and not invalid_global:
+                variable = ref is not None and ref.kind in (SymbolKind.GLOBAL, SymbolKind.LOCAL, SymbolKind.PARAMETER)
+                # clang folds a `const` or `__constant` scalar's value, never a sampler's: a
+                # sampler is initialized from an integer constant expression only.
+                if variable and _is_sampler(sym.type) and _is_sampler(ref.type):
+                    self.add("CL109", n, f"initializer of '__constant' sampler '{sym.name}' is not a "
+                             f"compile-time constant: '{ref.name}' is a sampler variable; initialize it "
+                             "from the 'CLK_*' flags",
+                             notes=[(ref.node.start_byte, ref.node.end_byte, f"'{ref.name}' declared here")]
+                             if ref.node is not None else [])
+                    return
+                if variable and ref.space is not C and "const" not in ref.cv and not invalid_global:
                     where = f" in '{ref.space.spelling}'" if ref.space is not None else ""
                     self.add("CL109", n, f"initializer of '__constant' variable '{sym.name}' is not a "
                              f"compile-time constant: '{ref.name}' is a variable{where}",
@@ -401,6 +418,24 @@ class DeclarationChecks(Checks):
                              if ref.node is not None else [])
                     return
             stack.extend(n.named_children)
+
+    def _addressed(self, n: Node | None) -> Symbol | None:
+        """For `&x`, `&x[i]`, `&x.f`: `x` when it is a parameter or an automatic variable outside
+        `__constant`, whose address is no constant; None otherwise (or when `x` is unknown)."""
+        while n is not None and n.type in ("subscript_expression", "field_expression", "parenthesized_expression"):
+            if n.type == "field_expression" and self.text(n.child_by_field_name("operator")) == "->":
+                return None  # through a pointer: whatever it points to
+            n = n.child_by_field_name("argument") if n.type != "parenthesized_expression" else \
+                (n.named_children[-1] if n.named_children else None)
+        if n is None or n.type != "identifier":
+            return None
+        ref = self.m.resolve(n)
+        if ref is None:
+            return None
+        if ref.kind is SymbolKind.PARAMETER or (ref.kind is SymbolKind.LOCAL and ref.space is not C and
+                                                not (ref.storage & {"static", "extern"})):
+            return ref
+        return None
 
     def _local(self, sym: Symbol, in_kernel: bool) -> None:
         decl = sym.decl
@@ -431,6 +466,11 @@ class DeclarationChecks(Checks):
             return  # a `__local` one has CL108: no `__local` variable takes an initializer
         if not sym.space_explicit:
             return
+        if _is_sampler(sym.type) and sym.space in (L, G):
+            # One error, as clang gives: the sampler's, not also the `__global` variable's.
+            self.add("CL111", sym.node, f"sampler '{sym.name}' cannot be qualified with "
+                     f"'{sym.space.spelling}'")
+            return
         init = _init_of(decl, sym.node)
         if sym.space is L:
             if not in_kernel:
@@ -457,9 +497,6 @@ class DeclarationChecks(Checks):
         elif sym.space is GEN and not static:
             self.add("CL110", sym.node, f"function scope variable '{sym.name}' cannot be declared in '__generic': "
                      "the generic address space is only for what pointers point to")
-        if _is_sampler(sym.type) and sym.space in (L, G):
-            self.add("CL111", sym.node, f"sampler '{sym.name}' cannot be qualified with "
-                     f"'{sym.space.spelling}'")
 
     def _atomic_init(self, sym: Symbol, decl: Node) -> bool:
         """CL110: an initialized atomic variable outside `__global` (6.15.12.3: only program-scope
@@ -562,7 +599,7 @@ class DeclarationChecks(Checks):
                 q = _space_node(self.src, d, got.space) or \
                     (_space_node(self.src, fd, got.space) if spec.space is got.space else None)
                 at = q or got.name_node or fd
-                self.add("CL106", at, f"field{_named(got.name)} of type '{render(got.type)}' may not be qualified "
+                self.add("CL106", at, f"field{_named(got.name)} of type '{_shown(got.type)}' may not be qualified "
                          f"with address space '{got.space.spelling}'", fix=_remove(q) if q is not None else None)
 
     # -- more than one address space --------------------------------------------------------

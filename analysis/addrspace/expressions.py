@@ -26,7 +26,7 @@ from cllint.analysis.model.types import (
 )
 from cllint.analysis.model.walk import nodes_of_kinds, outside
 
-from .builtins import pointer_spaces, spelled
+from .builtins import pointer_spaces, spelled, unqualified_space
 from .certainty import Certainty, is_null_constant
 from .checks import Checks, in_focus
 from .conversions import Mismatch, assign_mismatch, cast_allowed, overlapping, pointer_of, render
@@ -301,7 +301,7 @@ class ExpressionChecks(Checks):
     def _builtin_call(self, name: str, args: list[Node]) -> None:
         """CL101: a pointer argument into a space no overload of the built-in takes at its
         position (a `__constant` pointer where `vstore4` writes, a `__private` one to `atomic_add`)."""
-        spaces = pointer_spaces(name, len(args), has_generic(self.target))
+        spaces = pointer_spaces(name, len(args), unqualified_space(self.target))
         if spaces is None:
             return
         for i, (arg, allowed) in enumerate(zip(args, spaces, strict=True)):

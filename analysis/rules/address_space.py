@@ -49,7 +49,11 @@ class AddressSpaceMismatch(_AddressSpaceRule):
     """## What it does
     Reports implicit conversions of a pointer to a pointer into a different, non-enclosing
     address space: in initialisation, assignment, argument passing and return, in comparisons,
-    pointer subtraction and the two arms of `?:`, and at any nested pointer level.
+    pointer subtraction and the two arms of `?:`, and at any nested pointer level. Calls to
+    built-in functions count too: a pointer argument into a space that none of the built-in's
+    overloads takes at that position, such as a `__constant` pointer where `vstore4`, `modf`,
+    `remquo`, an atomic function or `async_work_group_copy`'s destination writes, or a
+    `__local` one to `prefetch`.
 
     ## Why is this bad?
     A pointer into one address space cannot address another: the compiler rejects the program.
@@ -83,7 +87,9 @@ class AddressSpaceMismatch(_AddressSpaceRule):
 class AddressSpaceCast(_AddressSpaceRule):
     """## What it does
     Reports explicit casts between pointers into disjoint named address spaces, such as
-    `(global int *)local_ptr` or a `__constant` pointer cast to anything else.
+    `(global int *)local_ptr` or a `__constant` pointer cast to anything else, and the
+    checked casts `to_global`, `to_local` and `to_private` given an argument that does not
+    convert to a generic pointer: a `__constant` pointer, or a value that is no pointer.
 
     ## Why is this bad?
     Casts may only convert between the generic address space and a space it encloses. A cast
@@ -101,7 +107,8 @@ class AddressSpaceCast(_AddressSpaceRule):
     ```
 
     ## OpenCL spec
-    6.7.4 Address Space Conversions (*Explicit conversions between address spaces*).
+    6.7.4 Address Space Conversions (*Explicit conversions between address spaces*); 6.15.10
+    Address Space Qualifier Functions.
     """
 
     code = "CL102"
@@ -198,25 +205,29 @@ class KernelReturnType(_AddressSpaceRule):
 
 class QualifiedReturnOrParameter(_AddressSpaceRule):
     """## What it does
-    Reports an address space qualifier on a function's (non-pointer) return type or on a
-    parameter itself rather than on what it points to.
+    Reports an address space qualifier on a function's (non-pointer) return type, on a
+    parameter itself or on a structure or union field itself, rather than on what it points
+    to; the space may be written there or come from a typedef.
 
     ## Why is this bad?
     Return values and parameters are values in private memory; only what a pointer points to
-    can be in another address space. The compiler rejects the declaration.
+    can be in another address space. A field lives wherever the structure holding it lives.
+    The compiler rejects the declaration.
 
     ## Example
     ```c
     global int f(global int x) { return x; }
+    struct tile { local float data[16]; };
     ```
 
     ## Use instead
     ```c
     int f(int x) { return x; }
+    struct tile { float data[16]; };
     ```
 
     ## OpenCL spec
-    6.7 Address Space Qualifiers (function arguments and return types).
+    6.7 Address Space Qualifiers (function arguments and return types; structure members).
     """
 
     code = "CL106"
@@ -317,8 +328,9 @@ class VariableAddressSpace(_AddressSpaceRule):
     3.0 without `__opencl_c_program_scope_global_variables`), program-scope `__local` or
     `__private` variables, and `__constant` variables in non-kernel functions; from OpenCL C
     2.0, program-scope, `static` and `extern` variables outside `__global` and `__constant`
-    (`__local`, `__private`, `__generic`), and function-scope variables declared `__generic`,
-    a space only for what pointers point to.
+    (`__local`, `__private`, `__generic`), function-scope variables declared `__generic`,
+    a space only for what pointers point to, and atomic variables with an initializer outside
+    `__global` (`atomic_int n = 0;` in a function, a `__constant` atomic).
 
     ## Why is this bad?
     Before OpenCL C 2.0 the only memory that outlives a kernel is constant memory; in every
@@ -337,7 +349,7 @@ class VariableAddressSpace(_AddressSpaceRule):
     ## OpenCL spec
     6.7 Address Space Qualifiers (program-scope variables; *Usage for Declaration Scopes and
     Variable Types*); 6.7.1 `__global`; 6.7.5 The Generic Address Space; 6.10 Storage-Class
-    Specifiers.
+    Specifiers; 6.15.12 Atomic Functions (*The `ATOMIC_VAR_INIT` Macro*).
     """
 
     code = "CL110"
