@@ -16,6 +16,8 @@ export interface DiscoveryOptions {
   platform: NodeJS.Platform;
   /** PATH as a string, split with the platform's delimiter. */
   envPath?: string;
+  /** `vscode.workspace.isTrusted`; false: no interpreter from inside the workspace is run. */
+  trusted?: boolean;
 }
 
 export interface Probes {
@@ -59,6 +61,15 @@ function exe(name: string, platform: NodeJS.Platform): string {
 export function cllintBesides(python: string, platform: NodeJS.Platform): string {
   const p = platform === 'win32' ? path.win32 : path.posix;
   return p.join(p.dirname(python), exe('cllint', platform));
+}
+
+/** Whether `file` lies inside one of `folders`. */
+export function insideAny(file: string, folders: string[], platform: NodeJS.Platform): boolean {
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  return folders.some((f) => {
+    const rel = p.relative(f, file);
+    return rel !== '' && !rel.startsWith('..') && !p.isAbsolute(rel);
+  });
 }
 
 /** Virtual environments commonly found in a workspace. */
@@ -121,10 +132,12 @@ export async function discover(opts: DiscoveryOptions, probes: Probes): Promise<
         : { message: `cllint.python is set to '${opts.python}', which does not exist`, tried },
     };
   }
+  // An untrusted workspace's own environments could run anything: only look outside it.
+  const untrusted = opts.trusted === false;
   const pythons = [
     ...(opts.pythonFromExtension ? [opts.pythonFromExtension] : []),
-    ...workspaceVenvs(opts.workspaceFolders, opts.platform),
-  ];
+    ...(untrusted ? [] : workspaceVenvs(opts.workspaceFolders, opts.platform)),
+  ].filter((py) => !untrusted || !insideAny(py, opts.workspaceFolders, opts.platform));
   for (const py of pythons) {
     const found = await fromPython(py, py === opts.pythonFromExtension ? 'Python extension interpreter' : `workspace environment ${py}`);
     if (found) return { ok: true, server: found };

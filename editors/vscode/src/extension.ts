@@ -16,7 +16,7 @@ import {
   asBuildResult, asRunResult, decorationText, errorOf, findKernelLine, formatBuildResult, formatRunResult, isBuildResult, isRunResult,
   kernelNames, pickCommand, RunResult, unwrap,
 } from './results';
-import { RESTART_KEYS, substitute, Substitutions, toServerSettings } from './settings';
+import { initializationOptions, RESTART_KEYS, substitute, Substitutions, toServerSettings, withTrust } from './settings';
 
 const SECTION = 'cllint';
 const SERVER_COMMANDS = new Set(['cllint.runKernel', 'cllint.buildOnDevice', 'cllint.build', 'cllint.listDevices']);
@@ -35,7 +35,7 @@ function substitutions(): Substitutions {
 
 function serverSettings(scope?: vscode.ConfigurationScope) {
   const cfg = vscode.workspace.getConfiguration(SECTION, scope);
-  return toServerSettings((key) => cfg.get(key), substitutions());
+  return withTrust(toServerSettings((key) => cfg.get(key), substitutions()), vscode.workspace.isTrusted);
 }
 
 const probes: Probes = {
@@ -84,6 +84,7 @@ async function findServer() {
     workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
     platform: process.platform,
     envPath: process.env.PATH,
+    trusted: vscode.workspace.isTrusted,
   }, probes);
 }
 
@@ -137,6 +138,7 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ language: 'opencl' }],
     outputChannel: log,
+    initializationOptions: initializationOptions(serverSettings(), vscode.workspace.isTrusted),
     middleware: {
       workspace: {
         configuration: (params, token, next) => {
@@ -349,6 +351,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
       updateStatus();
     }),
+    // Trust is granted at run time (never taken back without a reload): a new server is told,
+    // and discovery may now use the workspace's own environment.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => { void restart(); }),
     { dispose: () => { void stop(); } },
   );
   updateStatus();

@@ -16,6 +16,8 @@ export interface ServerSettings {
   device?: string;
   buildOnSave?: boolean;
   runOnSave?: boolean;
+  /** Whether VS Code trusts the workspace; false: the server builds and runs nothing. */
+  trustedWorkspace?: boolean;
 }
 
 /** Reads one setting under "cllint." (as `WorkspaceConfiguration.get` does). */
@@ -91,3 +93,24 @@ export function toServerSettings(read: SettingReader, subs: Substitutions = {}):
 
 /** Settings whose change needs a new server process rather than didChangeConfiguration. */
 export const RESTART_KEYS = ['path', 'python', 'serverArgs', 'serverEnv'];
+
+/**
+ * Settings that start programs or run kernels: in Restricted Mode VS Code ignores their workspace
+ * values (package.json `capabilities.untrustedWorkspaces.restrictedConfigurations`).
+ */
+export const RESTRICTED_KEYS = ['python', 'path', 'serverArgs', 'serverEnv', 'device', 'buildOnSave', 'runOnSave'];
+
+/** The settings with the workspace's trust; untrusted, the device keys are left out too. */
+export function withTrust(settings: ServerSettings, trusted: boolean): ServerSettings {
+  if (trusted) return { ...settings, trustedWorkspace: true };
+  const out: ServerSettings = { ...settings, trustedWorkspace: false };
+  delete out.device;
+  delete out.buildOnSave;
+  delete out.runOnSave;
+  return out;
+}
+
+/** `initializationOptions` of the language client: the server reads `trusted` at initialize. */
+export function initializationOptions(settings: ServerSettings, trusted: boolean): { trusted: boolean; settings: ServerSettings } {
+  return { trusted, settings: withTrust(settings, trusted) };
+}
