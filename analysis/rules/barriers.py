@@ -12,7 +12,7 @@ from cllint.analysis.diagnostics import Diagnostic, Note, Span
 from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
 from cllint.analysis.uniformity import FileUniformity, analyse_file
 
-_LAST: tuple[object, bytes, object, object, FileUniformity] | None = None
+_LAST: tuple[object, bytes, object, object, object, FileUniformity] | None = None
 
 
 def _uniformity(ctx: RuleContext) -> FileUniformity:
@@ -22,14 +22,17 @@ def _uniformity(ctx: RuleContext) -> FileUniformity:
     view, whose macros may stand for barriers (an edited header makes a new view)."""
     global _LAST
     focus, view = ctx.focus, ctx.preprocessor
+    # In portability mode no target decides a preprocessor arm (`#if __OPENCL_C_VERSION__`).
+    portable = ctx.target.predefined_macros() if ctx.options.get("mode", "portability") == "portability" else None
     last = _LAST
-    if last is not None and last[0] is ctx.tree and last[1] == ctx.source and last[2] == focus and last[3] is view:
-        return last[4]
+    if last is not None and last[0] is ctx.tree and last[1] == ctx.source and last[2] == focus and last[3] is view \
+            and last[4] == portable:
+        return last[5]
     try:
-        result = analyse_file(ctx.tree, ctx.source, focus, ctx.file, view)
+        result = analyse_file(ctx.tree, ctx.source, focus, ctx.file, view, portable)
     except RecursionError:  # pathological nesting: stay silent rather than fail the file
         result = FileUniformity([])
-    _LAST = (ctx.tree, ctx.source, focus, view, result)
+    _LAST = (ctx.tree, ctx.source, focus, view, portable, result)
     return result
 
 
@@ -62,7 +65,10 @@ class DivergentBarrier(_UniformityRule):
     private struct vary one by one (`c.lid` per work-item, `c.n` uniform); a macro such
     as `#define LID get_local_id(0)` varies where it is used. Only preprocessor arms the
     file, `-D` or the target leave live count (`#ifdef X` with X defined above drops its
-    `#else`); an arm false only because a name is defined nowhere still counts.
+    `#else`); an arm false only because a name is defined nowhere still counts. With no
+    target named (portability mode), version, feature and extension macros decide an arm
+    only where the file or `-D` defines them: both arms of `#if __OPENCL_C_VERSION__ >= 200`
+    count.
 
     A barrier behind a macro counts where the macro is used (`SYNC_THREADS ();` with
     `#define SYNC_THREADS() barrier(CLK_LOCAL_MEM_FENCE)`, `LOCAL_BARRIER;` with

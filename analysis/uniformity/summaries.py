@@ -261,9 +261,10 @@ _MacroSyncs = tuple[tuple[int, int, MacroSync], ...]
 
 
 class _FileAnalysis:
-    def __init__(self, tree: Tree, source: bytes | None = None, file: str = "", view: Any = None) -> None:
+    def __init__(self, tree: Tree, source: bytes | None = None, file: str = "", view: Any = None,
+                 portable: Mapping[str, str] | None = None) -> None:
         self.index = index = items_of(tree, tree.root_node.text or b"" if source is None else source, file)
-        self.dead = _dead_ranges(view)
+        self.dead = _dead_ranges(view, portable)
         facts = _live_definitions(_file_facts(tree, index), index, _compiled_out(view))
         self.at = facts.at
         self.cyclic = facts.cyclic()
@@ -355,19 +356,29 @@ def _value_macro_names(view: Any) -> frozenset[str]:
         return frozenset()
 
 
-def _dead_ranges(view: Any) -> DeadRanges:
+def _dead_ranges(view: Any, portable: Mapping[str, str] | None = None) -> DeadRanges:
     """Arms the preprocessor drops, where that is known: `#ifdef X ... #else` with X
     defined above (or by `-D`, or decided by the target). Code there is not compiled, so it
     neither synchronises nor diverges. An arm that is false only because a name is defined
     nowhere (`#if defined(IMG_7x7)`, `#if TILE > 1` in files built with `-D`) still counts:
-    the host may well define it."""
+    the host may well define it.
+
+    `portable`: in portability mode (no target named), the predefined macros of the
+    stand-in target the view was built for. No target decides then: version, feature and
+    extension macros decide only where the file or `-D` defines them (a `-D` shows as a
+    value the stand-in does not predefine)."""
     if view is None:
         return ()
     try:  # the preprocessor view is someone else's code: without it, every arm counts
-        known = set(view.defined_names()) | set(view.env.macros)
+        env = view.env.macros
+        if portable is None:
+            known, by_target = set(view.defined_names()) | set(env), True
+        else:
+            known = set(view.defined_names()) | {n for n, v in env.items() if portable.get(n) != v}
+            by_target = False
         out: list[tuple[int, int]] = []
         for start, end, branch in view.regions:
-            if branch.active is not False or start >= end or not _decided(branch, known):
+            if branch.active is not False or start >= end or not _decided(branch, known, by_target):
                 continue
             if out and out[-1][1] == start:
                 out[-1] = (out[-1][0], end)
@@ -381,10 +392,10 @@ def _dead_ranges(view: Any) -> DeadRanges:
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
 
-def _decided(branch: Any, known: set[str]) -> bool:
-    """Every name the arm's conditions still mention is one the file, `-D` or the target
-    speaks for (`defined` aside)."""
-    return all(name == "defined" or name in known or is_target_name(name)
+def _decided(branch: Any, known: set[str], by_target: bool = True) -> bool:
+    """Every name the arm's conditions still mention is one the file, `-D` or (with
+    `by_target`) the target speaks for (`defined` aside)."""
+    return all(name == "defined" or name in known or by_target and is_target_name(name)
                for c in branch.conditions for name in _NAME.findall(str(c)))
 
 
@@ -593,16 +604,16 @@ _PREPASS: dict[object, _Prepass] = {}
 
 
 def analyse_file(tree: Tree, source: bytes | None = None, focus: list[tuple[int, int]] | None = None,
-                 file: str = "", view: Any = None) -> FileUniformity:
+                 file: str = "", view: Any = None, portable: Mapping[str, str] | None = None) -> FileUniformity:
     """The findings of the file, or with `focus` (sorted, disjoint byte ranges) of the
     functions that overlap it: the incremental driver takes the others from its cache.
     The file-wide facts (callee summaries, transitive synchronisation, flat dimensions)
     are read from every function either way. `view`: the file's preprocessor view, for
-    macros that stand for collectives (None: none does)."""
+    macros that stand for collectives (None: none does). `portable`: see `_dead_ranges`."""
     text = tree.root_node.text or b"" if source is None else source
     if not _may_synchronise(text) and not _macros_may_synchronise(view):
         return FileUniformity([])  # nothing synchronises: skip the walk (most files)
-    fa = _FileAnalysis(tree, text, file, view)
+    fa = _FileAnalysis(tree, text, file, view, portable)
     findings: list[Finding] = []
     starts, ends = fa.index.starts, fa.index.ends
     # Only functions that synchronise (or call one that does) can hold a finding. Their
