@@ -15,6 +15,7 @@ from pathlib import Path
 
 from cllint import __version__
 from cllint.analysis.diagnostics import Applicability, Diagnostic
+from cllint.analysis.embedded import host_language, lint_host
 from cllint.analysis.lint import LintOptions, lint_tree
 from cllint.grammar import parse
 from cllint.includes import FileIncludeResolver, stamp_of
@@ -80,6 +81,8 @@ RACY_SECONDS = 2.0
 def lint_source(path: str, source: bytes, options: LintOptions,
                 resolver: FileIncludeResolver | None = None) -> list[Diagnostic]:
     resolver = resolver or FileIncludeResolver(options.include_paths)
+    if host_language(path) is not None:  # kernels inside Python or C/C++ host code
+        return lint_host(path, source, options, include_resolver=resolver)
     return lint_tree(path, source, parse(source), options, include_resolver=resolver)
 
 

@@ -6,9 +6,12 @@ import fnmatch
 import glob
 from pathlib import Path
 
+from cllint.analysis.embedded import host_language
+from cllint.analysis.embedded.search import worth_searching
 from cllint.cli.main import UsageError
 
 EXTENSIONS = (".cl", ".clh", ".ocl", ".opencl")
+MAX_HOST_BYTES = 4 * 1024 * 1024  # host files searched in folders; larger ones are data
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "__pycache__", "build", ".cllint_cache"}
 
 
@@ -22,13 +25,25 @@ def discover(paths: list[str], exclude: list[str]) -> list[Path]:
         for path in matches:
             if path.is_dir():
                 for child in sorted(path.rglob("*")):
-                    if child.suffix in EXTENSIONS and child.is_file() and not _skipped(child, path):
+                    if not child.is_file() or _skipped(child, path):
+                        continue
+                    if child.suffix in EXTENSIONS or (host_language(str(child)) and _host_with_kernels(child)):
                         found[child] = None
             elif path.exists():
                 found[path] = None  # named explicitly: lint whatever its extension
             else:
                 raise UsageError(f"{raw}: no such file or directory")
     return [p for p in found if not _excluded(p, exclude)]
+
+
+def _host_with_kernels(path: Path) -> bool:
+    """Python that imports pyopencl, C/C++ that creates programs or marks a kernel."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(MAX_HOST_BYTES)
+    except OSError:
+        return False
+    return worth_searching(str(path), head)
 
 
 def _skipped(path: Path, root: Path) -> bool:

@@ -1,0 +1,78 @@
+"""Lints the kernels of one host file with the rules `.cl` files get, and maps every
+diagnostic back into the host file (line and column inside the string literal)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from cllint.analysis.diagnostics import Diagnostic, Edit, Fix, Note, Span
+from cllint.analysis.lint import LintOptions, lint_tree
+from cllint.analysis.preprocessor.view import IncludeResolver
+from cllint.grammar import parse
+
+from .cpp_host import find_cpp_kernels
+from .kernel import HostKernel
+from .languages import HostLanguage, host_language
+from .posmap import PositionMap
+from .python_host import find_python_kernels
+
+
+def find_kernels(path: str, source: bytes, language: HostLanguage | None = None) -> list[HostKernel]:
+    language = language or host_language(path)
+    if language is HostLanguage.PYTHON:
+        return find_python_kernels(source)
+    if language is HostLanguage.CPP:
+        return find_cpp_kernels(source)
+    return []
+
+
+def lint_host(path: str, source: bytes, options: LintOptions, *,
+              include_resolver: IncludeResolver | None = None,
+              language: HostLanguage | None = None) -> list[Diagnostic]:
+    kernels = find_kernels(path, source, language)
+    out: list[Diagnostic] = []
+    for kernel in kernels:
+        diagnostics = lint_tree(path, kernel.source, parse(kernel.source), options,
+                                include_resolver=include_resolver)
+        out.extend(d for d in (map_diagnostic(d, path, kernel.positions) for d in diagnostics) if d is not None)
+    if (language or host_language(path)) is HostLanguage.PYTHON:
+        from .host_checks import check_host_calls
+
+        enabled = {r.code for r in options.rules()}
+        out.extend(d for d in check_host_calls(path, source, kernels) if d.code in enabled)
+    out.sort(key=lambda d: (d.span.start, d.code))
+    return out
+
+
+def _span(span: Span, path: str, positions: PositionMap) -> Span | None:
+    if span.file != path:
+        return span  # in an included header: its own file, its own offsets
+    host = positions.to_host(span.start, span.end)
+    return Span(path, *host) if host is not None else None
+
+
+def map_diagnostic(d: Diagnostic, path: str, positions: PositionMap) -> Diagnostic | None:
+    """The diagnostic in host offsets; None when it lies wholly in library-generated code."""
+    span = _span(d.span, path, positions)
+    if span is None:
+        return None
+    notes = tuple(Note(s, n.message) for n in d.notes if (s := _span(n.span, path, positions)) is not None)
+    return replace(d, span=span, notes=notes, fix=_fix(d.fix, path, positions))
+
+
+def _fix(fix: Fix | None, path: str, positions: PositionMap) -> Fix | None:
+    """A fix survives only where each edit replaces verbatim host text with text that needs
+    no escaping in the literal (a quote, backslash or newline might)."""
+    if fix is None:
+        return None
+    edits = []
+    for e in fix.edits:
+        if e.span.file != path or not positions.is_exact(e.span.start, e.span.end):
+            return None
+        if any(c in e.replacement for c in "\\\"'\n{}%$"):
+            return None
+        host = positions.to_host(e.span.start, e.span.end)
+        if host is None:
+            return None
+        edits.append(Edit(Span(path, *host), e.replacement))
+    return replace(fix, edits=tuple(edits))

@@ -1,0 +1,90 @@
+"""Kernel text assembled from pieces of a host file, and the map back to host offsets.
+
+Every byte of the kernel either comes from the host (copied verbatim, or decoded from an
+escape sequence, whose bytes all point at the whole escape) or is synthetic (the code a
+library generates around a snippet). Diagnostics map back only through host bytes.
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass
+
+SYNTHETIC = -1
+
+
+class KernelBuilder:
+    def __init__(self) -> None:
+        self._text = bytearray()
+        self._start = array("q")  # host start of each kernel byte, SYNTHETIC for generated code
+        self._end = array("q")  # host end of the source character that produced it
+
+    def __len__(self) -> int:
+        return len(self._text)
+
+    def verbatim(self, text: bytes, host_start: int) -> None:
+        """Bytes copied unchanged from host offset `host_start`."""
+        self._text += text
+        self._start.extend(range(host_start, host_start + len(text)))
+        self._end.extend(range(host_start + 1, host_start + len(text) + 1))
+
+    def decoded(self, text: bytes, host_start: int, host_end: int) -> None:
+        """Bytes an escape sequence (or a placeholder) at host[start:end] stands for."""
+        self._text += text
+        self._start.extend([host_start] * len(text))
+        self._end.extend([host_end] * len(text))
+
+    def synthetic(self, text: str | bytes) -> None:
+        data = text.encode() if isinstance(text, str) else text
+        self._text += data
+        self._start.extend([SYNTHETIC] * len(data))
+        self._end.extend([SYNTHETIC] * len(data))
+
+    def text_since(self, start: int) -> bytes:
+        return bytes(self._text[start:])
+
+    def insert_synthetic(self, at: int, text: bytes) -> None:
+        self._text[at:at] = text
+        self._start[at:at] = array("q", [SYNTHETIC] * len(text))
+        self._end[at:at] = array("q", [SYNTHETIC] * len(text))
+
+    def build(self) -> tuple[bytes, PositionMap]:
+        return bytes(self._text), PositionMap(self._start, self._end)
+
+
+@dataclass(frozen=True)
+class PositionMap:
+    starts: array
+    ends: array
+
+    def to_host(self, start: int, end: int) -> tuple[int, int] | None:
+        """Host range of the kernel range [start, end), shrunk to the host bytes inside it;
+        None when it covers only generated code."""
+        n = len(self.starts)
+        if n == 0:
+            return None
+        start = max(0, min(start, n - 1))
+        end = max(start, min(end, n))
+        s = start
+        while s < max(end, start + 1) and s < n and self.starts[s] == SYNTHETIC:
+            s += 1
+        if s >= n or self.starts[s] == SYNTHETIC:
+            return None
+        e = end - 1
+        while e > s and self.starts[e] == SYNTHETIC:
+            e -= 1
+        host_start = self.starts[s]
+        if end <= start:  # an empty range stays empty
+            return host_start, host_start
+        return host_start, max(host_start, self.ends[e])
+
+    def is_exact(self, start: int, end: int) -> bool:
+        """True when kernel[start:end] is a verbatim copy of one host range (an edit there
+        can be written into the host as is)."""
+        if end <= start:
+            return 0 <= start <= len(self.starts) and (start == len(self.starts) or self.starts[start] != SYNTHETIC)
+        first = self.starts[start]
+        if first == SYNTHETIC:
+            return False
+        return all(self.starts[start + i] == first + i and self.ends[start + i] == first + i + 1
+                   for i in range(end - start))
