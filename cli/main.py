@@ -36,11 +36,13 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"cllint: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with `only` just that subcommand: importing every
+    command module (the device runner, the server) costs start-up that `check` never uses."""
     parser = _Parser(prog="cllint", description="Language server and linter for OpenCL C")
     parser.add_argument("--version", action="version", version=f"cllint {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS:
+    for name in [only] if only in COMMANDS else COMMANDS:
         try:
             module = importlib.import_module(f"cllint.cli.cmd_{name}")
         except ModuleNotFoundError as exc:
@@ -52,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser(words[0] if words else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
