@@ -28,6 +28,7 @@ RULE_MODULES = [
     "semantic",
     "suppressions",
     "device",
+    "host",
 ]
 
 CODE_RE = re.compile(r"^CL\d{1,3}$")

@@ -20,6 +20,7 @@ FAMILIES = {
     "CL3": "Features, extensions and versions",
     "CL4": "Other correctness rules",
     "CL5": "Performance and portability hints",
+    "CL6": "Host-kernel interface (pyopencl calls)",
     "CL9": "Device compiler and checking device",
 }
 
