@@ -22,6 +22,7 @@ RULE_MODULES = [
     "preprocessing",
     "address_space",
     "barriers",
+    "races",
     "features",
     "restrictions",
     "kernels",

@@ -1,0 +1,198 @@
+"""Each subscript of __local or __global memory in a kernel, with what decides whether
+a work-item makes it: the `if`, `?:`, `&&`/`||` and loop conditions around it and the
+early exits (`if (c) return;`) before it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from cllint.analysis.syntax import walk
+from cllint.analysis.uniformity.names import Names, VarInfo
+
+ATOMIC_PREFIXES = ("atomic_", "atom_")
+JUMPS = {"return_statement", "break_statement", "continue_statement"}
+
+
+@dataclass(frozen=True)
+class Guard:
+    cond: Node
+    holds: bool  # the access happens where `cond` is true (False: where it is false)
+
+
+@dataclass
+class Access:
+    node: Node  # the outermost subscript_expression
+    base: VarInfo
+    space: str  # 'local' or 'global'
+    indices: tuple[Node, ...]  # outermost last: `t[y][x]` -> (y, x)
+    dims: tuple[int | None, ...]  # declared extents of an array, inner ones used to flatten
+    read: bool
+    write: bool
+    atomic: bool
+    cfg_node: int
+    guards: tuple[Guard, ...]
+    unknown_guard: bool = False  # under a `switch` or something else not modelled
+
+
+def _text(node: Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
+
+
+def space_of(v: VarInfo) -> str | None:
+    """'local' or 'global' for a __local array or a pointer to shared memory."""
+    decl = v.decl.parent
+    while decl is not None and decl.type not in ("declaration", "parameter_declaration"):
+        decl = decl.parent
+    if decl is None:
+        return None
+    for n in decl.children:
+        for q in walk(n) if n.type in ("type_qualifier", "address_space_qualifier") else ():
+            if q.type == "address_space_qualifier":
+                word = _text(q).lstrip("_")
+                return word if word in ("local", "global") else None
+    return None
+
+
+def _declared_dims(v: VarInfo) -> list[Node | None]:
+    """Array extents from the declarator, outermost first (`t[A][B]` -> [A, B])."""
+    node = v.decl.parent
+    out: list[Node | None] = []
+    while node is not None and node.type == "array_declarator":
+        out.append(node.child_by_field_name("size"))
+        node = node.parent
+    return out
+
+
+def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
+            extent: callable) -> list[Access]:
+    """Accesses to shared memory in one CFG node's syntax (a statement or condition)."""
+    out: list[Access] = []
+    for n in walk(syntax):
+        if n.type != "subscript_expression" or n.parent is not None and n.parent.type == "subscript_expression" \
+                and n.parent.child_by_field_name("argument") == n:
+            continue  # only the outermost of `t[y][x]`
+        chain: list[Node] = []
+        root = n
+        while root.type == "subscript_expression":
+            chain.append(root.child_by_field_name("index"))
+            root = root.child_by_field_name("argument")
+            while root is not None and root.type == "parenthesized_expression" and root.named_child_count == 1:
+                root = root.named_children[0]
+            if root is None:
+                break
+        if root is None or root.type != "identifier":
+            continue
+        v = names.var(root)
+        if v is None or not (v.array and v.shared or v.pointer and v.pointee_shared):
+            continue
+        space = space_of(v)
+        if space is None or any(i is None for i in chain):
+            continue
+        indices = tuple(reversed(chain))
+        dims: tuple[int | None, ...] = ()
+        if v.array:
+            declared = _declared_dims(v)
+            if len(declared) != len(indices):
+                continue  # `t[i]` of a 2-D array: a row, not an element
+            dims = tuple(extent(d) for d in declared)
+        elif len(indices) != 1:
+            continue
+        read, write, atomic = _use(n)
+        if atomic is None:
+            continue  # its address escapes: what is done with it is not known
+        guards, unknown = _guards(n, body)
+        out.append(Access(n, v, space, indices, dims, read, write, atomic, cfg_node, guards, unknown))
+    return out
+
+
+def _use(n: Node) -> tuple[bool, bool, bool | None]:
+    """(reads, writes, atomic); atomic None when the address is taken for anything else."""
+    p = n.parent
+    while p is not None and p.type == "parenthesized_expression":
+        n, p = p, p.parent
+    if p is None:
+        return True, False, False
+    if p.type == "assignment_expression" and p.child_by_field_name("left") == n:
+        return _text(p.child_by_field_name("operator")) != "=", True, False
+    if p.type == "update_expression":
+        return True, True, False
+    if p.type == "pointer_expression" and _text(p.child_by_field_name("operator")) == "&":
+        call = p.parent.parent if p.parent is not None and p.parent.type == "argument_list" else None
+        fn = _text(call.child_by_field_name("function")) if call is not None else ""
+        if call is not None and call.type == "call_expression" and fn.startswith(ATOMIC_PREFIXES) \
+                and fn not in ("atomic_init", "atomic_work_item_fence"):
+            return True, True, True
+        return False, False, None
+    if p.type == "field_expression" or p.type == "subscript_expression":
+        return False, False, None  # a vector component or struct field: left alone
+    return True, False, False
+
+
+def _guards(n: Node, body: Node) -> tuple[tuple[Guard, ...], bool]:
+    guards: list[Guard] = []
+    unknown = False
+    child, p = n, n.parent
+    while p is not None and p != body.parent:
+        t = p.type
+        if t == "if_statement":
+            cond = p.child_by_field_name("condition")
+            if child == p.child_by_field_name("consequence"):
+                guards.append(Guard(cond, True))
+            elif child.type == "else_clause" or child == p.child_by_field_name("alternative"):
+                guards.append(Guard(cond, False))
+        elif t == "conditional_expression":
+            cond = p.child_by_field_name("condition")
+            if child == p.child_by_field_name("consequence"):
+                guards.append(Guard(cond, True))
+            elif child == p.child_by_field_name("alternative"):
+                guards.append(Guard(cond, False))
+        elif t == "binary_expression" and child == p.child_by_field_name("right"):
+            op = _text(p.child_by_field_name("operator"))
+            if op in ("&&", "||"):
+                guards.append(Guard(p.child_by_field_name("left"), op == "&&"))
+        elif t in ("while_statement", "for_statement") and child == p.child_by_field_name("body"):
+            cond = p.child_by_field_name("condition")
+            if cond is not None:
+                guards.append(Guard(cond, True))
+        elif t in ("case_statement", "do_statement", "labeled_statement"):
+            unknown = True
+        elif t == "compound_statement":
+            for sib in p.named_children:
+                if sib == child:
+                    break
+                g = _early_exit(sib)
+                if g is not None:
+                    guards.append(g)
+                elif _may_jump_out(sib):
+                    unknown = True
+        child, p = p, p.parent
+    return tuple(guards), unknown
+
+
+def _early_exit(s: Node) -> Guard | None:
+    """`if (c) return;` (or break/continue, braces allowed, no else): later code runs where c is false."""
+    if s.type != "if_statement" or s.child_by_field_name("alternative") is not None:
+        return None
+    cons = s.child_by_field_name("consequence")
+    while cons is not None and cons.type == "compound_statement" and cons.named_child_count == 1:
+        cons = cons.named_children[0]
+    if cons is None or cons.type not in JUMPS:
+        return None
+    return Guard(s.child_by_field_name("condition"), False)
+
+
+def _may_jump_out(s: Node) -> bool:
+    """A statement some work-items may leave the enclosing block through (not modelled)."""
+    for n in walk(s):
+        if n.type in ("return_statement", "goto_statement", "labeled_statement"):
+            return True
+        if n.type in ("break_statement", "continue_statement"):
+            p = n.parent
+            while p is not None and p != s and p.type not in ("for_statement", "while_statement",
+                                                              "do_statement", "switch_statement"):
+                p = p.parent
+            if p is None or p == s:
+                return True
+    return False

@@ -1,0 +1,539 @@
+"""Barrier intervals and the search for two work-items of one work-group that touch one
+element of shared memory between the same two barriers, at least one of them writing.
+
+Two accesses are in one interval when a path of the control-flow graph leads from one to
+the other without crossing a barrier whose flags fence that memory (through loops: the
+end of an iteration meets the start of the next; through calls: a call to a function
+that reaches a barrier is one). Indices are evaluated for every work-item of a model
+work-group; a loop counter takes the values its loop gives it (the same value at both
+accesses unless a path between them crosses its update), and a uniform value nothing
+here computes takes two unrelated samples: a race is reported only when it shows for
+both, so it does not hang on their values. Anything else unknown stays silent.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from tree_sitter import Node, Tree
+
+from cllint.analysis.model.walk import meets_range
+from cllint.analysis.races.accesses import Access, collect
+from cllint.analysis.races.evaluate import Env, Evaluator
+from cllint.analysis.syntax import walk
+from cllint.analysis.uniformity import builtins as B
+from cllint.analysis.uniformity.cfg import CFG, build_cfg
+from cllint.analysis.uniformity.dataflow import Facts, analyse, callee_name
+from cllint.analysis.uniformity.names import Names, resolve
+from cllint.analysis.uniformity.summaries import (_dead_within, _FileAnalysis, _is_kernel, _tags_of)
+
+MAX_VALUES = 16  # of one loop counter
+MAX_COMBOS = 256  # counter assignments tried per pair
+MAX_ACCESSES = 64  # per kernel and memory object; beyond, stay silent
+ROUNDS = 2  # samples for unknown uniform values
+
+
+@dataclass(frozen=True)
+class Race:
+    code: str  # CL210 local, CL211 global, CL212 fence flags
+    start: int
+    end: int
+    message: str
+    notes: tuple[tuple[int, int, str], ...]
+    fix: tuple[tuple[int, int, str], ...] = ()
+    fix_title: str = ""
+
+
+def _text(node: Node | None, limit: int = 40) -> str:
+    if node is None or not node.text:
+        return ""
+    s = " ".join(node.text.decode("utf-8", "replace").split())
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None = None, file: str = "",
+                  view: Any = None, portable: Any = None) -> list[Race]:
+    if b"local" not in source and b"global" not in source:
+        return []
+    fa = _FileAnalysis(tree, source, file, view, portable)
+    out: list[Race] = []
+    for name in fa.functions:
+        func = fa.functions[name]
+        if not _is_kernel(func) or not meets_range(focus, func.start_byte, func.end_byte):
+            continue
+        try:
+            out.extend(_Kernel(fa, name, view, source).races())
+        except RecursionError:
+            continue
+    out.sort(key=lambda r: (r.start, r.code))
+    return out
+
+
+_FLAGS = re.compile(r"CLK_(LOCAL|GLOBAL|IMAGE)_MEM_FENCE")
+
+
+class _Kernel:
+    def __init__(self, fa: _FileAnalysis, name: str, view: Any, source: bytes) -> None:
+        self.source = source
+        self.func = func = fa.functions[name]
+        self.body = func.child_by_field_name("body")
+        self.view = view
+        self.names = names = resolve(func)
+        dead = _dead_within(fa.dead, func.start_byte, func.end_byte)
+        self.cfg = build_cfg(self.body, dead) if self.body is not None else CFG([], 0, 0)
+        if self.body is None:
+            return
+        params = [v for v in names.variables if v.param_index is not None]
+        macros = {func.start_byte + a: m for a, _, m in fa.macro_syncs.get(name, ())}
+        values = {func.start_byte + a: t for a, t in fa.values(name)}
+        self.facts: Facts = analyse(names, self.cfg, params, True, fa.summary, fa.flat_dims, macros, values)
+        # Barriers: node -> the spaces its flags fence (a helper that reaches one: both).
+        self.barriers: dict[int, tuple[set[str], Node]] = {}
+        for site in self.facts.calls:
+            if site.name in B.BARRIERS:
+                arg = _arg(site.node, 0) if site.args_known else None
+                words = set(_FLAGS.findall(_text(arg, 10_000))) if arg is not None else set()
+                known = arg is not None and arg.type in ("identifier", "binary_expression",
+                                                           "parenthesized_expression") and words
+                spaces = {w.lower() for w in words} if known else {"local", "global"}
+                self.barriers[site.cfg_node] = (spaces, site.node)
+            else:
+                sm = fa.summary(site.name)
+                if sm is not None and sm.sync == "barrier":
+                    self.barriers[site.cfg_node] = ({"local", "global"}, site.node)
+        self.defs, self.counters, self.assigning = _definitions(self.body, names, self.cfg)
+        # A counter takes the same values in every work-item only if its header is uniform
+        # (`for (i = lid; ...)` is no counter: its values follow the work-item).
+        heads = {n.owner.id: n.id for n in self.cfg.nodes if n.kind == "branch" and n.owner is not None}
+        for k, (start, cond, update, loop) in list(self.counters.items()):
+            at = heads.get(loop.id)
+            if at is None or any(self.divergent(x, at) for x in (start, cond, update) if x is not None):
+                del self.counters[k]
+        self.loop_conditions = {loop.child_by_field_name("condition").id
+                                for _, _, _, loop in self.counters.values()
+                                if loop.child_by_field_name("condition") is not None}
+        self.ev = Evaluator(names, self.defs, set(self.counters), self._constant, lambda v: True)
+        self.size = _model_size(func, self._constant)
+
+    # -- facts ---------------------------------------------------------------------------
+    def _constant(self, ident: Node) -> int | None:
+        """An object-like macro whose body is an integer (`#define T 16`)."""
+        if self.view is None:
+            return None
+        try:
+            m = self.view.macro_at(_text(ident, 200), ident.start_byte)
+        except Exception:  # noqa: BLE001 - someone else's code
+            return None
+        body = getattr(m, "body", None) if m is not None and not getattr(m, "params", None) else None
+        got = re.fullmatch(r"\s*\(?\s*(\d+)[uUlL]*\s*\)?\s*", body or "")
+        return int(got.group(1)) if got else None
+
+    def accesses(self) -> list[Access]:
+        out: list[Access] = []
+        for node in self.cfg.nodes:
+            if node.syntax is None or node.id in self.barriers:
+                continue
+            out.extend(collect(self.names, node.syntax, node.id, self.body, self._extent))
+        for a in out:  # a counter's values already satisfy its loop's condition
+            a.guards = tuple(g for g in a.guards if g.cond.id not in self.loop_conditions)
+        return out
+
+    def _extent(self, size: Node | None) -> int | None:
+        return None
+
+    def reach(self, start: int, blocks: set[int], forward: bool = True) -> set[int]:
+        edges = [n.succs for n in self.cfg.nodes] if forward else self.cfg.preds()
+        seen: set[int] = set()
+        work = list(edges[start])
+        while work:
+            v = work.pop()
+            if v in seen or v in blocks:
+                continue
+            seen.add(v)
+            work.extend(edges[v])
+        return seen
+
+    # -- the search ----------------------------------------------------------------------
+    def races(self) -> Iterator[Race]:
+        if self.body is None:
+            return
+        by_base: dict[int, list[Access]] = {}
+        for a in self.accesses():
+            by_base.setdefault(a.base.key, []).append(a)
+        used: set[int] = set()
+        found: list[Race] = []
+        for group in by_base.values():
+            if len(group) > MAX_ACCESSES or not any(a.write for a in group):
+                continue
+            space = group[0].space
+            all_blocks = set(self.barriers)
+            covering = {n for n, (spaces, _) in self.barriers.items() if space in spaces}
+            reach_all = {a.cfg_node: self.reach(a.cfg_node, all_blocks) for a in group}
+            reach_cov = reach_all if covering == all_blocks else \
+                {a.cfg_node: self.reach(a.cfg_node, covering) for a in group}
+            pairs = sorted(((a, b) for a, b in itertools.combinations_with_replacement(group, 2)
+                            if (a.write or b.write) and not (a.atomic and b.atomic)),
+                           key=lambda p: max(p[0].node.start_byte, p[1].node.start_byte))
+            for a, b in pairs:
+                if a.node.id in used or b.node.id in used:
+                    continue
+                race = self.pair(a, b, reach_all, all_blocks, space, fence=False)
+                if race is None and covering != all_blocks:
+                    race = self.pair(a, b, reach_cov, covering, space, fence=True)
+                if race is not None:
+                    used.update((a.node.id, b.node.id))
+                    found.append(race)
+        yield from found
+
+    def pair(self, a: Access, b: Access, reach: dict[int, set[int]], blocks: set[int], space: str,
+             fence: bool) -> Race | None:
+        if a.unknown_guard or b.unknown_guard:
+            return None
+        ab, ba = b.cfg_node in reach[a.cfg_node], a.cfg_node in reach[b.cfg_node]
+        same = a.cfg_node == b.cfg_node
+        if not (same or ab or ba):
+            return None
+        first, second = (a, b) if (same or ab and not ba) and a.node.start_byte <= b.node.start_byte \
+            or ab and not ba else (b, a)
+        if same or (ab and ba):
+            first, second = sorted((a, b), key=lambda x: x.node.start_byte)
+        between = self.reach(first.cfg_node, blocks) & self.reach(second.cfg_node, blocks, forward=False)
+        if same:
+            between |= {first.cfg_node} & self.reach(first.cfg_node, blocks)
+        witness = self.witness(first, second, between)
+        if witness is None:
+            return None
+        return self.report(first, second, witness, between, space, fence)
+
+    def counters_of(self, acc: Access) -> list[int]:
+        seen: set[int] = set()
+        out: list[int] = []
+        stack = [*acc.indices, *(g.cond for g in acc.guards)]
+        while stack:
+            n = stack.pop()
+            for m in walk(n):
+                if m.type != "identifier":
+                    continue
+                v = self.names.var(m)
+                if v is None or v.key in seen:
+                    continue
+                seen.add(v.key)
+                if v.key in self.counters:
+                    out.append(v.key)
+                    stack.append(self.counters[v.key][0])  # bounds may name outer counters
+                    cond = self.counters[v.key][1]
+                    if cond is not None:
+                        stack.append(cond)
+                elif v.key in self.defs:
+                    stack.append(self.defs[v.key])
+        # Outer loops first: their values feed inner loops' bounds.
+        return sorted(out, key=lambda k: self.counters[k][3].start_byte)
+
+    def assignments(self, keys: list[int], env_base: dict[int, int], sample) -> Iterator[dict[int, int]]:
+        """Every assignment of the counters `keys` (outer first), each one's values from its loop."""
+        if not keys:
+            yield dict(env_base)
+            return
+        k, rest = keys[0], keys[1:]
+        for val in self.values(k, env_base, sample):
+            yield from self.assignments(rest, {**env_base, k: val}, sample)
+
+    def values(self, key: int, counters: dict[int, int], sample) -> list[int]:
+        init, cond, update, _ = self.counters[key]
+        env = Env((0, 0, 0), self.size, (0, 0, 0), dict(counters), sample)
+        v = self.ev.value(init, env)
+        out: list[int] = []
+        while v is not None and len(out) < MAX_VALUES:
+            env.counters[key] = v
+            c = self.ev.value(cond, env) if cond is not None else 1
+            if not c:
+                break
+            out.append(v)
+            v = _step(self.ev, update, key, env)
+            if v is not None and v in out:
+                break
+        return out
+
+    def witness(self, first: Access, second: Access, between: set[int]) -> tuple | None:
+        """Two work-items, the element and the counters' values where `first` and `second`
+        collide, for every round of samples; None if some round has none."""
+        k1, k2 = self.counters_of(first), self.counters_of(second)
+        independent = {k for k in set(k1) | set(k2) if self.assigning.get(k, set()) & between}
+        got = None
+        for r in range(ROUNDS):
+            def sample(symbol: object, r: int = r) -> int:
+                return 1_000_003 + 7_919 * (zlib.crc32(repr(symbol).encode()) % 1009) + 104_729 * r
+            group = (0, 0, 0) if r == 0 else (3, 2, 1)
+            hit = self.search(first, second, k1, k2, independent, sample, group)
+            if hit is None:
+                return None
+            got = got or hit
+        return got
+
+    def search(self, first: Access, second: Access, k1: list[int], k2: list[int], independent: set[int],
+               sample, group) -> tuple | None:
+        shared = [k for k in k1 if k not in independent] + [k for k in k2 if k not in independent and k not in k1]
+        only1 = [k for k in k1 if k in independent]
+        only2 = [k for k in k2 if k in independent]
+        shared.sort(key=lambda k: self.counters[k][3].start_byte)
+        tried = 0
+        for base in self.assignments(shared, {}, sample):
+            for c1 in self.assignments(only1, base, sample):
+                for c2 in self.assignments(only2, base, sample):
+                    tried += 1
+                    if tried > MAX_COMBOS:
+                        return None
+                    hit = self.collide(first, second, c1, c2, sample, group)
+                    if hit is not None:
+                        return hit
+        return None
+
+    def items(self) -> Iterator[tuple[int, int, int]]:
+        nx, ny, nz = self.size
+        for z in range(nz):
+            for y in range(ny):
+                for x in range(nx):
+                    yield x, y, z
+
+    def elements(self, acc: Access, counters: dict[int, int], sample, group) -> dict | None:
+        """Element -> up to two work-items that make the access; None if unknown for one."""
+        out: dict[tuple, list] = {}
+        for lid in self.items():
+            env = Env(lid, self.size, group, counters, sample)
+            on = True
+            for g in acc.guards:
+                c = self.ev.value(g.cond, env)
+                if c is None:
+                    if self.divergent(g.cond, acc.cfg_node):
+                        return None
+                    continue  # uniform and unknown: taken by all or none; assume taken
+                if bool(c) != g.holds:
+                    on = False
+                    break
+            if not on:
+                continue
+            key = tuple(self.ev.value(i, env) for i in acc.indices)
+            if any(k is None for k in key):
+                return None
+            seen = out.setdefault(key, [])
+            if len(seen) < 2:
+                seen.append(lid)
+        return out
+
+    def divergent(self, cond: Node, cfg_node: int) -> bool:
+        return bool(_tags_of(self.facts, cond, self.facts.in_states[cfg_node]) & B.WG_DIVERGENT)
+
+    def collide(self, first: Access, second: Access, c1, c2, sample, group) -> tuple | None:
+        e1 = self.elements(first, c1, sample, group)
+        e2 = self.elements(second, c2, sample, group) if (first is not second or c1 != c2) else e1
+        if e1 is None or e2 is None:
+            return None
+        for key, items2 in e2.items():
+            items1 = e1.get(key)
+            if not items1:
+                continue
+            for w1 in items1:
+                for w2 in items2:
+                    if w1 != w2:
+                        return w1, w2, key
+        return None
+
+    # -- the report ----------------------------------------------------------------------
+    def report(self, first: Access, second: Access, witness: tuple, between: set[int], space: str,
+               fence: bool) -> Race:
+        w1, w2, key = witness
+        dims = sum(1 for n in self.size if n > 1) or 1
+        elem = f"{first.base.name}" + "".join(f"[{k}]" for k in key)
+        line1 = first.node.start_point[0] + 1
+        line2 = second.node.start_point[0] + 1
+        code = "CL212" if fence else "CL210" if space == "local" else "CL211"
+        if first is second:
+            message = (f"work-items {_item(w1, dims)} and {_item(w2, dims)} both {_verb(first, plural=True)} '{elem}' "
+                       f"(line {line1}) with no barrier between")
+        else:
+            tail = (f"the barrier between does not fence {space} memory" if fence
+                    else "no barrier between")
+            message = (f"work-item {_item(w1, dims)} {_verb(first)} '{elem}' (line {line1}) while work-item "
+                       f"{_item(w2, dims)} {_verb(second)} it as '{_text(second.node)}' (line {line2}); {tail}")
+        notes: list[tuple[int, int, str]] = []
+        if first is not second:
+            notes.append((first.node.start_byte, first.node.end_byte,
+                          f"work-item {_item(w1, dims)} {_verb(first)} '{elem}' here"))
+        fix: tuple[tuple[int, int, str], ...] = ()
+        title = ""
+        flag = "CLK_LOCAL_MEM_FENCE" if space == "local" else "CLK_GLOBAL_MEM_FENCE"
+        if fence:
+            barrier = next((self.barriers[n][1] for n in sorted(between) if n in self.barriers), None)
+            args = barrier.child_by_field_name("arguments") if barrier is not None else None
+            if barrier is not None and args is not None:
+                notes.append((barrier.start_byte, barrier.end_byte,
+                              f"this barrier fences {' and '.join(sorted(self.barriers[self._node_of(barrier)][0]))} memory only"))
+                fix = ((args.start_byte, args.end_byte, "(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)"),)
+                title = "Fence both local and global memory"
+        elif first is not second:
+            at = self.insertion_point(second, first)
+            if at is not None:
+                fix = ((at[0], at[0], f"barrier({flag});\n{at[1]}"),)
+                title = f"Insert 'barrier({flag})' before line {second.node.start_point[0] + 1}"
+        return Race(code, second.node.start_byte, second.node.end_byte, message, tuple(notes), fix, title)
+
+    def _node_of(self, call: Node) -> int:
+        return next(n for n, (_, c) in self.barriers.items() if c == call)
+
+    def insertion_point(self, second: Access, first: Access) -> tuple[int, str] | None:
+        """Before the statement holding `second`, lifted out of work-item-dependent branches
+        (a barrier there would diverge); None where that would not separate the two."""
+        owners = {n.owner.id: n.id for n in self.cfg.nodes if n.kind == "branch" and n.owner is not None}
+        stmt = second.node
+        while stmt.parent is not None and stmt.parent.type != "compound_statement":
+            stmt = stmt.parent
+            if stmt == self.body:
+                return None
+        while True:
+            p = stmt.parent.parent if stmt.parent is not None else None
+            b = owners.get(p.id) if p is not None else None
+            if p is None or b is None or not self.facts.branch_tags.get(b, 0) & B.WG_DIVERGENT:
+                break
+            stmt = p
+            while stmt.parent is not None and stmt.parent.type != "compound_statement":
+                stmt = stmt.parent
+            if stmt.parent is None:
+                return None
+        if stmt.start_byte <= first.node.start_byte < stmt.end_byte or stmt.parent is None \
+                or stmt.parent.type != "compound_statement":
+            return None
+        line = self.source.rfind(b"\n", 0, stmt.start_byte) + 1
+        indent = self.source[line:stmt.start_byte].decode("utf-8", "replace")
+        return (stmt.start_byte, indent) if not indent.strip() else None
+
+
+def _verb(acc: Access, plural: bool = False) -> str:
+    word = "atomically update" if acc.atomic else "update" if acc.read and acc.write else \
+        "write" if acc.write else "read"
+    return word if plural else word + "s"
+
+
+def _item(lid: tuple[int, int, int], dims: int) -> str:
+    return str(lid[0]) if dims == 1 else "(" + ", ".join(str(x) for x in lid[:max(dims, 2)]) + ")"
+
+
+def _arg(call: Node, i: int) -> Node | None:
+    args = call.child_by_field_name("arguments")
+    named = [a for a in (args.named_children if args else []) if a.type != "comment"]
+    return named[i] if i < len(named) else None
+
+
+def _step(ev: Evaluator, update: Node | None, key: int, env: Env) -> int | None:
+    """The counter's value after the loop's update expression."""
+    if update is None:
+        return None
+    if update.type == "comma_expression":
+        return None
+    if update.type == "update_expression":
+        op = "+" if "++" in _text(update) else "-"
+        return env.counters[key] + (1 if op == "+" else -1)
+    if update.type == "assignment_expression":
+        op = _text(update.child_by_field_name("operator"))
+        r = ev.value(update.child_by_field_name("right"), env)
+        if r is None:
+            return None
+        cur = env.counters[key]
+        if op == "=":
+            return r
+        table: dict[str, Callable[[int, int], int | None]] = {
+            "+=": lambda a, b: a + b, "-=": lambda a, b: a - b, "*=": lambda a, b: a * b,
+            "/=": lambda a, b: a // b if b and a >= 0 and b > 0 else None,
+            ">>=": lambda a, b: a >> b if 0 <= b < 64 else None,
+            "<<=": lambda a, b: a << b if 0 <= b < 64 else None,
+        }
+        f = table.get(op)
+        return f(cur, r) if f is not None else None
+    return None
+
+
+def _model_size(func: Node, constant: Callable[[Node], int | None]) -> tuple[int, int, int]:
+    """The model work-group: `reqd_work_group_size` if given, else 16 work-items in one
+    dimension, 8x8 in two, 4x4x4 in three (dimensions the kernel never asks about: 1)."""
+    for n in walk(func):
+        if n.type in ("attribute_specifier", "attribute") and b"reqd_work_group_size" in (n.text or b""):
+            nums = [int(x) for x in re.findall(rb"\d+", (n.text or b"").split(b"reqd_work_group_size", 1)[1])[:3]]
+            if len(nums) == 3 and all(0 < x for x in nums) and nums[0] * nums[1] * nums[2] <= 1024:
+                return nums[0], nums[1], nums[2]
+        if n.type == "compound_statement":
+            break
+    used: set[int] = set()
+    for n in walk(func.child_by_field_name("body")):
+        if n.type == "call_expression" and callee_name(n) in ("get_local_id", "get_global_id", "get_local_size"):
+            arg = _arg(n, 0)
+            t = _text(arg)
+            if t in ("0", "1", "2"):
+                used.add(int(t))
+            else:
+                used |= {0, 1, 2}
+        elif n.type == "call_expression" and callee_name(n) in ("get_local_linear_id", "get_global_linear_id"):
+            used |= {0, 1, 2}
+    width = {1: 16, 2: 8, 3: 4}.get(max(used) + 1 if used else 1, 16)
+    return tuple(width if d in used else 1 for d in range(3))  # type: ignore[return-value]
+
+
+def _definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], dict[int, tuple], dict[int, set[int]]]:
+    """Private variables defined once by their initialiser (key -> value), loop counters
+    (key -> (init value, condition, update, loop)) changed only by their `for`'s header,
+    and the CFG nodes that assign each counter."""
+    inits: dict[int, Node] = {}
+    writes: dict[int, int] = {}
+    for n in walk(body):
+        if n.type == "init_declarator":
+            d = n.child_by_field_name("declarator")
+            v = names.var(d) if d is not None else None
+            if v is not None:
+                inits[v.key] = n.child_by_field_name("value")
+        elif n.type in ("assignment_expression", "update_expression"):
+            target = n.child_by_field_name("left") if n.type == "assignment_expression" else \
+                n.child_by_field_name("argument")
+            v = names.var(target) if target is not None else None
+            if v is not None:
+                writes[v.key] = writes.get(v.key, 0) + 1
+        elif n.type == "pointer_expression" and _text(n.child_by_field_name("operator")) == "&":
+            v = names.var(n.child_by_field_name("argument")) if n.child_by_field_name("argument") else None
+            if v is not None:
+                writes[v.key] = writes.get(v.key, 0) + 2
+    counters: dict[int, tuple] = {}
+    for n in walk(body):
+        if n.type != "for_statement":
+            continue
+        init, update = n.child_by_field_name("initializer"), n.child_by_field_name("update")
+        if init is None or update is None:
+            continue
+        target = update.child_by_field_name("left") if update.type == "assignment_expression" else \
+            update.child_by_field_name("argument")
+        v = names.var(target) if target is not None and target.type == "identifier" else None
+        if v is None or v.pointer or v.array:
+            continue
+        start = None
+        if init.type == "declaration":
+            for d in init.children_by_field_name("declarator"):
+                if d.type == "init_declarator" and names.var(d.child_by_field_name("declarator")) is v:
+                    start = d.child_by_field_name("value")
+            if start is None or writes.get(v.key, 0) != 1:
+                continue
+        elif init.type == "assignment_expression" and names.var(init.child_by_field_name("left")) is v:
+            start = init.child_by_field_name("right")
+            if writes.get(v.key, 0) != 2 or v.key in inits and inits[v.key] is not None:
+                continue
+        else:
+            continue
+        counters[v.key] = (start, n.child_by_field_name("condition"), update, n)
+    defs = {k: val for k, val in inits.items() if val is not None and not writes.get(k) and k not in counters}
+    assigning: dict[int, set[int]] = {}
+    for node in cfg.nodes:
+        for k, (_, _, update, loop) in counters.items():
+            init = loop.child_by_field_name("initializer")
+            if node.syntax is not None and (node.syntax == update or node.syntax == init):
+                assigning.setdefault(k, set()).add(node.id)
+    return defs, counters, assigning

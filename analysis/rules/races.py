@@ -1,0 +1,171 @@
+"""CL21x: data races between work-items of one work-group, found as you type.
+
+The three rules read one race analysis of the file (analysis/races/), run once per tree
+and shared between them; it builds on the uniformity analysis behind CL2xx.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Note, Span
+from cllint.analysis.races import Race, analyse_races
+from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
+
+_LAST: tuple[object, bytes, object, object, object, list[Race]] | None = None
+
+
+def _races(ctx: RuleContext) -> list[Race]:
+    """Shared by the three rules; keyed like barriers._uniformity (tree, text, focus,
+    preprocessor view, mode)."""
+    global _LAST
+    focus, view = ctx.focus, ctx.preprocessor
+    portable = ctx.target.predefined_macros() if ctx.options.get("mode", "portability") == "portability" else None
+    last = _LAST
+    if last is not None and last[0] is ctx.tree and last[1] == ctx.source and last[2] == focus \
+            and last[3] is view and last[4] == portable:
+        return last[5]
+    try:
+        result = analyse_races(ctx.tree, ctx.source, focus, ctx.file, view, portable)
+    except RecursionError:  # pathological nesting: stay silent rather than fail the file
+        result = []
+    _LAST = (ctx.tree, ctx.source, focus, view, portable, result)
+    return result
+
+
+class _RaceRule(Rule):
+    fix_availability = FixAvailability.SOMETIMES
+    applicability = Applicability.UNSAFE
+
+    def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
+        for r in _races(ctx):
+            if r.code != self.code:
+                continue
+            notes = [Note(Span(ctx.file, s, e), m) for s, e, m in r.notes]
+            fix = Fix(r.fix_title, tuple(Edit(Span(ctx.file, s, e), text) for s, e, text in r.fix),
+                      self.applicability) if r.fix else None
+            yield self.diagnostic(Span(ctx.file, r.start, r.end), r.message, notes=notes, fix=fix)
+
+
+class LocalMemoryRace(_RaceRule):
+    """## What it does
+    Reports two accesses to the same `__local` array, at least one a write, that two
+    different work-items of a work-group can make to the same element with no
+    `barrier(CLK_LOCAL_MEM_FENCE)` between them: `l[lid]` written and `l[lid + 1]` read,
+    `l[0]` written by every work-item, a reduction loop with no barrier per step. The
+    message names both accesses and two work-items that collide, on a model work-group
+    (16 work-items in one dimension, 8x8 in two, or the kernel's `reqd_work_group_size`).
+
+    Indices are followed where they are affine in work-item ids, group ids and sizes,
+    loop counters and kernel arguments (`l[2 * lid + 1]`, `t[ly][lx - 1]`); guards
+    (`if (lid < s)`, `lid % (2 * s) == 0`, `if (lid >= n) return;`) restrict which
+    work-items make an access. Barrier intervals run through loops (the end of one
+    iteration meets the start of the next) and calls (a call to a helper that reaches a
+    barrier is one). An index or guard the linter cannot evaluate (loaded from memory,
+    a private variable assigned more than once) keeps the access out of the check:
+    precision first. Atomics do not race with atomics. Accesses inside helper functions
+    are not checked.
+
+    The quick fix inserts `barrier(CLK_LOCAL_MEM_FENCE);` before the second statement,
+    outside any work-item-dependent branch around it (unsafe: review where it goes).
+
+    ## Why is this bad?
+    Work-items of a work-group run in no fixed order between barriers. Without one,
+    the reader may see the old value or the new one, and two writers leave either
+    value: the result changes with the device, the driver and the input.
+
+    ## Example
+    ```c
+    l[lid] = in[gid];
+    out[gid] = l[lid] + l[lid + 1];   // work-item 0 reads what work-item 1 writes
+    ```
+
+    ## Use instead
+    ```c
+    l[lid] = in[gid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[gid] = l[lid] + l[lid + 1];
+    ```
+
+    ## OpenCL spec
+    Section 6.15.9, "Synchronization Functions" (`barrier`, `work_group_barrier`), and
+    the memory model: a data race is undefined behaviour.
+    """
+
+    code = "CL210"
+    name = "local-memory-race"
+    spec_section = "synchronization-functions"
+
+
+class GlobalMemoryRace(_RaceRule):
+    """## What it does
+    Reports two accesses to the same `__global` buffer, at least one a write, that two
+    different work-items of one work-group can make to the same element with no
+    `barrier(CLK_GLOBAL_MEM_FENCE)` between them (`a[gid]` written and `a[gid + 1]`
+    read). Indices, guards and intervals are followed as for CL210. Distinct pointer
+    arguments are taken not to alias. Only races within a work-group are reported: a
+    barrier cannot order work-groups.
+
+    ## Why is this bad?
+    Without a barrier the other work-item's write may or may not be visible, so the
+    result depends on scheduling.
+
+    ## Example
+    ```c
+    a[gid] = a[gid] * 2.0f;
+    float right = a[gid + 1];
+    ```
+
+    ## Use instead
+    ```c
+    float right = a[gid + 1];   // read before anyone writes, or use a second buffer
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    a[gid] = a[gid] * 2.0f;
+    ```
+
+    ## OpenCL spec
+    Section 6.15.9, "Synchronization Functions".
+    """
+
+    code = "CL211"
+    name = "global-memory-race"
+    spec_section = "synchronization-functions"
+
+
+class BarrierFenceMissesMemory(_RaceRule):
+    """## What it does
+    Reports a race that a barrier between the two accesses would prevent if its flags
+    fenced the memory they share: `barrier(CLK_GLOBAL_MEM_FENCE)` between a `__local`
+    write and read, or `CLK_LOCAL_MEM_FENCE` alone between `__global` ones. The fix
+    fences both (safe: a wider fence only orders more).
+
+    ## Why is this bad?
+    A barrier makes work-items wait, but only the memory named in its flags is made
+    consistent across it; the other space may still show stale values.
+
+    ## Example
+    ```c
+    l[lid] = in[gid];
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    out[gid] = l[lid + 1];
+    ```
+
+    ## Use instead
+    ```c
+    l[lid] = in[gid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[gid] = l[lid + 1];
+    ```
+
+    ## OpenCL spec
+    Section 6.15.9, "Synchronization Functions": the flags argument "specifies the
+    memory address space" the barrier's fence applies to.
+    """
+
+    code = "CL212"
+    name = "barrier-fence-misses-memory"
+    spec_section = "synchronization-functions"
+    applicability = Applicability.SAFE
+
+
+RULES = [LocalMemoryRace, GlobalMemoryRace, BarrierFenceMissesMemory]
