@@ -124,12 +124,17 @@ def _declared_name(node: Node | None) -> str | None:
     return None
 
 
+# Expressions that pass a literal on as the program's source; a call's arguments are not
+# (`cl::Program(ctx, loadProgram("vadd.cl"))` reads a file named by the literal).
+_PASSES_ON = ("initializer_list", "parenthesized_expression", "cast_expression", "pointer_expression",
+              "compound_literal_expression", "initializer_pair", "argument_list")
+
+
 def _strings_in(node: Node, deep: bool) -> list[Node]:
-    """Outermost literals: the node itself, or (deep) those among its descendants, skipping
-    calls' other arguments only as far as they hold literals."""
+    """The node itself when it is a literal, or (deep) the literals it passes on."""
     if node.type in _STRINGS:
         return [node]
-    if not deep:
+    if not deep or node.type not in _PASSES_ON:
         return []
     out = []
     for child in node.named_children:

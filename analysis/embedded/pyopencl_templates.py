@@ -29,6 +29,9 @@ def arguments(builder: KernelBuilder, piece: Piece) -> None:
     start = len(builder)
     piece(builder)
     text = builder.text_since(start)
+    if not text.strip():  # no arguments: drop the comma the template puts after them
+        builder.synthetic("int pyopencl_no_arguments")
+        return
     for offset, qualifier in reversed(qualify_pointer_args(text)):
         builder.insert_synthetic(start + offset, qualifier)
 
@@ -54,8 +57,11 @@ def elementwise(b: KernelBuilder, args: Piece, operation: Piece, preamble: Piece
     b.synthetic(f"\n#define PYOPENCL_ELWISE_CONTINUE continue\n__kernel void {name}(")
     args(b)
     b.synthetic(", long n)\n{\n  int lid = get_local_id(0);\n  int gsize = get_global_size(0);\n"
-                "  int work_group_start = get_local_size(0)*get_group_id(0);\n  long i;\n"
-                "  for (i = work_group_start + lid; i < n; i += gsize)\n  {\n    ")
+                "  int work_group_start = get_local_size(0)*get_group_id(0);\n"
+                "  long i = get_global_id(0);\n"
+                # pyopencl loops `i` from work_group_start + lid by gsize; one step of that
+                # loop has the same names and keeps each work-item's `i` its own to analyses
+                "  if (i < n)\n  {\n    ")
     operation(b)
     b.synthetic(";\n  }\n}\n")
 

@@ -185,6 +185,8 @@ class PythonFinder:
     def _piece(self, node: Node | None, before: int) -> templates.Piece | None:
         if node is None:
             return None
+        if node.type == "list" and node.named_child_count == 0:  # `arguments=[]`
+            return lambda b: None
         literal, mode = self._resolve(node, before)
         if literal is None:
             raise Unmappable("not a literal")
@@ -290,10 +292,18 @@ class PythonFinder:
         return HostKernel(text, positions, (call.start_byte, call.end_byte), origin)
 
 
+# A dtype the source does not spell (a variable, a struct dtype): a reserved type name that
+# no rule reads into, so the snippets are still checked, their member accesses included.
+UNKNOWN_CTYPE = "__pyopencl_dtype"
+
+
 def _ctype(node: Node | None) -> str | None:
     """`np.float32`, `numpy.dtype(np.int32)`, `"float32"` as an OpenCL C type name."""
     if node is None:
         return None
+    if node.type in ("identifier", "attribute", "subscript") and \
+            (node.text or b"").decode().rpartition(".")[2] not in templates.NUMPY_CTYPES:
+        return UNKNOWN_CTYPE
     if node.type == "call":
         args = node.child_by_field_name("arguments")
         if args is None or args.named_child_count != 1:
