@@ -38,7 +38,7 @@ from cllint.analysis.db import Change, Host
 from cllint.analysis.diagnostics import Diagnostic, FileId
 from cllint.analysis.lint import LintOptions
 from cllint.includes import MAX_INCLUDE_BYTES
-from cllint.server import convert, jsonrpc
+from cllint.server import convert, embedded, jsonrpc
 from cllint.server.device import DeviceSession
 from cllint.server.settings import EditorSettings, from_json, lint_options
 
@@ -309,6 +309,8 @@ class CllintServer(LanguageServer):
         path = uri_to_path(uri)
         self.docs[uri] = Document(version, convert.LineIndex(data, self.encoding), path)
         self.results.pop(uri, None)
+        if embedded.is_host_document(uri):  # Python or C/C++: only its kernels are linted
+            return
         self.host.apply_change(Change(files={uri: data}, options={uri: self.options_for(path)}))
 
     def change_document(self, params: types.DidChangeTextDocumentParams) -> None:
@@ -321,6 +323,8 @@ class CllintServer(LanguageServer):
         before = doc.index.text
         try:
             edits, full = convert.apply_changes(doc.index, list(params.content_changes))
+            if embedded.is_host_document(uri):
+                return
             change = Change(files={uri: full}) if full is not None else Change(edits={uri: edits})
             self.host.apply_change(change)
         except Exception:
@@ -337,13 +341,15 @@ class CllintServer(LanguageServer):
                 log.exception("dropping a change pygls cannot apply either: %s", uri)
         text = copy.source.encode("utf-8", "surrogatepass")
         doc.index = convert.LineIndex(text, self.encoding)
-        self.host.apply_change(Change(files={uri: text}))
+        if not embedded.is_host_document(uri):
+            self.host.apply_change(Change(files={uri: text}))
 
     def close_document(self, uri: str) -> None:
         self.docs.pop(uri, None)
         self.results.pop(uri, None)
         self.device.build_diags.pop(uri, None)
-        self.host.apply_change(Change(files={uri: None}))
+        if not embedded.is_host_document(uri):
+            self.host.apply_change(Change(files={uri: None}))
 
     # -- diagnostics ------------------------------------------------------------------
 
@@ -357,8 +363,14 @@ class CllintServer(LanguageServer):
             return cached
         # Analysed before: this is an edit's analysis (see Collector).
         self.collector.before_analysis(keystroke=cached is not None)
-        snap = self.host.snapshot()
         self.analyses += 1
+        if embedded.is_host_document(uri):
+            diags = embedded.diagnostics(uri, doc.index.text, self.options_for(doc.path), self.editor)
+            texts = doc.published.convert(diags, doc.index, self._index_for)
+            result = Result(doc.version, diags, texts)
+            self.results[uri] = result
+            return result
+        snap = self.host.snapshot()
         diags = snap.diagnostics(uri)
         texts = doc.published.convert(diags, doc.index, self._index_for)
         result = Result(doc.version, diags, texts, snap.is_canonical(uri))
