@@ -50,6 +50,8 @@ module.exports = grammar(C, {
     $._pragma_opencl_fp_contract,
     $._pragma_unroll,
     $.raw_string_marker,
+    $._bare_macro,
+    $._macro_pack,
     $._error_sentinel,
   ],
 
@@ -82,6 +84,8 @@ module.exports = grammar(C, {
     [$.type_specifier, $.sized_type_specifier, $.macro_modifier],
     [$.type_specifier, $.macro_type_specifier, $._macro_type_call],
     [$._declarator, $._declaration_declarator],
+    // `F(const, x)` or `F(const int, x)`: qualifiers alone, or before a type
+    [$.macro_type_argument],
   ]),
 
   rules: {
@@ -157,6 +161,25 @@ module.exports = grammar(C, {
     abstract_block_pointer_declarator: $ => prec.dynamic(1, prec.right(seq(
       '^', repeat($.type_qualifier), field('declarator', optional($._abstract_declarator))))),
 
+    // `__global Foo *__attribute__((aligned(16))) p`: GNU attributes after a pointer's `*`,
+    // beside its qualifiers.
+    pointer_declarator: $ => prec.dynamic(1, prec.right(seq(
+      optional($.ms_based_modifier), '*', repeat($.ms_pointer_modifier),
+      repeat(choice($.type_qualifier, $.attribute_specifier)),
+      field('declarator', $._declarator)))),
+    pointer_field_declarator: $ => prec.dynamic(1, prec.right(seq(
+      optional($.ms_based_modifier), '*', repeat($.ms_pointer_modifier),
+      repeat(choice($.type_qualifier, $.attribute_specifier)),
+      field('declarator', $._field_declarator)))),
+    pointer_type_declarator: $ => prec.dynamic(1, prec.right(seq(
+      optional($.ms_based_modifier), '*', repeat($.ms_pointer_modifier),
+      repeat(choice($.type_qualifier, $.attribute_specifier)),
+      field('declarator', $._type_declarator)))),
+    abstract_pointer_declarator: $ => prec.dynamic(1, prec.right(seq(
+      '*', repeat($.ms_pointer_modifier),
+      repeat(choice($.type_qualifier, $.attribute_specifier)),
+      field('declarator', optional($._abstract_declarator))))),
+
     macro_declarator: $ => prec.dynamic(-2, seq(
       field('macro', $.macro_modifier),
       field('declarator', $._declarator),
@@ -206,25 +229,70 @@ module.exports = grammar(C, {
     // reading (an identifier argument is an expression).
     // One argument-list rule for calls and macros, so the parser's versions for
     // `F(a, b)` (call, macro type specifier) can merge while reading it.
+    // `f(a, b EXTRA_ARGS)`: an object-like macro after the last argument, with no comma,
+    // that expands to more arguments (or to none): a `macro_argument_pack`. The scanner
+    // reads one only for a name spelled as macros are (capitals, digits, `_`) right before
+    // the `)`, so `float gmx_unused x)` keeps `gmx_unused` a macro before the declarator.
     argument_list: $ => seq(
       '(',
-      commaSep(choice($.expression, alias($.macro_type_argument, $.type_descriptor), $.compound_statement)),
+      optional(seq(
+        commaSep1(choice($.expression, alias($.macro_type_argument, $.type_descriptor), $.compound_statement)),
+        optional(alias($._macro_pack, $.macro_argument_pack)),
+      )),
       ')',
     ),
-    macro_type_argument: $ => seq(
-      repeat($.type_qualifier),
-      field('type', choice($.primitive_type, $.sized_type_specifier, $.struct_specifier,
-        $.union_specifier, $.enum_specifier)),
-      repeat($.type_qualifier),
-      field('declarator', optional($._abstract_declarator)),
+    // A type name, or qualifiers alone (`F(x, __constant, p)`, `__attribute__((const))`),
+    // where a qualifier may also be a macro (`md5(MAYBE_VOLATILE uint, W)`).
+    macro_type_argument: $ => choice(
+      seq(
+        repeat(choice($.type_qualifier, $.macro_modifier)),
+        field('type', choice($.primitive_type, $.sized_type_specifier, $.struct_specifier,
+          $.union_specifier, $.enum_specifier)),
+        repeat($.type_qualifier),
+        field('declarator', optional($._abstract_declarator)),
+      ),
+      prec.right(repeat1($.type_qualifier)),
+    ),
+
+    // `void g(int x EXTRA_PARAMS)`: the same after the last parameter.
+    parameter_list: $ => seq(
+      '(',
+      choice(
+        optional(seq(
+          commaSep1(choice($.parameter_declaration, $.variadic_parameter)),
+          optional(alias($._macro_pack, $.macro_parameter_pack)),
+        )),
+        $.compound_statement,
+      ),
+      ')',
+    ),
+
+    // A name after the type is the declarator (`int EXTRA` declares EXTRA), never a pack
+    // after an unnamed parameter.
+    parameter_declaration: $ => prec.right(seq(
+      $._declaration_specifiers,
+      optional(field('declarator', choice($._declarator, $._abstract_declarator))),
+      repeat($.attribute_specifier),
+    )),
+
+    // `#define make_short2(x...) ((short2)(x))`: GNU named variadic parameters.
+    preproc_params: $ => seq(
+      token.immediate('('),
+      commaSep(choice($.identifier, '...', seq($.identifier, '...'))),
+      ')',
     ),
 
     // A macro body runs to the end of the line and its continuations, comments
     // included (tree-sitter-c stops at `/*`, and the rest of the body spills into code).
-    preproc_arg: _ => token(prec(-1, /\S([^/\n]|\/[^*\n]|\/\*([^*]|\*+[^*/])*\*+\/|\\\r?\n)*/)),
+    // It may end with `/` (`1 // (a) /`, or `#define DIV /`).
+    preproc_arg: _ => token(prec(-1, /\S([^/\n]|\/[^*\n]|\/\*([^*]|\*+[^*/])*\*+\/|\\\r?\n)*\/?/)),
 
-    // `if (m) #pragma unroll for (...)`: a loop pragma where a statement goes.
-    _non_case_statement: ($, original) => choice(original, $.pragma_statement),
+    // `if (m) #pragma unroll for (...)`: a loop pragma where a statement goes; and a bare
+    // macro used as a statement with no `;` (`FA_UNROLL` before a loop, `if (i) KEYSET10
+    // else KEYSET00`, `DES_bs_clear_block` before `}`). The scanner reads a name as one only
+    // where what follows cannot continue it (see src/scanner.c).
+    _non_case_statement: ($, original) => choice(original, $.pragma_statement, $.macro_statement),
+    macro_statement: $ => field('macro', alias($._bare_macro, $.identifier)),
     pragma_statement: $ => prec.dynamic(-1, seq(
       field('pragma', choice($.unroll_pragma, $.preproc_pragma)),
       field('body', $.statement),

@@ -26,8 +26,7 @@ class Access:
     node: Node  # the outermost subscript_expression
     base: VarInfo
     space: str  # 'local' or 'global'
-    indices: tuple[Node, ...]  # outermost last: `t[y][x]` -> (y, x)
-    dims: tuple[int | None, ...]  # declared extents of an array, inner ones used to flatten
+    indices: tuple[Node, ...]  # `t[y][x]` -> (y, x); an element is the tuple of their values
     read: bool
     write: bool
     atomic: bool
@@ -65,8 +64,7 @@ def _declared_dims(v: VarInfo) -> list[Node | None]:
     return out
 
 
-def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
-            extent: callable) -> list[Access]:
+def collect(names: Names, syntax: Node, cfg_node: int, body: Node, moved: set[int]) -> list[Access]:
     """Accesses to shared memory in one CFG node's syntax (a statement or condition)."""
     out: list[Access] = []
     for n in walk(syntax):
@@ -85,25 +83,25 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
         if root is None or root.type != "identifier":
             continue
         v = names.var(root)
-        if v is None or not (v.array and v.shared or v.pointer and v.pointee_shared):
+        # A __local array, or a kernel's pointer argument that is never moved: a private
+        # pointer (or array of them) may point anywhere per work-item.
+        if v is None or not (v.array and v.shared and not v.pointer or v.pointer and v.pointee_shared
+                             and not v.array and v.param_index is not None and v.key not in moved):
             continue
         space = space_of(v)
         if space is None or any(i is None for i in chain):
             continue
         indices = tuple(reversed(chain))
-        dims: tuple[int | None, ...] = ()
         if v.array:
-            declared = _declared_dims(v)
-            if len(declared) != len(indices):
+            if len(_declared_dims(v)) != len(indices):
                 continue  # `t[i]` of a 2-D array: a row, not an element
-            dims = tuple(extent(d) for d in declared)
         elif len(indices) != 1:
             continue
         read, write, atomic = _use(n)
         if atomic is None:
             continue  # its address escapes: what is done with it is not known
         guards, unknown = _guards(n, body)
-        out.append(Access(n, v, space, indices, dims, read, write, atomic, cfg_node, guards, unknown))
+        out.append(Access(n, v, space, indices, read, write, atomic, cfg_node, guards, unknown))
     return out
 
 

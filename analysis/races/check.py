@@ -106,7 +106,7 @@ class _Kernel:
                 sm = fa.summary(site.name)
                 if sm is not None and sm.sync == "barrier":
                     self.barriers[site.cfg_node] = ({"local", "global"}, site.node)
-        self.defs, self.counters, self.assigning = _definitions(self.body, names, self.cfg)
+        self.defs, self.counters, self.assigning, self.moved = _definitions(self.body, names, self.cfg)
         # A counter takes the same values in every work-item only if its header is uniform
         # (`for (i = lid; ...)` is no counter: its values follow the work-item).
         heads = {n.owner.id: n.id for n in self.cfg.nodes if n.kind == "branch" and n.owner is not None}
@@ -118,7 +118,8 @@ class _Kernel:
                                 for _, _, _, loop in self.counters.values()
                                 if loop.child_by_field_name("condition") is not None}
         self.ev = Evaluator(names, self.defs, set(self.counters), self._constant, lambda v: True)
-        self.size = _model_size(func, self._constant)
+        self.sizes = _model_sizes(func, fa.flat_dims)
+        self.size = self.sizes[0]
 
     # -- facts ---------------------------------------------------------------------------
     def _constant(self, ident: Node) -> int | None:
@@ -138,13 +139,10 @@ class _Kernel:
         for node in self.cfg.nodes:
             if node.syntax is None or node.id in self.barriers:
                 continue
-            out.extend(collect(self.names, node.syntax, node.id, self.body, self._extent))
+            out.extend(collect(self.names, node.syntax, node.id, self.body, self.moved))
         for a in out:  # a counter's values already satisfy its loop's condition
             a.guards = tuple(g for g in a.guards if g.cond.id not in self.loop_conditions)
         return out
-
-    def _extent(self, size: Node | None) -> int | None:
-        return None
 
     def reach(self, start: int, blocks: set[int], forward: bool = True) -> set[int]:
         edges = [n.succs for n in self.cfg.nodes] if forward else self.cfg.preds()
@@ -262,18 +260,33 @@ class _Kernel:
     def witness(self, first: Access, second: Access, between: set[int]) -> tuple | None:
         """Two work-items, the element and the counters' values where `first` and `second`
         collide, for every round of samples; None if some round has none."""
+        if first.write and second.write and not (first.read or second.read) \
+                and not (self.stores_divergent(first) or self.stores_divergent(second)):
+            return None  # every work-item stores the same value: benign, as Oclgrind deems it
         k1, k2 = self.counters_of(first), self.counters_of(second)
         independent = {k for k in set(k1) | set(k2) if self.assigning.get(k, set()) & between}
         got = None
-        for r in range(ROUNDS):
+        for size, r in itertools.product(self.sizes, range(ROUNDS)):
+            self.size = size
             def sample(symbol: object, r: int = r) -> int:
                 return 1_000_003 + 7_919 * (zlib.crc32(repr(symbol).encode()) % 1009) + 104_729 * r
             group = (0, 0, 0) if r == 0 else (3, 2, 1)
             hit = self.search(first, second, k1, k2, independent, sample, group)
             if hit is None:
+                self.size = self.sizes[0]
                 return None
             got = got or hit
+        self.size = self.sizes[0]
         return got
+
+    def stores_divergent(self, acc: Access) -> bool:
+        """Whether the value a plain `x[i] = v` stores may differ between work-items."""
+        p = acc.node.parent
+        while p is not None and p.type == "parenthesized_expression":
+            p = p.parent
+        value = p.child_by_field_name("right") if p is not None and p.type == "assignment_expression" else None
+        return value is None or self.divergent(value, acc.cfg_node) or any(
+            n.type in ("subscript_expression", "pointer_expression", "call_expression") for n in walk(value))
 
     def search(self, first: Access, second: Access, k1: list[int], k2: list[int], independent: set[int],
                sample, group) -> tuple | None:
@@ -456,35 +469,35 @@ def _step(ev: Evaluator, update: Node | None, key: int, env: Env) -> int | None:
     return None
 
 
-def _model_size(func: Node, constant: Callable[[Node], int | None]) -> tuple[int, int, int]:
-    """The model work-group: `reqd_work_group_size` if given, else 16 work-items in one
-    dimension, 8x8 in two, 4x4x4 in three (dimensions the kernel never asks about: 1)."""
+def _model_sizes(func: Node, flat: frozenset[int]) -> list[tuple[int, int, int]]:
+    """Model work-groups: `reqd_work_group_size` if given; else two sizes, 16 and 4
+    work-items in one dimension, 8x8 and 4x4 in two, 4x4x4 and 2x2x2 in three (a race must
+    show in both, so it does not hang on the size). Dimensions the kernel never asks about,
+    or that the file treats as one work-item wide (uniformity's flat dimensions): 1."""
     for n in walk(func):
-        if n.type in ("attribute_specifier", "attribute") and b"reqd_work_group_size" in (n.text or b""):
-            nums = [int(x) for x in re.findall(rb"\d+", (n.text or b"").split(b"reqd_work_group_size", 1)[1])[:3]]
-            if len(nums) == 3 and all(0 < x for x in nums) and nums[0] * nums[1] * nums[2] <= 1024:
-                return nums[0], nums[1], nums[2]
         if n.type == "compound_statement":
             break
+        if b"reqd_work_group_size" in (n.text or b"") and n.type != "function_definition":
+            nums = [int(x) for x in re.findall(rb"\d+", (n.text or b"").split(b"reqd_work_group_size", 1)[1])[:3]]
+            if len(nums) == 3 and all(0 < x for x in nums) and nums[0] * nums[1] * nums[2] <= 1024:
+                return [(nums[0], nums[1], nums[2])]
     used: set[int] = set()
     for n in walk(func.child_by_field_name("body")):
         if n.type == "call_expression" and callee_name(n) in ("get_local_id", "get_global_id", "get_local_size"):
-            arg = _arg(n, 0)
-            t = _text(arg)
-            if t in ("0", "1", "2"):
-                used.add(int(t))
-            else:
-                used |= {0, 1, 2}
+            t = _text(_arg(n, 0))
+            used |= {int(t)} if t in ("0", "1", "2") else {0, 1, 2}
         elif n.type == "call_expression" and callee_name(n) in ("get_local_linear_id", "get_global_linear_id"):
             used |= {0, 1, 2}
-    width = {1: 16, 2: 8, 3: 4}.get(max(used) + 1 if used else 1, 16)
-    return tuple(width if d in used else 1 for d in range(3))  # type: ignore[return-value]
+    used -= flat
+    widths = {1: (16, 4), 2: (8, 4), 3: (4, 2)}.get(max(used) + 1 if used else 1, (16, 4))
+    return [tuple(w if d in used else 1 for d in range(3)) for w in widths]  # type: ignore[misc]
 
 
-def _definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], dict[int, tuple], dict[int, set[int]]]:
+def _definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], dict[int, tuple],
+                                                              dict[int, set[int]], set[int]]:
     """Private variables defined once by their initialiser (key -> value), loop counters
     (key -> (init value, condition, update, loop)) changed only by their `for`'s header,
-    and the CFG nodes that assign each counter."""
+    the CFG nodes that assign each counter, and every variable assigned in the body."""
     inits: dict[int, Node] = {}
     writes: dict[int, int] = {}
     for n in walk(body):
@@ -536,4 +549,4 @@ def _definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], d
             init = loop.child_by_field_name("initializer")
             if node.syntax is not None and (node.syntax == update or node.syntax == init):
                 assigning.setdefault(k, set()).add(node.id)
-    return defs, counters, assigning
+    return defs, counters, assigning, set(writes)

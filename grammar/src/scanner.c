@@ -30,6 +30,18 @@
  * it would on its own and every position in the file is kept. The opening marker must
  * end its line (comments aside) and the closing one be followed only by blanks and
  * comments to the end of the file: neither can then be OpenCL C.
+ *
+ * Where a statement may start, a name standing alone as a statement with no `;` is a
+ * macro that expands to statements or to a loop pragma (`FA_UNROLL` before `for`,
+ * `if (i) KEYSET10 else KEYSET00`, `DES_bs_clear_block` before `}`). It is read as one
+ * (`_bare_macro`) only where nothing could continue the name as code: the name ends its
+ * line and the next code starts with a word, `{` or `}` or is the end of a conditional
+ * branch, or `else` follows on the same line. Keywords and type names are never bare
+ * macros.
+ *
+ * After the last argument or parameter, a name spelled as macros are (capitals, digits
+ * and `_`, at least one capital) and followed by `)` is an object-like macro expanding to
+ * more of the list (`f(a, b EXTRA_ARGS)`, `void g(int x EXTRA_PARAMS)`): `_macro_pack`.
  */
 
 #include "tree_sitter/parser.h"
@@ -56,6 +68,8 @@ enum TokenType {
   PRAGMA_OPENCL_FP_CONTRACT,
   PRAGMA_UNROLL,
   RAW_STRING_MARKER,
+  BARE_MACRO,
+  MACRO_PACK,
   ERROR_SENTINEL,
 };
 
@@ -65,9 +79,21 @@ enum Mode { MODE_STRUCT = 1, MODE_EXTRA = 2, MODE_ZERO = 3 };
 /* A structural decision looks ahead at most this many characters. */
 #define MAX_LOOKAHEAD 400000
 
+/* Conditions whose branch was chosen in EXTRA groups, remembered so that a later group on
+ * the same condition is read under the same assumption. */
+#define MAX_ASSUMED 32
+
+typedef struct {
+  uint32_t hash;   /* of the condition with negations and outer parentheses removed */
+  bool positive;   /* assumed true (the condition as written after removing them) */
+} Assumption;
+
 typedef struct {
   uint8_t depth;
   bool pending_text; /* rest of an EXTRA directive line still to be emitted */
+  uint8_t skip_branches; /* branches of the group just opened to skip before reading code */
+  uint8_t assumed_count;
+  Assumption assumed[MAX_ASSUMED];
   uint8_t modes[MAX_DEPTH];
 } Scanner;
 
@@ -140,13 +166,15 @@ static DirectiveKind classify(const char *name) {
 /*
  * Walks forward through code, at the start of a line, until the directive that ends
  * the current branch at nesting depth 0 (`#elif`/`#else`/`#endif`), or EOF. Stops
- * after the '#' and name of that directive and reports its kind in *kind.
+ * after the '#' and name of that directive and reports its kind in *kind (D_OTHER at
+ * EOF), and in *is_else (when not NULL) whether it is `#else`.
  *
  * When `check` is set, also reports whether the walked branch looks like a run of
  * complete items: brackets balanced and the last code character one of ; } ,
  * (or no code at all). Only the first branch of nested groups is counted.
  */
-static bool walk_branch(TSLexer *lexer, DirectiveKind *kind, bool check, unsigned *budget) {
+static bool walk_branch(TSLexer *lexer, DirectiveKind *kind, bool check, unsigned *budget,
+                        bool *is_else) {
   int paren = 0, brace = 0, bracket = 0;
   int32_t last = 0;
   bool ok = true;
@@ -176,6 +204,7 @@ static bool walk_branch(TSLexer *lexer, DirectiveKind *kind, bool check, unsigne
       DirectiveKind k = classify(name);
       if (nested == 0 && (k == D_ALT || k == D_END)) {
         *kind = k;
+        if (is_else) *is_else = !strcmp(name, "else");
         if (check && (paren || brace || bracket || !(last == 0 || last == ';' || last == '}' || last == ',')))
           ok = false;
         return ok;
@@ -264,7 +293,7 @@ static bool walk_branch(TSLexer *lexer, DirectiveKind *kind, bool check, unsigne
     }
     advance(lexer);
   }
-  *kind = D_END;
+  *kind = D_OTHER; /* EOF: the group is not closed */
   if (check && (paren || brace || bracket)) ok = false;
   return ok;
 }
@@ -275,18 +304,136 @@ static void skip_to_endif(TSLexer *lexer, DirectiveKind kind) {
   unsigned budget = UINT32_MAX;
   while (kind != D_END && !lexer->eof(lexer)) {
     consume_line(lexer);
-    walk_branch(lexer, &kind, false, &budget);
+    walk_branch(lexer, &kind, false, &budget, NULL);
   }
   consume_line(lexer);
 }
 
 /* True when the condition on the rest of this `#if` line is the literal 0. */
-static bool condition_is_zero(TSLexer *lexer) {
-  while (is_hspace(lexer->lookahead)) advance(lexer);
-  if (lexer->lookahead != '0') return false;
-  advance(lexer);
-  while (is_hspace(lexer->lookahead) || lexer->lookahead == '\r') advance(lexer);
-  return lexer->lookahead == '\n' || lexer->lookahead == '/' || lexer->eof(lexer);
+#define MAX_CONDITION 256
+
+/* Reads the rest of a directive line (continuations joined, comments dropped) into `buf`
+ * with blanks removed and `defined X` written `defined(X)`, through the newline. Returns
+ * false when the condition is too long to compare. */
+static bool read_condition(TSLexer *lexer, char *buf, unsigned cap) {
+  unsigned n = 0;
+  bool fits = true, blank = false;
+  buf[0] = 0;
+  for (;;) {
+    int32_t c = lexer->lookahead;
+    if (lexer->eof(lexer) || c == '\n') break;
+    if (c == '\\') {
+      advance(lexer);
+      if (lexer->lookahead == '\r') advance(lexer);
+      if (lexer->lookahead == '\n') advance(lexer);
+      blank = true;
+      continue;
+    }
+    advance(lexer);
+    if (c == '/' && (lexer->lookahead == '/' || lexer->lookahead == '*')) {
+      /* a comment: what came before is the condition; the rest of the line is read */
+      if (lexer->lookahead == '*') {
+        advance(lexer);
+        int32_t prev = 0;
+        while (!lexer->eof(lexer) && !(prev == '*' && lexer->lookahead == '/')) {
+          prev = lexer->lookahead;
+          advance(lexer);
+        }
+        if (!lexer->eof(lexer)) advance(lexer);
+        blank = true;
+        continue;
+      }
+      consume_line(lexer);
+      buf[n] = 0;
+      return fits;
+    }
+    if (is_hspace(c) || c == '\r') {
+      blank = true;
+      continue;
+    }
+    /* `defined X` -> `defined(X)` */
+    if (blank && is_word(c) && n >= 7 && !strncmp(buf + n - 7, "defined", 7) &&
+        (n == 7 || !is_word(buf[n - 8]))) {
+      if (n + 1 < cap) buf[n++] = '('; else fits = false;
+      for (;;) {
+        if (n + 1 < cap) buf[n++] = (char)c; else fits = false;
+        if (lexer->eof(lexer) || !is_word(lexer->lookahead)) break;
+        c = lexer->lookahead;
+        advance(lexer);
+      }
+      if (n + 1 < cap) buf[n++] = ')'; else fits = false;
+      buf[n] = 0;
+      blank = false;
+      continue;
+    }
+    blank = false;
+    if (n + 1 < cap) buf[n++] = (char)c; else fits = false;
+    buf[n] = 0;
+  }
+  if (!lexer->eof(lexer)) advance(lexer);
+  buf[n] = 0;
+  return fits;
+}
+
+/* True when `buf[from, to)` is one operand: a name or number, `defined(X)`, or a
+ * parenthesised group that closes at its end. */
+static bool is_one_operand(const char *buf, unsigned from, unsigned to) {
+  if (from >= to) return false;
+  if (buf[from] == '(') {
+    int depth = 0;
+    for (unsigned i = from; i < to; i++) {
+      if (buf[i] == '(') depth++;
+      if (buf[i] == ')' && --depth == 0) return i == to - 1;
+    }
+    return false;
+  }
+  unsigned i = from;
+  while (i < to && is_word(buf[i])) i++;
+  if (i == to) return true;
+  return i - from == 7 && !strncmp(buf + from, "defined", 7) && is_one_operand(buf, i, to);
+}
+
+/* Removes outer parentheses and leading `!` from one operand, flipping `*positive` for
+ * each `!`, and hashes what is left (FNV-1a). */
+static uint32_t condition_key(const char *buf, bool *positive) {
+  unsigned from = 0, to = (unsigned)strlen(buf);
+  for (;;) {
+    if (to - from >= 2 && buf[from] == '(' && is_one_operand(buf, from, to)) {
+      from++;
+      to--;
+    } else if (to - from >= 2 && buf[from] == '!' && buf[from + 1] != '=' &&
+               is_one_operand(buf, from + 1, to)) {
+      from++;
+      *positive = !*positive;
+    } else {
+      break;
+    }
+  }
+  uint32_t h = 2166136261u;
+  for (unsigned i = from; i < to; i++) h = (h ^ (uint8_t)buf[i]) * 16777619u;
+  return h;
+}
+
+/* -1: nothing is known about the condition; 1: it was assumed as written; 0: the opposite. */
+static int assumed(const Scanner *s, uint32_t key, bool positive) {
+  for (unsigned i = 0; i < s->assumed_count; i++)
+    if (s->assumed[i].hash == key) return s->assumed[i].positive == positive;
+  return -1;
+}
+
+static void assume(Scanner *s, uint32_t key, bool positive) {
+  for (unsigned i = 0; i < s->assumed_count; i++)
+    if (s->assumed[i].hash == key) {
+      s->assumed[i].positive = positive;
+      return;
+    }
+  if (s->assumed_count == MAX_ASSUMED) { /* forget the oldest */
+    memmove(s->assumed, s->assumed + 1, (MAX_ASSUMED - 1) * sizeof(Assumption));
+    s->assumed_count--;
+  }
+  s->assumed[s->assumed_count].hash = key;
+  s->assumed[s->assumed_count].positive = positive;
+  s->assumed_count++;
 }
 
 static bool push(Scanner *s, uint8_t mode) {
@@ -303,12 +450,27 @@ static bool scan_open(Scanner *s, TSLexer *lexer, const bool *valid, const char 
   enum TokenType token = !strcmp(name, "if") ? PP_IF : !strcmp(name, "ifdef") ? PP_IFDEF : PP_IFNDEF;
   lexer->mark_end(lexer);  /* both the structural and the EXTRA token end after the name */
 
-  if (token == PP_IF && condition_is_zero(lexer)) {
-    consume_line(lexer);
+  char condition[MAX_CONDITION];
+  bool comparable = read_condition(lexer, condition, sizeof condition) && condition[0];
+  bool positive = token != PP_IFNDEF;
+  uint32_t key = 0;
+  if (comparable) {
+    if (token != PP_IF) { /* `#ifdef X` is `defined(X)` */
+      char def[MAX_CONDITION + 9];
+      strcpy(def, "defined(");
+      strcat(def, condition);
+      strcat(def, ")");
+      key = condition_key(def, &positive);
+    } else {
+      key = condition_key(condition, &positive);
+    }
+  }
+
+  if (token == PP_IF && !strcmp(condition, "0")) {
     unsigned budget = UINT32_MAX;
-    DirectiveKind kind;
-    walk_branch(lexer, &kind, false, &budget);
-    if (kind == D_END) {
+    DirectiveKind kind = D_OTHER;
+    walk_branch(lexer, &kind, false, &budget, NULL);
+    if (kind != D_ALT) {
       consume_line(lexer);
       lexer->mark_end(lexer);
     } else {
@@ -326,24 +488,63 @@ static bool scan_open(Scanner *s, TSLexer *lexer, const bool *valid, const char 
     return true;
   }
 
-  if (valid[token]) {
+  /* Walk every branch, noting which look like runs of complete items. */
+  unsigned budget = MAX_LOOKAHEAD;
+  DirectiveKind kind = D_ALT;
+  bool is_else = false, has_else = false;
+  bool first_complete = walk_branch(lexer, &kind, true, &budget, &is_else);
+  bool all_complete = first_complete;
+  unsigned branches = 1, first_later_complete = 0;
+  while (kind == D_ALT && budget > 0 && branches < 255) {
+    has_else = has_else || is_else;
     consume_line(lexer);
-    unsigned budget = MAX_LOOKAHEAD;
-    bool complete = true;
-    DirectiveKind kind = D_ALT;
-    while (complete && kind == D_ALT) {
-      complete = walk_branch(lexer, &kind, true, &budget);
-      if (kind == D_ALT) consume_line(lexer);
-    }
-    if (complete) {
-      push(s, MODE_STRUCT);
-      lexer->result_symbol = token;
-      return true;
-    }
+    bool complete = walk_branch(lexer, &kind, true, &budget, &is_else);
+    if (complete && !first_later_complete) first_later_complete = branches;
+    all_complete = all_complete && complete;
+    branches++;
+  }
+  bool whole = budget > 0 && kind == D_END;
+  if (valid[token] && all_complete && whole) {
+    push(s, MODE_STRUCT);
+    lexer->result_symbol = token;
+    return true;
   }
   push(s, MODE_EXTRA);
   s->pending_text = true;
+  /* Which branch is read. A condition chosen before is read the same way again, so that
+   * the two halves of a construct split over two groups (`#if A` ... `{`, later `#if !A`
+   * ... `}`) agree. Otherwise the first branch, unless it is not a run of complete items
+   * (text that is not code, half of a construct) while a later branch written out is:
+   * then the branch that parses. */
+  if (whole) {
+    int known = comparable ? assumed(s, key, positive) : -1;
+    if (known == 0) s->skip_branches = 1;
+    else if (known == -1 && !first_complete && first_later_complete)
+      s->skip_branches = (uint8_t)first_later_complete;
+    if (comparable) assume(s, key, s->skip_branches ? !positive : positive);
+  }
   lexer->result_symbol = PREPROC_CONDITIONAL;
+  return true;
+}
+
+/* Skips `s->skip_branches` branches of the group whose directive line was just read: one
+ * `preproc_skipped` through the directive line that starts the branch read next, or
+ * through `#endif` when none is. */
+static bool scan_skipped_branches(Scanner *s, TSLexer *lexer) {
+  unsigned budget = UINT32_MAX;
+  DirectiveKind kind = D_ALT;
+  while (s->skip_branches > 0 && !lexer->eof(lexer)) {
+    walk_branch(lexer, &kind, false, &budget, NULL);
+    consume_line(lexer);
+    s->skip_branches--;
+    if (kind == D_END) {
+      pop(s);
+      break;
+    }
+  }
+  s->skip_branches = 0;
+  lexer->mark_end(lexer);
+  lexer->result_symbol = PREPROC_SKIPPED;
   return true;
 }
 
@@ -381,7 +582,8 @@ static bool scan_pragma(TSLexer *lexer, const bool *valid) {
  * kernel files use none or a word (`R"CLC(`). */
 #define MAX_RAW_DELIMITER 16
 
-/* Skips blanks, newlines and comments. Returns false at other code. */
+/* Skips blanks and comments, and newlines unless `stop_at_newline`. Returns false when it
+ * consumed a `/` that starts no comment, or a comment that does not end. */
 static bool skip_blank_and_comments(TSLexer *lexer, bool stop_at_newline) {
   for (;;) {
     int32_t c = lexer->lookahead;
@@ -408,15 +610,13 @@ static bool skip_blank_and_comments(TSLexer *lexer, bool stop_at_newline) {
         return false;
       }
     } else {
-      return false;
+      return true;
     }
   }
 }
 
-/* `R"delim(` at the end of its line (lookahead on `R`). */
+/* `R"delim(` at the end of its line (lookahead on the `"` after `R`). */
 static bool scan_raw_open(TSLexer *lexer) {
-  advance(lexer);
-  if (lexer->lookahead != '"') return false;
   advance(lexer);
   for (unsigned n = 0; lexer->lookahead != '('; n++) {
     if (n == MAX_RAW_DELIMITER || !is_word(lexer->lookahead)) return false;
@@ -424,7 +624,7 @@ static bool scan_raw_open(TSLexer *lexer) {
   }
   advance(lexer);
   lexer->mark_end(lexer);
-  if (!skip_blank_and_comments(lexer, true)) return false;
+  if (!skip_blank_and_comments(lexer, true) || !(lexer->eof(lexer) || lexer->lookahead == '\n')) return false;
   lexer->result_symbol = RAW_STRING_MARKER;
   return true;
 }
@@ -440,6 +640,113 @@ static bool scan_raw_close(TSLexer *lexer) {
   lexer->mark_end(lexer);
   if (!skip_blank_and_comments(lexer, false) || !lexer->eof(lexer)) return false;
   lexer->result_symbol = RAW_STRING_MARKER;
+  return true;
+}
+
+static bool is_word_start(int32_t c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool in_list(const char *word, const char *const *list) {
+  for (; *list; list++)
+    if (!strcmp(word, *list)) return true;
+  return false;
+}
+
+/* Keywords, qualifiers and built-in type names: a line holding only one of these is a
+ * statement or declaration split over lines, never a macro. */
+static bool is_reserved(const char *w) {
+  static const char *const words[] = {
+    "auto", "break", "case", "const", "continue", "default", "do", "else", "enum", "extern",
+    "for", "goto", "if", "inline", "register", "restrict", "return", "signed", "sizeof",
+    "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while",
+    "_Bool", "_Complex", "_Atomic", "_Alignas", "_Alignof", "_Generic", "_Noreturn",
+    "_Static_assert", "_Thread_local", "__inline", "__inline__", "__restrict", "__attribute__",
+    "__attribute", "__declspec", "asm", "__asm__", "typeof", "__typeof__", "__extension__",
+    "__kernel", "kernel", "__global", "global", "__local", "local", "__constant", "constant",
+    "__private", "private", "__generic", "generic", "__read_only", "read_only", "__write_only",
+    "write_only", "__read_write", "read_write", "uniform", "pipe", "true", "false", "NULL",
+    NULL,
+  };
+  static const char *const scalars[] = {
+    "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double",
+    "half", "bool", "quad", NULL,
+  };
+  if (in_list(w, words)) return true;
+  size_t n = strlen(w);
+  if (n > 2 && w[n - 2] == '_' && w[n - 1] == 't') return true; /* size_t, image2d_t, ... */
+  for (const char *const *base = scalars; *base; base++) {
+    size_t b = strlen(*base);
+    if (strncmp(w, *base, b)) continue;
+    const char *rest = w + b;
+    if (!*rest || !strcmp(rest, "2") || !strcmp(rest, "3") || !strcmp(rest, "4") ||
+        !strcmp(rest, "8") || !strcmp(rest, "16"))
+      return true;
+  }
+  return false;
+}
+
+/* A name alone as a statement (lookahead on its first character); see the header. */
+static bool scan_bare_macro(TSLexer *lexer, const char *prefix) {
+  char word[64];
+  unsigned n = (unsigned)strlen(prefix);
+  memcpy(word, prefix, n);
+  while (is_word(lexer->lookahead) && !lexer->eof(lexer)) {
+    if (n + 1 >= sizeof word) return false;
+    word[n++] = (char)lexer->lookahead;
+    advance(lexer);
+  }
+  word[n] = 0;
+  if (is_reserved(word)) return false;
+  lexer->mark_end(lexer);
+  if (!skip_blank_and_comments(lexer, true)) return false;
+  if (!lexer->eof(lexer) && lexer->lookahead != '\n') {
+    /* `else` on the same line: `if (i) KEYSET10 else KEYSET00` */
+    const char *kw = "else";
+    for (unsigned i = 0; kw[i]; i++) {
+      if (lexer->lookahead != kw[i]) return false;
+      advance(lexer);
+    }
+    if (is_word(lexer->lookahead)) return false;
+    lexer->result_symbol = BARE_MACRO;
+    return true;
+  }
+  /* At the end of its line: the code that comes next must not continue the name. A
+   * directive that ends the branch (`#endif`, `#else`, `#elif`) ends the statement too;
+   * past any other directive line (`#if X`, `#define`), the next code decides, so that
+   * `t_helper` followed by `#if A` and `= f(x)` stays an assignment. */
+  for (;;) {
+    if (!skip_blank_and_comments(lexer, false)) return false;
+    if (lexer->lookahead != '#' || lexer->eof(lexer)) break;
+    advance(lexer);
+    while (is_hspace(lexer->lookahead)) advance(lexer);
+    char name[16];
+    read_name(lexer, name, sizeof name);
+    DirectiveKind kind = classify(name);
+    if (kind == D_ALT || kind == D_END) {
+      lexer->result_symbol = BARE_MACRO;
+      return true;
+    }
+    consume_line(lexer);
+  }
+  int32_t c = lexer->lookahead;
+  if (!lexer->eof(lexer) && !is_word_start(c) && c != '{' && c != '}') return false;
+  lexer->result_symbol = BARE_MACRO;
+  return true;
+}
+
+/* `EXTRA_ARGS)`: see the header (lookahead on the name's first character). */
+static bool scan_macro_pack(TSLexer *lexer, bool capital) {
+  while (is_word(lexer->lookahead) && !lexer->eof(lexer)) {
+    int32_t c = lexer->lookahead;
+    if (c >= 'a' && c <= 'z') return false;
+    if (c >= 'A' && c <= 'Z') capital = true;
+    advance(lexer);
+  }
+  if (!capital) return false;
+  lexer->mark_end(lexer);
+  if (!skip_blank_and_comments(lexer, false) || lexer->lookahead != ')') return false;
+  lexer->result_symbol = MACRO_PACK;
   return true;
 }
 
@@ -461,19 +768,34 @@ unsigned tree_sitter_opencl_external_scanner_serialize(void *payload, char *buff
   Scanner *s = (Scanner *)payload;
   buffer[0] = (char)s->depth;
   buffer[1] = (char)s->pending_text;
-  memcpy(buffer + 2, s->modes, s->depth);
-  return 2u + s->depth;
+  buffer[2] = (char)s->skip_branches;
+  buffer[3] = (char)s->assumed_count;
+  unsigned size = s->assumed_count * (unsigned)sizeof(Assumption);
+  memcpy(buffer + 4, s->assumed, size);
+  memcpy(buffer + 4 + size, s->modes, s->depth);
+  return 4u + size + s->depth;
 }
 
 void tree_sitter_opencl_external_scanner_deserialize(void *payload, const char *buffer, unsigned length) {
   Scanner *s = (Scanner *)payload;
   s->depth = 0;
   s->pending_text = false;
-  if (length >= 2) {
-    s->depth = (uint8_t)buffer[0];
+  s->skip_branches = 0;
+  s->assumed_count = 0;
+  if (length >= 4) {
     s->pending_text = buffer[1] != 0;
-    if (s->depth > length - 2) s->depth = (uint8_t)(length - 2);
-    memcpy(s->modes, buffer + 2, s->depth);
+    s->skip_branches = (uint8_t)buffer[2];
+    s->assumed_count = (uint8_t)buffer[3];
+    if (s->assumed_count > MAX_ASSUMED) s->assumed_count = MAX_ASSUMED;
+    unsigned size = s->assumed_count * (unsigned)sizeof(Assumption);
+    if (4 + size > length) {
+      s->assumed_count = 0;
+      size = 0;
+    }
+    memcpy(s->assumed, buffer + 4, size);
+    s->depth = (uint8_t)buffer[0];
+    if (s->depth > length - 4 - size) s->depth = (uint8_t)(length - 4 - size);
+    memcpy(s->modes, buffer + 4 + size, s->depth);
   }
 }
 
@@ -489,6 +811,7 @@ bool tree_sitter_opencl_external_scanner_scan(void *payload, TSLexer *lexer, con
     lexer->result_symbol = PREPROC_CONDITIONAL_TEXT;
     return true;
   }
+  if (s->skip_branches) return scan_skipped_branches(s, lexer);
 
   if (valid[PP_NEWLINE]) {
     while (is_hspace(lexer->lookahead)) skip(lexer);
@@ -502,10 +825,15 @@ bool tree_sitter_opencl_external_scanner_scan(void *payload, TSLexer *lexer, con
   }
 
   while (is_hspace(lexer->lookahead) || lexer->lookahead == '\n' || lexer->lookahead == '\r') skip(lexer);
-  if (valid[RAW_STRING_MARKER]) {
-    if (lexer->lookahead == 'R') return scan_raw_open(lexer);
-    if (lexer->lookahead == ')') return scan_raw_close(lexer);
+  if (lexer->lookahead == 'R' && (valid[RAW_STRING_MARKER] || valid[BARE_MACRO])) {
+    advance(lexer);
+    if (lexer->lookahead == '"') return valid[RAW_STRING_MARKER] && scan_raw_open(lexer);
+    if (valid[BARE_MACRO]) return scan_bare_macro(lexer, "R");
+    return valid[MACRO_PACK] && scan_macro_pack(lexer, true);
   }
+  if (valid[RAW_STRING_MARKER] && lexer->lookahead == ')') return scan_raw_close(lexer);
+  if (valid[BARE_MACRO] && is_word_start(lexer->lookahead)) return scan_bare_macro(lexer, "");
+  if (valid[MACRO_PACK] && is_word_start(lexer->lookahead)) return scan_macro_pack(lexer, false);
   if (lexer->lookahead != '#') return false;
   advance(lexer);
   while (is_hspace(lexer->lookahead)) advance(lexer);
