@@ -53,8 +53,9 @@ class LocalMemoryRace(_RaceRule):
     different work-items of a work-group can make to the same element with no
     `barrier(CLK_LOCAL_MEM_FENCE)` between them: `l[lid]` written and `l[lid + 1]` read,
     `l[0]` written by every work-item, a reduction loop with no barrier per step. The
-    message names both accesses and two work-items that collide, on a model work-group
-    (16 work-items in one dimension, 8x8 in two, or the kernel's `reqd_work_group_size`).
+    message names both accesses and two work-items that collide, on model work-groups
+    (16 and 4 work-items in one dimension, 8x8 and 4x4 in two; the race must show in both)
+    or the kernel's `reqd_work_group_size`.
 
     Indices are followed where they are affine in work-item ids, group ids and sizes,
     loop counters and kernel arguments (`l[2 * lid + 1]`, `t[ly][lx - 1]`); guards
