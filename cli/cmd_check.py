@@ -23,7 +23,7 @@ FORMATS = ("text", "json", "sarif", "github")
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("check", help="lint files", description="Lint OpenCL C files.")
     p.add_argument("paths", nargs="*", default=["."], metavar="PATH",
-                   help="files, folders (searched for .cl, .clh, .ocl, .opencl), globs, or - for stdin")
+                   help="files, folders (searched for .cl, .clh, .ocl, .opencl, and Python/C/C++ hosts of OpenCL), globs, or - for stdin")
     p.add_argument("--stdin-filename", metavar="NAME", help="path to report for stdin input")
     p.add_argument("--std", choices=["CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"], help="OpenCL C version")
     p.add_argument("--features", metavar="LIST",
