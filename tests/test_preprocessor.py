@@ -505,3 +505,19 @@ def _timed(text: bytes) -> float:
     start = time.perf_counter()
     build_view("f.cl", text, target=CL12)
     return time.perf_counter() - start
+
+
+def test_gnu_named_variadic_parameter_takes_every_remaining_argument() -> None:
+    # `x...` names the variable arguments as `__VA_ARGS__` does: all of them, commas included
+    text, v = view("#define make_short2(x...) ((short2)(x))\n"
+                   "#define TAG(t, rest...) t: rest\n"
+                   "// use\n")
+    o = text.index(b"// use")
+
+    def expand(src: str) -> str:
+        out = v.expand(tokenize(src), o)
+        assert out is not None
+        return " ".join(t.text for t in out)
+
+    assert expand("make_short2(a, b)") == "( ( short2 ) ( a , b ) )"
+    assert expand("TAG(k, 1, 2)") == "k : 1 , 2"

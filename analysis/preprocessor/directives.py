@@ -325,18 +325,22 @@ def _read_define(d: Directive, args: bytes, name_end: int) -> None:
         return
     params: list[str] = []
     variadic = False
+    named_rest = ""
     for raw in args[name_end + 1 : close].split(b","):
         p = raw.strip()
         if p == b"...":
             variadic = True
         elif p.endswith(b"..."):
+            # GNU `x...`: `x` names the variable arguments, as `__VA_ARGS__` does
             variadic = True
-            params.append(_decode(p[:-3].strip()))
+            named_rest = _decode(p[:-3].strip())
         elif p:
             params.append(_decode(p))
     d.params = tuple(params)
     d.variadic = variadic
     d.body = _collapse(args[close + 1 :])
+    if named_rest:
+        d.body = re.sub(rf"\b{re.escape(named_rest)}\b", "__VA_ARGS__", d.body)
 
 
 def _collapse(raw: bytes) -> str:
