@@ -382,7 +382,7 @@ def failures(report: dict, max_lines: int = MAX_LINES) -> tuple[str, str]:
 
     date = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     intro = [
-        "# Parse failures of the cllint grammar on the Debian corpus",
+        "# Parse failures of the cllint grammar on the Debian corpus (and the wider corpus's tune half)",
         "",
         (
             f"Generated {date} by `.venv/bin/python bench/parse_bench.py --failures` "
@@ -477,7 +477,9 @@ def main(argv: list[str] | None = None) -> int:
         m = report["meta"]
         args.markdown.write_text(
             f"# Parse benchmark\n\nCommand: `{m['command']}`  \nDate: {m['date']}  \n"
-            f"Machine: {m['machine']}  \nCorpus: Debian bookworm ({', '.join(sorted(corpus.SOURCES))}); "
+            f"Machine: {m['machine']}  \nCorpus: Debian bookworm ({', '.join(sorted(corpus.SOURCES))})"
+            + ("; wider: GitHub snapshots, tune and validate halves (bench/corpus.py --wider)" if args.wider or args.wider_only else "")
+            + "; "
             f"MB/s is the median of {args.reps} interleaved repetitions, parse only.\n\n{table}"
         )
     if args.failures:
