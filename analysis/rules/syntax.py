@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cllint.analysis.diagnostics import Diagnostic, Severity, Span
+from cllint.analysis.preprocessor.decided import decided_dead_ranges, within
 from cllint.analysis.rules.base import RuleContext, Rule
 from cllint.analysis.syntax import syntax_errors
 
@@ -15,7 +16,8 @@ class SyntaxError_(Rule):
 
     ## Why is this bad?
     The device compiler rejects the file, and every other check is blind in the
-    unreadable region. cllint reads macros it does not know as qualifiers or
+    unreadable region. Text in a conditional branch that the file's own `#define`s, `-D`
+    or the chosen target rule out is not compiled, and is not reported. cllint reads macros it does not know as qualifiers or
     statements where it can, so what is left is usually a real typo: a missing `;`,
     an unbalanced bracket, or C++ syntax that OpenCL C does not have.
 
@@ -44,8 +46,14 @@ class SyntaxError_(Rule):
     spec_section = "the-opencl-c-programming-language"
 
     def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
-        for err in syntax_errors(ctx.tree, ctx.source):
-            yield self.diagnostic(Span(ctx.file, err.start, err.end), err.message)
+        errors = syntax_errors(ctx.tree, ctx.source)
+        if not errors:
+            return
+        portable = ctx.target.predefined_macros() if ctx.options.get("mode", "portability") == "portability" else None
+        dead = decided_dead_ranges(ctx.preprocessor, portable)
+        for err in errors:
+            if not within(dead, err.start):
+                yield self.diagnostic(Span(ctx.file, err.start, err.end), err.message)
 
 
 RULES = [SyntaxError_]

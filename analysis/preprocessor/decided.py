@@ -1,0 +1,65 @@
+"""Arms the preprocessor drops where the file says so: what analyses may treat as not compiled.
+
+`PreprocessorView.inactive_ranges()` lists every arm that is false with nothing more defined.
+That is too many to ignore: `#if defined(IMG_7x7)` or `#if TILE > 1` in a file built with `-D`
+is false here only because the host defines the name. An arm counts as *decided* dead only
+when every name its conditions mention is one the file (`#define`/`#undef`), `-D`, or, in
+target mode, the target speaks for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from cllint.analysis.preprocessor.view import _is_target_name
+
+DeadRanges = tuple[tuple[int, int], ...]
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def decided_dead_ranges(view: Any, portable: Mapping[str, str] | None = None) -> DeadRanges:
+    """Sorted, merged byte ranges of the arms known to be dropped.
+
+    `portable`: in portability mode (no target named), the predefined macros of the stand-in
+    target the view was built for. No target decides then: version, feature and extension
+    macros decide only where the file or `-D` defines them (a `-D` shows as a value the
+    stand-in does not predefine)."""
+    if view is None:
+        return ()
+    env = view.env.macros
+    if portable is None:
+        known, by_target = set(view.defined_names()) | set(env), True
+    else:
+        known = set(view.defined_names()) | {n for n, v in env.items() if portable.get(n) != v}
+        by_target = False
+    out: list[tuple[int, int]] = []
+    for start, end, branch in view.regions:
+        if branch.active is not False or start >= end or not decided(branch, known, by_target):
+            continue
+        if out and out[-1][1] == start:
+            out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+    return tuple(out)
+
+
+def decided(branch: Any, known: set[str], by_target: bool = True) -> bool:
+    """Every name the arm's conditions mention is one the file, `-D` or (with `by_target`) the
+    target speaks for (`defined` aside)."""
+    return all(name == "defined" or name in known or by_target and _is_target_name(name)
+               for c in branch.conditions for name in _NAME.findall(str(c)))
+
+
+def within(ranges: DeadRanges, offset: int) -> bool:
+    """True when `offset` lies in one of `ranges`."""
+    lo, hi = 0, len(ranges)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ranges[mid][1] <= offset:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < len(ranges) and ranges[lo][0] <= offset

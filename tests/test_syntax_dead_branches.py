@@ -1,0 +1,63 @@
+"""CL001 says nothing about text in a conditional branch that is known not to be compiled
+(issue 17, item 6): known when the file's own `#define`s, `-D` or the chosen target decide
+the condition. Where nothing decides it (a name the host passes with `-D` at build time),
+the branch may be compiled and a syntax error there is still reported."""
+
+from __future__ import annotations
+
+from cllint.analysis.lint import LintOptions, lint_tree
+from cllint.analysis.target import Target
+from cllint.grammar import parse
+
+# The text that is not code sits in a branch with no written alternative, so the parser reads
+# it (the first branch of a group is read, as a compiler would with the condition true).
+DEAD_BY_FILE = b"""#define PAGES 4
+kernel void k(global int *o) {
+#if PAGES != 4
+  ERROR: unsupported page count !!!
+#endif
+  o[0] = PAGES;
+}
+"""
+UNDECIDED = b"""kernel void k(global int *o) {
+#if PAGES != 4
+  ERROR: unsupported page count !!!
+#endif
+  o[0] = 1;
+}
+"""
+VERSION = b"""kernel void k(global int *o) {
+#if __OPENCL_C_VERSION__ < 200
+  ERROR: needs OpenCL C 2.0 !!!
+#endif
+  o[0] = 1;
+}
+"""
+
+
+def syntax_lines(source: bytes, **options: object) -> list[int]:
+    opts = LintOptions(select=("CL001",), **options)  # type: ignore[arg-type]
+    diags = lint_tree("k.cl", source, parse(source), opts)
+    return sorted({source.count(b"\n", 0, d.span.start) + 1 for d in diags})
+
+
+def test_a_branch_the_file_rules_out_is_not_reported() -> None:
+    assert syntax_lines(DEAD_BY_FILE) == []
+
+
+def test_a_branch_nothing_decides_is_reported() -> None:
+    assert 3 in syntax_lines(UNDECIDED) or 4 in syntax_lines(UNDECIDED)
+
+
+def test_a_define_on_the_command_line_decides() -> None:
+    assert syntax_lines(UNDECIDED, defines=(("PAGES", "4"),)) == []
+    assert syntax_lines(UNDECIDED, defines=(("PAGES", "8"),)) != []
+
+
+def test_the_target_decides_only_in_target_mode() -> None:
+    cl20 = Target.preset("CL2.0")
+    # target mode: a CL2.0 device does not compile the branch
+    assert syntax_lines(VERSION, target=cl20, mode="target") == []
+    # portability mode: the file may be built for any version; the branch may be compiled
+    assert syntax_lines(VERSION, target=cl20, mode="portability") != []
+    assert syntax_lines(VERSION, target=Target.preset("CL1.2"), mode="target") != []
