@@ -67,6 +67,9 @@ def _user_call(body: Body, call: Node, fn: Node, name: str, args: list[Node]) ->
         return
     view = body.facts.view
     decls = [info.definition, *info.prototypes]
+    if any(body.facts.head_has_macro(d) for d in decls if d is not None) or \
+            not all(known(p.type) for p in info.params):
+        return
     if view is not None and any(d is not None and view.branch_at(d.start_byte).parent is not None for d in decls):
         return  # declared under an #if: another arm may declare it otherwise
     expected, have = len(info.params), len(args)

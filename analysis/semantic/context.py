@@ -65,10 +65,23 @@ class FileFacts:
     def is_macro(self, name: str) -> bool:
         return name in self.macro_words
 
+    def head_has_macro(self, definition: Node | None) -> bool:
+        """A macro among the words of a function's head (`KERN_ATTR_BASIC ()` parameters,
+        `TEMPLATE(name, T)` names): its parameters and return type are not the file's to tell."""
+        if definition is None:
+            return True
+        body = definition.child_by_field_name("body")
+        end = body.start_byte if body is not None else definition.end_byte
+        head = self.model.source[definition.start_byte:end].decode("utf-8", "replace")
+        return any(w in self.macro_words for w in _WORD.findall(head)) or definition.has_error
+
 
 def _macro_facts(view) -> tuple[frozenset[str], bool]:  # noqa: ANN001 - a PreprocessorView
     names = frozenset(view.defined_names())
     includes = tuple((ref.path, ref.resolved, ref.active) for ref in view.includes)
+    # Computed includes (`#include M2S(PATH/x.h)`) are directives the view does not follow.
+    computed = sum(1 for d in getattr(view, "directives", ()) if d.kind == "include" and d.path is None)
+    includes += (("<computed>", None, None),) * computed
     key = (view.macro_state_at(1 << 62), names, frozenset(view.env.macros), includes)
     found = _FACTS.get(key)
     if found is None:
@@ -76,7 +89,9 @@ def _macro_facts(view) -> tuple[frozenset[str], bool]:  # noqa: ANN001 - a Prepr
         words.update(view.env.macros)
         for m in view.macro_definitions():
             words.update(_WORD.findall(m.body))
-        found = (frozenset(words), any(active is not False for _, _, active in includes))
+        # Any #include, even in an arm this configuration leaves out: the file is built with
+        # headers (hashcat's `#ifdef KERNEL_STATIC #include ...`), whose names it may use.
+        found = (frozenset(words), bool(includes))
         if len(_FACTS) >= _FACTS_MAX:
             _FACTS.pop(next(iter(_FACTS)))
         _FACTS[key] = found

@@ -61,6 +61,8 @@ def check_functions(facts: FileFacts, model: SemanticModel, in_focus, add) -> No
         if prev is None:
             first[name] = name_node
             continue
+        if facts.is_macro(name) or facts.head_has_macro(d) or (facts.has_include and name.isupper()):
+            continue
         if in_focus(d) and _same_arm(facts, prev.start_byte, name_node.start_byte):
             add("CL018", name_node.start_byte, name_node.end_byte, f"redefinition of '{name}'",
                 ((prev.start_byte, prev.end_byte, "previous definition is here"),))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from cllint.analysis.model import SymbolKind
-from cllint.analysis.model.types import Scalar
+from cllint.analysis.model.types import Function, Scalar
 
 from .context import Body, known
 
@@ -23,10 +23,15 @@ def _is_void(t) -> bool:  # noqa: ANN001
     return isinstance(t, Scalar) and t.is_void
 
 
+def _own_head(body: Body) -> bool:
+    """The function's name and return type are written out, not made by a macro."""
+    return bool(body.fm.name) and not body.facts.head_has_macro(body.fm.node)
+
+
 def check_return(body: Body, ret: Node) -> None:
     fm = body.fm
     rt = fm.return_type
-    if not known(rt) or ret.has_error or body.fm.name == "":
+    if not known(rt) or isinstance(rt, Function) or ret.has_error or not _own_head(body):
         return
     values = [c for c in ret.named_children if c.type != "comment"]
     if _is_void(rt) and values:
@@ -45,7 +50,8 @@ def check_falls_off(body: Body) -> None:
     fm = body.fm
     rt = fm.return_type
     block = fm.node.child_by_field_name("body")
-    if block is None or not known(rt) or _is_void(rt) or fm.name in ("", "main") or fm.node.has_error:
+    if block is None or not known(rt) or isinstance(rt, Function) or _is_void(rt) or fm.name == "main" or \
+            not _own_head(body):
         return
     if b"goto" in body.source[block.start_byte:block.end_byte]:
         return

@@ -35,6 +35,8 @@ QUIET = {
                            "as_float4(a[1]); }",
     "vendor-builtin": "kernel void k(global float *a) { a[0] = amd_bitalign(1u, 2u, 3u); }",
     "missing-include": '#include "helpers.h"\nkernel void k(global float *a) { a[0] = helper(a[1]) + SCALE; }',
+    "computed-include-in-dead-arm": "#ifdef KERNEL_STATIC\n#include M2S(INCLUDE_PATH/inc_common.cl)\n#endif\n"
+                                    "kernel void k(global uint *a) { a[0] = hc_rotl32(a[1], 3); }",
     "redefinition-in-arms": "kernel void k(global float *a) {\n#ifdef WIDE\n  double v = a[0];\n#else\n"
                             "  float v = a[0];\n#endif\n  a[1] = v;\n}",
     "function-in-arms": "#ifdef TWO\nfloat f(float a, float b) { return a + b; }\n#else\n"
