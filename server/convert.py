@@ -33,6 +33,16 @@ _SEVERITY = {
 _TAGS = {Tag.UNNECESSARY: types.DiagnosticTag.Unnecessary, Tag.DEPRECATED: types.DiagnosticTag.Deprecated}
 
 
+def _decode(data: bytes) -> tuple[str, str]:
+    """`data` as characters, and the error handler that encodes each back to its own bytes.
+    The client's UTF-16 text may hold lone surrogates, stored as 'surrogatepass' UTF-8 (three
+    bytes, one unit); other invalid bytes (never sent by a client) count one unit each."""
+    try:
+        return data.decode("utf-8", "surrogatepass"), "surrogatepass"
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "surrogateescape"), "surrogateescape"
+
+
 def _units(text: str, encoding: str) -> int:
     if encoding == UTF32:
         return len(text)
@@ -79,11 +89,12 @@ class LineIndex:
                     col += 1
             return start + col
         count, col = 0, start
-        for ch in line.decode("utf-8", "replace"):
+        chars, errors = _decode(line)
+        for ch in chars:
             if count >= want:
                 return col
             count += _units(ch, self.encoding)
-            col += len(ch.encode("utf-8", "surrogatepass"))
+            col += len(ch.encode("utf-8", errors))
         return end
 
     def line_col(self, offset: int) -> tuple[int, int]:
@@ -94,7 +105,7 @@ class LineIndex:
         prefix = self.text[start : min(offset, end)]
         if prefix.isascii() or self.encoding == UTF8:
             return line, len(prefix)
-        return line, _units(prefix.decode("utf-8", "replace"), self.encoding)
+        return line, _units(_decode(prefix)[0], self.encoding)
 
     def position(self, offset: int) -> types.Position:
         return types.Position(*self.line_col(offset))
