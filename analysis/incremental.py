@@ -192,6 +192,40 @@ def _changed(old: list[Function], new: list[Function], dirty: list[tuple[int, in
     return changed
 
 
+def _with_line_neighbours(source: bytes, functions: list[Function], changed: set[int]) -> tuple[set[int], bool]:
+    """`changed` with every function that shares a line with one in it, transitively; and
+    whether one in it shares a line with skeleton code. A finding may read the line its
+    declaration starts on: a fix inserts a line before it (CL309's pragma), and only one
+    of the declarations on a line gets it. Where `}half h;` ends a function, the
+    insertion point lies in that function's body and moves with its text, and which
+    declaration's report carries the fix depends on the others': neither is a function's
+    own text. Which items share a line is the skeleton's (the text between them), so
+    unchanged when the skeleton is."""
+    out = set(changed)
+    todo = list(changed)
+    skeleton = False
+    n = len(functions)
+    while todo:
+        i = todo.pop()
+        f = functions[i]
+        line_start = source.rfind(b"\n", 0, f.start) + 1
+        prev_end = functions[i - 1].end if i > 0 else 0
+        if source[max(line_start, prev_end) : f.start].strip():
+            skeleton = True
+        if i > 0 and prev_end > line_start and i - 1 not in out:
+            out.add(i - 1)
+            todo.append(i - 1)
+        line_end = source.find(b"\n", f.end)
+        line_end = len(source) if line_end < 0 else line_end
+        next_start = functions[i + 1].start if i + 1 < n else len(source)
+        if source[f.end : min(line_end, next_start)].strip():
+            skeleton = True
+        if i + 1 < n and next_start < line_end and i + 1 not in out:
+            out.add(i + 1)
+            todo.append(i + 1)
+    return out, skeleton
+
+
 def _move(d: Diagnostic, mapping: _PositionMap) -> Diagnostic:
     # Most kept diagnostics stand before the edit: leave those objects alone.
     fixed = mapping.fixed_below
@@ -265,6 +299,9 @@ class IncrementalLinter:
         if (memo is not None and dirty is not None and memo.skeleton == skeleton
                 and len(memo.functions) == len(functions) and tree.root_node.type != "ERROR"):
             changed = _changed(memo.functions, functions, dirty)
+        shares_skeleton = False
+        if changed is not None:
+            changed, shares_skeleton = _with_line_neighbours(source, functions, changed)
         if changed is None:
             diags = self.run(source, tree, None)
             per = self._split(functions, diags)
@@ -277,7 +314,9 @@ class IncrementalLinter:
         mapping = _PositionMap(memo.functions, functions)
         # The skeleton's own diagnostics read the skeleton alone, unless a syntax error
         # there (or a definition in an error) lets a body reach it: keep them if so.
-        keep_outside = skeleton_parses(tree, functions)
+        # Or unless a changed function shares a line with skeleton code: that code's
+        # findings may read the line (see _with_line_neighbours).
+        keep_outside = not shares_skeleton and skeleton_parses(tree, functions)
         fresh = self._run_focused(source, tree, functions, component, keep_outside) if component else []
         # Early cut-off: a helper check (CL114) reads every call site of a helper, so
         # other callers' findings change only if the changed functions' own call-site

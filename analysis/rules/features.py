@@ -24,6 +24,7 @@ from cllint.analysis.preprocessor.expr import _CMP
 from cllint.analysis.rules.base import FixAvailability, Group, Rule, RuleContext
 from cllint.analysis.rules._model import kind_index, model_for
 from cllint.analysis.target import _did_you_mean
+from cllint.analysis.toplevel import CONTAINERS
 
 _LAST: tuple[object, bytes, object, object, list[Use], list[Literal] | None] | None = None
 
@@ -827,10 +828,19 @@ def _tests_only(condition, ext: str) -> bool:
 
 
 def _top_level_start(ctx: RuleContext, offset: int) -> int:
+    """Start of the line where the top-level declaration holding `offset` begins: the
+    outermost node that is not a directive block (`#ifdef` ... `#endif` around functions)
+    or another container of analysis/toplevel.py, so the function or declaration itself,
+    as the incremental driver delimits it (a pragma inside the block is in effect in
+    every arm the declaration is compiled in). The fix then depends on that declaration
+    and the line it starts on only, not on other declarations in the same block."""
     node = ctx.tree.root_node.descendant_for_byte_range(offset, offset)
-    while node is not None and node.parent is not None and node.parent.type != "translation_unit":
+    chain = []
+    while node is not None and node.parent is not None:
+        chain.append(node)
         node = node.parent
-    start = node.start_byte if node is not None else 0
+    top = next((n for n in reversed(chain) if n.type not in CONTAINERS), chain[0] if chain else None)
+    start = top.start_byte if top is not None else 0
     return ctx.source.rfind(b"\n", 0, start) + 1
 
 
