@@ -6,6 +6,7 @@ from typing import Any
 
 from ..features import DNF, FEATURES, V2_0, Version, is_feature, version_requirement
 from ..preprocessor import build_view
+from ..preprocessor.expr import VERSION_MACRO
 from ..preprocessor.view import PreprocessorView
 from . import tables
 
@@ -54,8 +55,31 @@ def _name_guarded(view: PreprocessorView, offset: int, name: str) -> bool:
     if view.guard_implies_any(offset, tables.implied_by(name)):
         return True
     if tables.mandatory_in_2_0(name):
+        # Mandatory in 2.0 only: OpenCL C 3.0 made it optional again (spec 6.2.1), so a
+        # version test implies it when it also keeps 3.0 out (`>= 200 && < 300`).
         v = view.guard_min_version(offset)
-        if v is not None and v >= 200:
+        if v is not None and v >= 200 and _below_3_0(view, offset):
+            return True
+    return False
+
+
+def _bounded_below_3_0(term) -> bool:
+    for lit in term:
+        if lit[0] == "cmp" and lit[1] == VERSION_MACRO:
+            op, value = lit[2], lit[3]
+            if (op == "<" and value <= 300) or (op in ("<=", "==") and value < 300):
+                return True
+    return False
+
+
+def _below_3_0(view: PreprocessorView, offset: int) -> bool:
+    """Whether the guards at `offset` keep `__OPENCL_C_VERSION__` below 300."""
+    branch = view.branch_at(offset)
+    if branch.parent is None:
+        return False
+    for condition in (branch.combined, *branch.conditions):
+        terms = condition.terms()
+        if terms and all(_bounded_below_3_0(t) for t in terms):
             return True
     return False
 
@@ -64,7 +88,14 @@ def is_guarded(view: PreprocessorView | None, offset: int, requires: DNF) -> boo
     """Some alternative of `requires` is implied by the guards at `offset`."""
     if view is None:
         return False
-    return any(all(_name_guarded(view, offset, n) for n in alt) for alt in requires)
+    if any(all(_name_guarded(view, offset, n) for n in alt) for alt in requires):
+        return True
+    # `#if defined(cl_khr_subgroups) || defined(__opencl_c_subgroups)`: no alternative holds
+    # alone, but every way into the branch defines one of them.
+    if len(requires) > 1 and all(len(alt) == 1 and version_requirement(alt[0]) is None for alt in requires):
+        implied = frozenset().union(*(tables.implied_by(alt[0]) for alt in requires))
+        return view.guard_implies_any(offset, implied)
+    return False
 
 
 def dead_code(view: PreprocessorView | None, offset: int) -> bool:

@@ -16,6 +16,7 @@ from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Se
 from cllint.analysis.features import CORE_2_0, EXTENSIONS, FEATURES, STRICT_PREFIXES, V2_0
 from cllint.analysis.gating import guard_text, is_guarded, is_target_mode, needs_text, preprocessor_view
 from cllint.analysis.gating.uses import collect_uses_and_literals
+from cllint.analysis.gating.generic import NEEDS_GENERIC, generic_conversions
 from cllint.analysis.gating.guards import dead_code, names_text
 from cllint.analysis.gating.overloads import refine
 from cllint.analysis.gating.uses import Literal, Use
@@ -41,8 +42,32 @@ def _collected(ctx: RuleContext) -> tuple[list[Use], list[Literal] | None]:
                                                kind_index(ctx))
     # Calls whose argument types decide what they need: typed on every run, never memoised.
     uses = refine(uses, lambda: model_for(ctx), ctx.tree, ctx.target, preprocessor_view(ctx))
+    uses = uses + _generic_uses(ctx)
     _LAST = (ctx.tree, ctx.source, focus, ctx.target, uses, literals)
     return uses, literals
+
+
+_QUOTED = re.compile(r"'([^']*\*[^']*)'")
+
+
+def _generic_uses(ctx: RuleContext) -> list[Use]:
+    """Pointers into `__global`/`__local` memory converted to unqualified pointers: those
+    are generic pointers, so the conversion needs the generic address space."""
+    if ctx.options.get("focus") is not None:
+        return []  # the incremental driver keeps a full run's CL3xx for the rest
+    view = preprocessor_view(ctx)
+    expander = view.expand_type_macro if view is not None else None
+    out = []
+    for start, end, message in generic_conversions(ctx.tree, ctx.source, ctx.target, not is_target_mode(ctx),
+                                                   expander):
+        types = _QUOTED.findall(message)
+        src = next((t for t in types if "__private" not in t), "")
+        dst = next((t.replace("__private ", "") for t in types if "__private" in t), "")
+        detail = f" of type '{src}' to unqualified '{dst}'" if src and dst else " to an unqualified pointer"
+        # An init declarator (`q = o + 1`): the value converted is what follows '='.
+        name = ctx.source[start:end].decode("utf-8", "replace").split(" = ", 1)[-1]
+        out.append(Use(start, end, "conversion", name, None, NEEDS_GENERIC, detail=detail))
+    return out
 
 
 def _uses(ctx: RuleContext) -> list[Use]:
@@ -87,9 +112,16 @@ class UnguardedOptionalFeature(Rule):
     macro: `#ifdef __opencl_c_fp64`, `#if defined(cl_khr_fp64) || defined(__opencl_c_fp64)`,
     the `#else` of `#ifndef cl_khr_fp64`, a macro defined under such a guard, a feature
     implying the one needed (`__opencl_c_3d_image_writes` implies `__opencl_c_images`),
-    and `#if __OPENCL_C_VERSION__ >= 200` for what OpenCL C 2.0 made mandatory. A
-    `#pragma OPENCL EXTENSION x : enable` is not a guard: it does not make the extension
-    exist (CL309 checks the pragma is there). One report per statement and requirement.
+    and, for what OpenCL C 2.0 made mandatory and 3.0 optional again,
+    `#if __OPENCL_C_VERSION__ >= 200 && __OPENCL_C_VERSION__ < 300` (`>= 200` alone lets
+    a 3.0 device without the feature in). A `#pragma OPENCL EXTENSION x : enable` is not a
+    guard: it does not make the extension exist (CL309 checks the pragma is there). One
+    report per statement and requirement.
+
+    The generic address space is also used without its keyword: in OpenCL C 2.0 and 3.0 a
+    pointer with no address space on its pointee is generic, so `int *p = g;`, `(int *)g`
+    or `helper(g)` with a `global int *g` needs `__opencl_c_generic_address_space` (without
+    it the pointer is `__private` and clang rejects the conversion).
 
     A built-in call is judged by the overloads its argument types can pick: `atom_add` on
     `long` needs `cl_khr_int64_base_atomics` (on `int`, nothing), `sub_group_broadcast` on a
@@ -860,4 +892,6 @@ RULES = [
 def _what(use: Use) -> str:
     if use.kind == "variable":
         return f"program-scope variable '{use.name}'"
+    if use.kind == "conversion":
+        return f"conversion of '{use.name}'{use.detail}"
     return f"use of '{use.name}'{use.detail}"

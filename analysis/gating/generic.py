@@ -1,0 +1,55 @@
+"""Conversions that need the generic address space, though nothing spells `generic`.
+
+In OpenCL C 2.0, and in 3.0 with `__opencl_c_generic_address_space`, a pointer whose pointee
+has no address space points into the generic space, which holds `__global`, `__local` and
+`__private` (spec 6.7.5, "generic"). Without the feature the same pointer points to
+`__private` (6.7.7), so `int *p = g;`, `(int *)g` and `helper(g)` with a `global int *g`
+are errors there. Which conversions those are is exactly what the address-space analysis
+(analysis/addrspace) finds for a target without the feature and does not find for the same
+target with it: that difference is the use, so no case list is kept here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tree_sitter import Tree
+
+from ..addrspace import analyse
+from ..features import DNF, GENERIC, V2_0
+from ..model import SemanticModel
+from ..target import Target
+
+# The conversion findings: an initialization or assignment, a cast, an argument.
+_CONVERSIONS = frozenset({"CL101", "CL102", "CL114"})
+NEEDS_GENERIC: DNF = ((GENERIC,),)
+
+
+def _pair(target: Target, portability: bool) -> tuple[Target, Target] | None:
+    """(without the feature, with it) for the question the mode asks; None when moot."""
+    if portability:
+        full = Target.preset("CL3.0-all")
+        return full.apply_overrides(f"-{GENERIC}"), full
+    if target.version < V2_0 or target.has(GENERIC) or target.version == V2_0:
+        return None  # before 2.0 it cannot exist (CL1xx says so); 2.0 always has it
+    return target, target.apply_overrides(f"+{GENERIC}")
+
+
+def _conversions(tree: Tree, source: bytes, target: Target,
+                 expander: Callable[..., object] | None) -> set[tuple[int, int, str]]:
+    model = SemanticModel(tree, source, target, macro_expander=expander)
+    return {(f.start, f.end, f.message) for f in analyse(model) if f.code in _CONVERSIONS}
+
+
+def generic_conversions(tree: Tree, source: bytes, target: Target, portability: bool,
+                        expander: Callable[..., object] | None = None) -> list[tuple[int, int, str]]:
+    """(start, end, what is converted) for each conversion valid only with the generic space."""
+    pair = _pair(target, portability)
+    if pair is None:
+        return []
+    try:
+        without, with_it = (_conversions(tree, source, t, expander) for t in pair)
+        found_with = {(s, e) for s, e, _ in with_it}
+    except RecursionError:
+        return []
+    return sorted((s, e, m) for s, e, m in without if (s, e) not in found_with)
