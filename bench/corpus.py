@@ -72,13 +72,15 @@ _NOT_OPENCL: list[tuple[str, re.Pattern[bytes]]] = [
     ("C string template for a code generator", re.compile(rb"(?:static\s+)?const\s+char\s*\*\s*\w+\s*=\s*\"")),
     ("CUDA source", re.compile(rb"^\s*(?:#include\s*[<\"]cuda|extern\s+\"C\"\s+__global__|__global__\s+void)", re.M)),
 ]
-_LEADING_COMMENTS = re.compile(rb"(?:\s+|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)*")
+# comments and directive lines (`#ifndef PURE_CL` may guard the template's C wrapper)
+_LEADING_COMMENTS = re.compile(rb"(?:\s+|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/|#[^\n]*)*")
 
 
 def not_opencl_reason(data: bytes) -> str | None:
     """Why a file with an OpenCL extension is not OpenCL C, or None when it is.
 
-    Templates are recognised by their first code line; CUDA anywhere in the file.
+    Templates are recognised by their first code line after comments and directives; CUDA
+    anywhere in the file.
     """
     first_code = _LEADING_COMMENTS.match(data).end()  # type: ignore[union-attr]
     reason, template = _NOT_OPENCL[0]
