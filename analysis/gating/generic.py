@@ -41,11 +41,21 @@ def _conversions(tree: Tree, source: bytes, target: Target,
     return {(f.start, f.end, f.message) for f in analyse(model) if f.code in _CONVERSIONS}
 
 
+def conversion_spans(model: SemanticModel) -> set[tuple[int, int]]:
+    """Where the address-space analysis of a model finds a conversion error."""
+    return {(f.start, f.end) for f in analyse(model) if f.code in _CONVERSIONS}
+
+
 def generic_conversions(tree: Tree, source: bytes, target: Target, portability: bool,
-                        expander: Callable[..., object] | None = None) -> list[tuple[int, int, str]]:
-    """(start, end, what is converted) for each conversion valid only with the generic space."""
+                        expander: Callable[..., object] | None = None,
+                        candidates: Callable[[], set[tuple[int, int]]] | None = None) -> list[tuple[int, int, str]]:
+    """(start, end, what is converted) for each conversion valid only with the generic space.
+
+    `candidates()`: the conversion errors of a model where unqualified pointers are
+    `__private` (the lint's own target in portability mode, 1.2, or a target without the
+    feature); a file with none has nothing to find, and two models are not built for it."""
     pair = _pair(target, portability)
-    if pair is None:
+    if pair is None or (candidates is not None and not candidates()):
         return []
     try:
         without, with_it = (_conversions(tree, source, t, expander) for t in pair)

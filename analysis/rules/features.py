@@ -16,7 +16,7 @@ from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Se
 from cllint.analysis.features import CORE_2_0, EXTENSIONS, FEATURES, STRICT_PREFIXES, V2_0
 from cllint.analysis.gating import guard_text, is_guarded, is_target_mode, needs_text, preprocessor_view
 from cllint.analysis.gating.uses import collect_uses_and_literals
-from cllint.analysis.gating.generic import NEEDS_GENERIC, generic_conversions
+from cllint.analysis.gating.generic import NEEDS_GENERIC, conversion_spans, generic_conversions
 from cllint.analysis.gating.guards import dead_code, names_text
 from cllint.analysis.gating.overloads import refine
 from cllint.analysis.gating.uses import Literal, Use
@@ -58,8 +58,13 @@ def _generic_uses(ctx: RuleContext) -> list[Use]:
     view = preprocessor_view(ctx)
     expander = view.expand_type_macro if view is not None else None
     out = []
+    def candidates() -> set[tuple[int, int]]:
+        if ctx.target.version >= V2_0 and not is_target_mode(ctx):
+            return {(0, 0)}  # the lint's model has generic pointers: no cheap answer
+        return conversion_spans(model_for(ctx))
+
     for start, end, message in generic_conversions(ctx.tree, ctx.source, ctx.target, not is_target_mode(ctx),
-                                                   expander):
+                                                   expander, candidates):
         types = _QUOTED.findall(message)
         src = next((t for t in types if "__private" not in t), "")
         dst = next((t.replace("__private ", "") for t in types if "__private" in t), "")
