@@ -65,7 +65,8 @@ PRESETS: dict[str, tuple[Version, frozenset[str], frozenset[str]]] = {
     "CL1.1": (V1_1, _CL1, _CORE_1_1_EXTS),
     "CL1.2": (V1_2, _CL1, _CORE_1_1_EXTS),
     "CL2.0": (V2_0, _CL2_FEATURES, _CL2_EXTS),
-    "CL3.0": (V3_0, frozenset(), _CORE_1_1_EXTS),
+    # a full-profile 3.0 device: the spec has its compilers always define __opencl_c_int64
+    "CL3.0": (V3_0, frozenset({INT64}), _CORE_1_1_EXTS),
     "CL3.0-all": (V3_0, SPEC_FEATURES, _ALL_EXTS),
 }
 

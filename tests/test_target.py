@@ -37,7 +37,8 @@ def test_presets() -> None:
     assert "__opencl_c_images" in cl12.features and "cl_khr_fp64" not in cl12.extensions
     assert "cl_khr_global_int32_base_atomics" in cl12.extensions
     assert Target.preset("CL1.0").extensions == frozenset()
-    assert Target.preset("CL3.0").features == frozenset()
+    # a full-profile 3.0 device: 64-bit integers are mandatory there, nothing else optional
+    assert Target.preset("CL3.0").features == frozenset({"__opencl_c_int64"})
     cl20, all30 = Target.preset("CL2.0"), Target.preset("cl3.0-ALL")
     assert "__opencl_c_generic_address_space" in cl20.features
     assert "__opencl_c_subgroups" not in cl20.features
@@ -56,13 +57,14 @@ def test_spec_implications_when_adding() -> None:
     # 6.2.1: 3d_image_writes and read_write_images need images; device_enqueue needs generic
     # and program-scope globals; pipes needs generic.
     t = Target.preset("CL3.0").apply_overrides("+__opencl_c_3d_image_writes")
-    assert {"__opencl_c_3d_image_writes", "__opencl_c_images"} == t.features
+    assert {"__opencl_c_3d_image_writes", "__opencl_c_images", "__opencl_c_int64"} == t.features
     assert "cl_khr_3d_image_writes" in t.extensions  # equivalent extension kept in sync
     t = Target.preset("CL3.0").apply_overrides("+__opencl_c_device_enqueue")
     assert t.features == {
         "__opencl_c_device_enqueue",
         "__opencl_c_generic_address_space",
         "__opencl_c_program_scope_global_variables",
+        "__opencl_c_int64",
     }
     assert "__opencl_c_generic_address_space" in Target.preset("CL3.0").apply_overrides("+__opencl_c_pipes").features
 
@@ -86,7 +88,7 @@ def test_overrides_left_to_right_and_describe() -> None:
     t = Target.preset("CL3.0").apply_overrides("+__opencl_c_fp64, -cl_khr_fp16")
     assert t.describe() == "CL3.0 +__opencl_c_fp64"  # removing an absent name changes nothing
     t = Target.preset("CL3.0").apply_overrides("+__opencl_c_fp64,-__opencl_c_fp64")
-    assert t.features == frozenset() and t.describe() == "CL3.0 -__opencl_c_fp64"
+    assert t.features == {"__opencl_c_int64"} and t.describe() == "CL3.0 -__opencl_c_fp64"
     assert Target.preset("CL1.2").apply_overrides("cl_khr_fp16").has("cl_khr_fp16")  # bare = '+'
     assert Target.preset("CL1.2").apply_overrides("+cl_intel_subgroups").has("cl_intel_subgroups")
 
@@ -124,7 +126,7 @@ def test_predefined_macros_per_version() -> None:
     assert m12["cl_khr_byte_addressable_store"] == "1" and "cl_khr_fp64" not in m12
     m30 = Target.preset("CL3.0").predefined_macros()
     assert m30["__OPENCL_C_VERSION__"] == "300" and "__IMAGE_SUPPORT__" not in m30
-    assert not any(k.startswith("__opencl_c_") for k in m30)
+    assert [k for k in m30 if k.startswith("__opencl_c_")] == ["__opencl_c_int64"]
     mall = Target.preset("CL3.0-all").predefined_macros()
     assert all(mall[f] == "1" for f in Target.preset("CL3.0-all").features)
     assert mall["__opencl_c_fp64"] == mall["cl_khr_fp64"] == "1"
