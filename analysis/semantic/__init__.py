@@ -22,7 +22,8 @@ from . import assignments, calls, members, names, redefinitions, returns
 from .context import Body, FileFacts
 
 KINDS = frozenset({"identifier", "call_expression", "macro_invocation", "field_expression", "vector_literal", "return_statement",
-                   "assignment_expression", "update_expression", "init_declarator", "ERROR", "block_literal"})
+                   "assignment_expression", "update_expression", "init_declarator", "ERROR", "block_literal",
+                   "attribute_specifier", "attribute_declaration"})
 
 
 def findings(model: SemanticModel, view: object | None, in_focus: Callable[[Node], bool]) -> list[Finding]:
@@ -48,8 +49,11 @@ def _check_body(body: Body, block: Node) -> None:
     # literal's `return`s are the block's own.
     errors = [(n.start_byte, n.end_byte) for n in found if n.type == "ERROR"]
     blocks = [(n.start_byte, n.end_byte) for n in found if n.type == "block_literal"]
-    if errors:
-        found = [n for n in found if not any(s <= n.start_byte < e for s, e in errors)]
+    # Attribute arguments (`__attribute__((aligned(16)))`) name attributes, not functions or
+    # variables: nothing in them is judged either.
+    skipped = errors + [(n.start_byte, n.end_byte) for n in found if n.type.startswith("attribute_")]
+    if skipped:
+        found = [n for n in found if not any(s <= n.start_byte < e for s, e in skipped)]
     identifiers = [n for n in found if n.type == "identifier"]
     for call in found:
         if call.type not in ("call_expression", "macro_invocation"):
