@@ -17,7 +17,7 @@ from typing import Any
 from tree_sitter import Node, Tree
 
 from cllint.analysis.model.walk import meets_range
-from cllint.analysis.preprocessor.view import _is_target_name as is_target_name
+from cllint.analysis.preprocessor.decided import decided_dead_ranges
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import DeadRanges, build_cfg
@@ -357,46 +357,14 @@ def _value_macro_names(view: Any) -> frozenset[str]:
 
 
 def _dead_ranges(view: Any, portable: Mapping[str, str] | None = None) -> DeadRanges:
-    """Arms the preprocessor drops, where that is known: `#ifdef X ... #else` with X
-    defined above (or by `-D`, or decided by the target). Code there is not compiled, so it
-    neither synchronises nor diverges. An arm that is false only because a name is defined
-    nowhere (`#if defined(IMG_7x7)`, `#if TILE > 1` in files built with `-D`) still counts:
-    the host may well define it.
-
-    `portable`: in portability mode (no target named), the predefined macros of the
-    stand-in target the view was built for. No target decides then: version, feature and
-    extension macros decide only where the file or `-D` defines them (a `-D` shows as a
-    value the stand-in does not predefine)."""
-    if view is None:
-        return ()
+    """Arms the preprocessor drops, where that is known (`decided_dead_ranges`: the file,
+    `-D` or, in target mode, the target decides). Code there is not compiled, so it neither
+    synchronises nor diverges. An arm that is false only because a name is defined nowhere
+    (`#if defined(IMG_7x7)` in a file built with `-D`) still counts: the host may define it."""
     try:  # the preprocessor view is someone else's code: without it, every arm counts
-        env = view.env.macros
-        if portable is None:
-            known, by_target = set(view.defined_names()) | set(env), True
-        else:
-            known = set(view.defined_names()) | {n for n, v in env.items() if portable.get(n) != v}
-            by_target = False
-        out: list[tuple[int, int]] = []
-        for start, end, branch in view.regions:
-            if branch.active is not False or start >= end or not _decided(branch, known, by_target):
-                continue
-            if out and out[-1][1] == start:
-                out[-1] = (out[-1][0], end)
-            else:
-                out.append((start, end))
-        return tuple(out)
+        return decided_dead_ranges(view, portable)
     except Exception:  # noqa: BLE001
         return ()
-
-
-_NAME = re.compile(r"[A-Za-z_]\w*")
-
-
-def _decided(branch: Any, known: set[str], by_target: bool = True) -> bool:
-    """Every name the arm's conditions still mention is one the file, `-D` or (with
-    `by_target`) the target speaks for (`defined` aside)."""
-    return all(name == "defined" or name in known or by_target and is_target_name(name)
-               for c in branch.conditions for name in _NAME.findall(str(c)))
 
 
 def _compiled_out(view: Any) -> DeadRanges:
