@@ -8,7 +8,6 @@ function and the callers whose view of it changed, nothing else.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
 from dataclasses import replace, dataclass, field
