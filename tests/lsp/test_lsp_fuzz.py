@@ -48,6 +48,7 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(params)
     yield
     await lsp_client.shutdown_session()
+    LOG.unlink(missing_ok=True)
 
 
 async def timed(aw):
@@ -131,7 +132,8 @@ async def test_fuzzed_edits_are_answered(client, seed, tmp_path):
     report = await settled(client, uri, version)
     elapsed = time.perf_counter() - started
     got = {(d.range.start.line + 1, d.code, d.message) for d in report.items}
-    assert got == cli_reports(text, tmp_path)  # the editor and the CLI agree on the last version
+    # the editor and the CLI agree on the last version (its bytes stay in tmp_path/k.cl)
+    assert got == cli_reports(text, tmp_path), f"seed {1000 + seed}, text in {tmp_path / 'k.cl'}"
     client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
     server_alive(client)
     if os.environ.get("CLLINT_FUZZ_EDITS"):
