@@ -27,6 +27,16 @@ def decided_dead_ranges(view: Any, portable: Mapping[str, str] | None = None) ->
     target the view was built for. No target decides then: version, feature and extension
     macros decide only where the file or `-D` defines them (a `-D` shows as a value the
     stand-in does not predefine)."""
+    return _decided_ranges(view, portable, False)
+
+
+def decided_live_ranges(view: Any, portable: Mapping[str, str] | None = None) -> DeadRanges:
+    """Sorted, merged byte ranges of the arms known to be kept (`#if R == 1` with `R`
+    defined above), outside the file's top level; `portable` as for `decided_dead_ranges`."""
+    return _decided_ranges(view, portable, True)
+
+
+def _decided_ranges(view: Any, portable: Mapping[str, str] | None, active: bool) -> DeadRanges:
     if view is None:
         return ()
     env = view.env.macros
@@ -37,7 +47,8 @@ def decided_dead_ranges(view: Any, portable: Mapping[str, str] | None = None) ->
         by_target = False
     out: list[tuple[int, int]] = []
     for start, end, branch in view.regions:
-        if branch.active is not False or start >= end or not decided(branch, known, by_target):
+        if branch.active is not active or branch.parent is None or start >= end \
+                or not decided(branch, known, by_target):
             continue
         if out and out[-1][1] == start:
             out[-1] = (out[-1][0], end)

@@ -17,21 +17,27 @@ import itertools
 import re
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tree_sitter import Node, Tree
 
 from cllint.analysis.model.walk import meets_range
+from cllint.analysis.preprocessor.decided import decided_live_ranges
 from cllint.analysis.races.accesses import Access, collect
 from cllint.analysis.races.evaluate import Env, Evaluator
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, build_cfg
-from cllint.analysis.uniformity.dataflow import Facts, analyse, callee_name
+from cllint.analysis.uniformity.dataflow import Facts, _Eval, analyse, callee_name
+from cllint.analysis.uniformity.macros import MacroSync
 from cllint.analysis.uniformity.names import Names, resolve
-from cllint.analysis.uniformity.summaries import (_dead_within, _FileAnalysis, _is_kernel, _tags_of)
+from cllint.analysis.uniformity.summaries import _dead_within, _FileAnalysis, _is_kernel
 
+# Collectives whose result needs every work-item's argument: each work-item's reads in the
+# arguments come before any work-item's use of the result.
+ALL_INPUTS = {"work_group_reduce_add", "work_group_reduce_min", "work_group_reduce_max",
+              "work_group_any", "work_group_all"}
 MAX_VALUES = 16  # of one loop counter
 MAX_COMBOS = 256  # counter assignments tried per pair
 MAX_ACCESSES = 64  # per kernel and memory object; beyond, stay silent
@@ -61,13 +67,17 @@ def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None
     if b"local" not in source and b"global" not in source:
         return []
     fa = _FileAnalysis(tree, source, file, view, portable)
+    try:
+        live = decided_live_ranges(view, portable)
+    except Exception:  # noqa: BLE001 - a view we cannot read keeps every arm possible
+        live = ()
     out: list[Race] = []
     for name in fa.functions:
         func = fa.functions[name]
         if not _is_kernel(func) or not meets_range(focus, func.start_byte, func.end_byte):
             continue
         try:
-            out.extend(_Kernel(fa, name, view, source).races())
+            out.extend(_Kernel(fa, name, view, source, live).races())
         except RecursionError:
             continue
     out.sort(key=lambda r: (r.start, r.code))
@@ -78,20 +88,33 @@ _FLAGS = re.compile(r"CLK_(LOCAL|GLOBAL|IMAGE)_MEM_FENCE")
 
 
 class _Kernel:
-    def __init__(self, fa: _FileAnalysis, name: str, view: Any, source: bytes) -> None:
+    def __init__(self, fa: _FileAnalysis, name: str, view: Any, source: bytes, live: tuple = ()) -> None:
         self.source = source
         self.func = func = fa.functions[name]
         self.body = func.child_by_field_name("body")
         self.view = view
         self.names = names = resolve(func)
+        # The code the compiler compiles: arms the file decides are dropped are no path, and
+        # an arm it decides is kept is the only one (no path around it).
         dead = _dead_within(fa.dead, func.start_byte, func.end_byte)
-        self.cfg = build_cfg(self.body, dead) if self.body is not None else CFG([], 0, 0)
+        live = _dead_within(live, func.start_byte, func.end_byte)
+        self.cfg = build_cfg(self.body, dead, live) if self.body is not None else CFG([], 0, 0)
         if self.body is None:
             return
         params = [v for v in names.variables if v.param_index is not None]
         macros = {func.start_byte + a: m for a, _, m in fa.macro_syncs.get(name, ())}
+        # `#define WG_SUM(x) work_group_reduce_add(x)` is the built-in under another name.
+        macros = {at: replace(m, alias=True) if not m.alias and self._wrapper(m, at) else m
+                  for at, m in macros.items()}
         values = {func.start_byte + a: t for a, t in fa.values(name)}
         self.facts: Facts = analyse(names, self.cfg, params, True, fa.summary, fa.flat_dims, macros, values)
+        # Tags of any expression, read as the dataflow reads it (fields, helpers' results, macros).
+        self.tagger = _Eval(names, fa.summary, {}, {}, fa.flat_dims, macros, values)
+        direct = {at for at, m in macros.items() if m.alias}
+        self.branch_of = {n.syntax.id: n.id for n in self.cfg.nodes if n.kind == "branch" and n.syntax is not None}
+        # Calls (macros standing for one included) whose result the whole work-group shares.
+        self.uniform_calls = {site.node.id: site.name for site in self.facts.calls if site.name in B.WG_UNIFORM_RESULT
+                              and (site.node.start_byte in direct or callee_name(site.node) == site.name)}
         # Barriers: node -> the spaces its flags fence (a helper that reaches one: both).
         self.barriers: dict[int, tuple[set[str], Node]] = {}
         for site in self.facts.calls:
@@ -133,6 +156,18 @@ class _Kernel:
         body = getattr(m, "body", None) if m is not None and not getattr(m, "params", None) else None
         got = re.fullmatch(r"\s*\(?\s*(\d+)[uUlL]*\s*\)?\s*", body or "")
         return int(got.group(1)) if got else None
+
+    def _wrapper(self, m: MacroSync, at: int) -> bool:
+        """A function-like macro whose body is just the call of its built-in on its parameters."""
+        try:
+            d = self.view.macro_at(m.macro, at) if self.view is not None else None
+        except Exception:  # noqa: BLE001 - someone else's code
+            return False
+        params = getattr(d, "params", None)
+        if not params or getattr(d, "variadic", False):
+            return False
+        args = r"\s*,\s*".join(r"\(?\s*" + re.escape(x) + r"\s*\)?" for x in params)
+        return re.fullmatch(rf"\s*\(?\s*{re.escape(m.call)}\s*\(\s*{args}\s*\)\s*\)?\s*", d.body) is not None
 
     def accesses(self) -> list[Access]:
         out: list[Access] = []
@@ -190,7 +225,7 @@ class _Kernel:
 
     def pair(self, a: Access, b: Access, reach: dict[int, set[int]], blocks: set[int], space: str,
              fence: bool) -> Race | None:
-        if a.unknown_guard or b.unknown_guard:
+        if a.unknown_guard or b.unknown_guard or self.ordered_by_collective(a, b):
             return None
         ab, ba = b.cfg_node in reach[a.cfg_node], a.cfg_node in reach[b.cfg_node]
         same = a.cfg_node == b.cfg_node
@@ -285,8 +320,38 @@ class _Kernel:
         while p is not None and p.type == "parenthesized_expression":
             p = p.parent
         value = p.child_by_field_name("right") if p is not None and p.type == "assignment_expression" else None
-        return value is None or self.divergent(value, acc.cfg_node) or any(
-            n.type in ("subscript_expression", "pointer_expression", "call_expression") for n in walk(value))
+        if value is None or self.divergent(value, acc.cfg_node):
+            return True
+        stack = [value]  # a load or call may differ, unless the whole work-group shares its result
+        while stack:
+            n = stack.pop()
+            if n.id in self.uniform_calls:
+                continue
+            if n.type in ("subscript_expression", "pointer_expression", "call_expression"):
+                return True
+            stack.extend(n.children)
+        return False
+
+    def ordered_by_collective(self, a: Access, b: Access) -> bool:
+        """`x[0] = work_group_reduce_add(x[lid])`: every work-item's read in the arguments
+        happens before any work-item has the result to store."""
+        if a.cfg_node != b.cfg_node:
+            return False
+        for read, write in ((a, b), (b, a)):
+            p = write.node.parent
+            while p is not None and p.type == "parenthesized_expression":
+                p = p.parent
+            value = p.child_by_field_name("right") if p is not None and p.type == "assignment_expression" \
+                and write.write else None
+            if value is None or not value.start_byte <= read.node.start_byte < value.end_byte:
+                continue
+            call = read.node.parent
+            while call is not None and call.start_byte >= value.start_byte \
+                    and self.uniform_calls.get(call.id) not in ALL_INPUTS:
+                call = call.parent
+            if call is not None and call.start_byte >= value.start_byte:
+                return True
+        return False
 
     def search(self, first: Access, second: Access, k1: list[int], k2: list[int], independent: set[int],
                sample, group) -> tuple | None:
@@ -338,8 +403,15 @@ class _Kernel:
                 seen.append(lid)
         return out
 
-    def divergent(self, cond: Node, cfg_node: int) -> bool:
-        return bool(_tags_of(self.facts, cond, self.facts.in_states[cfg_node]) & B.WG_DIVERGENT)
+    def divergent(self, expr: Node, cfg_node: int) -> bool:
+        """Whether `expr`, evaluated at `cfg_node` (a branch's own condition: at its branch),
+        may differ between work-items of a work-group, as the uniformity analysis has it."""
+        at = self.branch_of.get(expr.id)
+        if at is not None:
+            return bool(self.facts.branch_tags.get(at, 0) & B.WG_DIVERGENT)
+        ev = self.tagger
+        ev.cfg_node, ev.guards, ev.calls, ev.origins = cfg_node, [], {}, {}
+        return bool(ev.expr(expr, dict(self.facts.in_states[cfg_node])) & B.WG_DIVERGENT)
 
     def collide(self, first: Access, second: Access, c1, c2, sample, group) -> tuple | None:
         e1 = self.elements(first, c1, sample, group)
@@ -495,11 +567,15 @@ def _model_sizes(func: Node, flat: frozenset[int]) -> list[tuple[int, int, int]]
 
 def _definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], dict[int, tuple],
                                                               dict[int, set[int]], set[int]]:
-    """Private variables defined once by their initialiser (key -> value), loop counters
-    (key -> (init value, condition, update, loop)) changed only by their `for`'s header,
-    the CFG nodes that assign each counter, and every variable assigned in the body."""
+    """Private variables defined once by their initialiser (key -> value), and fields of
+    private structs assigned once at the body's top level (`c.lid = get_local_id(0);`, by
+    field key), loop counters (key -> (init value, condition, update, loop)) changed only by
+    their `for`'s header, the CFG nodes that assign each counter, and every variable assigned
+    in the body."""
     inits: dict[int, Node] = {}
     writes: dict[int, int] = {}
+    fields: dict[tuple[int, str], list[Node]] = {}  # (struct key, field path) -> its stores
+    whole: set[int] = set()  # structs stored into other than by a field's name
     for n in walk(body):
         if n.type == "init_declarator":
             d = n.child_by_field_name("declarator")
@@ -512,10 +588,18 @@ def _definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], d
             v = names.var(target) if target is not None else None
             if v is not None:
                 writes[v.key] = writes.get(v.key, 0) + 1
+            elif target is not None:
+                fp = names.field_path(target) if target.type == "field_expression" else None
+                if fp is not None:
+                    fields.setdefault((fp[0].key, fp[1]), []).append(n)
+                else:
+                    whole |= _root_keys(names, target)
         elif n.type == "pointer_expression" and _text(n.child_by_field_name("operator")) == "&":
             v = names.var(n.child_by_field_name("argument")) if n.child_by_field_name("argument") else None
             if v is not None:
                 writes[v.key] = writes.get(v.key, 0) + 2
+            elif n.child_by_field_name("argument") is not None:
+                whole |= _root_keys(names, n.child_by_field_name("argument"))
     counters: dict[int, tuple] = {}
     for n in walk(body):
         if n.type != "for_statement":
@@ -543,6 +627,8 @@ def _definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], d
             continue
         counters[v.key] = (start, n.child_by_field_name("condition"), update, n)
     defs = {k: val for k, val in inits.items() if val is not None and not writes.get(k) and k not in counters}
+    defs.update(_field_definitions(body, names, fields, whole | set(writes) | {k for k, v in inits.items() if v},
+                                   set(counters)))
     assigning: dict[int, set[int]] = {}
     for node in cfg.nodes:
         for k, (_, _, update, loop) in counters.items():
@@ -550,3 +636,37 @@ def _definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], d
             if node.syntax is not None and (node.syntax == update or node.syntax == init):
                 assigning.setdefault(k, set()).add(node.id)
     return defs, counters, assigning, set(writes)
+
+
+def _field_definitions(body: Node, names: Names, fields: dict[tuple[int, str], list[Node]], touched: set[int],
+                       counters: set[int]) -> dict[int, Node]:
+    """Field key -> value of each field stored once, by a plain `c.f = v;` among the body's
+    own statements (so it runs before everything after it, once), where nothing else stores
+    into `c` (no other store to an overlapping field, no initialiser, no `&c`) and `v` names
+    no loop counter."""
+    by_var = {v.key: v for v in names.variables}
+    out: dict[int, Node] = {}
+    for (vk, path), stores in fields.items():
+        if len(stores) != 1 or vk in touched or vk not in by_var:
+            continue
+        if any(k == vk and p != path and (p.startswith(path + ".") or path.startswith(p + "."))
+               for k, p in fields):
+            continue
+        a = stores[0]
+        value = a.child_by_field_name("right") if a.type == "assignment_expression" else None
+        if value is None or _text(a.child_by_field_name("operator")) != "=" or a.parent is None \
+                or a.parent.type != "expression_statement" or a.parent.parent != body:
+            continue
+        if any(m.type == "identifier" and (u := names.var(m)) is not None and u.key in counters for m in walk(value)):
+            continue
+        out[names.field_key(by_var[vk], path)] = value
+    return out
+
+
+def _root_keys(names: Names, node: Node) -> set[int]:
+    """The variable under `c.a[i].b` (or `(c)`): the one a store there writes into."""
+    while node.type in ("field_expression", "subscript_expression", "parenthesized_expression") \
+            and node.named_children:
+        node = node.child_by_field_name("argument") or node.named_children[0]
+    v = names.var(node)
+    return {v.key} if v is not None else set()

@@ -3,7 +3,8 @@
 An `Env` fixes the work-item's local id, the work-group's id and size, the loop
 counters being enumerated, and samples for uniform values nothing here can compute
 (kernel scalar arguments, `get_num_groups`). `value` answers None for anything else:
-loads, private variables assigned more than once, floats. Unknown stays unknown.
+loads, private variables (or fields of private structs) assigned more than once, floats.
+Unknown stays unknown.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ def c_div(a: int, b: int) -> int | None:
 
 
 class Evaluator:
-    """`defs`: the single defining expression of private variables assigned once;
+    """`defs`: the single defining expression of private variables assigned once (and of
+    fields of private structs, by the uniformity analysis' field keys);
     `counters`: keys of loop counters (their values come from the `Env`);
     `constant`: object-like macros' integer values at a use."""
 
@@ -70,6 +72,8 @@ class Evaluator:
             return self.value(node.child_by_field_name("right"), env)
         if t == "identifier":
             return self.identifier(node, env)
+        if t == "field_expression":
+            return self.field(node, env)
         if t == "cast_expression":
             ty = node.child_by_field_name("type")
             return self.value(node.child_by_field_name("value"), env) if INT_TYPES.match(_text(ty)) else None
@@ -139,6 +143,22 @@ class Evaluator:
         if v.param_index is not None and v.key not in self.defs and self.uniform(v):
             return env.sample(v.key)  # a kernel's scalar argument: the same for every work-item
         return None
+
+    def field_key(self, node: Node) -> int | None:
+        """The key of `c.a.b` on a private struct (None: not one, or never assigned by name)."""
+        fp = self.names.field_path(node)
+        return self.names.fields.get(fp[0].key, {}).get(fp[1]) if fp is not None else None
+
+    def field(self, node: Node, env: Env) -> int | None:
+        key = self.field_key(node)
+        d = self.defs.get(key) if key is not None else None
+        if d is None or key in self._busy:
+            return None
+        self._busy.add(key)
+        try:
+            return self.value(d, env)
+        finally:
+            self._busy.discard(key)
 
     def call(self, node: Node, env: Env) -> int | None:
         fn = _text(node.child_by_field_name("function"))

@@ -47,9 +47,10 @@ class CFG:
 
 
 class _Builder:
-    def __init__(self, dead: DeadRanges = ()) -> None:
-        self.dead = dead
+    def __init__(self, dead: DeadRanges = (), live: DeadRanges = ()) -> None:
+        self.dead, self.live = dead, live
         self._dead_starts = [a for a, _ in dead]
+        self._live_starts = [a for a, _ in live]
         self.nodes: list[CFGNode] = []
         self.labels: dict[str, CFGNode] = {}
         self.gotos: list[tuple[CFGNode, str]] = []
@@ -75,6 +76,10 @@ class _Builder:
         i = bisect_right(self._dead_starts, s.start_byte) - 1
         return i >= 0 and s.start_byte < self.dead[i][1]
 
+    def is_live(self, s: Node) -> bool:
+        i = bisect_right(self._live_starts, s.start_byte) - 1
+        return i >= 0 and s.start_byte < self.live[i][1]
+
     def stmt(self, s: Node, succ: int, brk: int | None, cont: int | None) -> int:
         t = s.type
         if t in SKIP or not s.is_named or (self.dead and self.is_dead(s)):
@@ -86,7 +91,14 @@ class _Builder:
             body = [c for c in s.children if c.is_named and c != alt
                     and c != s.child_by_field_name("condition") and c != s.child_by_field_name("name")]
             first = self.seq(body, succ, brk, cont)
+            if t == "preproc_else":
+                return first  # reached only where every earlier arm is dropped: always taken
             second = self.stmt(alt, succ, brk, cont) if alt is not None else succ
+            live = [c for c in body if c.type not in SKIP and c.is_named]
+            if live and all(self.is_dead(c) for c in live):
+                return second  # a dropped arm is no path: the group is its later arms
+            if live and self.is_live(live[0]):
+                return first  # the arm the compiler keeps: the later arms are dropped
             if first == second:
                 return first
             b = self.new("branch", None, [first, second], owner=s)
@@ -163,10 +175,12 @@ class _Builder:
         return self.new("stmt", s, [succ]).id
 
 
-def build_cfg(body: Node, dead: DeadRanges = ()) -> CFG:
+def build_cfg(body: Node, dead: DeadRanges = (), live: DeadRanges = ()) -> CFG:
     """`dead`: arms of conditional groups the preprocessor drops; their statements are
-    left out, so a group with one live arm is no branch at all."""
-    b = _Builder(dead)
+    left out, so a group with one live arm is no branch at all. `live`: arms known to be
+    kept (`#if R == 1` with R defined above): the group is that arm only, with no path
+    around it. An `#else` arm is always taken where it is reached."""
+    b = _Builder(dead, live)
     first = b.stmt(body, b.exit.id, None, None)
     for node, name in b.gotos:
         target = b.labels.get(name)
