@@ -227,3 +227,27 @@ kernel void k2(local float *t) { if (get_local_id(0) < 4) SYNC_THREADS(); }
     pos = src.index(b"< 4")
     host.apply_change(Change(edits={"f": [TextEdit(pos, pos, b" ")]}))  # in k1 only
     assert host.snapshot().diagnostics("f") == []
+
+
+def test_edit_in_a_kernel_keeps_its_implicit_generic_conversions() -> None:
+    """CL301 on a `__global` pointer converted to an unqualified one (analysis/gating/generic.py)
+    in the re-analysed function: a focused run used to find none, so an edit inside the
+    kernel dropped them where `cllint check` reports them (found by the LSP fuzz, seed 1005)."""
+    src = b"""void scale(float *p, float s) { *p *= s; }
+kernel void k(global float *x) {
+    scale(x, 2.0f);
+    float *p = x;
+    *p = 1.0f;
+}
+kernel void other(global float *y) { y[0] = 1.0f; }
+"""
+    options = LintOptions(select=("CL301",))
+    host = Host(options)
+    host.set_file("f", src)
+    assert [d.span.start for d in host.snapshot().diagnostics("f")] == [src.index(b"x, 2"), src.index(b"p = x")]
+    pos = src.index(b"*p = 1.0f")
+    host.apply_change(Change(edits={"f": [TextEdit(pos, pos, b"int j = 0; ")]}))
+    snap = host.snapshot()
+    assert snap.diagnostics("f") == full(snap.text("f"), options)
+    assert len(snap.diagnostics("f")) == 2
+    assert snap.lint_stats("f")["reanalysed"] == 1  # kernel k, focused

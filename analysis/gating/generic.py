@@ -18,6 +18,7 @@ from tree_sitter import Tree
 from ..addrspace import analyse
 from ..features import DNF, GENERIC, V2_0
 from ..model import SemanticModel
+from ..model.walk import in_ranges
 from ..target import Target
 
 # The conversion findings: an initialization or assignment, a cast, an argument.
@@ -35,10 +36,10 @@ def _pair(target: Target, portability: bool) -> tuple[Target, Target] | None:
     return target, target.apply_overrides(f"+{GENERIC}")
 
 
-def _conversions(tree: Tree, source: bytes, target: Target,
-                 expander: Callable[..., object] | None) -> set[tuple[int, int, str]]:
+def _conversions(tree: Tree, source: bytes, target: Target, expander: Callable[..., object] | None,
+                 focus: list[tuple[int, int]] | None) -> set[tuple[int, int, str]]:
     model = SemanticModel(tree, source, target, macro_expander=expander)
-    return {(f.start, f.end, f.message) for f in analyse(model) if f.code in _CONVERSIONS}
+    return {(f.start, f.end, f.message) for f in analyse(model, focus) if f.code in _CONVERSIONS}
 
 
 def conversion_spans(model: SemanticModel) -> set[tuple[int, int]]:
@@ -48,8 +49,11 @@ def conversion_spans(model: SemanticModel) -> set[tuple[int, int]]:
 
 def generic_conversions(tree: Tree, source: bytes, target: Target, portability: bool,
                         expander: Callable[..., object] | None = None,
-                        candidates: Callable[[], set[tuple[int, int]]] | None = None) -> list[tuple[int, int, str]]:
+                        candidates: Callable[[], set[tuple[int, int]]] | None = None,
+                        focus: list[tuple[int, int]] | None = None) -> list[tuple[int, int, str]]:
     """(start, end, what is converted) for each conversion valid only with the generic space.
+    With `focus` (an incremental run's ranges), those that start in it: the incremental
+    driver takes the others from its cache.
 
     `candidates()`: the conversion errors of a model where unqualified pointers are
     `__private` (the lint's own target in portability mode, 1.2, or a target without the
@@ -58,8 +62,8 @@ def generic_conversions(tree: Tree, source: bytes, target: Target, portability: 
     if pair is None or (candidates is not None and not candidates()):
         return []
     try:
-        without, with_it = (_conversions(tree, source, t, expander) for t in pair)
+        without, with_it = (_conversions(tree, source, t, expander, focus) for t in pair)
         found_with = {(s, e) for s, e, _ in with_it}
     except RecursionError:
         return []
-    return sorted((s, e, m) for s, e, m in without if (s, e) not in found_with)
+    return sorted((s, e, m) for s, e, m in without if (s, e) not in found_with and in_ranges(focus, s))

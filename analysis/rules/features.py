@@ -53,8 +53,6 @@ _QUOTED = re.compile(r"'([^']*\*[^']*)'")
 def _generic_uses(ctx: RuleContext) -> list[Use]:
     """Pointers into `__global`/`__local` memory converted to unqualified pointers: those
     are generic pointers, so the conversion needs the generic address space."""
-    if ctx.options.get("focus") is not None:
-        return []  # the incremental driver keeps a full run's CL3xx for the rest
     view = preprocessor_view(ctx)
     expander = view.expand_type_macro if view is not None else None
     out = []
@@ -63,8 +61,10 @@ def _generic_uses(ctx: RuleContext) -> list[Use]:
             return {(0, 0)}  # the lint's model has generic pointers: no cheap answer
         return conversion_spans(model_for(ctx))
 
+    # With a focus, those in it: the incremental driver keeps the rest from a full run (it
+    # used to keep none, and a re-analysed function lost its conversions).
     for start, end, message in generic_conversions(ctx.tree, ctx.source, ctx.target, not is_target_mode(ctx),
-                                                   expander, candidates):
+                                                   expander, candidates, ctx.focus):
         types = _QUOTED.findall(message)
         src = next((t for t in types if "__private" not in t), "")
         dst = next((t.replace("__private ", "") for t in types if "__private" in t), "")
