@@ -237,10 +237,15 @@ module.exports = grammar(C, {
       '(',
       optional(seq(
         commaSep1(choice($.expression, alias($.macro_type_argument, $.type_descriptor), $.compound_statement)),
-        optional(alias($._macro_pack, $.macro_argument_pack)),
+        optional($.macro_argument_pack),
       )),
       ')',
     ),
+    // Lowest dynamic precedence: where the code reads another way too (`(T)N)` as a cast),
+    // that reading wins.
+    macro_argument_pack: $ => prec.dynamic(-1, $._macro_pack),
+    macro_parameter_pack: $ => prec.dynamic(-1, $._macro_pack),
+
     // A type name, or qualifiers alone (`F(x, __constant, p)`, `__attribute__((const))`),
     // where a qualifier may also be a macro (`md5(MAYBE_VOLATILE uint, W)`).
     macro_type_argument: $ => choice(
@@ -254,24 +259,16 @@ module.exports = grammar(C, {
       prec.right(repeat1($.type_qualifier)),
     ),
 
-    // `void g(int x EXTRA_PARAMS)`: the same after the last parameter.
-    parameter_list: $ => seq(
-      '(',
-      choice(
-        optional(seq(
-          commaSep1(choice($.parameter_declaration, $.variadic_parameter)),
-          optional(alias($._macro_pack, $.macro_parameter_pack)),
-        )),
-        $.compound_statement,
-      ),
-      ')',
-    ),
-
     // A name after the type is the declarator (`int EXTRA` declares EXTRA), never a pack
-    // after an unnamed parameter.
+    // after an unnamed parameter. `void g(int x EXTRA_PARAMS)`: a macro pack may follow a
+    // parameter's declarator (not a bare type, so `long N)` and `float *C)` stay parameters
+    // named N and C).
     parameter_declaration: $ => prec.right(seq(
       $._declaration_specifiers,
-      optional(field('declarator', choice($._declarator, $._abstract_declarator))),
+      optional(choice(
+        seq(field('declarator', $._declarator), optional($.macro_parameter_pack)),
+        field('declarator', $._abstract_declarator),
+      )),
       repeat($.attribute_specifier),
     )),
 

@@ -23,10 +23,13 @@ _MAX_CANDIDATES = 4
 
 
 def arguments(call: Node) -> list[Node] | None:
+    """The call's arguments; None where their number is not the file's to tell: a macro
+    pack after the last one (`f(a, b EXTRA_ARGS)`) expands to more."""
     args = call.child_by_field_name("arguments")
     if args is None:
         return None
-    return [a for a in args.named_children if a.type != "comment"]
+    out = [a for a in args.named_children if a.type != "comment"]
+    return None if any(a.type == "macro_argument_pack" for a in out) else out
 
 
 def _mentions_macro(body: Body, nodes: list[Node]) -> bool:
@@ -67,7 +70,7 @@ def _user_call(body: Body, call: Node, fn: Node, name: str, args: list[Node]) ->
         return
     view = body.facts.view
     decls = [info.definition, *info.prototypes]
-    if any(body.facts.head_has_macro(d) for d in decls if d is not None) or \
+    if any(body.facts.head_has_macro(d) or _has_parameter_pack(d) for d in decls if d is not None) or \
             not all(known(p.type) for p in info.params):
         return
     if view is not None and any(d is not None and view.branch_at(d.start_byte).parent is not None for d in decls):
@@ -80,6 +83,18 @@ def _user_call(body: Body, call: Node, fn: Node, name: str, args: list[Node]) ->
     body.add("CL013", call.start_byte, call.end_byte,
              f"too {more} arguments to function call '{name}', expected {expected}, have {have}",
              body.declared_here(decl, name))
+
+
+def _has_parameter_pack(decl: Node) -> bool:
+    """`void g(int x EXTRA_PARAMS)`: a macro after the last parameter adds parameters."""
+    stack = [decl]
+    while stack:
+        n = stack.pop()
+        if n.type == "macro_parameter_pack":
+            return True
+        if n.type not in ("compound_statement", "field_declaration_list"):
+            stack.extend(n.children)
+    return False
 
 
 def _builtin_call(body: Body, call: Node, fn: Node, b: Builtin, args: list[Node]) -> None:

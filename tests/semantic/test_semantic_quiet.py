@@ -52,6 +52,10 @@ QUIET = {
     "null-pointer-constant": "void f(global int *p) { }\nkernel void k() { global int *p = 0; f(0); }",
     "const-pointee-pointer-moves": "kernel void k(global const float *a) { const global float *p = a; p++; }",
     "void-return-of-void-call": "void g(global int *a) { a[0] = 1; }\nvoid f(global int *a) { return g(a); }",
+    "macro-packs": "float shade(float albedo, float3 n KERNEL_PARAMS) { return albedo * n.x; }\n"
+                   "float two(float a, float b) { return a + b; }\n"
+                   "kernel void k(global float *o, global float3 *nn, long N, global float *C) {\n"
+                   "  o[0] = shade(0.5f, nn[0] KERNEL_ARGS); o[1] = two(1.0f EXTRA_ARGS); C[0] = N;\n}",
     "attribute-arguments": "kernel void k(global float4 *a) {\n"
                            "  local float t[4] __attribute__((aligned(16)));\n"
                            "  global float4 *__attribute__((aligned(16))) p = a;\n  p[0].x = t[0];\n}",
