@@ -317,3 +317,18 @@ def test_double_literal_stored_into_a_double_is_meant() -> None:
            b"    d[0] = 0.5;\n    d[1] += (1.0e-3 * a);\n    f[0] = f[1] * 0.5;\n    d[2] = f[0] * 0.25;\n}\n")
     got = [(d.code, src.count(b"\n", 0, d.span.start) + 1) for d in lint(src, preview=True) if d.code == "CL308"]
     assert got == [("CL308", 4)]  # f[1] * 0.5 computes in double and stores into a float
+
+
+def test_preprocessor_view_built_for_a_context_is_the_files_own() -> None:
+    """`preprocessor_view` without the driver's view memoised on `id(ctx.tree)` and the
+    text: a second file with the same text (or a new tree at a freed tree's address) got
+    the first file's view, its spans naming the other file."""
+    from types import SimpleNamespace
+
+    from cllint.analysis.gating.guards import preprocessor_view
+
+    src = b'#include "missing.h"\nkernel void k(global int *o) { o[0] = 1; }\n'
+    tree = parse(src)
+    views = [preprocessor_view(SimpleNamespace(preprocessor=None, tree=tree, target=Target.preset("CL1.2"),
+                                               source=src, file=name)) for name in ("a.cl", "b.cl")]
+    assert [v.file_id for v in views] == ["a.cl", "b.cl"]

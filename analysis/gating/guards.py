@@ -10,14 +10,15 @@ from ..preprocessor.expr import VERSION_MACRO
 from ..preprocessor.view import PreprocessorView
 from . import tables
 
-_VIEWS: dict[tuple[int, str, bytes], PreprocessorView] = {}
+_VIEWS: dict[tuple[str, str, bytes], PreprocessorView] = {}
 
 
 def preprocessor_view(ctx: Any) -> PreprocessorView | None:
-    """The lint driver's view, or one built here (memoised per tree and target)."""
+    """The lint driver's view, or one built here (memoised on what builds it: the file, its
+    text and the target; not on `id(ctx.tree)`, which a freed tree hands to the next one)."""
     if ctx.preprocessor is not None:
         return ctx.preprocessor
-    key = (id(ctx.tree), ctx.target.describe(), ctx.source)
+    key = (ctx.file, ctx.target.describe(), ctx.source)
     view = _VIEWS.get(key)
     if view is None:
         try:
