@@ -29,6 +29,9 @@ class LintOptions:
     # target lacks. The CLI picks "target" when --std/--target/--features is given.
     mode: str = "portability"
     preview: bool = False  # preview rules are opt-in (`--preview`, `preview = true`)
+    # Seconds for the rules of one file (None: no limit). When spent, the rule running is
+    # stopped, the rest skipped, and one CL091 names them (analysis/budget.py).
+    budget: float | None = None
 
     def rules(self) -> list[type[Rule]]:
         return list(_selected(self.select, self.ignore, self.extend_select, self.preview))
@@ -41,10 +44,32 @@ def _selected(chosen: tuple[str, ...] | None, ignore: tuple[str, ...],
     return tuple(select(chosen, ignore, extend, preview))
 
 
-def run_rules(ctx: RuleContext, rules: Iterable[type[Rule]]) -> list[Diagnostic]:
-    out: list[Diagnostic] = []
-    for rule_cls in rules:
-        out.extend(rule_cls().check(ctx))
+def run_rules(ctx: RuleContext, rules: Iterable[type[Rule]], budget: float | None = None) -> list[Diagnostic]:
+    if budget is None:
+        out: list[Diagnostic] = []
+        for rule_cls in rules:
+            out.extend(rule_cls().check(ctx))
+        return out
+    from cllint.analysis.budget import Budget, BudgetExceeded
+    from cllint.analysis.rules.budget import AnalysisBudget
+
+    out, stopped = [], []
+    with Budget(budget) as b:
+        for rule_cls in rules:
+            if rule_cls is AnalysisBudget or rule_cls.code == "CL090":
+                continue  # reported by this driver, not by a check
+            if b.spent:
+                stopped.append(rule_cls.code)
+                continue
+            try:
+                with b.rule():
+                    found = list(rule_cls().check(ctx))
+            except BudgetExceeded:
+                stopped.append(rule_cls.code)
+                continue
+            out.extend(found)
+    if stopped:
+        out.append(AnalysisBudget.report(ctx.file, ctx.source, budget, stopped))
     return out
 
 
@@ -72,7 +97,7 @@ def lint_tree(
         options={"mode": options.mode, "focus": focus, "edited": edited},
     )
     rules = options.rules()
-    diagnostics = run_rules(ctx, rules)
+    diagnostics = run_rules(ctx, rules, options.budget)
     if suppress:
         diagnostics = suppress_all(file, source, diagnostics, options)
     diagnostics.sort(key=lambda d: (d.span.start, d.code))

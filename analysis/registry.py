@@ -28,6 +28,7 @@ RULE_MODULES = [
     "kernels",
     "semantic",
     "suppressions",
+    "budget",
     "device",
     "host",
 ]

@@ -9,8 +9,9 @@ from functools import cache, lru_cache
 from operator import attrgetter, itemgetter
 from typing import Any
 
-from tree_sitter import Node, Query, QueryCursor, Tree
+from tree_sitter import Node, Query, Tree
 
+from cllint.analysis.captures import captures
 from cllint.grammar import language
 
 from ..catalogue import Builtin, catalogue
@@ -512,12 +513,10 @@ def _visited(root: Node, ranges: list[tuple[int, int]] | None) -> dict[str, list
     outside the ranges lie outside them: the query does not enter them."""
     query = _by_kind_query()
     if ranges is None:
-        return QueryCursor(query).captures(root)
+        return captures(query, root)
     out: dict[str, list[Node]] = {}
     for start, end in ranges:
-        cursor = QueryCursor(query)
-        cursor.set_byte_range(start, max(start, end))
-        for kind, nodes in cursor.captures(root).items():
+        for kind, nodes in captures(query, root, (start, max(start, end))).items():
             # The cursor also hands back nodes that only overlap the range (rarely any).
             if min(map(_START, nodes)) < start or max(map(_START, nodes)) >= end:
                 nodes = [n for n in nodes if start <= n.start_byte < end]

@@ -22,8 +22,9 @@ from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from operator import attrgetter
 
-from tree_sitter import Node, Query, QueryCursor, Tree
+from tree_sitter import Node, Query, Tree
 
+from cllint.analysis.captures import captures
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.target import Target
 from cllint.grammar import language
@@ -518,7 +519,7 @@ class FunctionModel:
         if self.model.kinds is not None:
             found = self.model.kinds.under(body, WALKED)
         else:
-            found = QueryCursor(_walk_query()).captures(body).get("n", [])
+            found = captures(_walk_query(), body).get("n", [])
             found.sort(key=_END, reverse=True)  # stable: (start, -end) order, ties as found
             found.sort(key=_START)
         last_s = last_e = -1

@@ -15,8 +15,9 @@ from itertools import compress
 from operator import attrgetter
 from sys import intern
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node, Query
 
+from cllint.analysis.captures import captures
 from cllint.grammar import language
 
 _CAPTURE = "n"
@@ -42,13 +43,11 @@ def nodes_of_kinds(root: Node, kinds: frozenset[str], ordered: bool = True,
     With `ranges` (sorted, disjoint byte ranges: an incremental run's focus), only nodes
     that start inside one of them; the query visits only those ranges."""
     if ranges is None:
-        got = QueryCursor(_query(kinds)).captures(root).get(_CAPTURE, [])
+        got = captures(_query(kinds), root).get(_CAPTURE, [])
     else:
         got, seen = [], set()
         for start, end in ranges:
-            cursor = QueryCursor(_query(kinds))
-            cursor.set_byte_range(start, max(start, end))
-            for n in cursor.captures(root).get(_CAPTURE, []):
+            for n in captures(_query(kinds), root, (start, max(start, end))).get(_CAPTURE, []):
                 if start <= n.start_byte < end and n.id not in seen:
                     seen.add(n.id)
                     got.append(n)
@@ -82,7 +81,7 @@ class KindIndex:
     def __init__(self, root: Node, kinds: frozenset[str]) -> None:
         self.root = root
         self.kinds = kinds
-        nodes = QueryCursor(_query(kinds)).captures(root).get(_CAPTURE, [])
+        nodes = captures(_query(kinds), root).get(_CAPTURE, [])
         _preorder(nodes)
         self.nodes = nodes
         self._types = list(map(intern, map(_TYPE, nodes)))  # one string per kind, not per node

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node, Query
 
+from cllint.analysis.captures import captures
 from cllint.analysis.preprocessor.expr import Token, tokenize
 from cllint.analysis.uniformity import builtins as B
 from cllint.grammar import language
@@ -80,7 +81,7 @@ def uses_in(func: Node, names: frozenset[str]) -> tuple[Use, ...]:
         return ()
     base = func.start_byte
     out: list[Use] = []
-    for ident in QueryCursor(_uses_query()).captures(body).get("n", []):
+    for ident in captures(_uses_query(), body).get("n", []):
         name = _text(ident)
         if name not in names:
             continue
@@ -231,7 +232,7 @@ def value_uses_in(func: Node, names: frozenset[str]) -> tuple[Use, ...]:
         return ()
     base = func.start_byte
     out: list[Use] = []
-    for ident in QueryCursor(_ids_query()).captures(body).get("n", []):
+    for ident in captures(_ids_query(), body).get("n", []):
         name = _text(ident)
         if name not in names:
             continue

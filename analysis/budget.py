@@ -1,0 +1,86 @@
+"""A time budget for linting one file: the rule running when it runs out is stopped.
+
+Rules run one after another in the linting thread. A timer thread, at the deadline, raises
+`BudgetExceeded` inside that thread (CPython's `PyThreadState_SetAsyncExc`, checked between
+bytecodes), but only while a rule is running: the driver catches it around the rule, keeps
+what the finished rules reported and lists the rest as skipped. Code in C (a parse, a
+query) finishes its call first; the point is that no Python loop can hang the file.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+import time
+from types import TracebackType
+
+
+class BudgetExceeded(BaseException):
+    """Raised inside a rule when the file's budget is spent. A BaseException, as
+    KeyboardInterrupt is: a rule's `except Exception` (robust to odd source) must not eat it."""
+
+
+def _set_async_exc(thread: int, exc: type[BaseException] | None) -> None:
+    """Schedules `exc` in `thread`, or (None: a NULL pointer) takes back one not yet raised."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), None if exc is None else ctypes.py_object(exc))
+
+
+class Budget:
+    """`with Budget(seconds) as b:` then `with b.rule():` around each rule. `seconds=None`
+    is no budget (nothing is started)."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self._lock = threading.Lock()
+        self._thread = threading.get_ident()
+        self._in_rule = False
+        self._raised = False
+        self._timer: threading.Timer | None = None
+
+    def __enter__(self) -> Budget:
+        if self.seconds is not None:
+            self._timer = threading.Timer(max(0.0, self.seconds), self._expire)
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+    @property
+    def spent(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def _expire(self) -> None:
+        with self._lock:
+            if self._in_rule and not self._raised:
+                self._raised = True
+                _set_async_exc(self._thread, BudgetExceeded)
+
+    def rule(self) -> _RuleScope:
+        return _RuleScope(self)
+
+
+class _RuleScope:
+    def __init__(self, budget: Budget) -> None:
+        self.b = budget
+
+    def __enter__(self) -> None:
+        with self.b._lock:
+            self.b._in_rule = True
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        b = self.b
+        with b._lock:
+            b._in_rule = False
+            pending = b._raised and kind is not BudgetExceeded
+            if pending:  # raised after the rule's last bytecode: take it back, raise here
+                _set_async_exc(b._thread, None)
+        if pending:
+            raise BudgetExceeded
+
+
+__all__ = ["Budget", "BudgetExceeded"]
