@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+from dataclasses import replace
 import sys
 from pathlib import Path
 
@@ -41,6 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when problems are found")
     p.add_argument("--statistics", action="store_true", help="count problems per rule")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
+    p.add_argument("--budget", type=float, metavar="SECONDS",
+                   help="time for the rules of one file; past it, the rest are skipped and CL091 says so")
     p.add_argument("--quiet", "-q", action="store_true", help="print diagnostics only, no summary")
     p.set_defaults(func=run)
 
@@ -204,6 +207,8 @@ def _check(args, resolver: SettingsResolver):
     jobs, settings_of = [], []
     for name, path, data in inputs:
         settings, options = resolver.for_file(path)
+        if args.budget is not None:
+            options = replace(options, budget=args.budget)
         settings_of.append(settings)
         jobs.append(Job(name, data, options, use_cache=not args.no_cache and name != "<stdin>"))
     all_diags = run_all(jobs, _progress(sys.stderr))

@@ -63,3 +63,18 @@ def test_heldout_budget_on_a_deep_expression_in_the_editor_setting() -> None:
     src = ("__kernel void k(__global float *a, float x) { a[0] = " + " + ".join(["x"] * 100_000) + "; }\n").encode()
     diags = lint(src, budget=2.0)
     assert [d.code for d in diags if d.severity.value == "error"] == []
+
+
+def test_cli_budget_option(tmp_path: Path, capsys, monkeypatch) -> None:
+    import json
+
+    from cllint.cli import engine
+    from cllint.cli.main import main
+
+    monkeypatch.setattr(engine, "CACHE_DIR", tmp_path / "cache")
+    f = tmp_path / "nested.cl"
+    f.write_bytes(nested_calls(12_000))
+    main(["check", "--budget", "0.3", "--format", "json", "--exit-zero", str(f)])
+    out = json.loads(capsys.readouterr().out)
+    assert [d["code"] for d in out if d["code"] == "CL091"] == ["CL091"]
+    assert not any((tmp_path / "cache").glob("*"))  # not stored: the next run may finish
