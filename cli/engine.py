@@ -8,7 +8,6 @@ import os
 import pickle
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -135,6 +134,10 @@ def run_all(jobs: list[Job], progress: Callable[[int, int], None] | None = None)
             if progress:
                 progress(done, len(jobs))
     else:
+        # Imported here: a pool (multiprocessing, logging, sockets) is ~10 ms of start-up
+        # that one file, the pre-commit case, never uses.
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
         # Largest first, in batches of about equal bytes: one 2 MB file met last would leave
         # the other workers idle while it runs (a long tail), and small files go in groups
         # so that the pool's per-task cost stays small.
