@@ -18,6 +18,10 @@ Files: a one-line kernel (written to a temporary folder), a generated 1,500-line
 is fetched, opencv's `conv_layer_spatial.cl` (1,879 lines, clang-19 accepts it).
 
     .venv/bin/python bench/startup_bench.py [--reps N] [--markdown bench/results/startup.md] [FILE...]
+
+`--baseline DIR` adds rows for an older tree in the same run: DIR/cllint laid out as
+installed (cllint/, then analysis, cli, server and grammar as its subpackages), e.g. from
+`git archive COMMIT cllint analysis cli server`, with the current grammar/ copied in.
 """
 
 from __future__ import annotations
@@ -74,11 +78,18 @@ def generated_kernel(lines: int) -> str:
     return "\n".join(out[:lines]) + "\n"
 
 
+BASELINE_ENV: dict[str, str] | None = None  # --baseline: PYTHONPATH of an older tree
+
+
 def _time(cmd: list[str]) -> tuple[float, float]:
     """Wall and CPU (user + sys) seconds of one run of `cmd`, which must succeed."""
+    env = None
+    if cmd and cmd[0] == "baseline":
+        cmd, env = [PYTHON, "-c", "import sys; from cllint.cli.main import main; sys.exit(main())",
+                    *CLLINT[1:], *cmd[1:]], BASELINE_ENV
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd="/" if env else None)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 1):
@@ -88,6 +99,8 @@ def _time(cmd: list[str]) -> tuple[float, float]:
 
 def measure(path: Path, reps: int) -> dict[str, dict[str, float]]:
     tools = {"cllint": CLLINT + [str(path)], "clang": CLANG + [str(path)], "floor": FLOOR + [str(path)]}
+    if BASELINE_ENV is not None:
+        tools["baseline"] = ["baseline", str(path)]
     for cmd in tools.values():
         _time(cmd)  # page cache, .pyc files
     walls: dict[str, list[float]] = {k: [] for k in tools}
@@ -108,6 +121,12 @@ def report(files: list[tuple[str, Path]], reps: int) -> str:
         m = measure(path, reps)
         lines = path.read_bytes().count(b"\n")
         c, k, f = m["cllint"], m["clang"], m["floor"]
+        if "baseline" in m:
+            b = m["baseline"]
+            rows.append(f"| {label}, baseline tree | {lines:,} | {b['median'] * 1000:.0f} ({b['min'] * 1000:.0f}) | "
+                        f"{k['median'] * 1000:.0f} ({k['min'] * 1000:.0f}) | {f['median'] * 1000:.0f} | "
+                        f"{b['cpu'] * 1000:.0f} / {k['cpu'] * 1000:.0f} | "
+                        f"**{b['median'] / k['median']:.2f}x** | {b['median'] / f['median']:.2f}x |")
         rows.append(f"| {label} | {lines:,} | {c['median'] * 1000:.0f} ({c['min'] * 1000:.0f}) | "
                     f"{k['median'] * 1000:.0f} ({k['min'] * 1000:.0f}) | {f['median'] * 1000:.0f} | "
                     f"{c['cpu'] * 1000:.0f} / {k['cpu'] * 1000:.0f} | "
@@ -132,8 +151,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--markdown", type=Path, help="also write the table here")
+    ap.add_argument("--baseline", type=Path, metavar="DIR",
+                    help="also time an older tree: DIR holds a 'cllint' package laid out as installed")
     ap.add_argument("files", nargs="*", type=Path)
     args = ap.parse_args()
+    global BASELINE_ENV
+    if args.baseline:
+        BASELINE_ENV = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())}
     with tempfile.TemporaryDirectory() as tmp:
         files: list[tuple[str, Path]] = [(p.name, p) for p in args.files]
         if not files:
