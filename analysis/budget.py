@@ -54,10 +54,15 @@ class Budget:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
     def _expire(self) -> None:
-        with self._lock:
-            if self._in_rule and not self._raised:
+        # Raised inside a finaliser or a GC callback, the exception is printed and lost
+        # ("Exception ignored in"): raise it again until the rule is left.
+        while True:
+            with self._lock:
+                if not self._in_rule:
+                    return
                 self._raised = True
                 _set_async_exc(self._thread, BudgetExceeded)
+            time.sleep(0.05)
 
     def rule(self) -> _RuleScope:
         return _RuleScope(self)
@@ -76,9 +81,9 @@ class _RuleScope:
         b = self.b
         with b._lock:
             b._in_rule = False
-            pending = b._raised and kind is not BudgetExceeded
-            if pending:  # raised after the rule's last bytecode: take it back, raise here
+            if b._raised:  # one may be scheduled still (raised again, or after the rule's end)
                 _set_async_exc(b._thread, None)
+            pending = b._raised and kind is not BudgetExceeded
         if pending:
             raise BudgetExceeded
 
