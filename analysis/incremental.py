@@ -36,6 +36,18 @@ from cllint.analysis.toplevel import CONTAINERS as _CONTAINERS
 from cllint.analysis.uniformity.summaries import LOCAL_QUERIES
 
 _WORD = re.compile(rb"[A-Za-z_]\w*")
+# A name glued to a number (`0.0fmid(t)`, typed mid-edit): error recovery reads a number
+# with suffix letters and then the name, where the number's letters end.
+_GLUED = re.compile(rb"(?<=[0-9.])[A-Za-z_]\w*")
+
+
+def _words(source: bytes, start: int, end: int) -> frozenset[bytes]:
+    """Identifiers in a body (calls, by name), over-approximated: a word glued to a number
+    counts from each of its letters on, since the number's suffix may end at any of them."""
+    words = set(_WORD.findall(source, start, end))
+    for glued in _GLUED.findall(source, start, end):
+        words.update(glued[k:] for k in range(1, len(glued)) if not glued[k:k + 1].isdigit())
+    return frozenset(words)
 _DIRECTIVE = re.compile(rb"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
 # A call the barrier rules' flat dimensions read, with the rest of its line
 _LOCAL_QUERY = re.compile(rb"\b(?:" + b"|".join(sorted(n.encode() for n in LOCAL_QUERIES)) + rb")\b[^\n]*")
@@ -127,7 +139,7 @@ def top_level_functions(tree: Tree, source: bytes, known: dict[bytes, Function] 
             if seen is None or seen.nodes != nodes:
                 out.append(Function(_function_name(node), start, node.end_byte, body.start_byte + 1,
                                     body.end_byte - 1, key,
-                                    frozenset(_WORD.findall(source, body.start_byte, body.end_byte)),
+                                    _words(source, body.start_byte, body.end_byte),
                                     _may_take_pointer(node),
                                     b"\n".join(_DIRECTIVE.findall(source, body.start_byte, body.end_byte)),
                                     nodes, b"\n".join(_LOCAL_QUERY.findall(source, body.start_byte, body.end_byte))))

@@ -367,3 +367,18 @@ def test_a_macro_barrier_removed_from_a_callee_updates_its_callers() -> None:
     inc, full = _typed(MACRO, [(b"#define LOCAL_SYNC() barrier(CLK_LOCAL_MEM_FENCE)", b"#define LOCAL_SYNC()")])
     assert inc == full
     assert "CL203" not in _codes(inc) and "CL203" in _codes(_typed(MACRO, [])[0])
+
+
+def test_a_call_glued_to_a_number_keeps_its_caller_in_the_call_graph() -> None:
+    # `0.0fmid_sync(t, 1)` typed mid-edit reads as a number and a call: leaf_sync then calls
+    # mid_sync, and an edit that breaks mid_sync's call back must re-check leaf_sync's CL407
+    # (found by the property test below: the report stayed, from the cache)
+    options = OPTIONS[0]
+    host = Host(options)
+    host.set_file("f", BASE)
+    host.snapshot().diagnostics("f")
+    for start, end, new in [(116, 116, b"mid_sync(t, 1);"), (0, 7, b"barrier(CLK_LOCAL_MEM_FENCE);"), (230, 238, b";")]:
+        host.apply_change(Change(edits={"f": [TextEdit(start, end, new)]}))
+        snap = host.snapshot()
+        assert snap.diagnostics("f") == _on_tree(snap, options)
+    assert b"0.0fmid_sync(t, 1)" in snap.text("f") and b"eaf_sync(t)" in snap.text("f")
