@@ -15,6 +15,10 @@ import time
 from types import TracebackType
 
 
+# The code of the one diagnostic a run cut short by its budget carries (rules/budget.py).
+BUDGET_CODE = "CL091"
+
+
 class BudgetExceeded(BaseException):
     """Raised inside a rule when the file's budget is spent. A BaseException, as
     KeyboardInterrupt is: a rule's `except Exception` (robust to odd source) must not eat it."""

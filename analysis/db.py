@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from tree_sitter import Parser, Point, Tree
 
+from cllint.analysis.budget import BUDGET_CODE
 from cllint.analysis.diagnostics import Diagnostic, FileId
 from cllint.analysis.incremental import IncrementalLinter, LintMemo
 from cllint.analysis.lint import LintOptions, lint_tree, suppress_all
@@ -311,7 +312,11 @@ class Snapshot:
         memo = self._lint_memos.get(file)
         dirty = state.dirty_since(memo.revision) if memo is not None else None
         diags, memo = linter.lint(state.text, self.tree(file), memo, dirty)
-        self._lint_memos[file] = replace(memo, revision=state.revision)
+        if any(d.code == BUDGET_CODE for d in diags):
+            # cut short by the analysis budget: nothing of it may stand in for a full result
+            self._lint_memos.pop(file, None)
+        else:
+            self._lint_memos[file] = replace(memo, revision=state.revision)
         return suppress_all(file, state.text, diags, options)
 
     def lint_stats(self, file: FileId) -> dict[str, int]:

@@ -268,7 +268,7 @@ class CllintServer(LanguageServer):
             return lint_options(path, self.editor, self.device.device_reader(self._device_target_ready))
         except Exception as exc:  # a bad config file or target: say so, lint with defaults
             self.window_log_message(types.LogMessageParams(types.MessageType.Warning, f"cllint: {exc}"))
-            return LintOptions()
+            return LintOptions(budget=self.editor.budget_s)
 
     def push_enabled(self) -> bool:
         if self.diagnostic_mode in ("push", "both"):

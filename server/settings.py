@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +16,11 @@ from cllint.config import lint_options as config_lint_options
 from cllint.config import ConfigError, Settings, find_config, load_config, merge
 
 KEYS = ("std", "target", "features", "includePaths", "defines", "select", "ignore", "device",
-        "buildOnSave", "runOnSave", "trustedWorkspace", "timeout")
+        "buildOnSave", "runOnSave", "trustedWorkspace", "timeout", "analysisBudget")
 DEFAULT_TIMEOUT_S = 60.0
+# Seconds of analysis per file and edit in the editor: past it the file keeps what was
+# found and one CL091 names what was skipped (a pathological file never stalls the server).
+DEFAULT_BUDGET_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,7 @@ class EditorSettings:
     run_on_save: bool = False
     trusted_workspace: bool = True  # false: no device build or run (untrusted workspace)
     timeout_s: float = DEFAULT_TIMEOUT_S  # per device build or run
+    budget_s: float | None = DEFAULT_BUDGET_S  # per file analysis; None: unbounded
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -58,6 +62,13 @@ def _seconds(value: Any) -> float:
     return float(value) if ok else DEFAULT_TIMEOUT_S
 
 
+def _budget(value: Any) -> float | None:
+    """`analysisBudget`: seconds (> 0), or 0 for no budget; anything else the default."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value) if value > 0 else None if value == 0 else DEFAULT_BUDGET_S
+    return DEFAULT_BUDGET_S
+
+
 def from_json(obj: Any) -> EditorSettings:
     """Tolerant reading: unknown keys are kept in `extra`, wrong types are dropped."""
     if not isinstance(obj, dict):
@@ -71,6 +82,7 @@ def from_json(obj: Any) -> EditorSettings:
         select=_strs(obj["select"]) if obj.get("select") else None, ignore=_strs(obj.get("ignore")),
         device=s("device"), build_on_save=bool(obj.get("buildOnSave")), run_on_save=bool(obj.get("runOnSave")),
         trusted_workspace=obj.get("trustedWorkspace") is not False, timeout_s=_seconds(obj.get("timeout")),
+        budget_s=_budget(obj.get("analysisBudget")),
         extra={k: v for k, v in obj.items() if k not in KEYS},
     )
 
@@ -99,7 +111,8 @@ def lint_options(path: Path | None, editor: EditorSettings,
         for glob, codes in merged.per_file_ignores.items():
             if fnmatch.fnmatch(rel, glob):
                 ignore += codes
-    return config_lint_options(merged, device_reader, extra_ignore=ignore[len(merged.ignore):])
+    options = config_lint_options(merged, device_reader, extra_ignore=ignore[len(merged.ignore):])
+    return replace(options, budget=editor.budget_s)
 
 
 __all__ = ["ConfigError", "EditorSettings", "from_json", "lint_options"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cllint.analysis.diagnostics import Diagnostic, Severity, Span
+from cllint.analysis.budget import BUDGET_CODE
 from cllint.analysis.rules.base import Rule, RuleContext
 
 
@@ -29,7 +30,7 @@ class AnalysisBudget(Rule):
     Not a language rule: a cllint convention.
     """
 
-    code = "CL091"
+    code = BUDGET_CODE
     name = "analysis-budget-exceeded"
     severity = Severity.INFO
 

@@ -70,3 +70,17 @@ def test_cli_check_ends_without_traceback(tmp_path, name):
                        capture_output=True, text=True, timeout=BUDGET_S * 3)
     assert p.returncode in (0, 1), p.stderr
     assert "Traceback" not in p.stderr
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_analysis_budget_bounds_a_pathological_file(client):
+    # 200,000 terms in one expression: a few seconds of analysis; the editor's 2 s budget
+    # (`analysisBudget`) stops it, keeps what was found and says what it skipped (CL091)
+    uri = URI.replace("k.cl", "expression_200000.cl")
+    open_doc(client, HEAD + "{ int x = 1; a[0] = x" + " + x" * 200_000 + "; }\n", uri=uri)
+    report = await within(pull(client, uri))
+    assert [d.code for d in report.items if d.code == "CL091"] == ["CL091"], report.items
+    budget = next(d for d in report.items if d.code == "CL091")
+    assert budget.severity == types.DiagnosticSeverity.Information
+    await requests(client, uri)
+    client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))

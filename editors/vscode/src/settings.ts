@@ -16,6 +16,8 @@ export interface ServerSettings {
   device?: string;
   buildOnSave?: boolean;
   runOnSave?: boolean;
+  /** Seconds of analysis per file and edit (0: no limit); the server's default is 2. */
+  analysisBudget?: number;
   /** Whether VS Code trusts the workspace; false: the server builds and runs nothing. */
   trustedWorkspace?: boolean;
 }
@@ -88,6 +90,8 @@ export function toServerSettings(read: SettingReader, subs: Substitutions = {}):
     const v = read(key);
     if (typeof v === 'boolean') out[key] = v;
   }
+  const budget = read('analysisBudget');
+  if (typeof budget === 'number' && Number.isFinite(budget) && budget >= 0) out.analysisBudget = budget;
   return out;
 }
 
