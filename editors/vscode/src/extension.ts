@@ -16,6 +16,7 @@ import {
   asBuildResult, asRunResult, decorationText, errorOf, findKernelLine, formatBuildResult, formatRunResult, isBuildResult, isRunResult,
   kernelNames, pickCommand, RunResult, unwrap,
 } from './results';
+import { documentSelector } from './selector';
 import { initializationOptions, RESTART_KEYS, substitute, Substitutions, toServerSettings, withTrust } from './settings';
 
 const SECTION = 'cllint';
@@ -123,10 +124,18 @@ async function install(command: string, args: string[]): Promise<void> {
   }
 }
 
+async function hasOpenCl(): Promise<boolean> {
+  if (vscode.workspace.textDocuments.some((d) => d.languageId === 'opencl')) return true;
+  return (await vscode.workspace.findFiles('**/*.{cl,clh,ocl,opencl}', '**/node_modules/**', 1)).length > 0;
+}
+
 async function start(context: vscode.ExtensionContext): Promise<void> {
   const found = await findServer();
   if (!found.ok) {
-    await reportNotFound(found.error);
+    // Activated by a Python buffer in a workspace with no OpenCL: a pop-up would nag every
+    // Python user who has this extension, so only the output says it.
+    if (await hasOpenCl()) await reportNotFound(found.error);
+    else log.appendLine(`[cllint] ${found.error.message}; not started (no OpenCL file open or in the workspace)`);
     return;
   }
   const cfg = vscode.workspace.getConfiguration(SECTION);
@@ -136,7 +145,9 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
   log.appendLine(`[cllint] starting ${renderCommand(command, [...args, ...extraArgs])} (from ${source})`);
   const serverOptions: ServerOptions = { command, args: [...args, ...extraArgs], options: { env } };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [{ language: 'opencl' }],
+    // OpenCL, plus Python / C / C++ files for their kernels (settings embeddedPython, embeddedCpp);
+    // the server answers nothing outside the kernel strings, so the user's own server keeps those buffers.
+    documentSelector: documentSelector((key) => cfg.get(key)),
     outputChannel: log,
     initializationOptions: initializationOptions(serverSettings(), vscode.workspace.isTrusted),
     middleware: {

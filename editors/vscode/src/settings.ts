@@ -18,6 +18,10 @@ export interface ServerSettings {
   runOnSave?: boolean;
   /** Seconds of analysis per file and edit (0: no limit); the server's default is 2. */
   analysisBudget?: number;
+  /** Lint the kernels in Python buffers that import pyopencl (the server's default: true). */
+  embeddedPython?: boolean;
+  /** Lint the kernels in C/C++ buffers (the server's default: false). */
+  embeddedCpp?: boolean;
   /** Whether VS Code trusts the workspace; false: the server builds and runs nothing. */
   trustedWorkspace?: boolean;
 }
@@ -33,7 +37,7 @@ export interface Substitutions {
 
 const STRING_KEYS = ['std', 'target', 'device'] as const;
 const LIST_KEYS = ['defines', 'select', 'ignore'] as const;
-const BOOL_KEYS = ['buildOnSave', 'runOnSave'] as const;
+const BOOL_KEYS = ['buildOnSave', 'runOnSave', 'embeddedPython', 'embeddedCpp'] as const;
 
 /** `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and a leading `~`, as VS Code users expect. */
 export function substitute(value: string, subs: Substitutions): string {
@@ -95,8 +99,11 @@ export function toServerSettings(read: SettingReader, subs: Substitutions = {}):
   return out;
 }
 
-/** Settings whose change needs a new server process rather than didChangeConfiguration. */
-export const RESTART_KEYS = ['path', 'python', 'serverArgs', 'serverEnv'];
+/**
+ * Settings whose change needs a new client rather than didChangeConfiguration: the server
+ * process, and the document selector (which buffers are sent), fixed when the client starts.
+ */
+export const RESTART_KEYS = ['path', 'python', 'serverArgs', 'serverEnv', 'embeddedPython', 'embeddedCpp'];
 
 /**
  * Settings that start programs or run kernels: in Restricted Mode VS Code ignores their workspace
