@@ -42,9 +42,10 @@ def _conversions(tree: Tree, source: bytes, target: Target, expander: Callable[.
     return {(f.start, f.end, f.message) for f in analyse(model, focus) if f.code in _CONVERSIONS}
 
 
-def conversion_spans(model: SemanticModel) -> set[tuple[int, int]]:
-    """Where the address-space analysis of a model finds a conversion error."""
-    return {(f.start, f.end) for f in analyse(model) if f.code in _CONVERSIONS}
+def conversion_spans(model: SemanticModel, focus: list[tuple[int, int]] | None = None) -> set[tuple[int, int]]:
+    """Where the address-space analysis of a model finds a conversion error (in `focus`: an
+    incremental run asks about the functions it re-analyses, not the whole file)."""
+    return {(f.start, f.end) for f in analyse(model, focus) if f.code in _CONVERSIONS}
 
 
 def generic_conversions(tree: Tree, source: bytes, target: Target, portability: bool,

@@ -59,7 +59,7 @@ def _generic_uses(ctx: RuleContext) -> list[Use]:
     def candidates() -> set[tuple[int, int]]:
         if ctx.target.version >= V2_0 and not is_target_mode(ctx):
             return {(0, 0)}  # the lint's model has generic pointers: no cheap answer
-        return conversion_spans(model_for(ctx))
+        return conversion_spans(model_for(ctx), ctx.focus)
 
     # With a focus, those in it: the incremental driver keeps the rest from a full run (it
     # used to keep none, and a re-analysed function lost its conversions).
