@@ -29,6 +29,7 @@ RULE_MODULES = [
     "semantic",
     "suppressions",
     "budget",
+    "compiler",
     "device",
     "host",
 ]

@@ -44,6 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     p.add_argument("--budget", type=float, metavar="SECONDS",
                    help="time for the rules of one file; past it, the rest are skipped and CL091 says so")
+    p.add_argument("--compiler", choices=["clang"],
+                   help="also run clang-19 -fsyntax-only on each file and report its errors no rule found (CL099)")
     p.add_argument("--quiet", "-q", action="store_true", help="print diagnostics only, no summary")
     p.set_defaults(func=run)
 
@@ -149,9 +151,12 @@ def _progress(stream):
 def run(args: argparse.Namespace) -> int:
     if args.unsafe_fixes and not args.fix:
         raise UsageError("--unsafe-fixes needs --fix")
+    clang = _clang(args)
     try:
         resolver = SettingsResolver(_overrides(args))
         results, io_errors, fixed = _check(args, resolver)
+        if clang is not None:
+            results = _with_compiler(clang, results, resolver)
     except (ConfigError, TargetError) as exc:
         raise UsageError(str(exc)) from None
 
@@ -172,6 +177,43 @@ def run(args: argparse.Namespace) -> int:
     if io_errors:
         return 2
     return 0 if (problems == 0 or args.exit_zero) else 1
+
+
+def _clang(args: argparse.Namespace) -> str | None:
+    """The clang to run (checked before any linting), or None without --compiler."""
+    if args.compiler is None:
+        return None
+    from cllint.compiler import CompilerMissing, require_clang
+
+    try:
+        return require_clang()
+    except CompilerMissing as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _with_compiler(clang: str, results: list[render.FileResult], resolver: SettingsResolver) -> list[render.FileResult]:
+    """Each OpenCL file's clang errors that no rule reported on the line (CL099), on
+    threads: each run is a clang process, so the GIL is no bottleneck."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cllint.analysis.embedded import host_language
+    from cllint.compiler import check
+
+    def one(r: render.FileResult) -> render.FileResult:
+        if host_language(r.path) is not None:
+            return r  # kernels inside host code: their text is not a file clang can read
+        path = Path(r.path) if r.path != "<stdin>" else Path("stdin.cl")
+        settings, options = resolver.for_file(path)
+        extra = [d for d in check(clang, r.path, r.source, options, path.resolve().parent, r.diagnostics)
+                 if not _per_file_ignored(settings, path, d.code)]
+        if not extra:
+            return r
+        diags = sorted([*r.diagnostics, *extra], key=lambda d: (d.span.start, d.span.end, d.code))
+        return replace(r, diagnostics=diags)
+
+    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+        return list(pool.map(one, results))
 
 
 def _read_inputs(args, resolver):

@@ -1,0 +1,188 @@
+"""The optional clang layer (CL099): runs `clang -fsyntax-only` over one OpenCL C file
+with the file's include paths, defines and target as clang flags, and keeps the errors
+that no native rule reported on the same line.
+
+Shared by `cllint check --compiler clang` and the language server; it runs a process,
+so it lives outside `analysis/` (which does no IO).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from cllint.analysis.diagnostics import Diagnostic, Note, Severity, Span
+from cllint.analysis.lint import LintOptions
+from cllint.analysis.suppression import apply_suppressions
+
+CODE = "CL099"
+PACKAGE = "clang-19"  # the Debian package scripts/setup installs
+MIN_VERSION = 15  # the first clang with OpenCL C 3.0 and -cl-ext for its features
+CANDIDATES = ("clang-19", "clang")
+TIMEOUT_S = 30.0
+
+# `<stdin>:3:5:{3:5-3:8}{...}: error: message [-Wflag]`, as printed with
+# -fdiagnostics-print-source-range-info -fno-caret-diagnostics -fno-color-diagnostics
+_LINE = re.compile(
+    r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+):(?P<ranges>(?:\{\d+:\d+-\d+:\d+\})*):? "
+    r"(?P<kind>fatal error|error|warning|note|remark): (?P<msg>.*)$")
+_RANGE = re.compile(r"\{(\d+):(\d+)-(\d+):(\d+)\}")
+_FLAG = re.compile(r" \[-W[^\]]*\]$")
+_IDENT = re.compile(rb"[A-Za-z_0-9]+")
+# clang's error for a name spelled like a macro the host passes with -D (BLOCK_SIZE): that is
+# CL012's warning, once a name, not an error at every use (issue 23, item 2)
+_HOST_MACRO = re.compile(r"^use of undeclared identifier '[A-Z][A-Z0-9_]*[A-Z0-9]'$")
+
+
+class CompilerMissing(RuntimeError):
+    """No usable clang on PATH; `str()` is the message for the user."""
+
+
+@cache
+def find_clang() -> str | None:
+    """`clang-19`, else a `clang` whose major version is MIN_VERSION or newer."""
+    for name in CANDIDATES:
+        exe = shutil.which(name)
+        if exe and _major(exe) >= MIN_VERSION:
+            return exe
+    return None
+
+
+def require_clang() -> str:
+    exe = find_clang()
+    if exe is None:
+        raise CompilerMissing(f"--compiler clang: no clang {MIN_VERSION} or newer found on PATH "
+                              f"(looked for {', '.join(CANDIDATES)}); install the '{PACKAGE}' package")
+    return exe
+
+
+def _major(exe: str) -> int:
+    try:
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return 0
+    m = re.search(r"clang version (\d+)", out)
+    return int(m.group(1)) if m else 0
+
+
+def clang_flags(options: LintOptions, folder: Path | None) -> list[str]:
+    """The target as clang reads it. Portability mode names only the version: clang's
+    spir64 default then has every extension, as the guards under test assume; target
+    mode lists exactly the target's features and extensions (`-cl-ext=-all,+...`)."""
+    t = options.target
+    flags = ["-x", "cl", "-target", "spir64", f"-cl-std=CL{t.version.major}.{t.version.minor}",
+             "-Xclang", "-finclude-default-header", "-fsyntax-only", "-fno-color-diagnostics",
+             "-fno-caret-diagnostics", "-fdiagnostics-print-source-range-info", "-ferror-limit=0"]
+    if options.mode == "target":
+        ext = ",".join(["-all", *(f"+{n}" for n in sorted(t.features | t.extensions))])
+        flags += ["-Xclang", f"-cl-ext={ext}"]
+    if folder is not None:  # the buffer arrives on stdin: quoted includes search its folder
+        flags += ["-iquote", str(folder)]
+    flags += [f"-I{p}" for p in options.include_paths]
+    flags += [f"-D{name}={value}" for name, value in options.defines]
+    return flags
+
+
+@dataclass(frozen=True)
+class _Raw:
+    line: int  # 1-based
+    col: int  # 1-based, in bytes
+    ranges: tuple[tuple[int, int, int, int], ...]
+    kind: str
+    message: str
+
+
+def run_clang(exe: str, source: bytes, options: LintOptions, folder: Path | None,
+              timeout: float = TIMEOUT_S) -> str:
+    """clang's diagnostics for `source` (given on stdin, so an unsaved buffer works)."""
+    try:
+        done = subprocess.run([exe, *clang_flags(options, folder), "-"], input=source,
+                              capture_output=True, timeout=timeout, cwd=folder)
+    except (OSError, subprocess.SubprocessError):
+        return ""  # a clang that cannot run or hangs adds nothing; the native results stand
+    return done.stderr.decode("utf-8", "replace")
+
+
+def parse_output(text: str) -> list[tuple[_Raw, list[_Raw]]]:
+    """Errors in the main file (`<stdin>`), each with its notes in that file."""
+    out: list[tuple[_Raw, list[_Raw]]] = []
+    for raw_line in text.splitlines():
+        m = _LINE.match(raw_line)
+        if m is None:
+            continue
+        if m["file"] != "<stdin>":
+            continue  # a header's own errors belong to the header (and its 'In file included from')
+        raw = _Raw(int(m["line"]), int(m["col"]),
+                   tuple(tuple(map(int, r)) for r in _RANGE.findall(m["ranges"])),  # type: ignore[misc]
+                   m["kind"], _FLAG.sub("", m["msg"]))
+        if raw.kind in ("error", "fatal error"):
+            out.append((raw, []))
+        elif raw.kind == "note" and out:
+            out[-1][1].append(raw)
+    return out
+
+
+class _Lines:
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        self.starts = [0] + [i + 1 for i, b in enumerate(source) if b == 0x0A]
+
+    def offset(self, line: int, col: int) -> int:
+        start = self.starts[min(max(line, 1), len(self.starts)) - 1]
+        return min(start + max(col, 1) - 1, len(self.source))
+
+    def line_of(self, offset: int) -> int:
+        lo, hi = 0, len(self.starts)
+        while lo + 1 < hi:
+            mid = (lo + hi) // 2
+            if self.starts[mid] <= offset:
+                lo = mid
+            else:
+                hi = mid
+        return lo + 1
+
+
+def _span(file: str, lines: _Lines, raw: _Raw) -> Span:
+    """The caret's token joined with clang's highlighted ranges on its line (their ends are
+    exclusive): `~a[1]` for an invalid unary operand, `a % b` for invalid operands."""
+    start = lines.offset(raw.line, raw.col)
+    m = _IDENT.match(lines.source, start)
+    lo, hi = start, m.end() if m else min(start + 1, len(lines.source))
+    for l1, c1, l2, c2 in raw.ranges:
+        if l1 == l2 == raw.line:
+            lo, hi = min(lo, lines.offset(l1, c1)), max(hi, lines.offset(l2, c2))
+    return Span(file, lo, hi)
+
+
+def compiler_diagnostics(file: str, source: bytes, clang_output: str,
+                         native: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """clang's errors as CL099, less those on a line where a native rule already reports."""
+    lines = _Lines(source)
+    taken = {lines.line_of(d.span.start) for d in native if d.span.file == file}
+    out = []
+    for raw, notes in parse_output(clang_output):
+        if raw.line in taken or _HOST_MACRO.match(raw.message):
+            continue
+        taken.add(raw.line)  # one report a line: clang's follow-on errors repeat the first
+        out.append(Diagnostic(CODE, Severity.ERROR, f"clang: {raw.message}", _span(file, lines, raw),
+                              tuple(Note(_span(file, lines, n), n.message) for n in notes)))
+    return out
+
+
+def wanted(options: LintOptions) -> bool:
+    """CL099 is selected (and not ignored) by the file's options."""
+    return any(r.code == CODE for r in options.rules())
+
+
+def check(exe: str, file: str, source: bytes, options: LintOptions, folder: Path | None,
+          native: Iterable[Diagnostic], timeout: float = TIMEOUT_S) -> list[Diagnostic]:
+    if not wanted(options):
+        return []
+    found = compiler_diagnostics(file, source, run_clang(exe, source, options, folder, timeout), native)
+    # `// cllint: ignore[CL099]` works as for any rule (the native pass reports unused ones)
+    return apply_suppressions(file, source, found, report_unused=False)

@@ -1,0 +1,98 @@
+"""`cllint check --compiler clang` end to end: a subprocess, real files, real clang-19."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from compiler_cases import TUNE, marked_line  # noqa: E402
+
+CLANG = shutil.which("clang-19")
+needs_clang = pytest.mark.skipif(CLANG is None, reason="clang-19 is not installed")
+
+
+def cllint(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cllint", *args], cwd=cwd, capture_output=True,
+                          timeout=120, env=env)
+
+
+def check_json(path: Path, *extra: str) -> list[dict]:
+    r = cllint("check", "--no-cache", "--format", "json", "--compiler", "clang", *extra, path.name, cwd=path.parent)
+    assert r.returncode in (0, 1), r.stderr.decode()
+    return json.loads(r.stdout)
+
+
+@needs_clang
+@pytest.mark.parametrize("name", sorted(TUNE))
+def test_clang_only_error_reported_once_on_its_line(name: str, tmp_path: Path) -> None:
+    bad, good = TUNE[name]
+    (tmp_path / "bad.cl").write_text(bad)
+    found = check_json(tmp_path / "bad.cl")
+    assert [(d["code"], d["line"]) for d in found if d["code"] == "CL099"] == [("CL099", marked_line(bad))]
+    assert all(d["message"].startswith("clang: ") for d in found if d["code"] == "CL099")
+    (tmp_path / "good.cl").write_text(good)
+    assert check_json(tmp_path / "good.cl") == []
+
+
+@needs_clang
+def test_exact_range_and_text_output(tmp_path: Path) -> None:
+    (tmp_path / "k.cl").write_text(TUNE["bitwise-not-float"][0])
+    [d] = check_json(tmp_path / "k.cl")
+    # clang: invalid argument type 'float' to unary expression, over '~a[1]'
+    assert (d["line"], d["column"], d["end_line"], d["end_column"]) == (2, 12, 2, 17)
+    assert d["message"] == "clang: invalid argument type 'float' to unary expression"
+    assert d["severity"] == "error"
+    r = cllint("check", "--no-cache", "--compiler", "clang", "k.cl", cwd=tmp_path)
+    assert r.returncode == 1
+    assert "k.cl:2:12: CL099 clang: invalid argument type" in r.stdout.decode()
+
+
+@needs_clang
+def test_native_error_is_not_duplicated(tmp_path: Path) -> None:
+    # CL022 (native) and clang both reject line 3; only the native report stays.
+    src = "kernel void k(global int *a) {\n    global int *p = a;\n    a[0] = p * 2;\n}\n"
+    (tmp_path / "k.cl").write_text(src)
+    found = check_json(tmp_path / "k.cl")
+    assert [d["code"] for d in found if d["line"] == 3] == ["CL022"]
+
+
+@needs_clang
+def test_off_by_default_and_selectable(tmp_path: Path) -> None:
+    (tmp_path / "k.cl").write_text(TUNE["deref-int"][0])
+    r = cllint("check", "--no-cache", "--format", "json", "k.cl", cwd=tmp_path)
+    assert json.loads(r.stdout) == [] and r.returncode == 0
+    assert check_json(tmp_path / "k.cl", "--ignore", "CL099") == []
+
+
+@needs_clang
+def test_defines_includes_and_target_reach_clang(tmp_path: Path) -> None:
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "h.h").write_text("#define SCALE 2\n")
+    src = ('#include "h.h"\nkernel void k(global int *a) {\n    a[0] = SCALE * WIDTH;\n'
+           "#ifdef cl_khr_fp64\n    double d = 1.0;\n    a[1] = (int)d;\n#endif\n}\n")
+    (tmp_path / "k.cl").write_text(src)
+    assert check_json(tmp_path / "k.cl", "-I", "inc", "-D", "WIDTH=4") == []
+    # Without the define: a host macro is CL012's business (a warning once a name), not clang's error.
+    assert [d["code"] for d in check_json(tmp_path / "k.cl", "-I", "inc") if d["code"] == "CL099"] == []
+    # A CL1.0 target without cl_khr_fp64: the guarded block is skipped by clang too.
+    src2 = "kernel void k(global float *a) {\n    float2 v = (float2)(1.0f, 2.0f);\n    a[0] = v.x;\n}\n"
+    (tmp_path / "v.cl").write_text(src2)
+    assert check_json(tmp_path / "v.cl", "--std", "CL3.0", "--features=-all") == []
+
+
+def test_missing_clang_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "k.cl").write_text(TUNE["deref-int"][1])
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    env = {**os.environ, "PATH": str(bare)}
+    r = cllint("check", "--no-cache", "--compiler", "clang", "k.cl", cwd=tmp_path, env=env)
+    assert r.returncode == 2
+    err = r.stderr.decode()
+    assert "clang" in err and "clang-19" in err and "--compiler clang" in err
