@@ -104,3 +104,61 @@ def test_minimal_init_detects_opencl_filetypes(tmp_path: Path) -> None:
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
     )
     assert json.loads(out.read_text()) == {"a.cl": "opencl", "b.clh": "opencl", "c.ocl": "opencl", "d.opencl": "opencl"}
+
+
+# -- kernels inside host code (issue 20, step 3) ------------------------------------------
+
+EMBEDDED = Path(__file__).with_name("fixtures") / "embedded"
+
+
+def _run_embedded(tmp_path: Path, names: list[str], settings: dict | None = None) -> dict:
+    nvim = shutil.which("nvim")
+    if nvim is None:
+        pytest.skip("nvim is not installed (apt-get install neovim)")
+    for name in names:
+        shutil.copy(EMBEDDED / name, tmp_path / name)
+    out = tmp_path / "report.json"
+    env = dict(os.environ)
+    env["PATH"] = _cllint_dir() + os.pathsep + env.get("PATH", "")
+    env.update(CLLINT_E2E_OUT=str(out), CLLINT_E2E_TIMEOUT="20000", CLLINT_E2E_FILES=":".join(names),
+               CLLINT_E2E_SETTINGS=json.dumps(settings or {}),
+               CLLINT_E2E_STANDIN=f"{sys.executable} {Path(__file__).with_name('fixtures') / 'standin_lsp.py'}")
+    for key in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        env[key] = str(tmp_path / key.lower())
+    env.pop("CLLINT_CMD", None)
+    proc = subprocess.run([nvim, "--headless", "-u", str(NVIM_PLUGIN / "minimal_init.lua"),
+                           "-c", f"luafile {Path(__file__).with_name('nvim_embedded.lua')}"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert out.exists(), f"nvim wrote no report (rc={proc.returncode})\n{proc.stdout}\n{proc.stderr}"
+    report = json.loads(out.read_text())
+    assert not report.get("error"), json.dumps(report, indent=1)
+    return report["files"]
+
+
+def test_python_buffer_gets_cllint_beside_its_own_server(tmp_path: Path) -> None:
+    files = _run_embedded(tmp_path, ["app.py"])
+    app = files["app.py"]
+    assert app["filetype"] == "python"
+    assert app["clients"] == ["cllint", "standin"], "cllint attaches beside the Python server, which stays"
+    line = (EMBEDDED / "app.py").read_text().splitlines()[8]
+    col = line.index("undefined_thing")
+    assert app["diagnostics"] == [{"code": "CL010", "lnum": 8, "col": col, "end_col": col + len("undefined_thing")}]
+    assert app["hover"] is None, "cllint answers no hover on Python code"
+
+
+def test_cpp_buffer_only_with_embedded_cpp(tmp_path: Path) -> None:
+    files = _run_embedded(tmp_path, ["host.cpp", "app.py"])
+    assert files["host.cpp"]["clients"] == [] and files["host.cpp"]["diagnostics"] == []
+    files = _run_embedded(tmp_path, ["app.py", "host.cpp"], {"embeddedCpp": True})
+    col = (EMBEDDED / "host.cpp").read_text().index("bad")
+    assert files["host.cpp"]["diagnostics"] == [{"code": "CL010", "lnum": 0, "col": col, "end_col": col + 3}]
+
+
+def test_heldout_python_without_a_suffix_and_python_turned_off(tmp_path: Path) -> None:
+    """A script with no `.py` (filetype from its #! line): the server would read it as OpenCL C,
+    so cllint stays off it; `embeddedPython = false` keeps cllint off Python buffers."""
+    files = _run_embedded(tmp_path, ["tool", "app.py"])
+    assert files["tool"]["filetype"] == "python"
+    assert files["tool"]["clients"] == ["standin"] and files["tool"]["diagnostics"] == []
+    files = _run_embedded(tmp_path, ["app.py", "host.cpp"], {"embeddedPython": False, "embeddedCpp": True})
+    assert files["app.py"]["clients"] == ["standin"] and files["app.py"]["diagnostics"] == []

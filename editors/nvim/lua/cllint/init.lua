@@ -14,10 +14,13 @@ M.grammar_dir = vim.fn.fnamemodify(plugin_root .. '/../../grammar', ':p'):gsub('
 
 M.defaults = {
   cmd = { 'cllint', 'server' },
+  -- OpenCL buffers; Python (settings.embeddedPython, default on) and C/C++ (settings.embeddedCpp)
+  -- are added for the kernels in their strings, see M.filetypes()
   filetypes = { 'opencl' },
   root_markers = { '.cllint.toml', 'pyproject.toml', '.git' },
   -- the server's "cllint" configuration section: std, target, features, includePaths, defines,
-  -- select, ignore, device, buildOnSave, runOnSave (unset keys fall back to .cllint.toml)
+  -- select, ignore, device, buildOnSave, runOnSave, embeddedPython, embeddedCpp (unset keys fall
+  -- back to .cllint.toml)
   settings = {},
   codelens = true,
   commands = true,
@@ -481,6 +484,38 @@ function M.setup_treesitter()
     { desc = 'cllint: compile the OpenCL tree-sitter parser from this checkout' })
 end
 
+-- Host buffers ------------------------------------------------------------------------------
+
+-- Suffixes the server reads as host code (analysis/embedded/languages.py; `.h` stays OpenCL C).
+local HOST_SUFFIXES = {
+  python = { py = true, pyw = true },
+  c = { c = true },
+  cpp = { cc = true, cpp = true, cxx = true, ['c++'] = true, hpp = true, hh = true, hxx = true },
+}
+
+--- The filetypes cllint attaches to: `filetypes`, plus python unless settings.embeddedPython is
+--- false, plus c and cpp when settings.embeddedCpp is true (the server reads the same keys).
+function M.filetypes()
+  local out = vim.deepcopy(M.config.filetypes)
+  local s = M.config.settings or {}
+  local extra = {}
+  if s.embeddedPython ~= false then table.insert(extra, 'python') end
+  if s.embeddedCpp == true then vim.list_extend(extra, { 'c', 'cpp' }) end
+  for _, ft in ipairs(extra) do
+    if not vim.tbl_contains(out, ft) then table.insert(out, ft) end
+  end
+  return out
+end
+
+--- Whether cllint may attach: a host filetype only for a file whose suffix the server reads as
+--- host code; anything else there (a script without `.py`, a `.h` header) it would read as OpenCL C.
+function M.attachable(bufnr)
+  local suffixes = HOST_SUFFIXES[vim.bo[bufnr].filetype]
+  if suffixes == nil or vim.tbl_contains(M.config.filetypes, vim.bo[bufnr].filetype) then return true end
+  local ext = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ':e'):lower()
+  return vim.bo[bufnr].buftype == '' and suffixes[ext] == true
+end
+
 -- Starting the client ----------------------------------------------------------------------
 
 local function client_config()
@@ -488,7 +523,7 @@ local function client_config()
   return {
     name = 'cllint',
     cmd = M.config.cmd,
-    filetypes = M.config.filetypes,
+    filetypes = M.filetypes(),
     settings = { cllint = M.config.settings },
     capabilities = capabilities,
     on_attach = on_attach,
@@ -497,6 +532,7 @@ local function client_config()
 end
 
 local function start_fallback(bufnr)
+  if not M.attachable(bufnr) then return nil end
   local cfg = client_config()
   cfg.root_dir = find_root(bufnr)
   cfg.workspace_folders = { { uri = vim.uri_from_fname(cfg.root_dir), name = cfg.root_dir } }
@@ -533,6 +569,10 @@ function M.setup(opts)
   local has_lspconfig, lspconfig = pcall(require, 'lspconfig')
   if vim.lsp.config and vim.lsp.enable and has('nvim-0.11') then
     cfg.root_markers = M.config.root_markers
+    -- not calling on_dir keeps the client off the buffer
+    cfg.root_dir = function(bufnr, on_dir)
+      if M.attachable(bufnr) then on_dir(find_root(bufnr)) end
+    end
     vim.lsp.config('cllint', cfg)
     vim.lsp.enable('cllint')
     M.mode = 'vim.lsp.config'
@@ -541,7 +581,10 @@ function M.setup(opts)
     if not configs.cllint then
       configs.cllint = { default_config = {
         cmd = cfg.cmd, filetypes = cfg.filetypes,
-        root_dir = lspconfig.util.root_pattern(unpack(M.config.root_markers)),
+        root_dir = function(fname, bufnr)
+          if bufnr and not M.attachable(bufnr) then return nil end
+          return lspconfig.util.root_pattern(unpack(M.config.root_markers))(fname)
+        end,
         single_file_support = true, settings = cfg.settings,
       } }
     end
@@ -550,12 +593,12 @@ function M.setup(opts)
     M.mode = 'lspconfig'
   else
     local group = vim.api.nvim_create_augroup('cllint_lsp', { clear = true })
-    vim.api.nvim_create_autocmd('FileType', { group = group, pattern = M.config.filetypes,
+    vim.api.nvim_create_autocmd('FileType', { group = group, pattern = cfg.filetypes,
       callback = function(a) start_fallback(a.buf) end })
     M.mode = 'fallback'
     -- buffers already open when setup() runs
     for _, b in ipairs(vim.api.nvim_list_bufs()) do
-      if vim.api.nvim_buf_is_loaded(b) and vim.tbl_contains(M.config.filetypes, vim.bo[b].filetype) then
+      if vim.api.nvim_buf_is_loaded(b) and vim.tbl_contains(cfg.filetypes, vim.bo[b].filetype) then
         start_fallback(b)
       end
     end
