@@ -10,7 +10,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from cllint.server import convert, device
+from cllint.server import convert, device, embedded
 from cllint.analysis.ide import completion as ide_completion
 from cllint.analysis.ide import navigation, signature, symbols
 from cllint.analysis.ide.hover import hover_at
@@ -89,11 +89,14 @@ def code_actions(ls: CllintServer, params: types.CodeActionParams) -> list[types
     if result is None or doc is None:
         return []
     out: list[types.CodeAction] = []
+    host = embedded.is_host_document(uri)
     for d, lsp_diag in zip(result.diagnostics, result.lsp):
         if not _overlaps(lsp_diag.range, params.range):
             continue
         if (fix := convert.fix_action(uri, d, lsp_diag, doc.index)) is not None:
             out.append(fix)
+        if host:  # '// cllint: ignore' at the end of a host line breaks the Python or C++ around the string
+            continue
         out.append(convert.suppress_action(uri, d.code, lsp_diag, doc.index,
                                            suppress_edit(doc.index.text, d.span.start, d.code)))
     return out
