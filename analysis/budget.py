@@ -9,7 +9,6 @@ query) finishes its call first; the point is that no Python loop can hang the fi
 
 from __future__ import annotations
 
-import ctypes
 import threading
 import time
 from types import TracebackType
@@ -26,6 +25,8 @@ class BudgetExceeded(BaseException):
 
 def _set_async_exc(thread: int, exc: type[BaseException] | None) -> None:
     """Schedules `exc` in `thread`, or (None: a NULL pointer) takes back one not yet raised."""
+    import ctypes  # only once a budget runs out: ~1 ms of every start-up otherwise
+
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), None if exc is None else ctypes.py_object(exc))
 
 

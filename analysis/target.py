@@ -14,7 +14,6 @@ Invariants kept by every constructor:
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -334,6 +333,8 @@ def _check_name(item: str) -> None:
 
 
 def _did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    import difflib  # only for a misspelt name
+
     pool = list(candidates)
     lowered = {c.lower(): c for c in pool}
     match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)

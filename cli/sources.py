@@ -6,8 +6,7 @@ import fnmatch
 import glob
 from pathlib import Path
 
-from cllint.analysis.embedded import host_language
-from cllint.analysis.embedded.search import worth_searching
+from cllint.analysis.embedded.languages import host_language
 from cllint.cli.main import UsageError
 
 EXTENSIONS = (".cl", ".clh", ".ocl", ".opencl")
@@ -38,6 +37,8 @@ def discover(paths: list[str], exclude: list[str]) -> list[Path]:
 
 def _host_with_kernels(path: Path) -> bool:
     """Python that imports pyopencl, C/C++ that creates programs or marks a kernel."""
+    from cllint.analysis.embedded.search import worth_searching  # host-language modules, only for host files
+
     try:
         with path.open("rb") as f:
             head = f.read(MAX_HOST_BYTES)

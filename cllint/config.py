@@ -9,17 +9,18 @@ Every problem is a `ConfigError` whose `str()` reads `path:line: message`.
 from __future__ import annotations
 
 import dataclasses
-import datetime
-import difflib
 import os
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cllint.analysis.features import KNOWN_VERSIONS, Version
 from cllint.analysis.target import Target, TargetError
+
+if TYPE_CHECKING:
+    import tomllib
 
 CONFIG_NAME = ".cllint.toml"
 PYPROJECT = "pyproject.toml"
@@ -97,6 +98,8 @@ def find_config(start: Path) -> Path | None:
 
 
 def _pyproject_has_section(path: Path) -> bool:
+    import tomllib  # only where a pyproject.toml is found: ~2 ms of start-up otherwise
+
     text = _read(path)
     try:
         data = tomllib.loads(text)
@@ -113,6 +116,8 @@ def _pyproject_has_section(path: Path) -> bool:
 
 def load_config(path: Path, valid_code: Callable[[str], bool] | None = None) -> Settings:
     """Read and validate one configuration file; `valid_code` judges rule codes and prefixes."""
+    import tomllib
+
     path = Path(path)
     text = _read(path)
     try:
@@ -213,6 +218,8 @@ def _type_name(value: object) -> str:
         return "an array"
     if isinstance(value, dict):
         return "a table"
+    import datetime  # loaded with tomllib already: TOML values only come from it
+
     if isinstance(value, (datetime.date, datetime.time)):
         return "a date-time"
     return type(value).__name__
@@ -233,6 +240,8 @@ class _Reader:
     def settings(self, table: dict[str, object]) -> Settings:
         for key in table:
             if key not in KEYS:
+                import difflib  # only for an unknown key
+
                 hint = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1, cutoff=0.6)
                 suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
                 raise self.fail(key, f"unknown option '{key}'{self.where}{suggestion}")

@@ -13,7 +13,6 @@ Nothing here raises on user source: ERROR nodes are skipped, and what they hide 
 
 from __future__ import annotations
 
-import hashlib
 from bisect import bisect_right
 from collections import ChainMap
 from collections.abc import Callable, Iterator
@@ -26,6 +25,7 @@ from tree_sitter import Node, Query, Tree
 
 from cllint.analysis.captures import captures
 from cllint.analysis.catalogue import catalogue
+from cllint.analysis.digest import blake2b
 from cllint.analysis.target import Target
 from cllint.grammar import language
 
@@ -168,7 +168,7 @@ class _Builder:
         # What a function head's reading depends on besides its text: the macros in force
         # (macro_state) and the items before it (_env, a running digest of their text).
         self._macro_state = macro_state
-        self._env = hashlib.blake2b(digest_size=16) if macro_state is not None else None
+        self._env = blake2b(digest_size=16) if macro_state is not None else None
         # (name, name node) of each declarator, per declaration or definition item
         self._declared: dict[int, list[tuple[str | None, Node | None]]] = {}
         self.reader = TypeReader(source, target, self.index.typedefs, self.index.tags, expander, strict_generic)

@@ -11,12 +11,12 @@ Nothing here reads files: `#include` goes through the injected `include_resolver
 
 from __future__ import annotations
 
-import hashlib
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, KeysView
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, FileId, Severity, Span
+from ..digest import blake2b
 from ..target import Target
 from .directives import Directive, scan_directives
 from .expr import (
@@ -239,7 +239,7 @@ class PreprocessorView:
         if self._macro_states is None:
             events = sorted((e for evs in self._macro_events.values() for e in evs if e.branch.active is not False),
                             key=lambda e: e.offset)
-            h = hashlib.blake2b(digest_size=16)
+            h = blake2b(digest_size=16)
             offsets, states = [], [h.digest()]
             for e in events:
                 m = e.macro
