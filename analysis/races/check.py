@@ -32,7 +32,7 @@ from cllint.analysis.uniformity.cfg import CFG, build_cfg
 from cllint.analysis.uniformity.dataflow import Facts, _Eval, analyse, callee_name
 from cllint.analysis.uniformity.macros import MacroSync
 from cllint.analysis.uniformity.names import Names, resolve
-from cllint.analysis.uniformity.summaries import _dead_within, _FileAnalysis, _is_kernel
+from cllint.analysis.uniformity.summaries import _dead_within, _FileAnalysis, _is_kernel, file_analysis
 
 # Collectives whose result needs every work-item's argument: each work-item's reads in the
 # arguments come before any work-item's use of the result.
@@ -66,7 +66,7 @@ def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None
                   view: Any = None, portable: Any = None) -> list[Race]:
     if b"local" not in source and b"global" not in source:
         return []
-    fa = _FileAnalysis(tree, source, file, view, portable)
+    fa = file_analysis(tree, source, file, view, portable)
     try:
         live = decided_live_ranges(view, portable)
     except Exception:  # noqa: BLE001 - a view we cannot read keeps every arm possible

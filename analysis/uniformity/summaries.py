@@ -259,6 +259,24 @@ def _transitive_sync(callees: dict[str, set[str]], direct_sync: dict[str, bool])
 _MacroSyncs = tuple[tuple[int, int, MacroSync], ...]
 
 
+_LAST_FILE: tuple[Tree, bytes | None, str, Any, Any, "_FileAnalysis"] | None = None
+
+
+def file_analysis(tree: Tree, source: bytes | None = None, file: str = "", view: Any = None,
+                  portable: Mapping[str, str] | None = None) -> "_FileAnalysis":
+    """The file-wide facts of one tree, shared by the barrier and race checks of one lint
+    (each built its own, twice the work per keystroke). The tree and view are held, so
+    their identity cannot be reused by another."""
+    global _LAST_FILE
+    last = _LAST_FILE
+    if last is not None and last[0] is tree and last[1] == source and last[2] == file \
+            and last[3] is view and last[4] == portable:
+        return last[5]
+    fa = _FileAnalysis(tree, source, file, view, portable)
+    _LAST_FILE = (tree, source, file, view, portable, fa)
+    return fa
+
+
 class _FileAnalysis:
     def __init__(self, tree: Tree, source: bytes | None = None, file: str = "", view: Any = None,
                  portable: Mapping[str, str] | None = None) -> None:
@@ -580,7 +598,7 @@ def analyse_file(tree: Tree, source: bytes | None = None, focus: list[tuple[int,
     text = tree.root_node.text or b"" if source is None else source
     if not _may_synchronise(text) and not _macros_may_synchronise(view):
         return FileUniformity([])  # nothing synchronises: skip the walk (most files)
-    fa = _FileAnalysis(tree, text, file, view, portable)
+    fa = file_analysis(tree, text, file, view, portable)
     findings: list[Finding] = []
     starts, ends = fa.index.starts, fa.index.ends
     # Only functions that synchronise (or call one that does) can hold a finding. Their
