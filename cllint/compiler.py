@@ -102,7 +102,7 @@ def run_clang(exe: str, source: bytes, options: LintOptions, folder: Path | None
     """clang's diagnostics for `source` (given on stdin, so an unsaved buffer works)."""
     try:
         done = subprocess.run([exe, *clang_flags(options, folder), "-"], input=source,
-                              capture_output=True, timeout=timeout, cwd=folder)
+                              capture_output=True, timeout=timeout)
     except (OSError, subprocess.SubprocessError):
         return ""  # a clang that cannot run or hangs adds nothing; the native results stand
     return done.stderr.decode("utf-8", "replace")

@@ -39,6 +39,7 @@ from cllint.analysis.diagnostics import Diagnostic, FileId
 from cllint.analysis.lint import LintOptions
 from cllint.includes import MAX_INCLUDE_BYTES
 from cllint.server import convert, embedded, jsonrpc
+from cllint.server.compiler import CompilerCheck, to_texts
 from cllint.server.device import DeviceSession
 from cllint.server.settings import EditorSettings, from_json, lint_options
 
@@ -160,6 +161,7 @@ class CllintServer(LanguageServer):
         self.loop: asyncio.AbstractEventLoop | None = None
         self.collector = Collector(self.submit)
         self._disk = _HeaderCache()
+        self.compiler = CompilerCheck(self)  # clang in the background (CL099)
 
     # -- transport --------------------------------------------------------------------
 
@@ -410,6 +412,8 @@ class CllintServer(LanguageServer):
             result = await self.on_host(self.analyse, uri, version)
             if result is not None and self.push_enabled():
                 self.publish(uri, result)
+            if result is not None and not embedded.is_host_document(uri):
+                self.compiler.schedule(uri, result.version)
             self.collector.after_analysis()
             if result is not None and not result.canonical:
                 await asyncio.sleep(SETTLE_S)  # a newer edit cancels this task first
@@ -428,13 +432,17 @@ class CllintServer(LanguageServer):
         """Static diagnostics plus the device build's (build on save), and their result id."""
         gen, extra = self.device.build_diags.get(uri, (0, []))
         rid = result.result_id(uri)
-        return (result.lsp + extra, f"{rid}+dev{gen}") if extra else (result.lsp, rid)
+        clang = [convert.from_lsp_json(json.loads(t)) for t in self.compiler.texts(uri, result.version)]
+        if clang:
+            rid += "+clang"
+        return (result.lsp + clang + extra, f"{rid}+dev{gen}") if extra else (result.lsp + clang, rid)
 
     def publish(self, uri: str, result: Result) -> None:
         """The notification written as text made from each diagnostic's remembered JSON:
         pygls would unstructure every diagnostic through cattrs, then serialise them all."""
         _, extra = self.device.build_diags.get(uri, (0, []))
-        texts = result.texts + [json.dumps(convert.lsp_to_json(d), separators=(",", ":")) for d in extra]
+        texts = result.texts + self.compiler.texts(uri, result.version)
+        texts += [json.dumps(convert.lsp_to_json(d), separators=(",", ":")) for d in extra]
         writer = getattr(self.protocol, "writer", None)
         if writer is None:
             return
@@ -448,6 +456,33 @@ class CllintServer(LanguageServer):
                 asyncio.ensure_future(res)
         except BrokenPipeError:
             log.error("the client closed the connection")
+
+    # -- the clang layer (server/compiler.py) -----------------------------------------------
+
+    def compiler_input(self, uri: str, version: int) -> tuple | None:
+        """What clang needs for this version (worker thread), or None when it is stale."""
+        doc, result = self.docs.get(uri), self.results.get(uri)
+        if doc is None or doc.version != version or result is None or result.version != version:
+            return None
+        folder = doc.path.parent if doc.path is not None else None
+        return uri, doc.index.text, self.options_for(doc.path), folder, result.diagnostics
+
+    def compiler_texts(self, uri: str, version: int, diags: list[Diagnostic]) -> list[str] | None:
+        doc = self.docs.get(uri)
+        if doc is None or doc.version != version:
+            return None
+        return to_texts(diags, doc.index)
+
+    async def republish(self, uri: str, version: int) -> None:
+        """clang's results changed for this version: push them, or ask pull clients to pull."""
+        result = await self.on_host(self.analyse, uri, version)
+        if result is None:
+            return
+        if self.push_enabled():
+            self.publish(uri, result)
+        caps = self.client_capabilities.workspace
+        if self.diagnostic_mode != "push" and caps is not None and caps.diagnostics and caps.diagnostics.refresh_support:
+            self.workspace_diagnostic_refresh(None)
 
     def pull(self, uri: str, previous: str | None) -> types.DocumentDiagnosticReport:
         result = self.analyse(uri)

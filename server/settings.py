@@ -16,7 +16,8 @@ from cllint.config import lint_options as config_lint_options
 from cllint.config import ConfigError, Settings, find_config, load_config, merge
 
 KEYS = ("std", "target", "features", "includePaths", "defines", "select", "ignore", "device",
-        "buildOnSave", "runOnSave", "trustedWorkspace", "timeout", "analysisBudget")
+        "buildOnSave", "runOnSave", "trustedWorkspace", "timeout", "analysisBudget",
+        "compilerCheck")
 DEFAULT_TIMEOUT_S = 60.0
 # Seconds of analysis per file and edit in the editor: past it the file keeps what was
 # found and one CL091 names what was skipped (a pathological file never stalls the server).
@@ -38,6 +39,7 @@ class EditorSettings:
     trusted_workspace: bool = True  # false: no device build or run (untrusted workspace)
     timeout_s: float = DEFAULT_TIMEOUT_S  # per device build or run
     budget_s: float | None = DEFAULT_BUDGET_S  # per file analysis; None: unbounded
+    compiler_check: str = "auto"  # "auto": clang in the background when found (CL099); "off"
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -83,6 +85,7 @@ def from_json(obj: Any) -> EditorSettings:
         device=s("device"), build_on_save=bool(obj.get("buildOnSave")), run_on_save=bool(obj.get("runOnSave")),
         trusted_workspace=obj.get("trustedWorkspace") is not False, timeout_s=_seconds(obj.get("timeout")),
         budget_s=_budget(obj.get("analysisBudget")),
+        compiler_check="off" if obj.get("compilerCheck") in ("off", False) else "auto",
         extra={k: v for k, v in obj.items() if k not in KEYS},
     )
 
