@@ -49,6 +49,11 @@ def _code_only_before(source: bytes, sup: Suppression) -> bool:
     return before.startswith(b"//") or before.startswith(b"/*")
 
 
+# Codes whose diagnostics come from outside the lint (clang's CL099 after a pause, the
+# device's CL9xx after a build): a suppression of them is not judged unused here.
+OUTSIDE_CODES = ("CL099", "CL9")
+
+
 def apply_suppressions(
     file: str, source: bytes, diagnostics: list[Diagnostic], *, report_unused: bool
 ) -> list[Diagnostic]:
@@ -74,7 +79,7 @@ def apply_suppressions(
             kept.append(d)
     if report_unused:
         for s in sups:
-            unused = [c for c in s.codes if c not in s.used]
+            unused = [c for c in s.codes if c not in s.used and not c.startswith(OUTSIDE_CODES)]
             if unused or not s.codes:
                 what = ", ".join(f"'{c}'" for c in unused) or "nothing"
                 kept.append(

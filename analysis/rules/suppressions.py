@@ -12,7 +12,8 @@ from cllint.analysis.rules.base import Rule, RuleContext
 class UnusedSuppression(Rule):
     """## What it does
     Reports a `// cllint: ignore[...]` or `// cllint: file-ignore[...]` comment, or one
-    of its codes, that silences no diagnostic.
+    of its codes, that silences no diagnostic. Codes reported from outside the lint
+    (CL099 from clang, CL9xx from a device build) are not judged.
 
     ## Why is this bad?
     A stale suppression hides the next real problem on that line and misleads readers

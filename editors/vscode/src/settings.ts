@@ -16,6 +16,8 @@ export interface ServerSettings {
   device?: string;
   buildOnSave?: boolean;
   runOnSave?: boolean;
+  /** "auto" (default: clang-19 checks the file after typing pauses, when found) or "off". */
+  compilerCheck?: string;
   /** Seconds of analysis per file and edit (0: no limit); the server's default is 2. */
   analysisBudget?: number;
   /** Lint the kernels in Python buffers that import pyopencl (the server's default: true). */
@@ -35,7 +37,7 @@ export interface Substitutions {
   env?: Record<string, string | undefined>;
 }
 
-const STRING_KEYS = ['std', 'target', 'device'] as const;
+const STRING_KEYS = ['std', 'target', 'device', 'compilerCheck'] as const;
 const LIST_KEYS = ['defines', 'select', 'ignore'] as const;
 const BOOL_KEYS = ['buildOnSave', 'runOnSave', 'embeddedPython', 'embeddedCpp'] as const;
 
