@@ -5,16 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tree_sitter import Tree
 
 from cllint.analysis.diagnostics import Diagnostic
-from cllint.analysis.preprocessor.view import IncludeResolver, build_view
 from cllint.analysis.registry import select
 from cllint.analysis.rules.base import Rule, RuleContext
 from cllint.analysis.suppression import apply_suppressions
 from cllint.analysis.target import Target
+
+if TYPE_CHECKING:
+    from cllint.analysis.preprocessor.view import IncludeResolver
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,9 @@ def lint_tree(
     """`edited`: the file will be linted again after edits (an editor's buffer), so the
     model remembers what an edit elsewhere leaves as it was (function heads)."""
     if preprocessor is None:
+        # Here, not at import: a `cllint check` whose files all hit the cache never lints.
+        from cllint.analysis.preprocessor.view import build_view
+
         preprocessor = build_view(file, source, target=options.target, defines=dict(options.defines),
                                   include_resolver=include_resolver)
     ctx = RuleContext(
