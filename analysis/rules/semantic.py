@@ -408,6 +408,36 @@ class IncompatibleConversion(_Semantic):
     spec_section = "implicit-conversions"
 
 
+class InvalidOperand(_Semantic):
+    """## What it does
+    Reports an operand an operator cannot take: `sizeof` applied to `void`, and
+    arithmetic, bitwise or comparison operators applied to an image, sampler, event or
+    queue, whose values are handles with nothing to compute on. The type must be certain.
+
+    ## Why is this bad?
+    The compiler rejects it. An image or sampler is only passed to built-ins
+    (`read_imagef`, `get_image_width`); what was meant is usually one of those.
+
+    ## Example
+    ```c
+    kernel void k(global int *o, read_only image2d_t img) { o[0] = img + 1; }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global int *o, read_only image2d_t img) { o[0] = get_image_width(img) + 1; }
+    ```
+
+    ## OpenCL spec
+    Section 6.3.3, "Other Built-in Data Types" (images, samplers, events), and C99
+    6.5.3.4 for `sizeof`.
+    """
+
+    code = "CL023"
+    name = "invalid-operand"
+    spec_section = "other-built-in-data-types"
+
+
 RULES = [UndeclaredIdentifier, UndeclaredFunction, HostDefinedMacro, WrongArgumentCount, NoMatchingBuiltinOverload,
          VectorLiteralSize, SwizzleOutOfRange, UnknownMember, Redefinition, ReturnValueMismatch, MissingReturn,
-         AssignToConst, IncompatibleConversion]
+         AssignToConst, IncompatibleConversion, InvalidOperand]

@@ -18,12 +18,12 @@ from cllint.analysis.findings import Finding
 from cllint.analysis.model import SemanticModel
 from cllint.analysis.model.walk import nodes_of_kinds
 
-from . import assignments, calls, members, names, redefinitions, returns
+from . import assignments, calls, members, names, operands, redefinitions, returns
 from .context import Body, FileFacts
 
 KINDS = frozenset({"identifier", "call_expression", "macro_invocation", "field_expression", "vector_literal", "return_statement",
                    "assignment_expression", "update_expression", "init_declarator", "ERROR", "block_literal",
-                   "attribute_specifier", "attribute_declaration"})
+                   "attribute_specifier", "attribute_declaration", "sizeof_expression", "binary_expression"})
 
 
 def findings(model: SemanticModel, view: object | None, in_focus: Callable[[Node], bool]) -> list[Finding]:
@@ -86,5 +86,9 @@ def _check_body(body: Body, block: Node) -> None:
                 assignments.check_assignment(body, n)
         elif k == "init_declarator":
             assignments.check_init(body, n)
+        elif k == "sizeof_expression":
+            operands.check_sizeof(body, n)
+        elif k == "binary_expression":
+            operands.check_binary(body, n)
     if not errors:
         returns.check_falls_off(body)

@@ -105,3 +105,11 @@ def test_builtin_candidates_are_notes() -> None:
     (d,) = lint_tree("k.cl", data, parse(data), LintOptions(select=CODES))
     assert d.code == "CL014" and data[d.span.start:d.span.end] == b"fmax(a[1])"
     assert d.notes and all(n.message.startswith(("candidate function: '", "and ")) for n in d.notes)
+
+
+def test_operand_typed_by_another_arm_is_not_judged() -> None:
+    # the parameter is an image in one arm and a pointer in the other; the code under the
+    # other arm does arithmetic on the pointer (ggml's SRC0Q_IMG kernels)
+    src = ("kernel void k(\n#ifdef Q_IMG\n  read_only image1d_buffer_t q,\n#else\n  global uchar *q,\n#endif\n"
+           "  global int *o) {\n#ifdef Q_IMG\n  o[0] = 1;\n#else\n  q = q + 16;\n  o[0] = q[0];\n#endif\n}")
+    assert [c for _, c in codes(src) if c == "CL023"] == []
