@@ -34,6 +34,10 @@ def check_binary(body: Body, node: Node) -> None:
     left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
     if op is None or left is None or right is None or body.text(op) not in _ARITHMETIC:
         return
+    # A handle comes from a name, member, element or call, never from an operator: asking
+    # that first keeps `x + x + ... + x` linear (certainty walks a whole operand).
+    if not (_may_be_handle(body, left) or _may_be_handle(body, right)):
+        return
     if not (body.certain(left) and body.certain(right)):
         return
     lt, rt = body.fm.type_of(left), body.fm.type_of(right)
@@ -41,6 +45,13 @@ def check_binary(body: Body, node: Node) -> None:
         return
     body.add("CL023", node.start_byte, node.end_byte,
              f"invalid operands to binary expression ('{lt}' and '{rt}')")
+
+
+def _may_be_handle(body: Body, expr: Node) -> bool:
+    return expr.type in _HANDLE_SOURCES and _handle(body.fm.type_of(expr))
+
+
+_HANDLE_SOURCES = frozenset({"identifier", "field_expression", "subscript_expression", "call_expression"})
 
 
 def _declared_in_an_arm(body: Body, expr: Node) -> bool:
