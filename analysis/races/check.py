@@ -434,17 +434,17 @@ class _Kernel:
         w1, w2, key = witness
         dims = sum(1 for n in self.size if n > 1) or 1
         elem = f"{first.base.name}" + "".join(f"[{k}]" for k in key)
-        line1 = first.node.start_point[0] + 1
-        line2 = second.node.start_point[0] + 1
+        # No line numbers in the text: an incremental run moves a cached report with its
+        # code, and the note (or the range itself) shows where each access is.
         code = "CL212" if fence else "CL210" if space == "local" else "CL211"
         if first is second:
             message = (f"work-items {_item(w1, dims)} and {_item(w2, dims)} both {_verb(first, plural=True)} '{elem}' "
-                       f"(line {line1}) with no barrier between")
+                       f"with no barrier between")
         else:
             tail = (f"the barrier between does not fence {space} memory" if fence
                     else "no barrier between")
-            message = (f"work-item {_item(w1, dims)} {_verb(first)} '{elem}' (line {line1}) while work-item "
-                       f"{_item(w2, dims)} {_verb(second)} it as '{_text(second.node)}' (line {line2}); {tail}")
+            message = (f"work-item {_item(w1, dims)} {_verb(first)} '{elem}' while work-item "
+                       f"{_item(w2, dims)} {_verb(second)} it as '{_text(second.node)}'; {tail}")
         notes: list[tuple[int, int, str]] = []
         if first is not second:
             notes.append((first.node.start_byte, first.node.end_byte,
@@ -464,7 +464,7 @@ class _Kernel:
             at = self.insertion_point(second, first)
             if at is not None:
                 fix = ((at[0], at[0], f"barrier({flag});\n{at[1]}"),)
-                title = f"Insert 'barrier({flag})' before line {second.node.start_point[0] + 1}"
+                title = f"Insert 'barrier({flag})' before this statement"
         return Race(code, second.node.start_byte, second.node.end_byte, message, tuple(notes), fix, title)
 
     def _node_of(self, call: Node) -> int:
