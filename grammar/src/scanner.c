@@ -104,6 +104,18 @@ static bool is_word(int32_t c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+/* After the opening of a block comment: through its end. False at EOF (it does not end). */
+static bool skip_block_comment(TSLexer *lexer) {
+  int32_t prev = 0;
+  while (!lexer->eof(lexer) && !(prev == '*' && lexer->lookahead == '/')) {
+    prev = lexer->lookahead;
+    advance(lexer);
+  }
+  if (lexer->eof(lexer)) return false;
+  advance(lexer);
+  return true;
+}
+
 /* Consumes the rest of a directive line, its continuation lines and a block comment
  * that starts on it, through the terminating newline. Returns false at EOF. */
 static void consume_line(TSLexer *lexer) {
@@ -123,12 +135,7 @@ static void consume_line(TSLexer *lexer) {
       advance(lexer);
       if (lexer->lookahead == '*') {
         advance(lexer);
-        int32_t prev = 0;
-        while (!lexer->eof(lexer) && !(prev == '*' && lexer->lookahead == '/')) {
-          prev = lexer->lookahead;
-          advance(lexer);
-        }
-        if (!lexer->eof(lexer)) advance(lexer);
+        skip_block_comment(lexer);
       } else if (lexer->lookahead == '/') {
         while (!lexer->eof(lexer) && lexer->lookahead != '\n') {
           if (lexer->lookahead == '\\') advance(lexer);
@@ -231,12 +238,7 @@ static bool walk_branch(TSLexer *lexer, DirectiveKind *kind, bool check, unsigne
           }
         } else {
           advance(lexer);
-          int32_t prev = 0;
-          while (!lexer->eof(lexer) && !(prev == '*' && lexer->lookahead == '/')) {
-            prev = lexer->lookahead;
-            advance(lexer);
-          }
-          if (!lexer->eof(lexer)) advance(lexer);
+          skip_block_comment(lexer);
         }
         continue;
       }
@@ -334,12 +336,7 @@ static bool read_condition(TSLexer *lexer, char *buf, unsigned cap) {
       /* a comment: what came before is the condition; the rest of the line is read */
       if (lexer->lookahead == '*') {
         advance(lexer);
-        int32_t prev = 0;
-        while (!lexer->eof(lexer) && !(prev == '*' && lexer->lookahead == '/')) {
-          prev = lexer->lookahead;
-          advance(lexer);
-        }
-        if (!lexer->eof(lexer)) advance(lexer);
+        skip_block_comment(lexer);
         blank = true;
         continue;
       }
@@ -599,13 +596,7 @@ static bool skip_blank_and_comments(TSLexer *lexer, bool stop_at_newline) {
         while (!lexer->eof(lexer) && lexer->lookahead != '\n') advance(lexer);
       } else if (lexer->lookahead == '*') {
         advance(lexer);
-        int32_t prev = 0;
-        while (!lexer->eof(lexer) && !(prev == '*' && lexer->lookahead == '/')) {
-          prev = lexer->lookahead;
-          advance(lexer);
-        }
-        if (lexer->eof(lexer)) return false;
-        advance(lexer);
+        if (!skip_block_comment(lexer)) return false;
       } else {
         return false;
       }
@@ -615,15 +606,22 @@ static bool skip_blank_and_comments(TSLexer *lexer, bool stop_at_newline) {
   }
 }
 
-/* `R"delim(` at the end of its line (lookahead on the `"` after `R`). */
-static bool scan_raw_open(TSLexer *lexer) {
-  advance(lexer);
-  for (unsigned n = 0; lexer->lookahead != '('; n++) {
+/* A raw string's delimiter and the character that ends it (`(` opening, `"` closing);
+ * the marker token ends there. */
+static bool read_raw_delimiter(TSLexer *lexer, int32_t end) {
+  for (unsigned n = 0; lexer->lookahead != end; n++) {
     if (n == MAX_RAW_DELIMITER || !is_word(lexer->lookahead)) return false;
     advance(lexer);
   }
   advance(lexer);
   lexer->mark_end(lexer);
+  return true;
+}
+
+/* `R"delim(` at the end of its line (lookahead on the `"` after `R`). */
+static bool scan_raw_open(TSLexer *lexer) {
+  advance(lexer);
+  if (!read_raw_delimiter(lexer, '(')) return false;
   if (!skip_blank_and_comments(lexer, true) || !(lexer->eof(lexer) || lexer->lookahead == '\n')) return false;
   lexer->result_symbol = RAW_STRING_MARKER;
   return true;
@@ -632,12 +630,7 @@ static bool scan_raw_open(TSLexer *lexer) {
 /* `)delim"` followed by nothing but blanks and comments (lookahead on `)`). */
 static bool scan_raw_close(TSLexer *lexer) {
   advance(lexer);
-  for (unsigned n = 0; lexer->lookahead != '"'; n++) {
-    if (n == MAX_RAW_DELIMITER || !is_word(lexer->lookahead)) return false;
-    advance(lexer);
-  }
-  advance(lexer);
-  lexer->mark_end(lexer);
+  if (!read_raw_delimiter(lexer, '"')) return false;
   if (!skip_blank_and_comments(lexer, false) || !lexer->eof(lexer)) return false;
   lexer->result_symbol = RAW_STRING_MARKER;
   return true;
