@@ -18,6 +18,7 @@ class Suppression:
     span: Span
     line: int  # 0-based line of the comment
     used: set[str]
+    alone: bool = False  # the comment stands alone on its line: it covers the next line too
 
 
 def find_suppressions(file: str, source: bytes) -> list[Suppression]:
@@ -32,7 +33,8 @@ def find_suppressions(file: str, source: bytes) -> list[Suppression]:
             continue
         codes = tuple(c.strip().upper() for c in m.group(2).decode().split(",") if c.strip())
         line = source.count(b"\n", 0, m.start())
-        out.append(Suppression(m.group(1).decode(), codes, Span(file, m.start(), m.end()), line, set()))
+        out.append(Suppression(m.group(1).decode(), codes, Span(file, m.start(), m.end()), line, set(),
+                               _code_only_before(source, m.start())))
     return out
 
 
@@ -42,10 +44,10 @@ def _line_of(source: bytes, offset: int, cache: dict[int, int]) -> int:
     return cache[offset]
 
 
-def _code_only_before(source: bytes, sup: Suppression) -> bool:
+def _code_only_before(source: bytes, start: int) -> bool:
     """True when the comment stands alone on its line (then it covers the next line)."""
-    line_start = source.rfind(b"\n", 0, sup.span.start) + 1
-    before = source[line_start : sup.span.start].strip()
+    line_start = source.rfind(b"\n", 0, start) + 1
+    before = source[line_start:start].strip()
     return before.startswith(b"//") or before.startswith(b"/*")
 
 
@@ -55,9 +57,11 @@ OUTSIDE_CODES = ("CL099", "CL9")
 
 
 def apply_suppressions(
-    file: str, source: bytes, diagnostics: list[Diagnostic], *, report_unused: bool
+    file: str, source: bytes, diagnostics: list[Diagnostic], *, report_unused: bool,
+    suppressions: list[Suppression] | None = None,
 ) -> list[Diagnostic]:
-    sups = find_suppressions(file, source)
+    """`suppressions`: found by the caller (host files, whose comments are not OpenCL C's)."""
+    sups = find_suppressions(file, source) if suppressions is None else suppressions
     if not sups:
         return diagnostics
     lines: dict[int, int] = {}
@@ -67,7 +71,7 @@ def apply_suppressions(
         hit = None
         for s in sups:
             applies = s.kind == "file-ignore" or s.line == line or (
-                s.line + 1 == line and _code_only_before(source, s)
+                s.line + 1 == line and s.alone
             )
             if applies:
                 match = next((c for c in s.codes if d.code.startswith(c)), None)

@@ -11,6 +11,7 @@ from cllint.analysis.preprocessor.view import IncludeResolver
 from cllint.grammar import parse
 
 from .cpp_host import find_cpp_kernels
+from .host_suppression import suppress_on_host_lines
 from .kernel import HostKernel
 from .languages import HostLanguage, host_language
 from .posmap import PositionMap
@@ -28,18 +29,24 @@ def find_kernels(path: str, source: bytes, language: HostLanguage | None = None)
 
 def lint_host(path: str, source: bytes, options: LintOptions, *,
               include_resolver: IncludeResolver | None = None,
-              language: HostLanguage | None = None) -> list[Diagnostic]:
-    kernels = find_kernels(path, source, language)
+              language: HostLanguage | None = None,
+              kernels: list[HostKernel] | None = None) -> list[Diagnostic]:
+    """`kernels`: found by the caller already (the language server keeps them per version)."""
+    language = language or host_language(path)
+    if kernels is None:
+        kernels = find_kernels(path, source, language)
     out: list[Diagnostic] = []
     for kernel in kernels:
         diagnostics = lint_tree(path, kernel.source, parse(kernel.source), options,
                                 include_resolver=include_resolver)
         out.extend(d for d in (map_diagnostic(d, path, kernel.positions) for d in diagnostics) if d is not None)
-    if (language or host_language(path)) is HostLanguage.PYTHON:
+    if language is HostLanguage.PYTHON:
         from .host_checks import check_host_calls
 
         enabled = {r.code for r in options.rules()}
         out.extend(d for d in check_host_calls(path, source, kernels) if d.code in enabled)
+    if language is not None:
+        out = suppress_on_host_lines(path, source, language, out)
     out.sort(key=lambda d: (d.span.start, d.code))
     return out
 
