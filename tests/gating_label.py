@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from gating_eval import header, options_for  # noqa: E402
+from gating_eval import defines_for, header, options_for  # noqa: E402
 
 from cllint.analysis.features import EXTENSIONS, SPEC_FEATURES, V2_0  # noqa: E402
 from cllint.analysis.target import Target  # noqa: E402
@@ -61,8 +61,9 @@ def clang_configurations(text: str) -> list[list[str]]:
 
 
 def clang_diagnostics(path: Path, flags: list[str]) -> list[tuple[int, str, str]]:
+    defines = [f"-D{name}={value}" for name, value in defines_for(path.read_text())]  # the `// define:` header
     cmd = [CLANG, "-x", "cl", "-target", "nvptx64", "-Xclang", "-finclude-default-header", "-ferror-limit=0",
-           "-fsyntax-only", *flags, str(path)]
+           "-fsyntax-only", *flags, *defines, str(path)]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=60).stderr
     return [(int(ln), sev, msg) for ln, sev, msg in _DIAG.findall(out)]
 

@@ -23,6 +23,8 @@ TARGET = 0.95
 # Below target when last measured, each with why; strict, so a fix shows as XPASS.
 KNOWN_SHORT = {
     ("heldout", "target"): "recall 11/12, precision 11/13 (held out, scored only)",
+    ("tune_r3", "target"): "recall 26/33, precision 26/30 before session 7's changes",
+    ("heldout_r3", "target"): "recall 16/20, precision 16/23 when written (held out, scored only)",
 }
 
 
@@ -31,6 +33,8 @@ KNOWN_SHORT = {
 def test_recall_and_precision(split: str, mode: str, request: pytest.FixtureRequest) -> None:
     if (split, mode) in KNOWN_SHORT:
         request.applymarker(pytest.mark.xfail(reason=KNOWN_SHORT[split, mode], strict=True))
+    if not files(split, mode):
+        pytest.skip(f"no {mode} kernels in {split}")  # round 3 is target mode only
     s = score(split, mode)
     assert s.expected, "no labelled reports in this split and mode"
     assert s.recall >= TARGET, s.misses()
