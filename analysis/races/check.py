@@ -26,6 +26,7 @@ from cllint.analysis.model.walk import meets_range
 from cllint.analysis.preprocessor.decided import decided_live_ranges
 from cllint.analysis.races.accesses import Access, collect
 from cllint.analysis.races.evaluate import Env, Evaluator
+from cllint.analysis.races.fences import fenced_spaces
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, build_cfg
@@ -84,9 +85,6 @@ def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None
     return out
 
 
-_FLAGS = re.compile(r"CLK_(LOCAL|GLOBAL|IMAGE)_MEM_FENCE")
-
-
 class _Kernel:
     def __init__(self, fa: _FileAnalysis, name: str, view: Any, source: bytes, live: tuple = ()) -> None:
         self.source = source
@@ -120,10 +118,8 @@ class _Kernel:
         for site in self.facts.calls:
             if site.name in B.BARRIERS:
                 arg = _arg(site.node, 0) if site.args_known else None
-                words = set(_FLAGS.findall(_text(arg, 10_000))) if arg is not None else set()
-                known = arg is not None and arg.type in ("identifier", "binary_expression",
-                                                           "parenthesized_expression") and words
-                spaces = {w.lower() for w in words} if known else {"local", "global"}
+                spaces = set(fenced_spaces(_text(arg, 10_000), site.node.start_byte, view)) if arg is not None \
+                    else {"local", "global"}
                 self.barriers[site.cfg_node] = (spaces, site.node)
             else:
                 sm = fa.summary(site.name)
