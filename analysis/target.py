@@ -64,7 +64,9 @@ PRESETS: dict[str, tuple[Version, frozenset[str], frozenset[str]]] = {
     "CL1.1": (V1_1, _CL1, _CORE_1_1_EXTS),
     "CL1.2": (V1_2, _CL1, _CORE_1_1_EXTS),
     "CL2.0": (V2_0, _CL2_FEATURES, _CL2_EXTS),
-    # a full-profile 3.0 device: the spec has its compilers always define __opencl_c_int64
+    # A full-profile 3.0 device. It keeps __opencl_c_int64: spec 6.2.1 has compilers for
+    # full-profile devices always define it (only the embedded profile may lack 64-bit
+    # integers), and clang-19 defines it for every target, whatever -cl-ext says.
     "CL3.0": (V3_0, frozenset({INT64}), _CORE_1_1_EXTS),
     "CL3.0-all": (V3_0, SPEC_FEATURES, _ALL_EXTS),
 }
@@ -271,8 +273,11 @@ class _State:
             self.add(name, strict=False)  # drops those newer than the version
 
     def remove_all(self) -> None:
-        """Keep only what the version makes mandatory (`-all`)."""
-        self.names = {n for n in self.names if self._mandatory(n)}
+        """Keep only what the version makes mandatory (`-all`), and 64-bit integers where the
+        target has them: optional only in the embedded profile (spec 6.2.1), so `-all` on a
+        full-profile target keeps them, as clang-19's `-cl-ext=-all` does. An embedded target
+        comes without them (`from_device`) or drops them by name (`-__opencl_c_int64`)."""
+        self.names = {n for n in self.names if self._mandatory(n) or n == INT64}
 
     def _mandatory(self, name: str) -> bool:
         if self.version == V2_0 and name in CORE_2_0:

@@ -216,7 +216,7 @@ def test_feature_table_covers_spec() -> None:
 def test_all_overrides_read_as_clang_cl_ext() -> None:
     """`-all` / `+all` as in clang's `-cl-ext=-all,+__opencl_c_fp64` (issue 18)."""
     only_fp64 = Target.preset("CL3.0-all").apply_overrides("-all,+__opencl_c_fp64")
-    assert only_fp64.features == {"__opencl_c_fp64"}
+    assert only_fp64.features == {"__opencl_c_fp64", "__opencl_c_int64"}  # full profile: see below
     assert "cl_khr_fp64" in only_fp64.extensions and "cl_khr_fp16" not in only_fp64.extensions
     assert "cl_khr_byte_addressable_store" in only_fp64.extensions  # core since 1.1: never removed
     assert only_fp64.describe() == "CL3.0-all -all +__opencl_c_fp64"
@@ -230,4 +230,14 @@ def test_all_overrides_read_as_clang_cl_ext() -> None:
     assert not cl12.has("cl_khr_subgroups")  # an OpenCL C 2.0 extension
     # later names win over `all`, either way round
     assert not Target.preset("CL3.0").apply_overrides("+all,-cl_khr_fp16").has("cl_khr_fp16")
-    assert Target.preset("CL3.0-all").apply_overrides("-all").features == frozenset()
+    assert Target.preset("CL3.0-all").apply_overrides("-all").features == {"__opencl_c_int64"}
+
+
+def test_minus_all_keeps_64_bit_integers_of_a_full_profile_target() -> None:
+    """Spec 6.2.1: compilers for full-profile devices always define `__opencl_c_int64`, and
+    clang-19 keeps it under `-cl-ext=-all`; only an embedded target lacks it."""
+    assert Target.preset("CL3.0").apply_overrides("-all").has("__opencl_c_int64")
+    assert Target.preset("CL1.2").apply_overrides("-all").has("__opencl_c_int64")
+    assert not Target.preset("CL3.0").apply_overrides("-__opencl_c_int64").has("__opencl_c_int64")
+    embedded = Target.from_device("OpenCL C 1.2", profile="EMBEDDED_PROFILE")
+    assert not embedded.apply_overrides("-all").has("__opencl_c_int64")
