@@ -332,3 +332,28 @@ def test_preprocessor_view_built_for_a_context_is_the_files_own() -> None:
     views = [preprocessor_view(SimpleNamespace(preprocessor=None, tree=tree, target=Target.preset("CL1.2"),
                                                source=src, file=name)) for name in ("a.cl", "b.cl")]
     assert [v.file_id for v in views] == ["a.cl", "b.cl"]
+
+
+STATIC_LOCALS = b"""kernel void k(global int *o) {
+    static global int a;
+    static int b;
+    static constant int c = 1;
+    static private int e;
+    int f = 0;
+    o[0] = a + b + c + e + f;
+}
+"""
+
+
+def test_static_locals_need_2_0_and_program_scope_globals_unless_constant() -> None:
+    """Spec 6.8 (storage-class specifiers): 1.x forbids `static` inside a function; from 2.0 a
+    static local lives in the constant space, or the global one where program-scope globals
+    are supported. clang-19 agrees line by line; `static private` is wrong everywhere."""
+    assert lines(STATIC_LOCALS, lint(STATIC_LOCALS, "CL1.2", "target")) == {("CL303", n) for n in (2, 3, 4)}
+    cl30 = lint(STATIC_LOCALS, "CL3.0")
+    assert lines(STATIC_LOCALS, cl30) == {("CL302", 2), ("CL302", 3)}
+    assert cl30[0].message == ("static variable 'a' needs feature '__opencl_c_program_scope_global_variables', "
+                               "which target 'CL3.0' does not provide")
+    assert lint(STATIC_LOCALS, "CL2.0") == [] and lint(STATIC_LOCALS, "CL3.0-all") == []
+    assert _messages(lint(STATIC_LOCALS), "CL301") == [
+        f"static local variable '{n}' is not guarded by '__opencl_c_program_scope_global_variables'" for n in "ab"]

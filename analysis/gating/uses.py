@@ -25,7 +25,7 @@ from . import overloads, tables
 class Use:
     start: int
     end: int
-    kind: str  # "type", "qualifier", "built-in", "constant", "literal", "block", "variable"
+    kind: str  # "type", "qualifier", "built-in", "constant", "literal", "block", "variable", "static variable"
     name: str  # what the message quotes
     since: Version | None
     requires: DNF  # DNF over feature/extension macros, baseline names dropped
@@ -361,8 +361,9 @@ class _Collector:
         self.add(n, "block", "^{...}", V2_0, tables.DEVICE_ENQUEUE)
 
     def on_declaration(self, n: Node) -> None:
-        if _in_function(n):
-            return
+        in_function = _in_function(n)
+        if in_function and not any(c.type == "storage_class_specifier" for c in n.children):
+            return  # most locals: automatic, private
         spaces = []
         storage = []
         for c in n.children:
@@ -376,7 +377,18 @@ class _Collector:
                 if expanded is None and c.type == "macro_modifier":
                     return  # an unknown qualifier macro may well be __constant
                 spaces.extend(w.lstrip("_") for w in (expanded or "").split())
-        if "constant" in spaces or "typedef" in storage or "extern" in storage:
+        need: DNF = ((PROGRAM_SCOPE,),)
+        if in_function:
+            # A static local lives as long as the program: OpenCL C 2.0 allows it (1.x
+            # forbids `static` inside functions), in the constant space, or in the global
+            # one where program-scope globals are supported (spec 6.8, storage-class
+            # specifiers; clang-19: "static local variable must reside in constant address
+            # space"). One declared private or local is wrong on every target, not gated.
+            if "static" not in storage or "private" in spaces or "local" in spaces:
+                return
+            if "constant" in spaces:
+                need = ()
+        elif "constant" in spaces or "typedef" in storage or "extern" in storage:
             return
         for d in n.children_by_field_name("declarator"):
             inner = d
@@ -388,7 +400,7 @@ class _Collector:
                 inner = nxt
             if inner is None or inner.type == "function_declarator":
                 continue
-            self.add(inner, "variable", self.text(inner), V2_0, ((PROGRAM_SCOPE,),))
+            self.add(inner, "static variable" if in_function else "variable", self.text(inner), V2_0, need)
 
     # -- expressions -------------------------------------------------------------------
 

@@ -897,6 +897,8 @@ RULES = [
 def _what(use: Use) -> str:
     if use.kind == "variable":
         return f"program-scope variable '{use.name}'"
+    if use.kind == "static variable":
+        return f"static local variable '{use.name}'"
     if use.kind == "conversion":
         return f"conversion of '{use.name}'{use.detail}"
     return f"use of '{use.name}'{use.detail}"
