@@ -1,15 +1,22 @@
 """Host documents in the language server: Python buffers that import pyopencl (on by
 default, setting `embeddedPython`) and C/C++ buffers (opt-in, setting `embeddedCpp`). They
 never enter the OpenCL Host; their diagnostics come from analysis/embedded, the module
-`cllint check` uses, so editor and command line agree."""
+`cllint check` uses, so editor and command line agree. Their kernels, found once per
+version, are files of a Host of their own (analysis/embedded/documents.py) that the editor
+features read (server/places.py)."""
 
 from __future__ import annotations
 
-from cllint.analysis.diagnostics import Diagnostic
+from typing import TYPE_CHECKING
+
+from cllint.analysis.diagnostics import Diagnostic, FileId
 from cllint.analysis.embedded import HostLanguage, host_language, lint_host
 from cllint.analysis.embedded.search import worth_searching
 from cllint.analysis.lint import LintOptions
 from cllint.server.settings import EditorSettings
+
+if TYPE_CHECKING:
+    from cllint.analysis.embedded.documents import EmbeddedHost, HostKernels
 
 SETTINGS = {HostLanguage.PYTHON: ("embeddedPython", True), HostLanguage.CPP: ("embeddedCpp", False)}
 
@@ -28,9 +35,33 @@ def enabled(uri: str, editor: EditorSettings) -> bool:
     return value if isinstance(value, bool) else default
 
 
-def diagnostics(uri: str, text: bytes, options: LintOptions, editor: EditorSettings) -> list[Diagnostic]:
-    """The embedded kernels' diagnostics in host offsets; none where the setting is off or
-    the buffer is no pyopencl or OpenCL host (checked on every analysis: an import may come)."""
+def new_host(include_resolver) -> EmbeddedHost:
+    from cllint.analysis.embedded.documents import EmbeddedHost  # loads the host grammars
+
+    return EmbeddedHost(include_resolver=include_resolver)
+
+
+def kernels(store: EmbeddedHost, uri: str, version: int, text: bytes, options: LintOptions,
+            editor: EditorSettings) -> HostKernels | None:
+    """The buffer's kernels at `version`; None where the setting is off or the buffer is no
+    pyopencl or OpenCL host (checked on every version: an import may come)."""
     if not enabled(uri, editor) or not worth_searching(uri, text):
+        store.close(uri)
+        return None
+    return store.update(uri, version, text, options, host_language(uri))
+
+
+def diagnostics(uri: str, text: bytes, options: LintOptions, found: HostKernels | None) -> list[Diagnostic]:
+    """The embedded kernels' diagnostics in host offsets (none without kernels to read)."""
+    if found is None:
         return []
-    return lint_host(uri, text, options)
+    return lint_host(uri, text, options, kernels=[d.kernel for d in found.documents])
+
+
+def host_of(file: FileId) -> str | None:
+    """The host buffer whose kernel `file` is, or None (a .cl file or header)."""
+    if "#cllint-kernel-" not in file:  # no import for the common case
+        return None
+    from cllint.analysis.embedded.documents import host_file_of
+
+    return host_file_of(file)

@@ -11,6 +11,7 @@ from typing import Any
 from lsprotocol import types
 
 from cllint.server import convert, device, embedded
+from cllint.server.places import host_location, place, places
 from cllint.analysis.ide import completion as ide_completion
 from cllint.analysis.ide import navigation, signature, symbols
 from cllint.analysis.ide.hover import hover_at
@@ -106,13 +107,12 @@ def code_actions(ls: CllintServer, params: types.CodeActionParams) -> list[types
 
 
 def hover(ls: CllintServer, uri: str, pos: types.Position) -> types.Hover | None:
-    if (found := _snap(ls, uri)) is None:
+    if (at := place(ls, uri, pos)) is None:
         return None
-    doc, snap = found
-    h = hover_at(snap, uri, doc.index.offset(pos))
+    h = hover_at(at.snap, at.file, at.offset)
     if h is None:
         return None
-    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, h.markdown), doc.index.range(h.start, h.end))
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, h.markdown), at.range(h.start, h.end))
 
 
 def inlay_hints(ls: CllintServer, uri: str, rng: types.Range) -> list[types.InlayHint] | None:
@@ -125,11 +125,11 @@ def inlay_hints(ls: CllintServer, uri: str, rng: types.Range) -> list[types.Inla
 
 
 def completion(ls: CllintServer, uri: str, pos: types.Position) -> types.CompletionList | None:
-    if (found := _doc(ls, uri)) is None:
+    if (at := place(ls, uri, pos)) is None:
         return None
-    doc, tree, src, opts = found
     items = []
-    for c in ide_completion.complete(tree, src, doc.index.offset(pos), opts.target):
+    target = at.snap.options(at.file).target
+    for c in ide_completion.complete(at.snap.tree(at.file), at.snap.text(at.file), at.offset, target):
         snippet = c.snippet is not None
         items.append(types.CompletionItem(
             label=c.label, kind=_COMPLETION_KIND.get(c.kind), detail=c.detail or None,
@@ -139,10 +139,10 @@ def completion(ls: CllintServer, uri: str, pos: types.Position) -> types.Complet
 
 
 def signature_help(ls: CllintServer, uri: str, pos: types.Position) -> types.SignatureHelp | None:
-    if (found := _doc(ls, uri)) is None:
+    if (at := place(ls, uri, pos)) is None:
         return None
-    doc, tree, src, opts = found
-    res = signature.signature_help(tree, src, doc.index.offset(pos), opts.target)
+    res = signature.signature_help(at.snap.tree(at.file), at.snap.text(at.file), at.offset,
+                                   at.snap.options(at.file).target)
     if res is None:
         return None
     sigs = [types.SignatureInformation(s.label, documentation=s.documentation or None,
@@ -168,6 +168,9 @@ def _locations(ls: CllintServer, locs) -> list[types.Location]:
     indexes: dict[str, convert.LineIndex | None] = {}
     out = []
     for loc in locs:
+        if (mapped := host_location(ls, loc.file, loc.start, loc.end)) is None:
+            continue  # inside the code a library generates around a kernel snippet
+        loc = navigation.Location(*mapped)
         if loc.file not in indexes:
             doc = ls.docs.get(loc.file)
             data = None if doc is not None else ls.read_file(loc.file)
@@ -183,17 +186,15 @@ def _one(locs: list[types.Location]) -> types.Location | list[types.Location] | 
 
 
 def definition(ls: CllintServer, uri: str, pos: types.Position) -> types.Location | list[types.Location] | None:
-    if (found := _snap(ls, uri)) is None:
+    if (at := place(ls, uri, pos)) is None:
         return None
-    doc, snap = found
-    return _one(_locations(ls, navigation.definition(snap, uri, doc.index.offset(pos))))
+    return _one(_locations(ls, navigation.definition(at.snap, at.file, at.offset)))
 
 
 def declaration(ls: CllintServer, uri: str, pos: types.Position) -> types.Location | list[types.Location] | None:
-    if (found := _snap(ls, uri)) is None:
+    if (at := place(ls, uri, pos)) is None:
         return None
-    doc, snap = found
-    return _one(_locations(ls, navigation.declaration(snap, uri, doc.index.offset(pos))))
+    return _one(_locations(ls, navigation.declaration(at.snap, at.file, at.offset)))
 
 
 def references(ls: CllintServer, uri: str, pos: types.Position, include_declaration: bool = True
@@ -259,13 +260,28 @@ def folding_ranges(ls: CllintServer, uri: str) -> list[types.FoldingRange] | Non
     return out
 
 
+def _document_tokens(ls: CllintServer, uri: str) -> list[symbols.Token] | None:
+    """The tokens of the .cl buffer, or of the kernel strings of a host buffer, in document
+    bytes; a token is kept only where the string holds its text verbatim (not across an
+    escape or a template placeholder), and in host order."""
+    if not (found := places(ls, uri)):
+        return None  # null, not empty: another server's tokens for a host buffer stand
+    out: dict[int, symbols.Token] = {}
+    for at in found:
+        snap, file = at.snap, at.file
+        for tok in symbols.semantic_tokens(snap.tree(file), snap.text(file), snap.preprocessor(file).inactive_ranges()):
+            if at.exact(tok.start, tok.end) and (span := at.to_document(tok.start, tok.end)) is not None:
+                out.setdefault(span[0], symbols.Token(*span, tok.type, tok.modifiers))
+    return [out[k] for k in sorted(out)]
+
+
 def semantic_tokens(ls: CllintServer, uri: str) -> types.SemanticTokens | None:
-    if (found := _snap(ls, uri)) is None:
+    if (toks := _document_tokens(ls, uri)) is None:
         return None
-    doc, snap = found
+    doc = ls.docs[uri]
     data: list[int] = []
     prev_line = prev_col = 0
-    for tok in symbols.semantic_tokens(snap.tree(uri), snap.text(uri), snap.preprocessor(uri).inactive_ranges()):
+    for tok in toks:
         a, b = doc.index.position(tok.start), doc.index.position(tok.end)
         if a.line != b.line:
             continue

@@ -162,6 +162,7 @@ class CllintServer(LanguageServer):
         self.collector = Collector(self.submit)
         self._disk = _HeaderCache()
         self.compiler = CompilerCheck(self)  # clang in the background (CL099)
+        self._kernels: embedded.EmbeddedHost | None = None  # kernels of host buffers, made on first use
 
     # -- transport --------------------------------------------------------------------
 
@@ -258,6 +259,22 @@ class CllintServer(LanguageServer):
         except OSError:
             return None
 
+    # -- kernels inside host buffers (worker thread) ------------------------------------
+
+    @property
+    def kernels(self) -> embedded.EmbeddedHost:
+        if self._kernels is None:
+            self._kernels = embedded.new_host(self.resolve_include)
+        return self._kernels
+
+    def host_kernels(self, uri: str) -> embedded.HostKernels | None:
+        """The kernels of a Python or C/C++ buffer at its current version (found once per version)."""
+        doc = self.docs.get(uri)
+        if doc is None or not embedded.is_host_document(uri):
+            return None
+        return embedded.kernels(self.kernels, uri, doc.version, doc.index.text, self.options_for(doc.path),
+                                self.editor)
+
     # -- settings ---------------------------------------------------------------------
 
     @property
@@ -303,6 +320,9 @@ class CllintServer(LanguageServer):
         opts = {uri: self.options_for(doc.path) for uri, doc in self.docs.items()}
         self.host.apply_change(Change(options=opts))
         self.results.clear()
+        if self._kernels is not None:  # read again with the new options and settings
+            for uri in list(self.docs):
+                self._kernels.close(uri)
 
     # -- document sync (worker thread) ------------------------------------------------
 
@@ -352,6 +372,8 @@ class CllintServer(LanguageServer):
         self.device.build_diags.pop(uri, None)
         if not embedded.is_host_document(uri):
             self.host.apply_change(Change(files={uri: None}))
+        elif self._kernels is not None:
+            self._kernels.close(uri)
 
     # -- diagnostics ------------------------------------------------------------------
 
@@ -367,7 +389,7 @@ class CllintServer(LanguageServer):
         self.collector.before_analysis(keystroke=cached is not None)
         self.analyses += 1
         if embedded.is_host_document(uri):
-            diags = embedded.diagnostics(uri, doc.index.text, self.options_for(doc.path), self.editor)
+            diags = embedded.diagnostics(uri, doc.index.text, self.options_for(doc.path), self.host_kernels(uri))
             texts = doc.published.convert(diags, doc.index, self._index_for)
             result = Result(doc.version, diags, texts)
             self.results[uri] = result

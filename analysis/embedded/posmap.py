@@ -8,7 +8,8 @@ library generates around a snippet). Diagnostics map back only through host byte
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass
+from bisect import bisect_right
+from dataclasses import dataclass, field
 
 SYNTHETIC = -1
 
@@ -56,6 +57,33 @@ class KernelBuilder:
 class PositionMap:
     starts: array
     ends: array
+    # (host start, kernel offset) of every host byte's first kernel byte, sorted by host
+    # offset; built on the first host-to-kernel question (editor requests only).
+    _inverse: list[tuple[int, int]] = field(default_factory=list, compare=False, repr=False)
+
+    def to_kernel(self, host: int) -> int | None:
+        """Kernel offset of host offset `host` (an editor's cursor): the kernel byte a host
+        byte produced, or the one after the last byte of a literal when the cursor sits at
+        its end; None outside the literals' text (quotes, host code)."""
+        if not self._inverse:
+            seen: dict[int, int] = {}
+            for k, h in enumerate(self.starts):
+                if h != SYNTHETIC and h not in seen:
+                    seen[h] = k
+            self._inverse.extend(sorted(seen.items()))
+        i = bisect_right(self._inverse, (host, len(self.starts))) - 1
+        if i < 0:
+            return None
+        start, k = self._inverse[i]
+        if start == host:
+            return k
+        # inside an escape sequence (or placeholder) that produced byte k, or just after it
+        last = k
+        while last + 1 < len(self.starts) and self.starts[last + 1] == start:
+            last += 1
+        if host < self.ends[last]:
+            return k
+        return last + 1 if host == self.ends[last] else None
 
     def to_host(self, start: int, end: int) -> tuple[int, int] | None:
         """Host range of the kernel range [start, end), shrunk to the host bytes inside it;

@@ -1,5 +1,5 @@
 """Host buffers share the editor with the user's own Python or C++ server (issue 20, step 3):
-cllint answers nothing outside the kernels there, and its quick fixes never write OpenCL C
+cllint answers nothing outside the kernels there (semantic tokens cover only the string), and its quick fixes never write OpenCL C
 comments into host code."""
 
 from __future__ import annotations
@@ -28,7 +28,11 @@ async def test_python_buffer_gets_no_opencl_answers(client):
     assert await client.text_document_completion_async(types.CompletionParams(doc, at)) is None
     assert await client.text_document_signature_help_async(types.SignatureHelpParams(doc, at)) is None
     assert await client.text_document_document_symbol_async(types.DocumentSymbolParams(doc)) is None
-    assert await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(doc)) is None
+    tokens = (await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(doc))).data
+    string = (PY.splitlines()[1].index('"'), PY.splitlines()[1].rindex('"'))
+    starts = [sum(tokens[1:i + 2:5]) for i in range(0, len(tokens), 5)]  # all on line 1
+    assert tokens[0] == 1 and not any(tokens[5::5]), tokens  # only the string's tokens, none in Python
+    assert all(string[0] < s < string[1] for s in starts), (starts, string)
     assert await client.text_document_code_lens_async(types.CodeLensParams(doc)) is None
     assert await client.text_document_folding_range_async(types.FoldingRangeParams(doc)) is None
     actions = await client.text_document_code_action_async(types.CodeActionParams(
