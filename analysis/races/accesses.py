@@ -4,10 +4,13 @@ early exits (`if (c) return;`) before it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from tree_sitter import Node
 
+from cllint.analysis.races.frames import Offset, Target, declared_dims
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity.names import Names, VarInfo
 
@@ -19,6 +22,7 @@ JUMPS = {"return_statement", "break_statement", "continue_statement"}
 class Guard:
     cond: Node
     holds: bool  # the access happens where `cond` is true (False: where it is false)
+    ev: Any = None  # a helper's FrameEvaluator when `cond` is in a helper (None: the kernel's)
 
 
 @dataclass
@@ -33,6 +37,20 @@ class Access:
     cfg_node: int
     guards: tuple[Guard, ...]
     unknown_guard: bool = False  # under a `switch` or something else not modelled
+    ev: Any = None  # evaluates `indices`: a helper's FrameEvaluator (None: the kernel's)
+    offset: tuple[Offset, ...] = ()  # added to the first index: the pointer's distance from `base`
+    site: Node | None = None  # in a helper: the kernel's call it is made through
+    helper: str = ""  # in a helper: the function whose body holds `node`
+    roots: tuple[Node, ...] = ()  # kernel syntax its values also depend on (the call)
+
+    @property
+    def anchor(self) -> Node:
+        """Where the access shows in the kernel: itself, or the call it is made through."""
+        return self.site or self.node
+
+    @property
+    def ident(self) -> tuple[int, int]:
+        return self.node.id, self.site.id if self.site is not None else -1
 
 
 def _text(node: Node | None) -> str:
@@ -54,18 +72,10 @@ def space_of(v: VarInfo) -> str | None:
     return None
 
 
-def _declared_dims(v: VarInfo) -> list[Node | None]:
-    """Array extents from the declarator, outermost first (`t[A][B]` -> [A, B])."""
-    node = v.decl.parent
-    out: list[Node | None] = []
-    while node is not None and node.type == "array_declarator":
-        out.append(node.child_by_field_name("size"))
-        node = node.parent
-    return out
-
-
-def collect(names: Names, syntax: Node, cfg_node: int, body: Node, moved: set[int]) -> list[Access]:
-    """Accesses to shared memory in one CFG node's syntax (a statement or condition)."""
+def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
+            target: Callable[[VarInfo], Target | None]) -> list[Access]:
+    """Accesses to shared memory in one CFG node's syntax (a statement or condition);
+    `target` says what a variable subscripted there points into (None: not followed)."""
     out: list[Access] = []
     for n in walk(syntax):
         if n.type != "subscript_expression" or n.parent is not None and n.parent.type == "subscript_expression" \
@@ -83,25 +93,26 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node, moved: set[in
         if root is None or root.type != "identifier":
             continue
         v = names.var(root)
-        # A __local array, or a kernel's pointer argument that is never moved: a private
-        # pointer (or array of them) may point anywhere per work-item.
-        if v is None or not (v.array and v.shared and not v.pointer or v.pointer and v.pointee_shared
-                             and not v.array and v.param_index is not None and v.key not in moved):
+        # A __local array, a kernel's pointer argument that is never moved, or a pointer
+        # derived from one: other private pointers may point anywhere per work-item.
+        t = target(v) if v is not None else None
+        if t is None:
             continue
-        space = space_of(v)
+        space = space_of(t.base)
         if space is None or any(i is None for i in chain):
             continue
         indices = tuple(reversed(chain))
-        if v.array:
-            if len(_declared_dims(v)) != len(indices):
+        if t.base.array:
+            if declared_dims(t.base) != len(indices):
                 continue  # `t[i]` of a 2-D array: a row, not an element
         elif len(indices) != 1:
             continue
         read, write, atomic = _use(n)
         if atomic is None:
             continue  # its address escapes: what is done with it is not known
-        guards, unknown = _guards(n, body)
-        out.append(Access(n, v, space, indices, read, write, atomic, cfg_node, guards, unknown))
+        guards, unknown = guards_around(n, body)
+        out.append(Access(n, t.base, space, indices, read, write, atomic, cfg_node, guards, unknown,
+                          offset=t.offset))
     return out
 
 
@@ -128,7 +139,7 @@ def _use(n: Node) -> tuple[bool, bool, bool | None]:
     return True, False, False
 
 
-def _guards(n: Node, body: Node) -> tuple[tuple[Guard, ...], bool]:
+def guards_around(n: Node, body: Node) -> tuple[tuple[Guard, ...], bool]:
     guards: list[Guard] = []
     unknown = False
     child, p = n, n.parent

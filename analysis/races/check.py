@@ -24,9 +24,10 @@ from tree_sitter import Node, Tree
 
 from cllint.analysis.model.walk import meets_range
 from cllint.analysis.preprocessor.decided import decided_live_ranges
-from cllint.analysis.races.accesses import Access, collect
+from cllint.analysis.races.accesses import Access, Guard, collect, guards_around
 from cllint.analysis.races.evaluate import Env, Evaluator
 from cllint.analysis.races.fences import fenced_spaces
+from cllint.analysis.races.frames import Frame, FrameEvaluator
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, build_cfg
@@ -42,6 +43,7 @@ ALL_INPUTS = {"work_group_reduce_add", "work_group_reduce_min", "work_group_redu
 MAX_VALUES = 16  # of one loop counter
 MAX_COMBOS = 256  # counter assignments tried per pair
 MAX_ACCESSES = 64  # per kernel and memory object; beyond, stay silent
+MAX_CALL_DEPTH = 4  # helpers followed, one inside another
 ROUNDS = 2  # samples for unknown uniform values
 
 
@@ -73,12 +75,13 @@ def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None
     except Exception:  # noqa: BLE001 - a view we cannot read keeps every arm possible
         live = ()
     out: list[Race] = []
+    helpers: dict[str, tuple | None] = {}  # a helper's own facts, shared by the kernels calling it
     for name in fa.functions:
         func = fa.functions[name]
         if not _is_kernel(func) or not meets_range(focus, func.start_byte, func.end_byte):
             continue
         try:
-            out.extend(_Kernel(fa, name, view, source, live).races())
+            out.extend(_Kernel(fa, name, view, source, live, helpers).races())
         except RecursionError:
             continue
     out.sort(key=lambda r: (r.start, r.code))
@@ -86,8 +89,11 @@ def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None
 
 
 class _Kernel:
-    def __init__(self, fa: _FileAnalysis, name: str, view: Any, source: bytes, live: tuple = ()) -> None:
+    def __init__(self, fa: _FileAnalysis, name: str, view: Any, source: bytes, live: tuple = (),
+                 helpers: dict[str, tuple | None] | None = None) -> None:
         self.source = source
+        self.fa, self.name = fa, name
+        self.helpers = {} if helpers is None else helpers
         self.func = func = fa.functions[name]
         self.body = func.child_by_field_name("body")
         self.view = view
@@ -137,6 +143,7 @@ class _Kernel:
                                 for _, _, _, loop in self.counters.values()
                                 if loop.child_by_field_name("condition") is not None}
         self.ev = Evaluator(names, self.defs, set(self.counters), self._constant, lambda v: True)
+        self.frame = Frame(names, self.ev, self.defs, self.moved, kernel=True)
         self.sizes = _model_sizes(func, fa.flat_dims)
         self.size = self.sizes[0]
 
@@ -170,10 +177,72 @@ class _Kernel:
         for node in self.cfg.nodes:
             if node.syntax is None or node.id in self.barriers:
                 continue
-            out.extend(collect(self.names, node.syntax, node.id, self.body, self.moved))
+            out.extend(collect(self.names, node.syntax, node.id, self.body, self.frame.target))
+        out.extend(self.helper_accesses())
         for a in out:  # a counter's values already satisfy its loop's condition
             a.guards = tuple(g for g in a.guards if g.cond.id not in self.loop_conditions)
         return out
+
+    # -- helpers -------------------------------------------------------------------------
+    def helper_accesses(self) -> list[Access]:
+        """Accesses a helper makes through the pointers a call passes it, as if made at the
+        call (its CFG node), under the call's guards and then the helper's own. A helper
+        that synchronises is a barrier at its call: its own accesses are not followed."""
+        out: list[Access] = []
+        for site in self.facts.calls:
+            if site.cfg_node in self.barriers or site.macro or not site.args_known \
+                    or site.node.type != "call_expression" or callee_name(site.node) != site.name:
+                continue
+            guards, unknown = guards_around(site.node, self.body)
+            out.extend(self.inline(site.node, site.name, self.frame, site.cfg_node, guards, unknown, site.node,
+                                   (self.name,)))
+        return out
+
+    def inline(self, call: Node, name: str, caller: Frame, cfg_node: int, guards: tuple[Guard, ...],
+               unknown: bool, site: Node, stack: tuple[str, ...]) -> list[Access]:
+        if name in stack or len(stack) > MAX_CALL_DEPTH:
+            return []  # recursion (not OpenCL C) or too deep: not followed
+        parts = self.helper(name)
+        if parts is None:
+            return []
+        func, body, names, defs, counters, moved, dead = parts
+        frame = _bind(names, defs, counters, moved, call, caller, self._constant)
+        if frame is None:
+            return []
+        out: list[Access] = []
+        for a in collect(names, body, cfg_node, body, frame.target):
+            if _within(dead, a.node.start_byte):
+                continue
+            a.guards = guards + tuple(Guard(g.cond, g.holds, frame.ev) for g in a.guards)
+            a.unknown_guard = a.unknown_guard or unknown
+            a.ev, a.site, a.helper, a.roots = frame.ev, site, name, (site,)
+            out.append(a)
+        for n in walk(body):
+            callee = n.child_by_field_name("function") if n.type == "call_expression" else None
+            if callee is None or callee.type != "identifier" or _within(dead, n.start_byte):
+                continue
+            inner, inner_unknown = guards_around(n, body)
+            out.extend(self.inline(n, _text(callee, 200), frame, cfg_node,
+                                   guards + tuple(Guard(g.cond, g.holds, frame.ev) for g in inner),
+                                   unknown or inner_unknown, site, (*stack, name)))
+        return out
+
+    def helper(self, name: str) -> tuple | None:
+        """A helper's body and the facts read off it alone; None where it is not followed:
+        not defined in the file, a kernel, or reaching a barrier or collective."""
+        if name in self.helpers:
+            return self.helpers[name]
+        parts = None
+        func = self.fa.functions[name] if name in self.fa.functions else None
+        sm = self.fa.summary(name) if func is not None else None
+        body = func.child_by_field_name("body") if func is not None else None
+        if func is not None and sm is not None and sm.sync is None and body is not None and not _is_kernel(func):
+            names = resolve(func)
+            defs, counters, _, moved = _definitions(body, names, CFG([], 0, 0))
+            parts = (func, body, names, defs, set(counters), moved, _dead_within(self.fa.dead, func.start_byte,
+                                                                                 func.end_byte))
+        self.helpers[name] = parts
+        return parts
 
     def reach(self, start: int, blocks: set[int], forward: bool = True) -> set[int]:
         edges = [n.succs for n in self.cfg.nodes] if forward else self.cfg.preds()
@@ -207,15 +276,15 @@ class _Kernel:
                 {a.cfg_node: self.reach(a.cfg_node, covering) for a in group}
             pairs = sorted(((a, b) for a, b in itertools.combinations_with_replacement(group, 2)
                             if (a.write or b.write) and not (a.atomic and b.atomic)),
-                           key=lambda p: max(p[0].node.start_byte, p[1].node.start_byte))
+                           key=lambda p: max(p[0].anchor.start_byte, p[1].anchor.start_byte))
             for a, b in pairs:
-                if a.node.id in used or b.node.id in used:
+                if a.ident in used or b.ident in used:
                     continue
                 race = self.pair(a, b, reach_all, all_blocks, space, fence=False)
                 if race is None and covering != all_blocks:
                     race = self.pair(a, b, reach_cov, covering, space, fence=True)
                 if race is not None:
-                    used.update((a.node.id, b.node.id))
+                    used.update((a.ident, b.ident))
                     found.append(race)
         yield from found
 
@@ -227,10 +296,10 @@ class _Kernel:
         same = a.cfg_node == b.cfg_node
         if not (same or ab or ba):
             return None
-        first, second = (a, b) if (same or ab and not ba) and a.node.start_byte <= b.node.start_byte \
+        first, second = (a, b) if (same or ab and not ba) and _order(a) <= _order(b) \
             or ab and not ba else (b, a)
         if same or (ab and ba):
-            first, second = sorted((a, b), key=lambda x: x.node.start_byte)
+            first, second = sorted((a, b), key=_order)
         between = self.reach(first.cfg_node, blocks) & self.reach(second.cfg_node, blocks, forward=False)
         if same:
             between |= {first.cfg_node} & self.reach(first.cfg_node, blocks)
@@ -242,7 +311,7 @@ class _Kernel:
     def counters_of(self, acc: Access) -> list[int]:
         seen: set[int] = set()
         out: list[int] = []
-        stack = [*acc.indices, *(g.cond for g in acc.guards)]
+        stack = [*acc.indices, *(g.cond for g in acc.guards), *(n for _, n, _ in acc.offset), *acc.roots]
         while stack:
             n = stack.pop()
             for m in walk(n):
@@ -316,15 +385,31 @@ class _Kernel:
         while p is not None and p.type == "parenthesized_expression":
             p = p.parent
         value = p.child_by_field_name("right") if p is not None and p.type == "assignment_expression" else None
-        if value is None or self.divergent(value, acc.cfg_node):
+        return value is None or self.varies(value, acc.ev or self.ev, acc.cfg_node)
+
+    def varies(self, value: Node, ev: Evaluator, cfg_node: int) -> bool:
+        """In the kernel, as the uniformity analysis has it; in a helper, through the
+        arguments its parameters stand for (a name known no other way counts as shared:
+        then no write-write race is reported, precision first)."""
+        if ev is not self.ev and not isinstance(ev, FrameEvaluator):
             return True
-        stack = [value]  # a load or call may differ, unless the whole work-group shares its result
+        if ev is self.ev and self.divergent(value, cfg_node):
+            return True
+        stack, seen = [value], set()  # a load or call may differ, unless the whole work-group shares its result
         while stack:
             n = stack.pop()
-            if n.id in self.uniform_calls:
+            if n.id in self.uniform_calls or n.id in seen:
                 continue
+            seen.add(n.id)
             if n.type in ("subscript_expression", "pointer_expression", "call_expression"):
                 return True
+            v = ev.names.var(n) if n.type == "identifier" and ev is not self.ev else None
+            if v is not None:
+                bound = ev.params.get(v.key) if v.param_index is not None else None  # type: ignore[attr-defined]
+                if bound is not None and self.varies(bound[1], bound[0], cfg_node):
+                    return True
+                if bound is None and v.key in ev.defs:
+                    stack.append(ev.defs[v.key])
             stack.extend(n.children)
         return False
 
@@ -334,14 +419,16 @@ class _Kernel:
         if a.cfg_node != b.cfg_node:
             return False
         for read, write in ((a, b), (b, a)):
+            if write.site is not None:
+                continue  # a store in a helper: not judged, the race stays reported
             p = write.node.parent
             while p is not None and p.type == "parenthesized_expression":
                 p = p.parent
             value = p.child_by_field_name("right") if p is not None and p.type == "assignment_expression" \
                 and write.write else None
-            if value is None or not value.start_byte <= read.node.start_byte < value.end_byte:
+            if value is None or not value.start_byte <= read.anchor.start_byte < value.end_byte:
                 continue
-            call = read.node.parent
+            call = read.anchor.parent
             while call is not None and call.start_byte >= value.start_byte \
                     and self.uniform_calls.get(call.id) not in ALL_INPUTS:
                 call = call.parent
@@ -381,9 +468,9 @@ class _Kernel:
             env = Env(lid, self.size, group, counters, sample)
             on = True
             for g in acc.guards:
-                c = self.ev.value(g.cond, env)
+                c = (g.ev or self.ev).value(g.cond, env)
                 if c is None:
-                    if self.divergent(g.cond, acc.cfg_node):
+                    if g.ev is not None or self.divergent(g.cond, acc.cfg_node):
                         return None
                     continue  # uniform and unknown: taken by all or none; assume taken
                 if bool(c) != g.holds:
@@ -391,7 +478,10 @@ class _Kernel:
                     break
             if not on:
                 continue
-            key = tuple(self.ev.value(i, env) for i in acc.indices)
+            key = tuple((acc.ev or self.ev).value(i, env) for i in acc.indices)
+            if acc.offset and key[0] is not None:
+                shift = [sign * v if (v := ev.value(n, env)) is not None else None for ev, n, sign in acc.offset]
+                key = (None,) if None in shift else (key[0] + sum(shift), *key[1:])  # type: ignore[operator]
             if any(k is None for k in key):
                 return None
             seen = out.setdefault(key, [])
@@ -440,11 +530,19 @@ class _Kernel:
             tail = (f"the barrier between does not fence {space} memory" if fence
                     else "no barrier between")
             message = (f"work-item {_item(w1, dims)} {_verb(first)} '{elem}' while work-item "
-                       f"{_item(w2, dims)} {_verb(second)} it as '{_text(second.node)}'; {tail}")
+                       f"{_item(w2, dims)} {_verb(second)} it as '{_text(second.node)}'{_inside(second)}; {tail}")
         notes: list[tuple[int, int, str]] = []
         if first is not second:
             notes.append((first.node.start_byte, first.node.end_byte,
-                          f"work-item {_item(w1, dims)} {_verb(first)} '{elem}' here"))
+                          f"work-item {_item(w1, dims)} {_verb(first)} '{elem}' here{_inside(first)}"))
+            if first.site is not None and first.site != second.anchor:
+                notes.append((first.site.start_byte, first.site.end_byte, f"in this call to '{first.helper}'"
+                               if first.site.child_by_field_name("function") is None
+                               or _text(first.site.child_by_field_name("function")) == first.helper
+                               else f"'{first.helper}' is reached from this call"))
+        if second.site is not None:
+            notes.append((second.node.start_byte, second.node.end_byte,
+                          f"work-item {_item(w2, dims)} {_verb(second)} '{elem}' here{_inside(second)}"))
         fix: tuple[tuple[int, int, str], ...] = ()
         title = ""
         flag = "CLK_LOCAL_MEM_FENCE" if space == "local" else "CLK_GLOBAL_MEM_FENCE"
@@ -461,7 +559,7 @@ class _Kernel:
             if at is not None:
                 fix = ((at[0], at[0], f"barrier({flag});\n{at[1]}"),)
                 title = f"Insert 'barrier({flag})' before this statement"
-        return Race(code, second.node.start_byte, second.node.end_byte, message, tuple(notes), fix, title)
+        return Race(code, second.anchor.start_byte, second.anchor.end_byte, message, tuple(notes), fix, title)
 
     def _node_of(self, call: Node) -> int:
         return next(n for n, (_, c) in self.barriers.items() if c == call)
@@ -470,7 +568,7 @@ class _Kernel:
         """Before the statement holding `second`, lifted out of work-item-dependent branches
         (a barrier there would diverge); None where that would not separate the two."""
         owners = {n.owner.id: n.id for n in self.cfg.nodes if n.kind == "branch" and n.owner is not None}
-        stmt = second.node
+        stmt = second.anchor
         while stmt.parent is not None and stmt.parent.type != "compound_statement":
             stmt = stmt.parent
             if stmt == self.body:
@@ -485,12 +583,49 @@ class _Kernel:
                 stmt = stmt.parent
             if stmt.parent is None:
                 return None
-        if stmt.start_byte <= first.node.start_byte < stmt.end_byte or stmt.parent is None \
+        if stmt.start_byte <= first.anchor.start_byte < stmt.end_byte or stmt.parent is None \
                 or stmt.parent.type != "compound_statement":
             return None
         line = self.source.rfind(b"\n", 0, stmt.start_byte) + 1
         indent = self.source[line:stmt.start_byte].decode("utf-8", "replace")
         return (stmt.start_byte, indent) if not indent.strip() else None
+
+
+def _bind(names: Names, defs: dict[int, Node], counters: set[int], moved: set[int], call: Node, caller: Frame,
+          constant: Callable[[Node], int | None]) -> Frame | None:
+    """A helper's frame at one call: each parameter the helper never assigns is the
+    argument passed (a pointer: the argument's target; a value: the argument, evaluated
+    in the caller's frame). None when the arguments do not match the parameters."""
+    args = call.child_by_field_name("arguments")
+    passed = [a for a in (args.named_children if args else []) if a.type != "comment"]
+    params = sorted((v for v in names.variables if v.param_index is not None), key=lambda v: v.param_index or 0)
+    if len(passed) != len(params):
+        return None
+    values: dict[int, tuple[Evaluator, Node]] = {}
+    frame = Frame(names, FrameEvaluator(names, defs, counters, constant, values), defs, moved, kernel=False)
+    for v, arg in zip(params, passed):
+        if v.key in moved:
+            continue
+        if v.pointer or v.array:
+            t = caller.target_of(arg)
+            if t is not None:
+                frame.bound[v.key] = t
+        else:
+            values[v.key] = (caller.ev, arg)
+    return frame
+
+
+def _within(ranges: tuple, offset: int) -> bool:
+    return any(a <= offset < b for a, b in ranges)
+
+
+def _inside(acc: Access) -> str:
+    return f" in '{acc.helper}'" if acc.site is not None else ""
+
+
+def _order(acc: Access) -> tuple[int, int]:
+    """Text order in the kernel; within one helper call, in the helper."""
+    return acc.anchor.start_byte, acc.node.start_byte
 
 
 def _verb(acc: Access, plural: bool = False) -> str:
@@ -575,6 +710,8 @@ def _definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], d
     for n in walk(body):
         if n.type == "init_declarator":
             d = n.child_by_field_name("declarator")
+            while d is not None and d.type == "pointer_declarator":  # `local float *p = ...`
+                d = d.child_by_field_name("declarator")
             v = names.var(d) if d is not None else None
             if v is not None:
                 inits[v.key] = n.child_by_field_name("value")
