@@ -8,7 +8,8 @@ import re
 
 from tree_sitter import Node
 
-from .placeholders import PATTERNS, Mode, neutral, replacement
+from .expansion import Expansion
+from .placeholders import PATTERNS, Mode, is_escape, neutral, replacement
 from .posmap import KernelBuilder
 
 
@@ -16,13 +17,21 @@ class Unmappable(Exception):
     """A literal whose value cannot be tied to host positions exactly (skipped)."""
 
 
-def copy_text(builder: KernelBuilder, source: bytes, start: int, end: int, mode: Mode) -> None:
-    """Host bytes [start, end) with no escapes in them; placeholders become identifiers."""
+def copy_text(builder: KernelBuilder, source: bytes, start: int, end: int, mode: Mode,
+              expansion: Expansion | None = None) -> None:
+    """Host bytes [start, end) with no escapes in them; placeholders become the literal values
+    `expansion` fills them with, or neutral identifiers."""
     pattern = PATTERNS[mode]
     pos = start
     for m in pattern.finditer(source, start, end):
         builder.verbatim(source[pos : m.start()], pos)
-        builder.decoded(replacement(m), m.start(), m.end())
+        filled = expansion.fill(m, mode) if expansion is not None and not is_escape(m) else None
+        if filled is not None:
+            builder.decoded(filled, m.start(), m.end())
+        elif is_escape(m):
+            builder.decoded(replacement(m), m.start(), m.end())
+        else:
+            builder.placeholder(replacement(m), m.start(), m.end())
         pos = m.end()
     builder.verbatim(source[pos:end], pos)
 
@@ -35,12 +44,13 @@ def _python_prefix(node: Node) -> str:
     return text.rstrip("'\"").lower()
 
 
-def python_string(builder: KernelBuilder, node: Node, source: bytes, mode: Mode) -> None:
+def python_string(builder: KernelBuilder, node: Node, source: bytes, mode: Mode,
+                  expansion: Expansion | None = None) -> None:
     """A `string` or `concatenated_string` node (implicit concatenation joins the parts)."""
     if node.type == "concatenated_string":
         for part in node.named_children:
             if part.type == "string":
-                python_string(builder, part, source, mode)
+                python_string(builder, part, source, mode, expansion)
             elif part.type != "comment":
                 raise Unmappable(part.type)
         return
@@ -49,7 +59,7 @@ def python_string(builder: KernelBuilder, node: Node, source: bytes, mode: Mode)
     prefix = _python_prefix(node)
     raw = "r" in prefix
     if "f" in prefix:
-        mode = Mode.FORMAT
+        mode, expansion = Mode.FORMAT, None
     children = node.children
     if len(children) < 2 or children[0].type != "string_start" or children[-1].type != "string_end":
         raise Unmappable("unterminated string")
@@ -58,7 +68,7 @@ def python_string(builder: KernelBuilder, node: Node, source: bytes, mode: Mode)
     for special in _python_specials(node):
         if special.type == "escape_sequence" and raw:
             continue
-        copy_text(builder, source, pos, special.start_byte, mode)
+        copy_text(builder, source, pos, special.start_byte, mode, expansion)
         if special.type == "escape_sequence":
             builder.decoded(_python_escape(special.text or b"", "b" in prefix), special.start_byte, special.end_byte)
         elif special.type == "escape_interpolation":  # `{{` in an f-string
@@ -68,10 +78,10 @@ def python_string(builder: KernelBuilder, node: Node, source: bytes, mode: Mode)
             if expr is None or expr.type not in ("identifier", "attribute") or special.child_by_field_name("format_specifier"):
                 raise Unmappable("f-string expression")
             length = special.end_byte - special.start_byte
-            builder.decoded(neutral((expr.text or b"").decode().split(".")[-1], length),
-                            special.start_byte, special.end_byte)
+            builder.placeholder(neutral((expr.text or b"").decode().split(".")[-1], length),
+                                special.start_byte, special.end_byte)
         pos = special.end_byte
-    copy_text(builder, source, pos, end, Mode.PLAIN if "f" in prefix else mode)
+    copy_text(builder, source, pos, end, Mode.PLAIN if "f" in prefix else mode, expansion)
 
 
 def _python_specials(node: Node) -> list[Node]:

@@ -31,6 +31,12 @@ def neutral(name: str, length: int) -> bytes:
     return word[:length].ljust(length, "_").encode()
 
 
+def is_escape(match: re.Match[bytes]) -> bool:
+    """`%%`, `{{` or `}}`: a character written twice, not a placeholder."""
+    groups = match.groupdict()
+    return bool(groups.get("pct") or groups.get("brace"))
+
+
 def replacement(match: re.Match[bytes]) -> bytes:
     """What one placeholder match reads as in the kernel."""
     groups = match.groupdict()

@@ -19,6 +19,7 @@ class KernelBuilder:
         self._text = bytearray()
         self._start = array("q")  # host start of each kernel byte, SYNTHETIC for generated code
         self._end = array("q")  # host end of the source character that produced it
+        self._placeholders: list[tuple[int, int]] = []  # kernel ranges standing for unknown host values
 
     def __len__(self) -> int:
         return len(self._text)
@@ -35,6 +36,11 @@ class KernelBuilder:
         self._start.extend([host_start] * len(text))
         self._end.extend([host_end] * len(text))
 
+    def placeholder(self, text: bytes, host_start: int, host_end: int) -> None:
+        """A neutral name for a template placeholder whose value the host fills in later."""
+        self._placeholders.append((len(self._text), len(self._text) + len(text)))
+        self.decoded(text, host_start, host_end)
+
     def synthetic(self, text: str | bytes) -> None:
         data = text.encode() if isinstance(text, str) else text
         self._text += data
@@ -44,19 +50,28 @@ class KernelBuilder:
     def text_since(self, start: int) -> bytes:
         return bytes(self._text[start:])
 
+    def extend(self, other: KernelBuilder) -> None:
+        """Append what another builder holds (a snippet built on its own)."""
+        self._placeholders.extend((s + len(self._text), e + len(self._text)) for s, e in other._placeholders)
+        self._text += other._text
+        self._start.extend(other._start)
+        self._end.extend(other._end)
+
     def insert_synthetic(self, at: int, text: bytes) -> None:
         self._text[at:at] = text
+        self._placeholders = [(s + len(text), e + len(text)) if s >= at else (s, e) for s, e in self._placeholders]
         self._start[at:at] = array("q", [SYNTHETIC] * len(text))
         self._end[at:at] = array("q", [SYNTHETIC] * len(text))
 
     def build(self) -> tuple[bytes, PositionMap]:
-        return bytes(self._text), PositionMap(self._start, self._end)
+        return bytes(self._text), PositionMap(self._start, self._end, tuple(self._placeholders))
 
 
 @dataclass(frozen=True)
 class PositionMap:
     starts: array
     ends: array
+    placeholders: tuple[tuple[int, int], ...] = ()
     # (host start, kernel offset) of every host byte's first kernel byte, sorted by host
     # offset; built on the first host-to-kernel question (editor requests only).
     _inverse: list[tuple[int, int]] = field(default_factory=list, compare=False, repr=False)
@@ -84,6 +99,10 @@ class PositionMap:
         if host < self.ends[last]:
             return k
         return last + 1 if host == self.ends[last] else None
+
+    def has_placeholder(self, start: int, end: int) -> bool:
+        """True when kernel[start:end] holds a placeholder whose value the host supplies."""
+        return any(s < end and start < e for s, e in self.placeholders)
 
     def to_host(self, start: int, end: int) -> tuple[int, int] | None:
         """Host range of the kernel range [start, end), shrunk to the host bytes inside it;

@@ -12,6 +12,7 @@ from functools import cache
 from tree_sitter import Language, Node, Parser, Tree
 
 from . import pyopencl_templates as templates
+from .expansion import CannotExpand, expansion_for
 from .kernel import HostKernel
 from .literals import Unmappable, python_string
 from .placeholders import Mode
@@ -100,26 +101,28 @@ def _read_assignments(root: Node, mod: _Module) -> None:
             mod.literals.setdefault((left.text or b"").decode(), []).append(right)
 
 
-def _text_value(node: Node) -> tuple[Node | None, Mode]:
-    """The string literal an expression is, or formats (`"..." % x`, `"...".format(x)`)."""
+def _text_value(node: Node) -> tuple[Node | None, Mode, Node | None]:
+    """The string literal an expression is, or formats (`"..." % x`, `"...".format(x)`), and
+    the node holding the format's arguments."""
     while node.type == "parenthesized_expression" and node.named_child_count == 1:
         node = node.named_children[0]
     if node.type in _STRINGS or node.type == "identifier":
-        return node, Mode.PLAIN
+        return node, Mode.PLAIN, None
     if node.type == "binary_operator" and node.child_by_field_name("operator") is not None:
         op = node.child_by_field_name("operator")
         left = node.child_by_field_name("left")
         if op is not None and op.type == "%" and left is not None:
-            inner, _ = _text_value(left)
-            return inner, Mode.PERCENT
+            inner, inner_mode, _ = _text_value(left)
+            # `("..." % a) % b` formats twice: neither is expanded
+            return inner, Mode.PERCENT, node.child_by_field_name("right") if inner_mode is Mode.PLAIN else None
     if node.type == "call":
         fn = node.child_by_field_name("function")
         if fn is not None and fn.type == "attribute":
             obj, attr = fn.child_by_field_name("object"), fn.child_by_field_name("attribute")
             if obj is not None and attr is not None and attr.text == b"format":
-                inner, _ = _text_value(obj)
-                return inner, Mode.FORMAT
-    return None, Mode.PLAIN
+                inner, inner_mode, _ = _text_value(obj)
+                return inner, Mode.FORMAT, node.child_by_field_name("arguments") if inner_mode is Mode.PLAIN else None
+    return None, Mode.PLAIN, None
 
 
 def _class_of(call: Node, mod: _Module) -> str | None:
@@ -169,28 +172,48 @@ class PythonFinder:
 
     # -- resolving strings
 
-    def _resolve(self, node: Node, before: int) -> tuple[Node | None, Mode]:
-        """A literal, or the literal last assigned to a name before `before` (or anywhere)."""
-        literal, mode = _text_value(node)
+    def _resolve(self, node: Node, before: int) -> tuple[Node | None, Mode, Node | None]:
+        """A literal, or the literal last assigned to a name before `before` (or anywhere),
+        with its format mode and arguments."""
+        literal, mode, args = _text_value(node)
         if literal is None or literal.type != "identifier":
-            return literal, mode
+            return literal, mode, args
         values = self.mod.literals.get((literal.text or b"").decode(), [])
         if not values:
-            return None, Mode.PLAIN
+            return None, Mode.PLAIN, None
         earlier = [v for v in values if v.start_byte < before]
-        value, assigned_mode = _text_value((earlier or values)[-1])
-        # `SRC % args` where SRC = "...": the operator's mode; `SRC = "..." % args`: the assignment's
-        return value, mode if mode is not Mode.PLAIN else assigned_mode
+        value, assigned_mode, assigned_args = _text_value((earlier or values)[-1])
+        # `SRC % args` where SRC = "...": the operator's; `SRC = "..." % args`: the assignment's
+        if mode is Mode.PLAIN:
+            return value, assigned_mode, assigned_args
+        return value, mode, args if assigned_mode is Mode.PLAIN else None
+
+    def _text(self, literal: Node, mode: Mode, args: Node | None) -> KernelBuilder:
+        """The literal's kernel text: expanded where its arguments are literals and the result
+        is the string Python computes, with neutral placeholders otherwise."""
+        expansion = expansion_for(literal, mode, args)
+        if expansion is not None:
+            b = KernelBuilder()
+            try:
+                python_string(b, literal, self.source, mode, expansion)
+                if b.text_since(0) == expansion.expected:
+                    return b
+            except (CannotExpand, Unmappable):
+                pass
+        b = KernelBuilder()
+        python_string(b, literal, self.source, mode)
+        return b
 
     def _piece(self, node: Node | None, before: int) -> templates.Piece | None:
         if node is None:
             return None
         if node.type == "list" and node.named_child_count == 0:  # `arguments=[]`
             return lambda b: None
-        literal, mode = self._resolve(node, before)
+        literal, mode, args = self._resolve(node, before)
         if literal is None:
             raise Unmappable("not a literal")
-        return lambda b: python_string(b, literal, self.source, mode)
+        text = self._text(literal, mode, args)
+        return lambda b: b.extend(text)
 
     # -- the finders
 
@@ -230,12 +253,10 @@ class PythonFinder:
             marked_line_before(self.source, statement.start_byte, b"#")
 
     def _program(self, value: Node, call: Node, origin: str) -> HostKernel | None:
-        literal, mode = self._resolve(value, call.start_byte)
+        literal, mode, args = self._resolve(value, call.start_byte)
         if literal is None:
             return None
-        b = KernelBuilder()
-        python_string(b, literal, self.source, mode)
-        text, positions = b.build()
+        text, positions = self._text(literal, mode, args).build()
         return HostKernel(text, positions, (literal.start_byte, literal.end_byte), origin,
                           self._bound_names(call) if origin == "program" else ())
 

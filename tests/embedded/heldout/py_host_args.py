@@ -4,6 +4,7 @@
 # expect: CL603 True
 # expect: CL604 numpy.empty_like(src)
 # expect: CL605 (16, 16, 1)
+# expect: CL301 double
 import numpy
 import pyopencl as cl
 
