@@ -1,0 +1,64 @@
+"""Template expansion: `%` and `.format(...)` with literal arguments applied to a kernel
+literal give the kernel the host builds, Python's own result being the oracle; each filled
+placeholder maps to the placeholder's host range, the rest of the text to itself; anything
+Python would not fill the same way keeps neutral placeholders."""
+
+from __future__ import annotations
+
+import pytest
+
+from cllint.analysis.embedded import find_kernels
+
+EXPANDED = [  # (assignments before the call, the source expression)
+    ("", '"__kernel void k(__global %s *o) { o[0] = %d; }" % ("float", 3)'),
+    ("", '"__kernel void k(__global %(t)s *o) { o[0] = %(v)s; }" % {"t": "int", "v": 7}'),
+    ("", '"__kernel void {0}(__global {t} *o) {{ o[0] = {1:.1f}f; }}".format("k", 2.5, t="float")'),
+    ("", '"__kernel void k(__global int *o) {{ o[0] = {}; o[1] = {}; }}".format(1, -2)'),
+    ("", '"__kernel void k(__global int *o) { o[0] = %d %% 2; }" % 5'),
+    ("", '"__kernel void k(__global int *o)\\n{\\n\\to[0] = %s;\\n}\\n" % "1"'),
+    ("", '("__kernel void k(__global %s *o) "\n    "{ o[0] = 1; }") % "int"'),
+    ('SRC = """\n__kernel void k(__global %(t)s *o) { o[0] = 1; }\n"""\n', 'SRC % {"t": "uint"}'),
+    ('SRC = "__kernel void {n}(__global int *o) {{ }}".format(n="kk")\n', "SRC"),
+]
+NEUTRAL = [  # Python would not fill these the same way, or the values are not literals
+    ("ctype = 'int'\n", '"__kernel void k(__global %s *o) { o[0] = 1; }" % ctype'),
+    ("", '"__kernel void k(__global %s *o) { o[0] = %s; }" % ("int",)'),
+    ("", '"__kernel void k(__global int *o) { o[0] = {}; }".format(1)'),
+    ("", '("__kernel void k(__global %s *o) { o[0] = 1; }" % "int") % ()'),
+]
+
+
+def host(prelude: str, expr: str) -> bytes:
+    return f"import pyopencl as cl\n{prelude}prg = cl.Program(ctx, {expr}).build()\n".encode()
+
+
+@pytest.mark.parametrize(("prelude", "expr"), EXPANDED)
+def test_the_kernel_is_what_python_computes(prelude: str, expr: str) -> None:
+    source = host(prelude, expr)
+    [kernel] = find_kernels("h.py", source)
+    scope: dict = {}
+    exec(prelude, scope)
+    assert kernel.source.decode() == eval(expr, scope)
+    # every byte copied as is maps to the same character in the host file
+    for k, byte in enumerate(kernel.source):
+        if kernel.positions.is_exact(k, k + 1):
+            assert source[kernel.positions.starts[k]] == byte
+
+
+def test_a_filled_placeholder_maps_to_its_range() -> None:
+    source = host("", '"__kernel void k(__global %(t)s *o) { o[0] = %(v)s; }" % {"t": "int", "v": 77}')
+    [kernel] = find_kernels("h.py", source)
+    for value, placeholder in ((b"int", b"%(t)s"), (b"77", b"%(v)s")):
+        at = kernel.source.index(value)
+        start, end = kernel.positions.to_host(at, at + len(value))  # type: ignore[misc]
+        assert source[start:end] == placeholder
+    at = kernel.source.index(b"o[0]")  # after a placeholder of another length
+    assert kernel.positions.to_host(at, at + 4) == (source.index(b"o[0]"), source.index(b"o[0]") + 4)
+    assert not kernel.positions.placeholders  # nothing left for the host to fill
+
+
+@pytest.mark.parametrize(("prelude", "expr"), NEUTRAL)
+def test_otherwise_placeholders_stay_neutral(prelude: str, expr: str) -> None:
+    [kernel] = find_kernels("h.py", host(prelude, expr))
+    assert kernel.positions.placeholders
+    assert b"__global __ *o" in kernel.source or b"= __;" in kernel.source
