@@ -86,11 +86,13 @@ class UnknownKernelName(_HostRule):
 
 class ScalarArgumentType(_HostRule):
     """## What it does
-    Checks each value passed to a scalar kernel parameter at a pyopencl kernel call, where
-    the source spells it: a Python `int`, `float` or `bool` (a literal, or a name bound once
-    to one), `None`, or a numpy scalar (`np.float64(x)`) whose width is not the parameter's
-    (`double` 8 bytes, `float` and `int` 4, `short` and `half` 2, `char` 1, vectors their
-    element times 1, 2, 4, 8 or 16, 3 counting as 4). Kernels given
+    Reports a Python number, `None` or a numpy scalar of the wrong width passed to a scalar
+    kernel parameter at a pyopencl kernel call, where the source spells the value.
+
+    The values: a Python `int`, `float` or `bool` (a literal, or a name bound once to one),
+    `None`, or a numpy scalar (`np.float64(x)`) whose width is not the parameter's (`double`
+    8 bytes, `float` and `int` 4, `short` and `half` 2, `char` 1, vectors their element
+    times 1, 2, 4, 8 or 16, 3 counting as 4). Kernels given
     `set_scalar_arg_dtypes` anywhere in the file are not checked: pyopencl then converts.
     A numpy scalar of the right width but another kind (`np.int32` for `float`) is not
     reported: pyopencl passes its bytes without a word.
@@ -125,12 +127,14 @@ class ScalarArgumentType(_HostRule):
 
 class BufferArgumentType(_HostRule):
     """## What it does
-    Checks each value passed to a `__global`, `__constant` or `__local` pointer parameter at
-    a pyopencl kernel call, where the source spells it: a numpy array (`np.zeros(n)`,
-    `np.empty_like(a)`, `np.random.rand(n).astype(...)`, or a name bound once to one) where
-    a `__global` or `__constant` buffer is expected, `None` where a `__local` one is, or a
-    Python number where any pointer is. `None` for a `__global` or `__constant` pointer is
-    not reported: pyopencl passes a NULL pointer, which the kernel may test.
+    Reports a numpy array, `None` or a Python number passed where a pyopencl kernel call
+    needs a buffer or local memory, where the source spells the value.
+
+    The values: a numpy array (`np.zeros(n)`, `np.empty_like(a)`,
+    `np.random.rand(n).astype(...)`, or a name bound once to one) where a `__global` or
+    `__constant` buffer is expected, `None` where a `__local` one is, or a Python number
+    where any pointer is. `None` for a `__global` or `__constant` pointer is not reported:
+    pyopencl passes a NULL pointer, which the kernel may test.
 
     ## Why is this bad?
     pyopencl passes a numpy array's bytes as the pointer's value (raising
