@@ -93,6 +93,7 @@ class _Kernel:
                  helpers: dict[str, tuple | None] | None = None) -> None:
         self.source = source
         self.fa, self.name = fa, name
+        self.file_live = live
         self.helpers = {} if helpers is None else helpers
         self.func = func = fa.functions[name]
         self.body = func.child_by_field_name("body")
@@ -211,7 +212,7 @@ class _Kernel:
             return []
         out: list[Access] = []
         for a in collect(names, body, cfg_node, body, frame.target):
-            if _within(dead, a.node.start_byte):
+            if _within(dead, a.node.start_byte) or self.in_undecided_arm(a.node, body):
                 continue
             a.guards = guards + tuple(Guard(g.cond, g.holds, frame.ev) for g in a.guards)
             a.unknown_guard = a.unknown_guard or unknown
@@ -219,13 +220,27 @@ class _Kernel:
             out.append(a)
         for n in walk(body):
             callee = n.child_by_field_name("function") if n.type == "call_expression" else None
-            if callee is None or callee.type != "identifier" or _within(dead, n.start_byte):
+            if callee is None or callee.type != "identifier" or _within(dead, n.start_byte) \
+                    or self.in_undecided_arm(n, body):
                 continue
             inner, inner_unknown = guards_around(n, body)
             out.extend(self.inline(n, _text(callee, 200), frame, cfg_node,
                                    guards + tuple(Guard(g.cond, g.holds, frame.ev) for g in inner),
                                    unknown or inner_unknown, site, (*stack, name)))
         return out
+
+    def in_undecided_arm(self, node: Node, body: Node) -> bool:
+        """Inside a helper's `#if` arm the file does not decide: all of the helper's accesses
+        count as one step at the call, and two arms (which no two work-items both take)
+        would otherwise pair up."""
+        if _within(self.file_live, node.start_byte):
+            return False
+        p = node.parent
+        while p is not None and p != body:
+            if p.type.startswith("preproc_"):
+                return True
+            p = p.parent
+        return False
 
     def helper(self, name: str) -> tuple | None:
         """A helper's body and the facts read off it alone; None where it is not followed:
@@ -529,7 +544,7 @@ class _Kernel:
         else:
             tail = (f"the barrier between does not fence {space} memory" if fence
                     else "no barrier between")
-            message = (f"work-item {_item(w1, dims)} {_verb(first)} '{elem}' while work-item "
+            message = (f"work-item {_item(w1, dims)} {_verb(first)} '{elem}'{_inside(first)} while work-item "
                        f"{_item(w2, dims)} {_verb(second)} it as '{_text(second.node)}'{_inside(second)}; {tail}")
         notes: list[tuple[int, int, str]] = []
         if first is not second:

@@ -19,7 +19,7 @@ from cllint.analysis.uniformity.names import Names, VarInfo
 
 INT_TYPES = re.compile(r"^(const\s+)?(unsigned\s+|signed\s+)?(char|short|int|long|uint|ushort|uchar|ulong|size_t|"
                        r"ptrdiff_t|intptr_t|uintptr_t|unsigned|signed)$")
-_INT = re.compile(r"^(0[xX][0-9a-fA-F]+|\d+)[uUlL]*$")
+_INT = re.compile(r"^(-?)\s*(0[xX][0-9a-fA-F]+|\d+)[uUlL]*$")  # the grammar folds a sign into `-1`
 
 
 @dataclass
@@ -62,8 +62,9 @@ class Evaluator:
             m = _INT.match(_text(node))
             if m is None:
                 return None
-            s = m.group(1)
-            return int(s, 16) if s[:2] in ("0x", "0X") else int(s, 8) if len(s) > 1 and s[0] == "0" else int(s)
+            s = m.group(2)
+            v = int(s, 16) if s[:2] in ("0x", "0X") else int(s, 8) if len(s) > 1 and s[0] == "0" else int(s)
+            return -v if m.group(1) else v
         if t in ("true", "false"):
             return int(t == "true")
         if t == "parenthesized_expression":
