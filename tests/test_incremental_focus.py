@@ -105,18 +105,17 @@ def _on_tree(snap, options: LintOptions) -> list:
         return suppress_all("f", snap.text("f"), diags, options)
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.data())
-def test_focused_barriers_and_features_equal_full(data):
-    options = data.draw(st.sampled_from(OPTIONS))
+def random_edits_equal_full(data: st.DataObject, base: bytes, pieces: list[bytes], options: LintOptions) -> None:
+    """Keystroke-sized random edits to `base`: after each, the incremental diagnostics
+    equal a full lint of the host's tree (settled first, so it is canonical)."""
     host = Host(options)
-    text = BASE
+    text = base
     host.set_file("f", text)
     host.snapshot().diagnostics("f")
     for _ in range(data.draw(st.integers(1, 6))):
         start = data.draw(st.integers(0, len(text)))
         end = data.draw(st.integers(start, min(len(text), start + 8)))
-        new = data.draw(st.sampled_from(PIECES))
+        new = data.draw(st.sampled_from(pieces))
         host.apply_change(Change(edits={"f": [TextEdit(start, end, new)]}))
         text = text[:start] + new + text[end:]
         snap = host.snapshot()
@@ -131,22 +130,33 @@ def test_focused_barriers_and_features_equal_full(data):
             assert got == _fresh(text, options)
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.data())
-def test_focused_barriers_and_features_equal_full_while_broken(data):
-    options = data.draw(st.sampled_from(OPTIONS))
+def random_edits_equal_full_while_broken(data: st.DataObject, base: bytes, pieces: list[bytes],
+                                         options: LintOptions) -> None:
+    """The same on unsettled trees: the incremental result follows the tree it was given."""
     host = Host(options)
-    host.set_file("f", BASE)
+    host.set_file("f", base)
     host.snapshot().diagnostics("f")
     for _ in range(data.draw(st.integers(1, 8))):
         text = host.snapshot().text("f")
         start = data.draw(st.integers(0, len(text)))
         end = data.draw(st.integers(start, min(len(text), start + 8)))
-        host.apply_change(Change(edits={"f": [TextEdit(start, end, data.draw(st.sampled_from(PIECES_BROKEN)))]}))
+        host.apply_change(Change(edits={"f": [TextEdit(start, end, data.draw(st.sampled_from(pieces)))]}))
         if data.draw(st.booleans()):
             host.settle("f")
         snap = host.snapshot()
         assert snap.diagnostics("f") == _on_tree(snap, options)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_focused_barriers_and_features_equal_full(data):
+    random_edits_equal_full(data, BASE, PIECES, data.draw(st.sampled_from(OPTIONS)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_focused_barriers_and_features_equal_full_while_broken(data):
+    random_edits_equal_full_while_broken(data, BASE, PIECES_BROKEN, data.draw(st.sampled_from(OPTIONS)))
 
 
 def _typed(text: bytes, edits: list[tuple[bytes, bytes]], options: LintOptions | None = None) -> tuple[list, list]:
