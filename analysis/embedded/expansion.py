@@ -18,6 +18,9 @@ from tree_sitter import Node
 from .placeholders import Mode
 
 
+_HUGE_WIDTH = re.compile(r"(?:%(?:\(\w+\))?|:)[^\w\s]*\.?\d{5,}")
+
+
 class CannotExpand(Exception):
     """A placeholder the literal arguments do not fill the way Python would."""
 
@@ -70,6 +73,8 @@ def expansion_for(template: Node, mode: Mode, args: Node | None) -> Expansion | 
         value = _literal(template)
         if not isinstance(value, str):
             return None  # bytes templates and f-strings (not literals) stay as they are
+        if _HUGE_WIDTH.search(value):
+            return None  # `%999999999d` would have Python allocate the padding
         if mode is Mode.PERCENT:
             operand = _literal(args)
             positional = list(operand) if isinstance(operand, tuple) else [] if isinstance(operand, dict) else [operand]

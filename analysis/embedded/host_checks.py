@@ -167,8 +167,8 @@ class _Values:
 def _converted(root: Node, single: dict[str, Node]) -> frozenset[str]:
     out: set[str] = set()
     for node in walk(root):
-        if node.type != "attribute" or node.child_by_field_name("attribute") is None or \
-                node.child_by_field_name("attribute").text != b"set_scalar_arg_dtypes":  # type: ignore[union-attr]
+        attribute = node.child_by_field_name("attribute") if node.type == "attribute" else None
+        if attribute is None or attribute.text != b"set_scalar_arg_dtypes":
             continue
         receiver = node.child_by_field_name("object")
         if receiver is not None and receiver.type == "identifier":
