@@ -62,3 +62,13 @@ def test_otherwise_placeholders_stay_neutral(prelude: str, expr: str) -> None:
     [kernel] = find_kernels("h.py", host(prelude, expr))
     assert kernel.positions.placeholders
     assert b"__global __ *o" in kernel.source or b"= __;" in kernel.source
+
+
+def test_snippets_of_generated_kernels_expand_too() -> None:
+    source = (b"import pyopencl as cl\nfrom pyopencl.elementwise import ElementwiseKernel\n"
+              b'k = ElementwiseKernel(ctx, "%s *x" % "float", "x[i] = {v} * x[i]".format(v="2.0f"))\n')
+    [kernel] = find_kernels("h.py", source)
+    assert b"float *x" in kernel.source and b"x[i] = 2.0f * x[i]" in kernel.source
+    at = kernel.source.index(b"2.0f")
+    start, end = kernel.positions.to_host(at, at + 4)  # type: ignore[misc]
+    assert source[start:end] == b"{v}"
