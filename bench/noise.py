@@ -6,8 +6,12 @@ feature and extension (`-cl-std=CL3.0 -Xclang -cl-ext=+all`, spir64, the default
 mode for the same target (`--std CL3.0 --features +all`), and reports are counted per
 1,000 lines, by code, for the tune and the validate halves of the corpus (`split_of`).
 clang's verdicts are cached in bench/.cache/noise/clang.json by content and flags.
+`--features` names another 3.0 target, in clang's `-cl-ext` spelling for both sides; it is
+compiled for nvptx64, since for SPIR clang's header defines some feature macros (read_write
+images, work-group collectives, atomic scopes) whatever `-cl-ext` says.
 
     .venv/bin/python bench/noise.py                 # both halves, summary table
+    .venv/bin/python bench/noise.py --features=-all,+__opencl_c_fp64   # a 3.0 device with fp64 only
     .venv/bin/python bench/noise.py --list CL309    # every CL309 report in the tune half
     .venv/bin/python bench/noise.py --half validate --list CL3
 
@@ -40,15 +44,23 @@ from cllint.cli.engine import lint_source  # noqa: E402
 CACHE = BENCH / ".cache" / "noise" / "clang.json"
 CLANG_FLAGS = ["-x", "cl", "-cl-std=CL3.0", "-target", "spir64", "-Xclang", "-finclude-default-header",
                "-Xclang", "-cl-ext=+all", "-fsyntax-only"]
+
+
+def clang_flags(features: str) -> list[str]:
+    """CLANG_FLAGS for the 3.0 target `features` names (`+all`: CLANG_FLAGS as they are)."""
+    if features == "+all":
+        return CLANG_FLAGS
+    return ["-x", "cl", "-cl-std=CL3.0", "-target", "nvptx64", "-Xclang", "-finclude-default-header",
+            "-Xclang", f"-cl-ext={features}", "-fsyntax-only"]
 # Rules whose purpose is to report code that compilers accept (issue 18, "noise budget").
 ALLOWED_ON_CLEAN = ("CL2", "CL304", "CL407")
 
 
-def clang_accepts(path: Path, cache: dict[str, bool], clang: str) -> bool:
+def clang_accepts(path: Path, cache: dict[str, bool], clang: str, flags: list[str] = CLANG_FLAGS) -> bool:
     data = path.read_bytes()
-    key = hashlib.sha256(data + " ".join(CLANG_FLAGS).encode()).hexdigest()
+    key = hashlib.sha256(data + " ".join(flags).encode()).hexdigest()
     if key not in cache:
-        cmd = [clang, *CLANG_FLAGS, "-I", str(path.parent), str(path)]
+        cmd = [clang, *flags, "-I", str(path.parent), str(path)]
         try:
             cache[key] = subprocess.run(cmd, capture_output=True, timeout=120).returncode == 0
         except subprocess.TimeoutExpired:
@@ -56,14 +68,14 @@ def clang_accepts(path: Path, cache: dict[str, bool], clang: str) -> bool:
     return cache[key]
 
 
-def clean_files(jobs: int) -> list[Path]:
+def clean_files(jobs: int, flags: list[str] = CLANG_FLAGS) -> list[Path]:
     clang = shutil.which("clang-19")
     if clang is None:
         raise SystemExit("clang-19 not found: apt-get install -y clang-19")
     cache: dict[str, bool] = json.loads(CACHE.read_text()) if CACHE.exists() else {}
     files = corpus_files(fetch_missing=False)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        verdicts = list(pool.map(lambda p: clang_accepts(p, cache, clang), files))
+        verdicts = list(pool.map(lambda p: clang_accepts(p, cache, clang, flags), files))
     CACHE.parent.mkdir(parents=True, exist_ok=True)
     CACHE.write_text(json.dumps(cache))
     return [p for p, ok in zip(files, verdicts) if ok]
@@ -74,8 +86,8 @@ def half_of(path: Path) -> str:
     return split_of(source, rel)
 
 
-def lint_clean(path: Path, preview: bool = False):
-    options = LintOptions(target=Target.preset("CL3.0").apply_overrides("+all"), mode="target",
+def lint_clean(path: Path, preview: bool = False, features: str = "+all"):
+    options = LintOptions(target=Target.preset("CL3.0").apply_overrides(features), mode="target",
                           include_paths=(str(path.parent),), preview=preview)
     return lint_source(str(path), path.read_bytes(), options)
 
@@ -86,18 +98,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", metavar="PREFIX", help="print every report whose code starts with PREFIX")
     ap.add_argument("--jobs", type=int, default=2, help="clang processes at once")
     ap.add_argument("--preview", action="store_true", help="also run preview rules")
+    ap.add_argument("--features", default="+all", help="the 3.0 target, as clang's -cl-ext (default +all)")
     args = ap.parse_args(argv)
-    files = clean_files(args.jobs)
+    flags = clang_flags(args.features)
+    files = clean_files(args.jobs, flags)
     halves = ("tune", "validate") if args.half == "both" else (args.half,)
     print(f"clang-19 accepts {len(files)} of {len(corpus_files(fetch_missing=False))} corpus files "
-          f"({' '.join(CLANG_FLAGS)})")
+          f"({' '.join(flags)})")
     for half in halves:
         chosen = [p for p in files if half_of(p) == half]
         lines = 0
         by_code: Counter[str] = Counter()
         for path in chosen:
             lines += path.read_bytes().count(b"\n") + 1
-            for d in lint_clean(path, args.preview):
+            for d in lint_clean(path, args.preview, args.features):
                 by_code[d.code] += 1
                 if args.list and d.code.startswith(args.list.upper()):
                     line = path.read_bytes().count(b"\n", 0, d.span.start) + 1

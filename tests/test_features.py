@@ -357,3 +357,48 @@ def test_static_locals_need_2_0_and_program_scope_globals_unless_constant() -> N
     assert lint(STATIC_LOCALS, "CL2.0") == [] and lint(STATIC_LOCALS, "CL3.0-all") == []
     assert _messages(lint(STATIC_LOCALS), "CL301") == [
         f"static local variable '{n}' is not guarded by '__opencl_c_program_scope_global_variables'" for n in "ab"]
+
+
+MACRO_TYPES = b"""#ifdef cl_khr_fp64
+#define REAL double
+#else
+#define REAL float
+#endif
+#define ACC double
+#define HALF_T half
+kernel void k(global REAL *r, global ACC *a,
+              global HALF_T *h) {
+    ACC t = 0;
+    HALF_T v = 1;
+    REAL s = r[0];
+    r[0] = s + (REAL)t + v;
+}
+"""
+
+
+def test_types_spelled_through_macros() -> None:
+    """`#define ACC double` then `ACC t;`: the compiler sees `double` where `ACC` is used
+    (clang-19: "use of type 'double' requires cl_khr_fp64 and __opencl_c_fp64 support" on
+    lines 8 and 10 for CL3.0 -cl-ext=-all, and the half variable on line 11). A guard around
+    the `#define` counts (REAL), and a pointer to half is no half value (line 9)."""
+    assert lines(MACRO_TYPES, lint(MACRO_TYPES, "CL3.0")) == {("CL302", 8), ("CL302", 10), ("CL302", 11)}
+    assert lint(MACRO_TYPES, "CL3.0")[0].message == (
+        "type 'double' through macro 'ACC' needs feature '__opencl_c_fp64' or extension 'cl_khr_fp64', "
+        "which target 'CL3.0' does not provide")
+    portable = lint(MACRO_TYPES)
+    assert {(c, n) for c, n in lines(MACRO_TYPES, portable) if c == "CL301"} == {
+        ("CL301", 8), ("CL301", 10), ("CL301", 11)}
+    assert [d for d in lint(MACRO_TYPES, "CL3.0-all") if d.code != "CL309"] == []
+
+
+def test_macro_defined_in_a_dead_arm_or_for_another_target_is_silent() -> None:
+    src = (b"#if 0\n#define REAL double\n#else\n#define REAL float\n#endif\n"
+           b"#ifdef __opencl_c_fp64\n#define ACC double\n#endif\n"
+           b"kernel void k(global REAL *r) {\n#ifdef ACC\n    ACC t = r[0];\n    r[0] = t;\n#endif\n}\n")
+    assert lint(src, "CL3.0") == [] and lint(src) == []
+
+
+def test_each_parameter_line_of_a_head_is_reported() -> None:
+    """clang-19 reports every parameter whose type the target lacks; one report per line."""
+    src = b"kernel void k(global double *a,\n              global double *b) { a[0] = b[0]; }\n"
+    assert lines(src, lint(src, "CL3.0")) == {("CL302", 1), ("CL302", 2)}

@@ -35,6 +35,8 @@ class Use:
     # the types come from declarations outside the statement, so never from a memo).
     by_types: bool = False
     detail: str = ""  # what the message adds after the name: " on 'long'"
+    # Spelled through a macro (macro_types.py): where it was defined, whose guards count too.
+    defined_at: int | None = None
 
 
 def _version(text: str | None) -> Version | None:
@@ -128,7 +130,8 @@ class Literal:
 def _moved(use: Use, delta: int) -> Use:
     item = use.item
     return Use(use.start + delta, use.end + delta, use.kind, use.name, use.since, use.requires, use.deprecated,
-               None if item is None else (item[0] + delta, item[1] + delta), use.by_types, use.detail)
+               None if item is None else (item[0] + delta, item[1] + delta), use.by_types, use.detail,
+               use.defined_at)
 
 
 @dataclass(frozen=True, slots=True)

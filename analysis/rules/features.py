@@ -18,6 +18,7 @@ from cllint.analysis.gating import guard_text, is_guarded, is_target_mode, needs
 from cllint.analysis.gating.uses import collect_uses_and_literals
 from cllint.analysis.gating.generic import NEEDS_GENERIC, conversion_spans, generic_conversions
 from cllint.analysis.gating.guards import dead_code, names_text
+from cllint.analysis.gating.macro_types import macro_type_uses
 from cllint.analysis.gating.overloads import refine
 from cllint.analysis.gating.uses import Literal, Use
 from cllint.analysis.model.walk import nodes_of_kinds
@@ -42,7 +43,8 @@ def _collected(ctx: RuleContext) -> tuple[list[Use], list[Literal] | None]:
                                                kind_index(ctx))
     # Calls whose argument types decide what they need: typed on every run, never memoised.
     uses = refine(uses, lambda: model_for(ctx), ctx.tree, ctx.target, preprocessor_view(ctx))
-    uses = uses + _generic_uses(ctx)
+    uses = uses + _generic_uses(ctx) + macro_type_uses(ctx.tree, ctx.source, preprocessor_view(ctx), ctx.file,
+                                                         focus)
     _LAST = (ctx.tree, ctx.source, focus, ctx.target, uses, literals)
     return uses, literals
 
@@ -173,11 +175,11 @@ class UnguardedOptionalFeature(Rule):
         view = preprocessor_view(ctx)
         seen: set[tuple[object, object]] = set()
         for use in _uses(ctx):
-            if not use.requires or dead_code(view, use.start) or is_guarded(view, use.start, use.requires):
+            if not use.requires or _guarded_or_dead(view, use):
                 continue
             if _full_profile_guarantees(use.requires):
                 continue
-            key = (use.item or use.start, use.requires)
+            key = _report_key(ctx, use)
             if key in seen:
                 continue
             seen.add(key)
@@ -198,14 +200,30 @@ def _full_profile_guarantees(requires) -> bool:
     return any(all(name in _FULL_PROFILE for name in alt) for alt in requires)
 
 
+def _report_key(ctx: RuleContext, use: Use) -> tuple[object, ...]:
+    """One report per statement, need and line: a statement's repeats share one fix, but
+    each parameter line of a function head is reported, as clang-19 reports each."""
+    return use.item or use.start, use.requires, ctx.source.rfind(b"\n", 0, use.start)
+
+
+def _guarded_or_dead(view, use: Use) -> bool:
+    """Guarded where it is used or, spelled through a macro, where the macro is defined;
+    or in an arm false for every target."""
+    return any(dead_code(view, at) or is_guarded(view, at, use.requires)
+               for at in (use.start, use.defined_at) if at is not None)
+
+
 def _target_uses(ctx: RuleContext) -> Iterator[Use]:
-    """Uses in code the target compiles (or may compile, when guards decide it unknown)."""
+    """Uses in code the target compiles (or may compile, when guards decide it unknown);
+    for one spelled through a macro, the macro's `#define` must be such code too."""
     view = preprocessor_view(ctx)
     for use in _uses(ctx):
-        active = view.active_at(use.start) if view is not None else True
-        if active is False:
+        places = (use.start,) if use.defined_at is None else (use.start, use.defined_at)
+        active = [view.active_at(at) if view is not None else True for at in places]
+        if False in active:
             continue
-        if active is None and use.requires and is_guarded(view, use.start, use.requires):
+        if None in active and use.requires and any(
+                is_guarded(view, at, use.requires) for at, a in zip(places, active) if a is None):
             continue
         yield use
 
@@ -257,7 +275,7 @@ class FeatureUnavailableOnTarget(Rule):
                 continue
             if t.satisfies(None, use.requires):
                 continue
-            key = (use.item or use.start, use.requires)
+            key = _report_key(ctx, use)
             if key in seen:
                 continue
             seen.add(key)
