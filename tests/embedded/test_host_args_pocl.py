@@ -24,6 +24,8 @@ MODES = {  # mode -> (code cllint reports on its line, what pyopencl raises)
     "pyintbuffer": ("CL604", "Kernel.set_arg failed: INVALID_VALUE"),
     "localnone": ("CL604", "INVALID_ARG_VALUE"),
     "dims": ("CL605", "global/local work sizes have differing dimensions"),
+    "fewerdims": ("CL605", "global/local work sizes have differing dimensions"),
+    "constarray": ("CL604", "INVALID_ARG_SIZE"),
 }
 
 pytest.importorskip("pyopencl")

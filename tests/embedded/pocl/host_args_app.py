@@ -62,4 +62,8 @@ elif mode == "localnone":
     prg.tile(queue, (N,), (N,), a_buf, None)  # mode: localnone
 elif mode == "dims":
     prg.scale(queue, (N,), (8, 1), a_buf, np.float32(2))  # mode: dims
+elif mode == "fewerdims":
+    prg.scale(queue, (N, 1), (8,), a_buf, np.float32(2))  # mode: fewerdims
+elif mode == "constarray":
+    prg.blend(queue, (1,), None, a_buf, np.float64(0.5), host)  # mode: constarray
 queue.finish()
