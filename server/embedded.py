@@ -51,11 +51,15 @@ def kernels(store: EmbeddedHost, uri: str, version: int, text: bytes, options: L
     return store.update(uri, version, text, options, host_language(uri))
 
 
-def diagnostics(uri: str, text: bytes, options: LintOptions, found: HostKernels | None) -> list[Diagnostic]:
-    """The embedded kernels' diagnostics in host offsets (none without kernels to read)."""
+def diagnostics(store: EmbeddedHost, uri: str, text: bytes, options: LintOptions,
+                found: HostKernels | None) -> list[Diagnostic]:
+    """The embedded kernels' diagnostics in host offsets (none without kernels to read), each
+    kernel linted incrementally in `store`; the host checks as `cllint check` runs them."""
     if found is None:
         return []
-    return lint_host(uri, text, options, kernels=[d.kernel for d in found.documents])
+    docs = found.documents
+    return lint_host(uri, text, options, kernels=[d.kernel for d in docs],
+                     lint_kernel=lambda i, _: (docs[i].file, store.diagnostics(docs[i])))
 
 
 def host_of(file: FileId) -> str | None:

@@ -272,6 +272,8 @@ class CllintServer(LanguageServer):
         doc = self.docs.get(uri)
         if doc is None or not embedded.is_host_document(uri):
             return None
+        if (found := self.kernels.get(uri, doc.version)) is not None:  # settings changes drop these
+            return found
         return embedded.kernels(self.kernels, uri, doc.version, doc.index.text, self.options_for(doc.path),
                                 self.editor)
 
@@ -389,7 +391,8 @@ class CllintServer(LanguageServer):
         self.collector.before_analysis(keystroke=cached is not None)
         self.analyses += 1
         if embedded.is_host_document(uri):
-            diags = embedded.diagnostics(uri, doc.index.text, self.options_for(doc.path), self.host_kernels(uri))
+            diags = embedded.diagnostics(self.kernels, uri, doc.index.text, self.options_for(doc.path),
+                                         self.host_kernels(uri))
             texts = doc.published.convert(diags, doc.index, self._index_for)
             result = Result(doc.version, diags, texts)
             self.results[uri] = result

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cllint.analysis.db import Change, Host, IncludeResolver, Snapshot
-from cllint.analysis.diagnostics import FileId
+from cllint.analysis.db import Change, Host, IncludeResolver, Snapshot, TextEdit
+from cllint.analysis.diagnostics import Diagnostic, FileId
 from cllint.analysis.lint import LintOptions
 
 from .kernel import HostKernel
@@ -29,6 +29,28 @@ def host_file_of(file: FileId) -> FileId | None:
     """The host buffer a kernel file id belongs to; None for any other file."""
     host, sep, index = file.rpartition(SEPARATOR)
     return host if sep and index.isdigit() else None
+
+
+def text_edit(old: bytes, new: bytes) -> TextEdit:
+    """One edit turning `old` into `new`: what lies between their common prefix and suffix
+    (found by halving, each step one C-level comparison)."""
+    limit = min(len(old), len(new))
+    lo, hi = 0, limit  # the common prefix is at least lo, less than hi + 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[:mid] == new[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    prefix = lo
+    lo, hi = 0, limit - prefix
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[len(old) - mid:] == new[len(new) - mid:]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return TextEdit(prefix, len(old) - lo, new[prefix:len(new) - lo])
 
 
 @dataclass(frozen=True)
@@ -84,17 +106,29 @@ class EmbeddedHost:
         snap = self.host.snapshot()
         change = Change()
         for doc in docs:
-            if not snap.has_file(doc.file) or snap.text(doc.file) != doc.kernel.source:
+            if not snap.has_file(doc.file):
                 change.files[doc.file] = doc.kernel.source
+            elif (old_text := snap.text(doc.file)) != doc.kernel.source:
+                # as an edit, so that the kernel is reparsed and re-linted incrementally
+                change.edits[doc.file] = [text_edit(old_text, doc.kernel.source)]
             if not snap.has_file(doc.file) or snap.options(doc.file) != options:
                 change.options[doc.file] = options
         old = self._buffers.get(uri)
         for gone in (old.documents[len(docs):] if old is not None else ()):
             change.files[gone.file] = None
-        if change.files or change.options:
+        if change.files or change.edits or change.options:
             self.host.apply_change(change)
+        for file in change.edits:
+            # A tree with errors from an incremental reparse may differ from a fresh one
+            # (tree-sitter's recovery reads the old tree); the CLI parses afresh.
+            self.host.settle(file)
         self._buffers[uri] = found = HostKernels(version, docs)
         return found
+
+    def diagnostics(self, document: KernelDocument) -> list[Diagnostic]:
+        """The kernel's diagnostics in kernel offsets (file: its kernel file id), linted
+        incrementally: only the functions an edit touched are analysed again."""
+        return self.host.snapshot().diagnostics(document.file)
 
     def close(self, uri: FileId) -> None:
         old = self._buffers.pop(uri, None)

@@ -8,10 +8,18 @@ library generates around a snippet). Diagnostics map back only through host byte
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 SYNTHETIC = -1
+_LONGEST_SOURCE = 64  # host characters one kernel byte may come from (an escape, a placeholder)
+
+
+def _find(values: array, value: int) -> int | None:
+    try:
+        return values.index(value)
+    except ValueError:
+        return None
 
 
 class KernelBuilder:
@@ -72,33 +80,35 @@ class PositionMap:
     starts: array
     ends: array
     placeholders: tuple[tuple[int, int], ...] = ()
-    # (host start, kernel offset) of every host byte's first kernel byte, sorted by host
-    # offset; built on the first host-to-kernel question (editor requests only).
-    _inverse: list[tuple[int, int]] = field(default_factory=list, compare=False, repr=False)
+
+    @cached_property
+    def host_extent(self) -> tuple[int, int]:
+        """The host bytes the kernel's text comes from, first to last ((0, -1): none)."""
+        first = min(filter(SYNTHETIC.__ne__, self.starts), default=None)
+        return (0, -1) if first is None else (first, max(self.ends))
 
     def to_kernel(self, host: int) -> int | None:
-        """Kernel offset of host offset `host` (an editor's cursor): the kernel byte a host
-        byte produced, or the one after the last byte of a literal when the cursor sits at
-        its end; None outside the literals' text (quotes, host code)."""
-        if not self._inverse:
-            seen: dict[int, int] = {}
-            for k, h in enumerate(self.starts):
-                if h != SYNTHETIC and h not in seen:
-                    seen[h] = k
-            self._inverse.extend(sorted(seen.items()))
-        i = bisect_right(self._inverse, (host, len(self.starts))) - 1
-        if i < 0:
+        """Kernel offset of host offset `host` (an editor's cursor): the first kernel byte a
+        host byte produced, or the one after a literal's last byte when the cursor sits at its
+        end; None outside the literals' text (quotes, host code). One C-level scan of the map
+        per question: editor requests ask one, and a kernel's map changes with each edit."""
+        first, last = self.host_extent
+        if not first <= host <= last:
             return None
-        start, k = self._inverse[i]
-        if start == host:
+        k = _find(self.starts, host)
+        if k is not None:
             return k
-        # inside an escape sequence (or placeholder) that produced byte k, or just after it
-        last = k
-        while last + 1 < len(self.starts) and self.starts[last + 1] == start:
-            last += 1
-        if host < self.ends[last]:
-            return k
-        return last + 1 if host == self.ends[last] else None
+        for back in range(1, min(_LONGEST_SOURCE, host - first + 1)):  # inside an escape or placeholder
+            k = _find(self.starts, host - back)
+            if k is not None:
+                return k if host < self.ends[k] else self._after(k, host)
+        return None
+
+    def _after(self, k: int, host: int) -> int | None:
+        """The cursor right after the source character that produced kernel byte k."""
+        while k + 1 < len(self.starts) and self.starts[k + 1] == self.starts[k]:
+            k += 1
+        return k + 1 if self.ends[k] == host else None
 
     def has_placeholder(self, start: int, end: int) -> bool:
         """True when kernel[start:end] holds a placeholder whose value the host supplies."""
