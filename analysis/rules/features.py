@@ -179,7 +179,7 @@ class UnguardedOptionalFeature(Rule):
                 continue
             if _full_profile_guarantees(use.requires):
                 continue
-            key = _report_key(ctx, use)
+            key = _report_key(ctx, use, per_line=False)
             if key in seen:
                 continue
             seen.add(key)
@@ -200,10 +200,11 @@ def _full_profile_guarantees(requires) -> bool:
     return any(all(name in _FULL_PROFILE for name in alt) for alt in requires)
 
 
-def _report_key(ctx: RuleContext, use: Use) -> tuple[object, ...]:
-    """One report per statement, need and line: a statement's repeats share one fix, but
-    each parameter line of a function head is reported, as clang-19 reports each."""
-    return use.item or use.start, use.requires, ctx.source.rfind(b"\n", 0, use.start)
+def _report_key(ctx: RuleContext, use: Use, per_line: bool) -> tuple[object, ...]:
+    """One report per statement and need: its repeats share one guard. `per_line` (target
+    mode, where each is a compile error) also splits it by line, as clang-19 reports every
+    parameter line of a function head."""
+    return use.item or use.start, use.requires, ctx.source.rfind(b"\n", 0, use.start) if per_line else 0
 
 
 def _guarded_or_dead(view, use: Use) -> bool:
@@ -275,7 +276,7 @@ class FeatureUnavailableOnTarget(Rule):
                 continue
             if t.satisfies(None, use.requires):
                 continue
-            key = _report_key(ctx, use)
+            key = _report_key(ctx, use, per_line=True)
             if key in seen:
                 continue
             seen.add(key)
