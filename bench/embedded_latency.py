@@ -6,13 +6,19 @@ cursor and a completion at the cursor ("keystroke": the three together, median o
 Issue 20's target: the Python string within 2x.
 
     .venv/bin/python bench/embedded_latency.py [--kernel FILE.cl] [--chars 40] [--rounds 3]
+
+`--lsp`: the same keystrokes through a `cllint server` process over stdio, wall time from
+didChange to publishDiagnostics of that version, and each request's round trip.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import statistics
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -68,9 +74,66 @@ class Buffer:
         return out
 
 
+def _json(pos: types.Position) -> dict[str, int]:
+    return {"line": pos.line, "character": pos.character}
+
+
 def _last_call(text: bytes, before: int) -> int:
     found = [m.start() for m in _CALL.finditer(text, 0, before)]
     return found[-1] + 1
+
+
+class LspBuffer:
+    """One document of a `cllint server` process, typed into over stdio."""
+
+    def __init__(self, client, path: Path, text: bytes, cursor: int, language: str):
+        self.client, self.uri, self.text, self.cursor, self.version = client, path.as_uri(), text, cursor, 1
+        self.answered = 0
+        path.write_bytes(text)
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": self.uri, "languageId": language, "version": 1, "text": text.decode()}})
+        client.published(self.uri, 1, timeout=120)
+
+    def keystroke(self, ch: bytes, times: dict[str, list[float]]) -> None:
+        pos = _position(self.text, self.cursor)
+        self.text = self.text[:self.cursor] + ch + self.text[self.cursor:]
+        self.cursor += 1
+        self.version += 1
+        doc = {"uri": self.uri}
+        t = time.perf_counter()
+        self.client.notify("textDocument/didChange", {
+            "textDocument": {**doc, "version": self.version},
+            "contentChanges": [{"range": {"start": _json(pos), "end": _json(pos)}, "text": ch.decode()}]})
+        times["edit+diagnostics"].append(self.client.published(self.uri, self.version) - t)
+        for step, method, at in (("hover", "textDocument/hover", _last_call(self.text, self.cursor)),
+                                 ("completion", "textDocument/completion", self.cursor)):
+            p = _position(self.text, at)
+            t = time.perf_counter()
+            reply = self.client.request(method, {"textDocument": doc, "position": _json(p)})
+            times[step].append(time.perf_counter() - t)
+            self.answered += step == "hover" and reply.get("result") is not None
+        time.sleep(0.03)  # a fast typist; each keystroke stands alone
+
+
+def _lsp_round(kernel: bytes, host: bytes, at_cl: int, at_py: int, chars: int,
+               cl_times: dict[str, list[float]], py_times: dict[str, list[float]]) -> tuple[int, int]:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from lsp_latency import Client
+
+    with tempfile.TemporaryDirectory() as folder:
+        client = Client([sys.executable, "-m", "cllint", "server"], cwd=folder)
+        client.request("initialize", {"processId": os.getpid(), "rootUri": Path(folder).as_uri(), "capabilities": {
+            "textDocument": {"publishDiagnostics": {"versionSupport": True}}},
+            "initializationOptions": {"diagnosticMode": "push"}})
+        client.notify("initialized", {})
+        cl = LspBuffer(client, Path(folder) / "k.cl", kernel, at_cl, "opencl")
+        py = LspBuffer(client, Path(folder) / "app.py", host, at_py, "python")
+        for n in range(chars):
+            ch = TYPED[n % len(TYPED):][:1]
+            cl.keystroke(ch, cl_times)
+            py.keystroke(ch, py_times)
+        client.close()
+    return cl.answered, py.answered
 
 
 def main() -> int:
@@ -79,6 +142,7 @@ def main() -> int:
     ap.add_argument("--chars", type=int, default=40)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--wall", action="store_true", help="time with perf_counter instead of thread CPU time")
+    ap.add_argument("--lsp", action="store_true", help="through a server process over stdio (wall time)")
     args = ap.parse_args()
     global CLOCK
     CLOCK = time.perf_counter if args.wall else time.thread_time
@@ -91,6 +155,10 @@ def main() -> int:
     py_times: dict[str, list[float]] = {s: [] for s in STEPS}
     answered = [0, 0]
     for r in range(args.rounds):  # fresh buffers each round; the two alternate keystroke by keystroke
+        if args.lsp:
+            got = _lsp_round(kernel, host, at_cl, at_py, args.chars, cl_times, py_times)
+            answered = [answered[0] + got[0], answered[1] + got[1]]
+            continue
         ls = CllintServer()
         cl = Buffer(ls, f"file:///tmp/bench-{r}/k.cl", kernel, at_cl)
         py = Buffer(ls, f"file:///tmp/bench-{r}/app.py", host, at_py)
@@ -102,7 +170,7 @@ def main() -> int:
         answered = [answered[0] + cl.answered, answered[1] + py.answered]
     lines = kernel.count(b"\n")
     print(f"{args.kernel.name} ({lines} lines), {args.rounds} x {args.chars} keystrokes, median ms per keystroke "
-          f"({'wall' if args.wall else 'thread CPU'} time):")
+          f"({'LSP over stdio, wall' if args.lsp else 'wall' if args.wall else 'thread CPU'} time):")
     cl_times["keystroke"] = [sum(t) for t in zip(*(cl_times[s] for s in STEPS))]
     py_times["keystroke"] = [sum(t) for t in zip(*(py_times[s] for s in STEPS))]
     for step in (*STEPS, "keystroke"):
