@@ -16,7 +16,7 @@ import {
   asBuildResult, asRunResult, decorationText, errorOf, findKernelLine, formatBuildResult, formatRunResult, isBuildResult, isRunResult,
   kernelNames, pickCommand, RunResult, unwrap,
 } from './results';
-import { documentSelector } from './selector';
+import { documentSelector, semanticTokensFor } from './selector';
 import { initializationOptions, RESTART_KEYS, substitute, Substitutions, toServerSettings, withTrust } from './settings';
 
 const SECTION = 'cllint';
@@ -160,6 +160,11 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
             (Array.isArray(theirs) ? theirs.map((v, i) => own[i] ?? v) : theirs));
         },
       },
+      // Kernel strings' tokens would replace the host server's for a whole Python or C++ file.
+      provideDocumentSemanticTokens: (document, token, next) =>
+        (semanticTokensFor(document.languageId) ? next(document, token) : undefined),
+      provideDocumentSemanticTokensEdits: (document, previousResultId, token, next) =>
+        (semanticTokensFor(document.languageId) ? next(document, previousResultId, token) : undefined),
       // Code lenses call the server's commands directly; show what they return.
       executeCommand: async (cmd, cmdArgs, next) => {
         const result = await next(cmd, cmdArgs);

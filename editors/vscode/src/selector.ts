@@ -72,3 +72,13 @@ export function matches(selector: Filter[], languageId: string, uri: string): bo
   return selector.some((f) => f.language === languageId && (f.scheme === undefined || f.scheme === scheme)
     && (f.pattern === undefined || globToRegExp(f.pattern).test(path)));
 }
+
+/**
+ * Whether cllint's semantic tokens are asked for a buffer. VS Code shows one provider's tokens
+ * per document (the first of its best-matching providers that returns any), so in a Python or
+ * C/C++ buffer cllint's tokens, which cover only the kernel strings, would stand in for the host
+ * server's over the whole file. There the host server keeps them; Neovim merges both servers'.
+ */
+export function semanticTokensFor(languageId: string): boolean {
+  return languageId === 'opencl';
+}

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { documentSelector, embeddedLanguages, matches } from '../selector';
+import { documentSelector, embeddedLanguages, matches, semanticTokensFor } from '../selector';
 import { RESTART_KEYS, toServerSettings } from '../settings';
 
 const reader = (values: Record<string, unknown>) => (key: string) => values[key];
@@ -56,4 +56,9 @@ test('the manifest contributes both settings and activates on Python', () => {
   assert.equal(props['cllint.embeddedCpp'].type, 'boolean');
   assert.equal(props['cllint.embeddedCpp'].default, false);
   assert.ok(manifest.activationEvents.includes('onLanguage:python'));
+});
+
+test("semantic tokens only for OpenCL buffers: VS Code keeps one provider's per document", () => {
+  assert.ok(semanticTokensFor('opencl'));
+  for (const host of ['python', 'c', 'cpp']) assert.ok(!semanticTokensFor(host), host);
 });
