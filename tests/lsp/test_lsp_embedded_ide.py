@@ -183,3 +183,25 @@ async def test_cpp_raw_string_with_embedded_cpp(client):
     assert await hover(client, CPP_URI, at(CPP, 1, "src")) is None
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"cllint": {"embeddedCpp": False}}))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_embedded_python_off_answers_nothing(client, python_doc):
+    pos = types.Position(5, PY.splitlines()[5].index("scale") + 1)
+    assert await hover(client, python_doc, pos) is not None
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"cllint": {"embeddedPython": False}}))
+    for _ in range(50):
+        if (h := await hover(client, python_doc, pos)) is None:
+            break
+        await asyncio.sleep(0.1)
+    assert h is None
+    assert await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(
+        types.TextDocumentIdentifier(python_doc))) is None
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"cllint": {"embeddedPython": True}}))
+    for _ in range(50):
+        if (h := await hover(client, python_doc, pos)) is not None:
+            break
+        await asyncio.sleep(0.1)
+    assert h is not None and "scale" in h.contents.value
