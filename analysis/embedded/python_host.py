@@ -261,10 +261,14 @@ class PythonFinder:
                           self._bound_names(call) if origin == "program" else ())
 
     def _bound_names(self, call: Node) -> tuple[str, ...]:
-        """`prg = cl.Program(...).build()`: the names the built program is assigned to."""
+        """`prg = cl.Program(...).build()`: the names the built program is assigned to (not
+        `knl = cl.Program(...).build().knl`, a kernel)."""
         node = call
-        while node.parent is not None and node.parent.type in ("attribute", "call"):
-            node = node.parent
+        attribute = node.parent
+        if attribute is not None and attribute.type == "attribute" and \
+                (attribute.child_by_field_name("attribute") or attribute).text == b"build" and \
+                attribute.parent is not None and attribute.parent.type == "call":
+            node = attribute.parent
         parent = node.parent
         if parent is not None and parent.type == "assignment":
             left = parent.child_by_field_name("left")
