@@ -194,6 +194,8 @@ class _Kernel:
             if site.cfg_node in self.barriers or site.macro or not site.args_known \
                     or site.node.type != "call_expression" or callee_name(site.node) != site.name:
                 continue
+            if not _passes_shared(site.node, self.frame):
+                continue  # the common call: nothing shared passed, no guards to read
             guards, unknown = guards_around(site.node, self.body)
             out.extend(self.inline(site.node, site.name, self.frame, site.cfg_node, guards, unknown, site.node,
                                    (self.name,)))
@@ -203,12 +205,14 @@ class _Kernel:
                unknown: bool, site: Node, stack: tuple[str, ...]) -> list[Access]:
         if name in stack or len(stack) > MAX_CALL_DEPTH:
             return []  # recursion (not OpenCL C) or too deep: not followed
+        if not _passes_shared(call, caller):
+            return []  # no shared memory passed: nothing it does is followed
         parts = self.helper(name)
         if parts is None:
             return []
         func, body, names, defs, counters, moved, dead = parts
         frame = _bind(names, defs, counters, moved, call, caller, self._constant)
-        if frame is None:
+        if frame is None or not frame.bound:
             return []
         out: list[Access] = []
         for a in collect(names, body, cfg_node, body, frame.target):
@@ -628,6 +632,12 @@ def _bind(names: Names, defs: dict[int, Node], counters: set[int], moved: set[in
         else:
             values[v.key] = (caller.ev, arg)
     return frame
+
+
+def _passes_shared(call: Node, caller: Frame) -> bool:
+    """Whether some argument of `call` points into shared memory the caller follows."""
+    args = call.child_by_field_name("arguments")
+    return any(caller.target_of(a) is not None for a in (args.named_children if args else ()))
 
 
 def _within(ranges: tuple, offset: int) -> bool:

@@ -64,8 +64,16 @@ class LocalMemoryRace(_RaceRule):
     iteration meets the start of the next) and calls (a call to a helper that reaches a
     barrier is one). An index or guard the linter cannot evaluate (loaded from memory,
     a private variable assigned more than once) keeps the access out of the check:
-    precision first. Atomics do not race with atomics. Accesses inside helper functions
-    are not checked.
+    precision first. Atomics do not race with atomics.
+
+    Helpers are followed: `store(tile, lid, x)` with `void store(local float *l, int i,
+    float v) { l[i] = v; }` writes `tile[lid]` at the call, the helper's parameters standing
+    for the arguments passed (through helpers that call helpers too); the report sits on
+    the kernel's call and notes point into the helper. So are pointers derived from shared
+    memory: `local float *row = tile + ly * W; row[lx] = v;` writes `tile[ly * W + lx]`, as
+    does `&tile[i]` with its offset. Not followed, so silent: a helper's own loop counters,
+    a parameter or pointer assigned again, casts, the row of a 2-D array, recursion, and
+    the accesses of a helper that itself reaches a barrier (its call is a barrier).
 
     The quick fix inserts `barrier(CLK_LOCAL_MEM_FENCE);` before the second statement,
     outside any work-item-dependent branch around it (unsafe: review where it goes).
@@ -139,6 +147,11 @@ class BarrierFenceMissesMemory(_RaceRule):
     fenced the memory they share: `barrier(CLK_GLOBAL_MEM_FENCE)` between a `__local`
     write and read, or `CLK_LOCAL_MEM_FENCE` alone between `__global` ones. The fix
     fences both (safe: a wider fence only orders more).
+
+    Flags are read through the file's object-like macros (`#define LFENCE
+    CLK_LOCAL_MEM_FENCE`, chains of them, `(A | B)`), as defined where the barrier is. A
+    flag argument that is anything else (a variable, a function-like macro, a macro
+    defined in an `#if` arm the file does not decide) counts as fencing every memory.
 
     ## Why is this bad?
     A barrier makes work-items wait, but only the memory named in its flags is made
