@@ -402,3 +402,53 @@ def test_each_parameter_line_of_a_head_is_reported() -> None:
     """clang-19 reports every parameter whose type the target lacks; one report per line."""
     src = b"kernel void k(global double *a,\n              global double *b) { a[0] = b[0]; }\n"
     assert lines(src, lint(src, "CL3.0")) == {("CL302", 1), ("CL302", 2)}
+
+
+HALF_ACCESS = b"""kernel void k(global half *h, global float *f) {
+    h[0] = f[0];
+    f[1] = h[1];
+    f[2] = *(h + 1);
+    global half *q = &h[2];
+    f[3] = sizeof(h[0]) + vload_half(0, q);
+    vstore_half(f[4], 1, h);
+}
+"""
+
+
+def test_loads_and_stores_through_half_pointers() -> None:
+    """Spec 6.1.1.1: without cl_khr_fp16 a half buffer is read and written with vload_half and
+    vstore_half only; clang-19 rejects lines 2-4 ("assigning directly to" / "loading directly
+    from pointer to type 'half'") with -cl-ext=-all, and without the pragma even with the
+    extension. Taking an element's address or its size is neither."""
+    diags = lint(HALF_ACCESS, "CL3.0")
+    assert lines(HALF_ACCESS, diags) == {("CL302", 2), ("CL302", 3), ("CL302", 4)}
+    assert diags[0].message == ("store 'h[0]' of type 'half' needs extension 'cl_khr_fp16', "
+                                "which target 'CL3.0' does not provide")
+    assert diags[1].message.startswith("load 'h[1]' of type 'half' needs")
+    with_fp16 = lint(HALF_ACCESS, "CL3.0-all")
+    assert lines(HALF_ACCESS, with_fp16) == {("CL309", 2), ("CL309", 3), ("CL309", 4)}
+    enabled = b"#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n" + HALF_ACCESS
+    assert lint(enabled, "CL3.0-all") == []
+
+
+FUNCTION_MACROS = b"""#define CVT(x) ((half)(x))
+#define DCAST(x) ((double)(x))
+#define HPTR(p) ((__global half *)(p))
+#define real double
+#define ZERO ((real)0)
+kernel void k(global float *f, global half *h) {
+    f[0] = (float)CVT(f[1]);
+    f[2] = (float)DCAST(f[3]);
+    vstore_half(1.0f, 0, HPTR(h));
+    f[4] = (float)ZERO;
+#if 0
+    f[5] = DCAST(f[6]);
+#endif
+}
+"""
+
+
+def test_types_spelled_in_function_like_and_expression_macros() -> None:
+    """clang-19 (-cl-ext=-all) rejects the cast to half (7), the double casts (8, 10, through
+    a chain of macros), not the cast to a half pointer (9) nor the dead arm."""
+    assert lines(FUNCTION_MACROS, lint(FUNCTION_MACROS, "CL3.0")) == {("CL302", 7), ("CL302", 8), ("CL302", 10)}

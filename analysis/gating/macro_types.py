@@ -1,14 +1,16 @@
-"""Gated types spelled through an object-like macro: `#define real double` then `real x;`.
+"""Gated types spelled through a macro: `#define real double` then `real x;`, or
+`#define CVT(x) ((half)(x))` then `CVT(y)`.
 
-The tree holds `real`, a type name; the compiler sees `double` at that place (clang-19
-reports "use of type 'double' requires ... support" there, with a note on the macro). The
-use is placed on the macro name where it is used, and remembers where the macro was
-defined, so that a guard around the `#define` counts as well as one around the use
-(`#ifdef cl_khr_fp64` / `#define real double` / `#endif`).
+The tree holds `real` or a call of `CVT`; the compiler sees `double` or a cast to `half`
+at that place (clang-19 reports "use of type 'double' requires ... support" there, with a
+note on the macro). The use is placed on the macro name where it is used, and remembers
+where the macro was defined, so that a guard around the `#define` counts as well as one
+around the use (`#ifdef cl_khr_fp64` / `#define real double` / `#endif`).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tree_sitter import Node, Tree
@@ -16,10 +18,15 @@ from tree_sitter import Node, Tree
 from ..catalogue import catalogue
 from ..features import DNF, INT64, Version
 from ..model.walk import nodes_of_kinds
+from ..preprocessor.expr import Token, tokenize
 from . import tables
 from .uses import Use, _item, _names_no_half_value, _plain_type, _strip, _version
 
-_KINDS = frozenset({"type_identifier"})
+_KINDS = frozenset({"type_identifier", "identifier"})
+_QUALIFIER_WORDS = frozenset({"const", "volatile", "restrict", "global", "__global", "local", "__local",
+                              "constant", "__constant", "private", "__private", "generic", "__generic"})
+_MAX_DEPTH = 8
+_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 def _word_need(word: str) -> tuple[Version | None, DNF] | None:
@@ -38,40 +45,106 @@ def _word_need(word: str) -> tuple[Version | None, DNF] | None:
     return _version(t.since), _strip(t.requires)
 
 
-def _gated_words(body: str) -> bool:
-    """A cheap first test on a macro body: some word of it is a gated type."""
-    return any(_word_need(w) is not None for w in body.replace("*", " ").split())
+def _points_or_sizes(toks: list[Token], i: int) -> bool:
+    """The type word at `i` names a pointer (`half *`) or a size (`sizeof(half)`): no half value."""
+    j = i + 1
+    while j < len(toks) and toks[j].text in _QUALIFIER_WORDS:
+        j += 1
+    if j < len(toks) and toks[j].text == "*":
+        return True
+    return i >= 2 and toks[i - 1].text == "(" and toks[i - 2].text in ("sizeof", "__alignof__", "_Alignof")
+
+
+def _tokens(view: Any, body: str, offset: int, hide: frozenset[str], depth: int = 0) -> list[Token]:
+    """The body's tokens, object-like macros in it replaced by theirs (chains: `#define ZERO
+    ((real)0)` with `#define real double`). Function-like ones are left as they are."""
+    out: list[Token] = []
+    for tok in tokenize(body):
+        inner = view.macro_at(tok.text, offset) if tok.kind == "id" and tok.text not in hide else None
+        if inner is not None and inner.params is None and depth < _MAX_DEPTH:
+            out.extend(_tokens(view, inner.body, offset, hide | {tok.text}, depth + 1))
+        else:
+            out.append(tok)
+    return out
+
+
+def _needs_in(toks: list[Token], pure_type: bool) -> list[tuple[str, Version | None, DNF]]:
+    """(word, since, requires) for each gated type word, once each. In a body made only of
+    type words the use's place decides whether `half` makes a value; elsewhere the tokens do."""
+    out: dict[str, tuple[str, Version | None, DNF]] = {}
+    for i, tok in enumerate(toks):
+        if tok.kind != "id" or tok.text in out:
+            continue
+        need = _word_need(tok.text)
+        if need is None or (not need[0] and not need[1]):
+            continue
+        if tok.text.startswith("half") and not pure_type and _points_or_sizes(toks, i):
+            continue
+        out[tok.text] = (tok.text, *need)
+    return list(out.values())
+
+
+def _gated_macros(view: Any, file: str) -> set[str]:
+    """Names of this file's macros whose bodies hold a gated type word, directly or through
+    other macros (a first test, by words; most files have none)."""
+    bodies: dict[str, set[str]] = {}
+    for m in view.macro_definitions():
+        bodies.setdefault(m.name, set()).update(_WORD.findall(m.body))
+    gated = {n for n, words in bodies.items() if any(_word_need(w) for w in words)}
+    grew = bool(gated)
+    while grew:  # chains: `#define ZERO ((real)0)` over `#define real double`
+        more = {n for n, words in bodies.items() if n not in gated and words & gated}
+        gated |= more
+        grew = bool(more)
+    own = {m.name for m in view.macro_definitions() if m.span.file == file}
+    return gated & own
+
+
+def _in_directive(source: bytes, offset: int) -> bool:
+    """On a preprocessor line (`#if PRECISION == 64`): not code the compiler types."""
+    start = source.rfind(b"\n", 0, offset) + 1
+    return source[start:offset].lstrip().startswith(b"#")
 
 
 def macro_type_uses(tree: Tree, source: bytes, view: Any, file: str,
                     focus: list[tuple[int, int]] | None = None) -> list[Use]:
-    """Uses of gated types that reach the code through object-like macros of this file.
-    Never raises on user source; [] without a view."""
+    """Uses of gated types that reach the code through macros of this file (starting in
+    `focus`). Never raises on user source; [] without a view."""
     if view is None:
         return []
-    names = {m.name for m in view.macro_definitions()
-             if m.params is None and m.span.file == file and _gated_words(m.body)}
+    names = _gated_macros(view, file)
     if not names:
-        return []  # most files: no macro spells a gated type
+        return []
     out: list[Use] = []
     wanted = {n.encode() for n in names}
     for node in nodes_of_kinds(tree.root_node, _KINDS, ordered=False, ranges=focus):
-        raw = source[node.start_byte:node.end_byte]
-        if raw not in wanted:
+        if source[node.start_byte:node.end_byte] not in wanted or _in_directive(source, node.start_byte):
             continue
-        name = raw.decode()
-        macro = view.macro_at(name, node.start_byte)
-        words = view.expand_type_macro(name, node.start_byte)
-        if macro is None or words is None:
+        try:
+            out.extend(_at(node, source, view))
+        except (AttributeError, ValueError, IndexError, RecursionError):  # odd trees: skip the node
             continue
-        for word in dict.fromkeys(words.split()):  # once per word, in order
-            need = _word_need(word)
-            if need is None or (word.startswith("half") and _names_no_half_value(node)):
-                continue
-            since, requires = need
-            if since is None and not requires:
-                continue
-            out.append(Use(node.start_byte, node.end_byte, "type", word, since, requires, None, _item(node),
-                           detail=f" through macro '{name}'", defined_at=macro.span.start))
     out.sort(key=lambda u: (u.start, u.end))
     return out
+
+
+def _at(node: Node, source: bytes, view: Any) -> list[Use]:
+    name = source[node.start_byte:node.end_byte].decode()
+    macro = view.macro_at(name, node.start_byte)
+    if macro is None:
+        return []
+    if macro.params is not None:
+        parent = node.parent  # a function-like macro expands only where it is called
+        if parent is None or parent.type != "call_expression" or parent.child_by_field_name("function") != node:
+            return []
+        pure = False
+    else:
+        pure = view.expand_type_macro(name, node.start_byte) is not None
+    toks = _tokens(view, macro.body, node.start_byte, frozenset({name}))
+    uses = []
+    for word, since, requires in _needs_in(toks, pure):
+        if pure and word.startswith("half") and _names_no_half_value(node):
+            continue
+        uses.append(Use(node.start_byte, node.end_byte, "type", word, since, requires, None, _item(node),
+                        detail=f" through macro '{name}'", defined_at=macro.span.start))
+    return uses

@@ -18,6 +18,7 @@ from cllint.analysis.gating import guard_text, is_guarded, is_target_mode, needs
 from cllint.analysis.gating.uses import collect_uses_and_literals
 from cllint.analysis.gating.generic import NEEDS_GENERIC, conversion_spans, generic_conversions
 from cllint.analysis.gating.guards import dead_code, names_text
+from cllint.analysis.gating.half_access import half_accesses
 from cllint.analysis.gating.macro_types import macro_type_uses
 from cllint.analysis.gating.overloads import refine
 from cllint.analysis.gating.uses import Literal, Use
@@ -43,8 +44,8 @@ def _collected(ctx: RuleContext) -> tuple[list[Use], list[Literal] | None]:
                                                kind_index(ctx))
     # Calls whose argument types decide what they need: typed on every run, never memoised.
     uses = refine(uses, lambda: model_for(ctx), ctx.tree, ctx.target, preprocessor_view(ctx))
-    uses = uses + _generic_uses(ctx) + macro_type_uses(ctx.tree, ctx.source, preprocessor_view(ctx), ctx.file,
-                                                         focus)
+    uses = (uses + _generic_uses(ctx) + macro_type_uses(ctx.tree, ctx.source, preprocessor_view(ctx), ctx.file, focus)
+            + half_accesses(lambda: model_for(ctx), ctx.tree, ctx.source, focus))
     _LAST = (ctx.tree, ctx.source, focus, ctx.target, uses, literals)
     return uses, literals
 
@@ -847,10 +848,11 @@ class ExtensionNotEnabled(Rule):
 
 
 def _needs_fp16_pragma(use: Use) -> bool:
-    """A scalar `half` value (variable, array, parameter, return value, cast) or a `1.0h`
-    literal: clang-19 rejects each without the pragma. Vector types (`half4`) are typedefs
-    the header declares when the extension exists, and need no pragma."""
-    return use.kind == "literal" or (use.kind == "type" and use.name == "half")
+    """A scalar `half` value (variable, array, parameter, return value, cast), a load or store
+    through a pointer to half, or a `1.0h` literal: clang-19 rejects each without the pragma.
+    Vector types (`half4`) are typedefs the header declares when the extension exists, and
+    need no pragma."""
+    return use.kind in ("literal", "load", "store") or (use.kind == "type" and use.name == "half")
 
 
 def _enabled(view, offset: int, ext: str) -> bool:

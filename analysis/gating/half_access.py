@@ -1,0 +1,71 @@
+"""Loads and stores through pointers to `half`: `h[i] = x`, `y = *h`.
+
+Spec 6.1.1.1: without `cl_khr_fp16`, `half` may only declare pointers to buffers of halves,
+read and written with `vload_half`/`vstore_half`; loading or storing a `half` value through
+the pointer needs the extension (clang-19: "loading directly from pointer to type '__global
+half' requires cl_khr_fp16", and "assigning directly to ..."), and its pragma. Taking the
+element's address (`&h[i]`) or its size is neither.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tree_sitter import Node, Tree
+
+from ..model import Scalar, SemanticModel
+from ..model.walk import nodes_of_kinds
+from . import tables
+from .uses import Use, _item
+
+_ACCESSES = frozenset({"subscript_expression", "pointer_expression"})
+_NO_ACCESS_PARENTS = frozenset({"sizeof_expression", "alignof_expression"})
+
+
+def _operator(node: Node) -> bytes | None:
+    op = node.child_by_field_name("operator")
+    return op.text if op is not None else None
+
+
+def _is_access(node: Node) -> bool:
+    """A dereference whose value is read or written: not `&p[i]`, `&*p` or `sizeof p[i]`."""
+    if node.type == "pointer_expression" and _operator(node) != b"*":
+        return False
+    parent = node.parent
+    while parent is not None and parent.type == "parenthesized_expression":  # sizeof(h[0])
+        parent = parent.parent
+    if parent is None:
+        return True
+    return not (parent.type in _NO_ACCESS_PARENTS
+                or (parent.type == "pointer_expression" and _operator(parent) == b"&"))
+
+
+def _stored(node: Node) -> bool:
+    """The left side of an assignment (`h[i] = x`, `h[i] += x`)."""
+    parent = node.parent
+    return parent is not None and parent.type == "assignment_expression" and parent.child_by_field_name("left") == node
+
+
+def half_accesses(model: Callable[[], SemanticModel], tree: Tree, source: bytes,
+                  focus: list[tuple[int, int]] | None = None) -> list[Use]:
+    """Each load or store of a scalar `half` through a pointer (starting in `focus`). `model`
+    builds the semantic model on first need; an access it cannot type is left alone."""
+    if b"half" not in source:
+        return []  # no half pointer to go through: most files
+    nodes = nodes_of_kinds(tree.root_node, _ACCESSES, ordered=False, ranges=focus)
+    out: list[Use] = []
+    built: SemanticModel | None = None
+    for node in nodes:
+        try:
+            if not _is_access(node):
+                continue
+            built = built or model()
+            t = built.type_of(node)
+        except (AttributeError, ValueError, IndexError, RecursionError):  # odd trees: skip
+            continue
+        if isinstance(t, Scalar) and t.name == "half":
+            name = source[node.start_byte:node.end_byte].decode("utf-8", "replace")
+            out.append(Use(node.start_byte, node.end_byte, "store" if _stored(node) else "load", name, None,
+                           tables.FP16, None, _item(node), detail=" of type 'half'"))
+    out.sort(key=lambda u: (u.start, u.end))
+    return out
