@@ -141,6 +141,10 @@ kernel void k(global float *out, local float *l) {
     (b"local float *p = t + lid + 2; p[-1] = lid;", True),
     (b"local float *p = t + 16; p[lid - 15] = lid;", True),
     (b"local float *p = t + lid; local float *q = p + 1; q[-1] = lid;", False),
+    (b"*(t + lid + 1) = lid;", True),
+    (b"local float *p = &t[lid]; *p = lid;", False),
+    (b"local float *p = &t[lid]; *(p + 1) = lid;", True),
+    (b"if (lid == 0) *t = 1.0f; barrier(CLK_LOCAL_MEM_FENCE);", False),
     (b"local float *p = &t[lid]; p[0] = lid;", False),
     # not followed: a cast, a pointer assigned twice, a row of a 2-D array
     (b"local float *p = (local float *)t + 1; p[lid] = lid;", False),
@@ -154,6 +158,21 @@ def test_pointers_derived_from_a_local_array(decl: bytes, racy: bool) -> None:
 def _pointer(decl: bytes) -> bytes:
     return (b"kernel void k(global float *out) {\n  local float t[32];\n  local float u[2][32];\n"
             b"  int lid = get_local_id(0);\n  " + decl + b"\n  out[lid] = t[lid] + u[0][lid];\n}\n")
+
+
+DEREF = b"""void put(local float *p, float v) { *p = v; }
+kernel void k(global float *out, local float *l) {
+  int lid = get_local_id(0);
+  put(&l[lid], 1.0f + lid);
+  out[lid] = l[lid];
+}
+"""
+
+
+def test_dereferenced_pointer_passed_to_a_helper() -> None:
+    assert lint(DEREF) == []
+    (d,) = lint(DEREF.replace(b"&l[lid]", b"&l[lid ^ 1]"))
+    assert d.message.startswith("work-item 1 writes 'l[0]' in 'put' while work-item 0 reads it as 'l[lid]'")
 
 
 POINTER_ARG = b"""void put2(local float *p, float a) { p[0] = a; p[1] = -a; }
@@ -204,7 +223,7 @@ def _fence(defines: bytes) -> bytes:
 def _all_kernels() -> list[bytes]:
     """Every kernel above but the recursive one (OpenCL C has no recursion)."""
     return [STORE, *map(_publish, PUBLISH), *map(_helper, HELPERS), *(_pointer(d) for d, _ in POINTERS),
-            *(_fence(d) for d, _ in FENCES), POINTER_ARG, REDUCE]
+            *(_fence(d) for d, _ in FENCES), POINTER_ARG, REDUCE, DEREF]
 
 
 @pytest.mark.skipif(CLANG is None, reason="clang-19 is not installed")

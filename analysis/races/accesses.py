@@ -73,39 +73,45 @@ def space_of(v: VarInfo) -> str | None:
 
 
 def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
-            target: Callable[[VarInfo], Target | None]) -> list[Access]:
-    """Accesses to shared memory in one CFG node's syntax (a statement or condition);
-    `target` says what a variable subscripted there points into (None: not followed)."""
+            target_of: Callable[[Node], Target | None]) -> list[Access]:
+    """Accesses to shared memory in one CFG node's syntax (a statement or condition):
+    `t[i]`, `t[y][x]` and `*p`; `target_of` says what the pointer expression subscripted
+    or dereferenced there points into (None: not followed)."""
     out: list[Access] = []
     for n in walk(syntax):
-        if n.type != "subscript_expression" or n.parent is not None and n.parent.type == "subscript_expression" \
+        if n.type == "pointer_expression":
+            if _text(n.child_by_field_name("operator")) != "*":
+                continue
+            t = target_of(n.child_by_field_name("argument"))
+            if t is None or t.base.array and declared_dims(t.base) != 1:
+                continue  # `*t` of a 2-D array: a row
+            indices: tuple[Node, ...] = ()  # the element at the pointer's offset
+        elif n.type != "subscript_expression" or n.parent is not None and n.parent.type == "subscript_expression" \
                 and n.parent.child_by_field_name("argument") == n:
             continue  # only the outermost of `t[y][x]`
-        chain: list[Node] = []
-        root = n
-        while root.type == "subscript_expression":
-            chain.append(root.child_by_field_name("index"))
-            root = root.child_by_field_name("argument")
-            while root is not None and root.type == "parenthesized_expression" and root.named_child_count == 1:
-                root = root.named_children[0]
-            if root is None:
-                break
-        if root is None or root.type != "identifier":
-            continue
-        v = names.var(root)
-        # A __local array, a kernel's pointer argument that is never moved, or a pointer
-        # derived from one: other private pointers may point anywhere per work-item.
-        t = target(v) if v is not None else None
-        if t is None:
-            continue
+        else:
+            chain: list[Node | None] = []
+            root: Node | None = n
+            while root is not None and root.type == "subscript_expression":
+                chain.append(root.child_by_field_name("index"))
+                root = root.child_by_field_name("argument")
+                while root is not None and root.type == "parenthesized_expression" and root.named_child_count == 1:
+                    root = root.named_children[0]
+            if root is None or root.type != "identifier" or any(i is None for i in chain):
+                continue
+            # A __local array, a kernel's pointer argument that is never moved, or a pointer
+            # derived from one: other private pointers may point anywhere per work-item.
+            t = target_of(root)
+            if t is None:
+                continue
+            indices = tuple(i for i in reversed(chain) if i is not None)
+            if t.base.array:
+                if declared_dims(t.base) != len(indices):
+                    continue  # `t[i]` of a 2-D array: a row, not an element
+            elif len(indices) != 1:
+                continue
         space = space_of(t.base)
-        if space is None or any(i is None for i in chain):
-            continue
-        indices = tuple(reversed(chain))
-        if t.base.array:
-            if declared_dims(t.base) != len(indices):
-                continue  # `t[i]` of a 2-D array: a row, not an element
-        elif len(indices) != 1:
+        if space is None:
             continue
         read, write, atomic = _use(n)
         if atomic is None:

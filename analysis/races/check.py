@@ -178,7 +178,7 @@ class _Kernel:
         for node in self.cfg.nodes:
             if node.syntax is None or node.id in self.barriers:
                 continue
-            out.extend(collect(self.names, node.syntax, node.id, self.body, self.frame.target))
+            out.extend(collect(self.names, node.syntax, node.id, self.body, self.frame.target_of))
         out.extend(self.helper_accesses())
         for a in out:  # a counter's values already satisfy its loop's condition
             a.guards = tuple(g for g in a.guards if g.cond.id not in self.loop_conditions)
@@ -215,7 +215,7 @@ class _Kernel:
         if frame is None or not frame.bound:
             return []
         out: list[Access] = []
-        for a in collect(names, body, cfg_node, body, frame.target):
+        for a in collect(names, body, cfg_node, body, frame.target_of):
             if _within(dead, a.node.start_byte) or self.in_undecided_arm(a.node, body):
                 continue
             a.guards = guards + tuple(Guard(g.cond, g.holds, frame.ev) for g in a.guards)
@@ -497,7 +497,7 @@ class _Kernel:
                     break
             if not on:
                 continue
-            key = tuple((acc.ev or self.ev).value(i, env) for i in acc.indices)
+            key = tuple((acc.ev or self.ev).value(i, env) for i in acc.indices) or (0,)  # `*p`: p[0]
             if acc.offset and key[0] is not None:
                 shift = [sign * v if (v := ev.value(n, env)) is not None else None for ev, n, sign in acc.offset]
                 key = (None,) if None in shift else (key[0] + sum(shift), *key[1:])  # type: ignore[operator]

@@ -71,7 +71,7 @@ class LocalMemoryRace(_RaceRule):
     for the arguments passed (through helpers that call helpers too); the report sits on
     the kernel's call and notes point into the helper. So are pointers derived from shared
     memory: `local float *row = tile + ly * W; row[lx] = v;` writes `tile[ly * W + lx]`, as
-    does `&tile[i]` with its offset. Not followed, so silent: a helper's own loop counters,
+    does `&tile[i]` with its offset, and `*p` is `p[0]`. Not followed, so silent: a helper's own loop counters,
     a parameter or pointer assigned again, casts, the row of a 2-D array, recursion, and
     the accesses of a helper that itself reaches a barrier (its call is a barrier).
 
