@@ -452,3 +452,16 @@ def test_types_spelled_in_function_like_and_expression_macros() -> None:
     """clang-19 (-cl-ext=-all) rejects the cast to half (7), the double casts (8, 10, through
     a chain of macros), not the cast to a half pointer (9) nor the dead arm."""
     assert lines(FUNCTION_MACROS, lint(FUNCTION_MACROS, "CL3.0")) == {("CL302", 7), ("CL302", 8), ("CL302", 10)}
+
+
+def test_half_vectors_and_half_fields() -> None:
+    """Only scalar `half` may name storage without cl_khr_fp16: `half4 *` is an unknown type to
+    clang-19 (its header declares the vectors with the extension only). A `half` field is
+    storage; reading or writing it is a load or a store, wherever the record lives."""
+    vec = b"kernel void k(global half *h, global half4 *v) { vstore_half(1.0f, 0, h); }\n"
+    assert _messages(lint(vec, "CL3.0"), "CL302") == [
+        "type 'half4' needs extension 'cl_khr_fp16', which target 'CL3.0' does not provide"]
+    rec = (b"typedef struct { float x; half h; } rec_t;\n"
+           b"kernel void k(global rec_t *r, global float *o) {\n"
+           b"    o[0] = r->h;\n    r[1].h = o[1];\n    o[2] = r[2].x;\n    global half *p = &r->h;\n}\n")
+    assert lines(rec, lint(rec, "CL3.0")) == {("CL302", 3), ("CL302", 4)}

@@ -1,10 +1,11 @@
-"""Loads and stores through pointers to `half`: `h[i] = x`, `y = *h`.
+"""Loads and stores through pointers to `half`: `h[i] = x`, `y = *h`, `y = r->h`, `s.h = x`.
 
 Spec 6.1.1.1: without `cl_khr_fp16`, `half` may only declare pointers to buffers of halves,
 read and written with `vload_half`/`vstore_half`; loading or storing a `half` value through
 the pointer needs the extension (clang-19: "loading directly from pointer to type '__global
 half' requires cl_khr_fp16", and "assigning directly to ..."), and its pragma. Taking the
-element's address (`&h[i]`) or its size is neither.
+element's address (`&h[i]`) or its size is neither. A `half` struct field is storage too:
+reading or writing it is a load or a store (clang-19 says the same of `s.h` and `r->h`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from ..model.walk import nodes_of_kinds
 from . import tables
 from .uses import Use, _item
 
-_ACCESSES = frozenset({"subscript_expression", "pointer_expression"})
+_ACCESSES = frozenset({"subscript_expression", "pointer_expression", "field_expression"})
 _NO_ACCESS_PARENTS = frozenset({"sizeof_expression", "alignof_expression"})
 
 

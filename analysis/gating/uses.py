@@ -322,7 +322,9 @@ class _Collector:
     def on_primitive_type(self, n: Node) -> None:
         name = self.text(n)
         if name.startswith("half"):
-            if not _names_no_half_value(n):
+            # Only scalar `half` may name storage without cl_khr_fp16: `half4` and the other
+            # vectors are typedefs clang's header declares only with the extension.
+            if name != "half" or not _names_no_half_value(n):
                 self.add(n, "type", name, None, tables.FP16)
             return
         if name.startswith("ulong"):
