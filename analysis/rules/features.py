@@ -110,11 +110,15 @@ class UnguardedOptionalFeature(Rule):
     """## What it does
     In portability mode (the default, when no target is chosen), reports a use of an optional
     feature or extension that no preprocessor guard implies: `double` and floating constants
-    such as `M_PI` without fp64, `half` variables and `1.0h` without `cl_khr_fp16`, image
-    and sampler types, `read_write` images, 3D image writes, the `generic` address space,
-    `pipe`, `queue_t`/`clk_event_t`/`ndrange_t`, blocks, program-scope `global` variables,
+    such as `M_PI` without fp64, `half` variables, `half` vectors, loads and stores through
+    a `half` pointer or of a `half` field (`h[i] = x`; `vload_half`/`vstore_half` need
+    nothing) and `1.0h` without `cl_khr_fp16`, image and sampler types, `read_write` images,
+    3D image writes, the `generic` address space, `pipe`, `queue_t`/`clk_event_t`/`ndrange_t`,
+    blocks, program-scope `global` variables and `static` locals outside the constant space,
     64-bit integers, sub-group and work-group collective built-ins, mipmap image access,
     and the atomic orders and scopes (`memory_order_seq_cst`, `memory_scope_all_devices`).
+    A type spelled through a macro (`#define real double`, `#define CVT(x) ((half)(x))`)
+    is reported where the macro is used; a guard around its `#define` counts too.
 
     A guard counts when the enclosing `#if`/`#ifdef`/`#elif`/`#else` conditions imply the
     macro: `#ifdef __opencl_c_fp64`, `#if defined(cl_khr_fp64) || defined(__opencl_c_fp64)`,
