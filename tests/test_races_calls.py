@@ -1,7 +1,7 @@
 """CL21x through helper calls, pointers derived from shared memory, and barrier flags
 behind macros: what is reported and where, and where the analysis stays silent because
 it cannot follow (precision first). Every kernel here is one clang-19 accepts
-(test_kernels_compile)."""
+(test_kernels_compile, OpenCL C 2.0 for the collective)."""
 
 from __future__ import annotations
 
@@ -108,8 +108,17 @@ def test_every_work_item_storing_its_own_value_through_a_helper_races() -> None:
     b"void h(local float *l, global const int *idx, int i) { i = idx[i]; l[i] = 1.0f + i; }",
     # the pointer parameter is moved
     b"void h(local float *l, global const int *idx, int i) { l += idx[0]; l[i] = 1.0f + i; }",
-    # a barrier inside: the call is a barrier, the helper's own accesses are not followed
+    # a barrier after the write: the write ends the interval before the call
     b"void h(local float *l, global const int *idx, int i) { l[i + 1] = i; barrier(CLK_LOCAL_MEM_FENCE); }",
+    # a barrier on some paths only: not followed (CL2xx's business)
+    b"void h(local float *l, global const int *idx, int i) { if (idx[0]) barrier(CLK_LOCAL_MEM_FENCE); "
+    b"l[i + 1] = i; }",
+    # a collective inside: not followed
+    b"void h(local float *l, global const int *idx, int i) { barrier(CLK_LOCAL_MEM_FENCE); l[i + 1] = i; "
+    b"work_group_barrier(CLK_LOCAL_MEM_FENCE); l[0] = work_group_reduce_add(i); }",
+    # between two barriers of its own: not paired with anything outside
+    b"void h(local float *l, global const int *idx, int i) { barrier(CLK_LOCAL_MEM_FENCE); l[i + 1] = i; "
+    b"barrier(CLK_LOCAL_MEM_FENCE); }",
     # arms of an `#if` the file does not decide (no work-item takes both)
     b"void h(local float *l, global const int *idx, int i) {\n#ifdef SHIFTED\n  l[i + 1] = i;\n#else\n"
     b"  l[i] = i;\n#endif\n}",
@@ -121,6 +130,40 @@ def test_silent_where_a_helper_is_not_followed(helper: bytes) -> None:
 def _helper(helper: bytes) -> bytes:
     return (helper + b"\nkernel void k(global const int *idx, global float *out, local float *l) {\n"
             b"  int lid = get_local_id(0);\n  h(l, idx, lid);\n  out[lid] = l[lid];\n}\n")
+
+
+SWAP = b"""float swap_step(local float *l, int i, float v) {
+  float old = l[i ^ 1];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  l[i] = v;
+  return old;
+}
+kernel void k(global float *out, local float *l) {
+  int lid = get_local_id(0);
+  float v = lid;
+  l[lid] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int r = 0; r < 4; r++) {
+    v = swap_step(l, lid, v + 1.0f);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[lid] = v;
+}
+"""
+
+
+def test_a_helpers_barrier_splits_its_own_accesses() -> None:
+    """Before its barrier it reads the partner's slot, after it writes its own: a loop
+    around the call needs a barrier between one call's write and the next call's read."""
+    assert lint(SWAP) == []
+    racy = SWAP.replace(b"    barrier(CLK_LOCAL_MEM_FENCE);\n  }", b"  }")
+    (d,) = lint(racy)
+    assert d.code == "CL210" and d.message.startswith("work-item 1 writes 'l[1]' in 'swap_step' while work-item 0 "
+                                                      "reads it as 'l[i ^ 1]' in 'swap_step'")
+    assert racy[d.span.start:d.span.end] == b"swap_step(l, lid, v + 1.0f)" and d.fix is None
+    # two syncing calls in one statement: which barrier comes first is not modelled
+    two = racy.replace(b"v = swap_step(l, lid, v + 1.0f);", b"v = swap_step(l, lid, v) + swap_step(l, lid, v);")
+    assert lint(two) == []
 
 
 def test_recursion_stays_silent() -> None:
@@ -223,7 +266,7 @@ def _fence(defines: bytes) -> bytes:
 def _all_kernels() -> list[bytes]:
     """Every kernel above but the recursive one (OpenCL C has no recursion)."""
     return [STORE, *map(_publish, PUBLISH), *map(_helper, HELPERS), *(_pointer(d) for d, _ in POINTERS),
-            *(_fence(d) for d, _ in FENCES), POINTER_ARG, REDUCE, DEREF]
+            *(_fence(d) for d, _ in FENCES), POINTER_ARG, REDUCE, DEREF, SWAP]
 
 
 @pytest.mark.skipif(CLANG is None, reason="clang-19 is not installed")
@@ -231,6 +274,6 @@ def test_kernels_compile(tmp_path: Path) -> None:
     for i, src in enumerate(_all_kernels()):
         path = tmp_path / f"k{i}.cl"
         path.write_bytes(src)
-        proc = subprocess.run([CLANG, "-x", "cl", "-cl-std=CL3.0", "-fsyntax-only", "-Xclang",
+        proc = subprocess.run([CLANG, "-x", "cl", "-cl-std=CL2.0", "-fsyntax-only", "-Xclang",
                                "-finclude-default-header", str(path)], capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr

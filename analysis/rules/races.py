@@ -71,9 +71,13 @@ class LocalMemoryRace(_RaceRule):
     for the arguments passed (through helpers that call helpers too); the report sits on
     the kernel's call and notes point into the helper. So are pointers derived from shared
     memory: `local float *row = tile + ly * W; row[lx] = v;` writes `tile[ly * W + lx]`, as
-    does `&tile[i]` with its offset, and `*p` is `p[0]`. Not followed, so silent: a helper's own loop counters,
-    a parameter or pointer assigned again, casts, the row of a 2-D array, recursion, and
-    the accesses of a helper that itself reaches a barrier (its call is a barrier).
+    does `&tile[i]` with its offset, and `*p` is `p[0]`. A helper that reaches a barrier
+    on every path is a barrier at its call: what it does before its first barrier ends
+    the interval before the call, what it does after its last one starts the interval
+    after it. Not followed, so silent: a helper's own loop counters, a parameter or
+    pointer assigned again, casts, the row of a 2-D array, recursion, what a helper does
+    between two barriers of its own, and helpers that synchronise on some paths only or
+    through a collective.
 
     The quick fix inserts `barrier(CLK_LOCAL_MEM_FENCE);` before the second statement,
     outside any work-item-dependent branch around it (unsafe: review where it goes).
