@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -15,9 +16,16 @@ from cllint.analysis.db import Snapshot
 from cllint.analysis.diagnostics import FileId
 from cllint.server import convert, embedded
 
+if TYPE_CHECKING:
+    from cllint.server.lsp import CllintServer
+
 
 def _same(start: int, end: int) -> tuple[int, int] | None:
     return start, end
+
+
+def _verbatim(start: int, end: int) -> bool:
+    return True
 
 
 @dataclass(frozen=True)
@@ -27,7 +35,7 @@ class Place:
     offset: int  # the cursor, in that file's bytes
     index: convert.LineIndex  # the LSP document's
     to_document: Callable[[int, int], tuple[int, int] | None] = _same
-    exact: Callable[[int, int], bool] = lambda start, end: True
+    exact: Callable[[int, int], bool] = _verbatim  # the file's bytes there are the document's, as written
 
     def range(self, start: int, end: int) -> types.Range | None:
         """The document range of file bytes [start, end); None inside library-generated code."""
@@ -35,7 +43,7 @@ class Place:
         return None if found is None else self.index.range(*found)
 
 
-def place(ls, uri: str, pos: types.Position | None) -> Place | None:
+def place(ls: CllintServer, uri: str, pos: types.Position | None) -> Place | None:
     """The place under `pos` (None: the file's start, for whole-file requests on a .cl buffer)."""
     doc = ls.docs.get(uri)
     if doc is None:
@@ -50,11 +58,12 @@ def place(ls, uri: str, pos: types.Position | None) -> Place | None:
         return None
     kernel, at = hit
     snap = ls.kernels.snapshot()
-    return Place(snap, kernel.file, at, doc.index, kernel.to_host, kernel.is_exact) if snap.has_file(kernel.file) \
-        else None
+    if not snap.has_file(kernel.file):
+        return None
+    return Place(snap, kernel.file, at, doc.index, kernel.to_host, kernel.is_exact)
 
 
-def places(ls, uri: str) -> list[Place]:
+def places(ls: CllintServer, uri: str) -> list[Place]:
     """Every file a whole-document request reads: the .cl buffer, or each kernel of a host buffer."""
     doc = ls.docs.get(uri)
     if doc is None:
@@ -70,7 +79,7 @@ def places(ls, uri: str) -> list[Place]:
             if snap.has_file(k.file)]
 
 
-def host_location(ls, file: FileId, start: int, end: int) -> tuple[str, int, int] | None:
+def host_location(ls: CllintServer, file: FileId, start: int, end: int) -> tuple[str, int, int] | None:
     """A location in a kernel of a host buffer as (host uri, host bytes); None when it lies
     in generated code or the kernel is gone. Any other file passes unchanged."""
     host = embedded.host_of(file)
