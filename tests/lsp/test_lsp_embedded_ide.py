@@ -179,6 +179,16 @@ async def test_cpp_raw_string_with_embedded_cpp(client):
     res = await client.text_document_definition_async(types.DefinitionParams(doc, at(CPP, 3, "helper(3)", 1)))
     loc = res[0] if isinstance(res, list) else res
     assert loc.uri == CPP_URI and rng(loc.range) == span(CPP, 2, "helper")
+    h = await hover(client, CPP_URI, at(CPP, 2, "v + 1"))
+    assert h is not None and "int" in h.contents.value and rng(h.range)[1] == CPP.splitlines()[2].index("v + 1")
+    res = await client.text_document_completion_async(types.CompletionParams(
+        doc, at(CPP, 3, "get_global_id", len("get_glob"))))
+    assert "get_global_id" in {i.label for i in res.items}
+    res = await client.text_document_signature_help_async(types.SignatureHelpParams(doc, at(CPP, 3, "(0)", 1)))
+    assert res is not None and any("get_global_id" in s.label for s in res.signatures)
+    toks = tokens((await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(doc))).data)
+    line, col, _, end = span(CPP, 3, "get_global_id")
+    assert (line, col, end - col) in toks and {t[0] for t in toks} <= {2, 3}, toks
     assert await hover(client, CPP_URI, at(CPP, 5, "clCreateProgramWithSource", 3)) is None
     assert await hover(client, CPP_URI, at(CPP, 1, "src")) is None
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
