@@ -267,15 +267,15 @@ class CllintServer(LanguageServer):
             self._kernels = embedded.new_host(self.resolve_include)
         return self._kernels
 
-    def host_kernels(self, uri: str) -> embedded.HostKernels | None:
+    def host_kernels(self, uri: str, options: LintOptions | None = None) -> embedded.HostKernels | None:
         """The kernels of a Python or C/C++ buffer at its current version (found once per version)."""
         doc = self.docs.get(uri)
         if doc is None or not embedded.is_host_document(uri):
             return None
         if (found := self.kernels.get(uri, doc.version)) is not None:  # settings changes drop these
             return found
-        return embedded.kernels(self.kernels, uri, doc.version, doc.index.text, self.options_for(doc.path),
-                                self.editor)
+        return embedded.kernels(self.kernels, uri, doc.version, doc.index.text,
+                                options or self.options_for(doc.path), self.editor)
 
     # -- settings ---------------------------------------------------------------------
 
@@ -391,8 +391,8 @@ class CllintServer(LanguageServer):
         self.collector.before_analysis(keystroke=cached is not None)
         self.analyses += 1
         if embedded.is_host_document(uri):
-            diags = embedded.diagnostics(self.kernels, uri, doc.index.text, self.options_for(doc.path),
-                                         self.host_kernels(uri))
+            options = self.options_for(doc.path)
+            diags = embedded.diagnostics(self.kernels, uri, doc.index.text, options, self.host_kernels(uri, options))
             texts = doc.published.convert(diags, doc.index, self._index_for)
             result = Result(doc.version, diags, texts)
             self.results[uri] = result
