@@ -10,6 +10,7 @@ reading or writing it is a load or a store (clang-19 says the same of `s.h` and 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from tree_sitter import Node, Tree
@@ -19,6 +20,7 @@ from ..model.walk import nodes_of_kinds
 from . import tables
 from .uses import Use, _item
 
+_HALF_WORD = re.compile(rb"\bhalf\b")
 _ACCESSES = frozenset({"subscript_expression", "pointer_expression", "field_expression"})
 _NO_ACCESS_PARENTS = frozenset({"sizeof_expression", "alignof_expression"})
 
@@ -51,8 +53,8 @@ def half_accesses(model: Callable[[], SemanticModel], tree: Tree, source: bytes,
                   focus: list[tuple[int, int]] | None = None) -> list[Use]:
     """Each load or store of a scalar `half` through a pointer (starting in `focus`). `model`
     builds the semantic model on first need; an access it cannot type is left alone."""
-    if b"half" not in source:
-        return []  # no half pointer to go through: most files
+    if _HALF_WORD.search(source) is None:
+        return []  # the word `half` nowhere (`vload_half` is not it): no half to go through
     nodes = nodes_of_kinds(tree.root_node, _ACCESSES, ordered=False, ranges=focus)
     out: list[Use] = []
     built: SemanticModel | None = None
