@@ -10,6 +10,7 @@ end and lines past the end of the file clamp to the end of the file, as the LSP 
 from __future__ import annotations
 
 import json
+from array import array
 from bisect import bisect_right
 
 from lsprotocol import types
@@ -57,7 +58,8 @@ class LineIndex:
     def __init__(self, text: bytes, encoding: str = UTF16) -> None:
         self.text = text
         self.encoding = encoding
-        self._starts = [0, *_line_starts(text, 0, len(text))]
+        # Machine integers, not a list of int objects: a fifth of the memory, for every open file.
+        self._starts = array("q", [0, *_line_starts(text, 0, len(text))])
         # Offsets below this have the positions they had at the last `mark()`.
         self.unchanged_below = 0
 
@@ -132,9 +134,9 @@ class LineIndex:
         delta = len(edit.new_text) - (edit.old_end - edit.start)
         first = bisect_right(self._starts, edit.start)  # starts <= edit.start are kept
         last = bisect_right(self._starts, edit.old_end)  # starts after the old end shift
-        middle = _line_starts(text, edit.start, edit.start + len(edit.new_text))
+        middle = array("q", _line_starts(text, edit.start, edit.start + len(edit.new_text)))
         tail = self._starts[last:]
-        self._starts[first:] = middle + ([s + delta for s in tail] if delta else tail)
+        self._starts[first:] = middle + (array("q", [s + delta for s in tail]) if delta else tail)
         self.text = text
         self.unchanged_below = min(self.unchanged_below, edit.start)
 

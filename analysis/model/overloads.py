@@ -190,6 +190,32 @@ def _bind_gentype(ret: Type, params: list[Type], args: list[Type]) -> Type:
 
 def resolve_builtin(name: str, args: list[Type], target: Target) -> Resolution | None:
     """Pick the catalogue overload of `name` that fits `args` best; None if `name` is no built-in."""
+    # Kernels call the same few built-ins with the same argument types over and over, and
+    # scoring every overload (up to hundreds per name) was the model's costliest step.
+    try:
+        return _resolve_memo(name, tuple(args), target)
+    except TypeError:  # an argument type that cannot be hashed: resolve it afresh
+        return _resolve(name, args, target)
+
+
+def fitting_returns(name: str, args: list[Type], target: Target) -> frozenset[str]:
+    """The return types (catalogue spellings) of every overload of `name` a call with these
+    argument types may pick."""
+    try:
+        return _fitting_memo(name, tuple(args), target)
+    except TypeError:
+        return _fitting(name, args, target)
+
+
+def _fitting(name: str, args: list[Type] | tuple[Type, ...], target: Target) -> frozenset[str]:
+    b = catalogue().function(name)
+    if b is None:
+        return frozenset()
+    return frozenset(o.returns for o in b.overloads if overload_fits(o, list(args), target))
+
+
+def _resolve(name: str, args: list[Type] | tuple[Type, ...], target: Target) -> Resolution | None:
+    args = list(args)
     b = catalogue().function(name)
     if b is None:
         return _conversion(name)
@@ -219,6 +245,10 @@ def resolve_builtin(name: str, args: list[Type], target: Target) -> Resolution |
     returns = {o.returns for o in b.overloads}
     ret = parse_catalogue_type(returns.pop()) if len(returns) == 1 else Unknown(f"{name}(...)")
     return Resolution(b, None, ret)
+
+
+_resolve_memo = lru_cache(maxsize=16384)(_resolve)
+_fitting_memo = lru_cache(maxsize=16384)(_fitting)
 
 
 def _conversion(name: str) -> Resolution | None:

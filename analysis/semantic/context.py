@@ -17,7 +17,7 @@ from tree_sitter import Node
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.findings import Finding
 from cllint.analysis.model import FunctionModel, SemanticModel, SymbolKind
-from cllint.analysis.model.overloads import overload_fits, resolve_builtin
+from cllint.analysis.model.overloads import fitting_returns, resolve_builtin
 from cllint.analysis.model.types import (
     Array,
     Enum_,
@@ -177,7 +177,7 @@ class Body:
             return False
         if res.overload is None:
             return res.builtin.category == "conversion"  # convert_T / as_T: the name tells
-        fits = {o.returns for o in res.builtin.overloads if overload_fits(o, types, self.model.target)}
+        fits = fitting_returns(name, types, self.model.target)
         return len(fits) == 1 and "gentype" not in next(iter(fits))
 
     @cached_property
