@@ -465,3 +465,19 @@ def test_half_vectors_and_half_fields() -> None:
            b"kernel void k(global rec_t *r, global float *o) {\n"
            b"    o[0] = r->h;\n    r[1].h = o[1];\n    o[2] = r[2].x;\n    global half *p = &r->h;\n}\n")
     assert lines(rec, lint(rec, "CL3.0")) == {("CL302", 3), ("CL302", 4)}
+
+
+def test_built_ins_and_constants_through_macros() -> None:
+    """A macro body naming a 2.0 built-in or a gated constant: clang-19 rejects the line that
+    uses the macro. The body's built-in needs what its name needs over every overload, and a
+    function the file defines shadows the built-in."""
+    src = (b"#define SYNC() work_group_barrier(CLK_LOCAL_MEM_FENCE)\n"
+           b"#define LANE get_sub_group_local_id()\n"
+           b"int sub_group_reduce_add(int x) { return x; }\n"
+           b"#define SG(x) sub_group_reduce_add(x)\n"
+           b"kernel void k(global int *o) {\n    SYNC();\n    o[0] = LANE;\n    o[1] = SG(o[2]);\n}\n")
+    diags = lint(src, "CL1.2", "target")
+    assert lines(src, diags) == {("CL303", 6), ("CL302", 7)}
+    assert diags[0].message == ("built-in 'work_group_barrier' through macro 'SYNC' needs OpenCL C 2.0 or newer, "
+                                "target 'CL1.2' is OpenCL C 1.2")
+    assert lines(src, lint(src, "CL3.0")) == {("CL302", 7)}

@@ -1,11 +1,15 @@
-"""Gated types spelled through a macro: `#define real double` then `real x;`, or
-`#define CVT(x) ((half)(x))` then `CVT(y)`.
+"""Gated types, built-ins and constants spelled through a macro: `#define real double` then
+`real x;`, `#define CVT(x) ((half)(x))` then `CVT(y)`, `#define SUM(x) work_group_reduce_add(x)`.
 
 The tree holds `real` or a call of `CVT`; the compiler sees `double` or a cast to `half`
 at that place (clang-19 reports "use of type 'double' requires ... support" there, with a
 note on the macro). The use is placed on the macro name where it is used, and remembers
 where the macro was defined, so that a guard around the `#define` counts as well as one
 around the use (`#ifdef cl_khr_fp64` / `#define real double` / `#endif`).
+
+A built-in named in a macro body needs what its name needs over all its overloads
+(`builtin_need`, the weakest): the arguments are not typed there, so what an overload needs
+through its argument types (`atom_add` on `long`) is not claimed.
 """
 
 from __future__ import annotations
@@ -20,9 +24,10 @@ from ..features import DNF, INT64, Version
 from ..model.walk import nodes_of_kinds
 from ..preprocessor.expr import Token, tokenize
 from . import tables
-from .uses import Use, _item, _names_no_half_value, _plain_type, _strip, _version
+from .uses import Use, _gated_constant_names, _item, _names_no_half_value, _plain_type, _strip, _version, builtin_need
 
 _KINDS = frozenset({"type_identifier", "identifier"})
+_DEFINITIONS = frozenset({"function_definition"})
 _QUALIFIER_WORDS = frozenset({"const", "volatile", "restrict", "global", "__global", "local", "__local",
                               "constant", "__constant", "private", "__private", "generic", "__generic"})
 _MAX_DEPTH = 8
@@ -43,6 +48,32 @@ def _word_need(word: str) -> tuple[Version | None, DNF] | None:
     if t is None:
         return None
     return _version(t.since), _strip(t.requires)
+
+
+def _name_need(word: str, called: bool) -> tuple[str, Version | None, DNF] | None:
+    """(kind, since, requires) of a built-in called, or a gated constant named, in a body."""
+    if called:
+        need = builtin_need(word)
+        return None if need is None else ("built-in", need[0], _strip(need[1]))
+    if word.encode() not in _gated_constant_names():
+        return None
+    if word in tables.CONSTANTS:
+        since, req = tables.CONSTANTS[word]
+        return "constant", since, _strip(req)
+    c = catalogue().constant(word)
+    return None if c is None else ("constant", _version(c.since), _strip(c.requires))
+
+
+def _body_gated(words: list[str]) -> bool:
+    """A first test on a body's words: a type, built-in or constant there needs something."""
+    for w in words:
+        if _word_need(w) is not None:
+            return True
+        for called in (True, False):
+            need = _name_need(w, called)
+            if need is not None and (need[1] is not None or need[2]):
+                return True
+    return False
 
 
 def _points_or_sizes(toks: list[Token], i: int) -> bool:
@@ -68,19 +99,25 @@ def _tokens(view: Any, body: str, offset: int, hide: frozenset[str], depth: int 
     return out
 
 
-def _needs_in(toks: list[Token], pure_type: bool) -> list[tuple[str, Version | None, DNF]]:
-    """(word, since, requires) for each gated type word, once each. In a body made only of
-    type words the use's place decides whether `half` makes a value; elsewhere the tokens do."""
-    out: dict[str, tuple[str, Version | None, DNF]] = {}
+def _needs_in(toks: list[Token], pure_type: bool,
+              defined: frozenset[str]) -> list[tuple[str, str, Version | None, DNF]]:
+    """(kind, word, since, requires) for each gated type, built-in or constant, once each. In
+    a body made only of type words the use's place decides whether `half` makes a value;
+    elsewhere the tokens do. `defined`: functions the file defines (they shadow built-ins)."""
+    out: dict[str, tuple[str, str, Version | None, DNF]] = {}
     for i, tok in enumerate(toks):
         if tok.kind != "id" or tok.text in out:
             continue
         need = _word_need(tok.text)
-        if need is None or (not need[0] and not need[1]):
-            continue
-        if tok.text.startswith("half") and not pure_type and _points_or_sizes(toks, i):
-            continue
-        out[tok.text] = (tok.text, *need)
+        if need is not None:
+            if tok.text.startswith("half") and not pure_type and _points_or_sizes(toks, i):
+                continue
+            found: tuple[str, Version | None, DNF] | None = ("type", *need)
+        else:
+            called = i + 1 < len(toks) and toks[i + 1].text == "("
+            found = None if called and tok.text in defined else _name_need(tok.text, called)
+        if found is not None and (found[1] is not None or found[2]):
+            out[tok.text] = (found[0], tok.text, found[1], found[2])
     return list(out.values())
 
 
@@ -90,7 +127,7 @@ def _gated_macros(view: Any, file: str) -> set[str]:
     bodies: dict[str, set[str]] = {}
     for m in view.macro_definitions():
         bodies.setdefault(m.name, set()).update(_WORD.findall(m.body))
-    gated = {n for n, words in bodies.items() if any(_word_need(w) for w in words)}
+    gated = {n for n, words in bodies.items() if _body_gated(sorted(words))}
     grew = bool(gated)
     while grew:  # chains: `#define ZERO ((real)0)` over `#define real double`
         more = {n for n, words in bodies.items() if n not in gated and words & gated}
@@ -117,18 +154,34 @@ def macro_type_uses(tree: Tree, source: bytes, view: Any, file: str,
         return []
     out: list[Use] = []
     wanted = {n.encode() for n in names}
+    defined: frozenset[str] | None = None
     for node in nodes_of_kinds(tree.root_node, _KINDS, ordered=False, ranges=focus):
         if source[node.start_byte:node.end_byte] not in wanted or _in_directive(source, node.start_byte):
             continue
+        if defined is None:
+            defined = _defined_functions(tree, source)
         try:
-            out.extend(_at(node, source, view))
+            out.extend(_at(node, source, view, defined))
         except (AttributeError, ValueError, IndexError, RecursionError):  # odd trees: skip the node
             continue
     out.sort(key=lambda u: (u.start, u.end))
     return out
 
 
-def _at(node: Node, source: bytes, view: Any) -> list[Use]:
+def _defined_functions(tree: Tree, source: bytes) -> frozenset[str]:
+    """Names of the functions the file defines (a definition shadows a built-in's name)."""
+    names = set()
+    for d in nodes_of_kinds(tree.root_node, _DEFINITIONS, ordered=False):
+        decl = d.child_by_field_name("declarator")
+        while decl is not None and decl.type != "function_declarator":
+            decl = decl.child_by_field_name("declarator")
+        name = decl.child_by_field_name("declarator") if decl is not None else None
+        if name is not None:
+            names.add(source[name.start_byte:name.end_byte].decode("utf-8", "replace"))
+    return frozenset(names)
+
+
+def _at(node: Node, source: bytes, view: Any, defined: frozenset[str]) -> list[Use]:
     name = source[node.start_byte:node.end_byte].decode()
     macro = view.macro_at(name, node.start_byte)
     if macro is None:
@@ -142,9 +195,9 @@ def _at(node: Node, source: bytes, view: Any) -> list[Use]:
         pure = view.expand_type_macro(name, node.start_byte) is not None
     toks = _tokens(view, macro.body, node.start_byte, frozenset({name}))
     uses = []
-    for word, since, requires in _needs_in(toks, pure):
+    for kind, word, since, requires in _needs_in(toks, pure, defined):
         if pure and word.startswith("half") and _names_no_half_value(node):
             continue
-        uses.append(Use(node.start_byte, node.end_byte, "type", word, since, requires, None, _item(node),
+        uses.append(Use(node.start_byte, node.end_byte, kind, word, since, requires, None, _item(node),
                         detail=f" through macro '{name}'", defined_at=macro.span.start))
     return uses

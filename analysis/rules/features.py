@@ -341,7 +341,8 @@ class NewerThanTarget(Rule):
                 continue
             yield self.diagnostic(
                 Span(ctx.file, use.start, use.end),
-                f"{use.kind} '{use.name}' needs OpenCL C {use.since} or newer, "
+                f"{use.kind} '{use.name}'{use.detail if use.defined_at is not None else ''} "
+                f"needs OpenCL C {use.since} or newer, "
                 f"target '{t.describe()}' is OpenCL C {t.version}",
             )
 
