@@ -481,3 +481,11 @@ def test_built_ins_and_constants_through_macros() -> None:
     assert diags[0].message == ("built-in 'work_group_barrier' through macro 'SYNC' needs OpenCL C 2.0 or newer, "
                                 "target 'CL1.2' is OpenCL C 1.2")
     assert lines(src, lint(src, "CL3.0")) == {("CL302", 7)}
+
+
+def test_a_half_variable_is_reported_once_not_at_each_use() -> None:
+    """clang-19 rejects `half t` where it is declared and is silent about `h[i] = t` and
+    `u = h[1]`; a load or store with no half variable in it is still reported."""
+    src = (b"kernel void k(global half *h, global float *o) {\n    half t = h[0];\n    h[1] = t;\n"
+           b"    o[0] = h[2] + t;\n    h[3] = h[4];\n}\n")
+    assert lines(src, lint(src, "CL1.2", "target")) == {("CL302", 2), ("CL302", 5)}

@@ -6,6 +6,10 @@ the pointer needs the extension (clang-19: "loading directly from pointer to typ
 half' requires cl_khr_fp16", and "assigning directly to ..."), and its pragma. Taking the
 element's address (`&h[i]`) or its size is neither. A `half` struct field is storage too:
 reading or writing it is a load or a store (clang-19 says the same of `s.h` and `r->h`).
+
+One report per cause: a `half` variable is reported where it is declared, and an expression
+that also uses one (`h[i] = t` with `half t`) is not reported again; clang-19 rejects the
+declaration and stays silent about the expressions that use it.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from ..model.walk import nodes_of_kinds
 from . import tables
 from .uses import Use, _item
 
+_IDENTIFIERS = frozenset({"identifier"})
 _HALF_WORD = re.compile(rb"\bhalf\b")
 _ACCESSES = frozenset({"subscript_expression", "pointer_expression", "field_expression"})
 _NO_ACCESS_PARENTS = frozenset({"sizeof_expression", "alignof_expression"})
@@ -41,6 +46,24 @@ def _is_access(node: Node) -> bool:
         return True
     return not (parent.type in _NO_ACCESS_PARENTS
                 or (parent.type == "pointer_expression" and _operator(parent) == b"&"))
+
+
+_EXPRESSION_TOP = frozenset({"expression_statement", "init_declarator", "return_statement", "declaration",
+                             "condition_clause", "for_statement", "while_statement", "do_statement",
+                             "if_statement", "compound_statement", "argument_list"})
+
+
+def _uses_half_variable(model: SemanticModel, node: Node) -> bool:
+    """The full expression around `node` names a variable of type `half` (reported where it is
+    declared): the statement `x = t` or the initializer `= t * h[i]`."""
+    top = node
+    while top.parent is not None and top.parent.type not in _EXPRESSION_TOP:
+        top = top.parent
+    for ident in nodes_of_kinds(top, _IDENTIFIERS, ordered=False):
+        t = model.type_of(ident)
+        if isinstance(t, Scalar) and t.name == "half":
+            return True
+    return False
 
 
 def _stored(node: Node) -> bool:
@@ -66,7 +89,7 @@ def half_accesses(model: Callable[[], SemanticModel], tree: Tree, source: bytes,
             t = built.type_of(node)
         except (AttributeError, ValueError, IndexError, RecursionError):  # odd trees: skip
             continue
-        if isinstance(t, Scalar) and t.name == "half":
+        if isinstance(t, Scalar) and t.name == "half" and not _uses_half_variable(built, node):
             name = source[node.start_byte:node.end_byte].decode("utf-8", "replace")
             out.append(Use(node.start_byte, node.end_byte, "store" if _stored(node) else "load", name, None,
                            tables.FP16, None, _item(node), detail=" of type 'half'"))
