@@ -24,7 +24,9 @@ from tree_sitter import Node, Tree
 
 from cllint.analysis.model.walk import meets_range
 from cllint.analysis.preprocessor.decided import decided_live_ranges
-from cllint.analysis.races.accesses import Access, Guard, collect, guards_around
+from cllint.analysis.races.accesses import Access, collect
+from cllint.analysis.races.calls import HelperCalls
+from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import Env, Evaluator
 from cllint.analysis.races.fences import fenced_spaces
 from cllint.analysis.races.frames import Frame, FrameEvaluator
@@ -33,7 +35,7 @@ from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, build_cfg
 from cllint.analysis.uniformity.dataflow import Facts, _Eval, analyse, callee_name
 from cllint.analysis.uniformity.macros import MacroSync
-from cllint.analysis.uniformity.names import Names, resolve
+from cllint.analysis.uniformity.names import resolve
 from cllint.analysis.uniformity.summaries import _dead_within, _FileAnalysis, _is_kernel, file_analysis
 
 # Collectives whose result needs every work-item's argument: each work-item's reads in the
@@ -43,7 +45,6 @@ ALL_INPUTS = {"work_group_reduce_add", "work_group_reduce_min", "work_group_redu
 MAX_VALUES = 16  # of one loop counter
 MAX_COMBOS = 256  # counter assignments tried per pair
 MAX_ACCESSES = 64  # per kernel and memory object; beyond, stay silent
-MAX_CALL_DEPTH = 4  # helpers followed, one inside another
 ROUNDS = 2  # samples for unknown uniform values
 
 
@@ -88,7 +89,7 @@ def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None
     return out
 
 
-class _Kernel:
+class _Kernel(HelperCalls):
     def __init__(self, fa: _FileAnalysis, name: str, view: Any, source: bytes, live: tuple = (),
                  helpers: dict[str, tuple | None] | None = None) -> None:
         self.source = source
@@ -132,7 +133,7 @@ class _Kernel:
                 sm = fa.summary(site.name)
                 if sm is not None and sm.sync == "barrier":
                     self.barriers[site.cfg_node] = ({"local", "global"}, site.node)
-        self.defs, self.counters, self.assigning, self.moved = _definitions(self.body, names, self.cfg)
+        self.defs, self.counters, self.assigning, self.moved = definitions(self.body, names, self.cfg)
         # A counter takes the same values in every work-item only if its header is uniform
         # (`for (i = lid; ...)` is no counter: its values follow the work-item).
         heads = {n.owner.id: n.id for n in self.cfg.nodes if n.kind == "branch" and n.owner is not None}
@@ -183,165 +184,6 @@ class _Kernel:
         for a in out:  # a counter's values already satisfy its loop's condition
             a.guards = tuple(g for g in a.guards if g.cond.id not in self.loop_conditions)
         return out
-
-    # -- helpers -------------------------------------------------------------------------
-    def helper_accesses(self) -> list[Access]:
-        """Accesses a helper makes through the pointers a call passes it, as if made at the
-        call (its CFG node), under the call's guards and then the helper's own. A helper
-        that reaches a barrier on every path is a barrier at its call: what it does before
-        its first barrier ends the interval before the call, what it does after its last
-        one starts the interval after it (`phases`); anything else in it is not followed."""
-        out: list[Access] = []
-        syncing: dict[int, int] = {}  # barrier node -> the calls there that synchronise
-        for site in self.facts.calls:
-            sm = self.fa.summary(site.name) if B.sync_kind(site.name) is None else None
-            if site.cfg_node in self.barriers and (B.sync_kind(site.name) is not None
-                                                   or sm is not None and sm.sync is not None):
-                syncing[site.cfg_node] = syncing.get(site.cfg_node, 0) + 1
-        for site in self.facts.calls:
-            if site.macro or not site.args_known or site.node.type != "call_expression" \
-                    or callee_name(site.node) != site.name:
-                continue
-            # a barrier node holding more than this one call: which runs first is not modelled
-            phased = site.cfg_node in self.barriers
-            if phased and syncing.get(site.cfg_node) != 1:
-                continue
-            if not _passes_shared(site.node, self.frame):
-                continue  # the common call: nothing shared passed, no guards to read
-            guards, unknown = guards_around(site.node, self.body)
-            out.extend(self.inline(site.node, site.name, self.frame, site.cfg_node, guards, unknown, site.node,
-                                   (self.name,), phased))
-        return out
-
-    def inline(self, call: Node, name: str, caller: Frame, cfg_node: int, guards: tuple[Guard, ...],
-               unknown: bool, site: Node, stack: tuple[str, ...], phased: bool = False) -> list[Access]:
-        if name in stack or len(stack) > MAX_CALL_DEPTH:
-            return []  # recursion (not OpenCL C) or too deep: not followed
-        if not _passes_shared(call, caller):
-            return []  # no shared memory passed: nothing it does is followed
-        parts = self.helper(name)
-        if parts is None or (parts[-1] is not None) != phased:
-            return []
-        func, body, names, defs, counters, moved, dead, phases = parts
-        frame = _bind(names, defs, counters, moved, call, caller, self._constant)
-        if frame is None or not frame.bound:
-            return []
-        units = [(body, cfg_node)] if phases is None else \
-            [(syntax, self.phase_node(cfg_node, after)) for syntax, after in phases]
-        out: list[Access] = []
-        for syntax, at in units:
-            for a in collect(names, syntax, at, body, frame.target_of):
-                if _within(dead, a.node.start_byte) or self.in_undecided_arm(a.node, body):
-                    continue
-                a.guards = guards + tuple(Guard(g.cond, g.holds, frame.ev) for g in a.guards)
-                a.unknown_guard = a.unknown_guard or unknown
-                a.ev, a.site, a.helper, a.roots = frame.ev, site, name, (site,)
-                out.append(a)
-            for n in walk(syntax):
-                callee = n.child_by_field_name("function") if n.type == "call_expression" else None
-                if callee is None or callee.type != "identifier" or _within(dead, n.start_byte) \
-                        or self.in_undecided_arm(n, body):
-                    continue
-                inner, inner_unknown = guards_around(n, body)
-                out.extend(self.inline(n, _text(callee, 200), frame, at,
-                                       guards + tuple(Guard(g.cond, g.holds, frame.ev) for g in inner),
-                                       unknown or inner_unknown, site, (*stack, name)))
-        return out
-
-    # -- a helper's barrier: its call is two points of the kernel's CFG -------------------
-    def phase_node(self, call_node: int, after: bool) -> int:
-        """A node id past the CFG's own for what a syncing helper called at `call_node`
-        does before its barrier (`after` False) or after it."""
-        return len(self.cfg.nodes) + 2 * call_node + int(after)
-
-    def real_node(self, node: int) -> int:
-        n = len(self.cfg.nodes)
-        return node if node < n else (node - n) // 2
-
-    def reach_of(self, start: int, blocks: set[int], forward: bool = True) -> set[int]:
-        """`reach`, with the two points of each syncing helper call: what comes before it
-        meets what the helper does before its barrier; what it does after meets what comes
-        after the call."""
-        n = len(self.cfg.nodes)
-        if start >= n:
-            call, after = self.real_node(start), (start - n) % 2 == 1
-            if after != forward:
-                return set()  # its own barrier is next (or was just before)
-            start = call
-        seen = self.reach(start, blocks, forward)
-        if not forward:
-            return seen
-        edges = self.cfg.nodes
-        touched = {b for v in (seen | ({start} if start not in blocks else set())) for b in edges[v].succs
-                   if b in blocks}
-        return seen | {self.phase_node(b, False) for b in touched}
-
-    def in_undecided_arm(self, node: Node, body: Node) -> bool:
-        """Inside a helper's `#if` arm the file does not decide: all of the helper's accesses
-        count as one step at the call, and two arms (which no two work-items both take)
-        would otherwise pair up."""
-        if _within(self.file_live, node.start_byte):
-            return False
-        p = node.parent
-        while p is not None and p != body:
-            if p.type.startswith("preproc_"):
-                return True
-            p = p.parent
-        return False
-
-    def helper(self, name: str) -> tuple | None:
-        """A helper's body and the facts read off it alone; None where it is not followed:
-        not defined in the file, a kernel, reaching a collective, or a barrier on only some paths."""
-        if name in self.helpers:
-            return self.helpers[name]
-        parts = None
-        func = self.fa.functions[name] if name in self.fa.functions else None
-        sm = self.fa.summary(name) if func is not None else None
-        body = func.child_by_field_name("body") if func is not None else None
-        if func is not None and sm is not None and body is not None and not _is_kernel(func) \
-                and (sm.sync is None or sm.sync == "barrier" and not self.fa.macro_syncs.get(name)):
-            names = resolve(func)
-            defs, counters, _, moved = _definitions(body, names, CFG([], 0, 0))
-            dead = _dead_within(self.fa.dead, func.start_byte, func.end_byte)
-            phases = self.phases(body, dead, _dead_within(self.file_live, func.start_byte, func.end_byte)) \
-                if sm.sync is not None else None
-            if sm.sync is None or phases is not None:
-                parts = (func, body, names, defs, set(counters), moved, dead, phases)
-        self.helpers[name] = parts
-        return parts
-
-    def phases(self, body: Node, dead: tuple, live: tuple) -> list[tuple[Node, bool]] | None:
-        """A syncing helper's statements that run before its first barrier (False) or after
-        its last (True); None unless every path through it crosses a barrier and nothing
-        in it synchronises otherwise (a collective, a barrier behind a macro)."""
-        cfg = build_cfg(body, dead, live)
-        sync: set[int] = set()
-        for node in cfg.nodes:
-            for n in walk(node.syntax) if node.syntax is not None else ():
-                name = callee_name(n) if n.type == "call_expression" else None
-                kind = B.sync_kind(name) if name else None
-                sm = self.fa.summary(name) if name and kind is None and name in self.fa.functions else None
-                if kind not in (None, "barrier") or sm is not None and sm.sync not in (None, "barrier"):
-                    return None
-                if kind == "barrier" or sm is not None and sm.sync == "barrier":
-                    sync.add(node.id)
-        preds = cfg.preds()
-
-        def reach(start: int, edges) -> set[int]:
-            seen, work = set(), [start]
-            while work:
-                v = work.pop()
-                if v in seen or v in sync:
-                    continue
-                seen.add(v)
-                work.extend(edges(v))
-            return seen
-        before = reach(cfg.entry, lambda v: cfg.nodes[v].succs)
-        after = reach(cfg.exit, lambda v: preds[v])
-        if cfg.exit in before:
-            return None  # a path that crosses no barrier
-        return [(n.syntax, n.id in after) for n in cfg.nodes
-                if n.syntax is not None and (n.id in before) != (n.id in after)]
 
     def reach(self, start: int, blocks: set[int], forward: bool = True) -> set[int]:
         edges = [n.succs for n in self.cfg.nodes] if forward else self.cfg.preds()
@@ -691,40 +533,6 @@ class _Kernel:
         return (stmt.start_byte, indent) if not indent.strip() else None
 
 
-def _bind(names: Names, defs: dict[int, Node], counters: set[int], moved: set[int], call: Node, caller: Frame,
-          constant: Callable[[Node], int | None]) -> Frame | None:
-    """A helper's frame at one call: each parameter the helper never assigns is the
-    argument passed (a pointer: the argument's target; a value: the argument, evaluated
-    in the caller's frame). None when the arguments do not match the parameters."""
-    args = call.child_by_field_name("arguments")
-    passed = [a for a in (args.named_children if args else []) if a.type != "comment"]
-    params = sorted((v for v in names.variables if v.param_index is not None), key=lambda v: v.param_index or 0)
-    if len(passed) != len(params):
-        return None
-    values: dict[int, tuple[Evaluator, Node]] = {}
-    frame = Frame(names, FrameEvaluator(names, defs, counters, constant, values), defs, moved, kernel=False)
-    for v, arg in zip(params, passed):
-        if v.key in moved:
-            continue
-        if v.pointer or v.array:
-            t = caller.target_of(arg)
-            if t is not None:
-                frame.bound[v.key] = t
-        else:
-            values[v.key] = (caller.ev, arg)
-    return frame
-
-
-def _passes_shared(call: Node, caller: Frame) -> bool:
-    """Whether some argument of `call` points into shared memory the caller follows."""
-    args = call.child_by_field_name("arguments")
-    return any(caller.target_of(a) is not None for a in (args.named_children if args else ()))
-
-
-def _within(ranges: tuple, offset: int) -> bool:
-    return any(a <= offset < b for a, b in ranges)
-
-
 def _inside(acc: Access) -> str:
     return f" in '{acc.helper}'" if acc.site is not None else ""
 
@@ -800,112 +608,3 @@ def _model_sizes(func: Node, flat: frozenset[int]) -> list[tuple[int, int, int]]
     used -= flat
     widths = {1: (16, 4), 2: (8, 4), 3: (4, 2)}.get(max(used) + 1 if used else 1, (16, 4))
     return [tuple(w if d in used else 1 for d in range(3)) for w in widths]  # type: ignore[misc]
-
-
-def _definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], dict[int, tuple],
-                                                              dict[int, set[int]], set[int]]:
-    """Private variables defined once by their initialiser (key -> value), and fields of
-    private structs assigned once at the body's top level (`c.lid = get_local_id(0);`, by
-    field key), loop counters (key -> (init value, condition, update, loop)) changed only by
-    their `for`'s header, the CFG nodes that assign each counter, and every variable assigned
-    in the body."""
-    inits: dict[int, Node] = {}
-    writes: dict[int, int] = {}
-    fields: dict[tuple[int, str], list[Node]] = {}  # (struct key, field path) -> its stores
-    whole: set[int] = set()  # structs stored into other than by a field's name
-    for n in walk(body):
-        if n.type == "init_declarator":
-            d = n.child_by_field_name("declarator")
-            while d is not None and d.type == "pointer_declarator":  # `local float *p = ...`
-                d = d.child_by_field_name("declarator")
-            v = names.var(d) if d is not None else None
-            if v is not None:
-                inits[v.key] = n.child_by_field_name("value")
-        elif n.type in ("assignment_expression", "update_expression"):
-            target = n.child_by_field_name("left") if n.type == "assignment_expression" else \
-                n.child_by_field_name("argument")
-            v = names.var(target) if target is not None else None
-            if v is not None:
-                writes[v.key] = writes.get(v.key, 0) + 1
-            elif target is not None:
-                fp = names.field_path(target) if target.type == "field_expression" else None
-                if fp is not None:
-                    fields.setdefault((fp[0].key, fp[1]), []).append(n)
-                else:
-                    whole |= _root_keys(names, target)
-        elif n.type == "pointer_expression" and _text(n.child_by_field_name("operator")) == "&":
-            v = names.var(n.child_by_field_name("argument")) if n.child_by_field_name("argument") else None
-            if v is not None:
-                writes[v.key] = writes.get(v.key, 0) + 2
-            elif n.child_by_field_name("argument") is not None:
-                whole |= _root_keys(names, n.child_by_field_name("argument"))
-    counters: dict[int, tuple] = {}
-    for n in walk(body):
-        if n.type != "for_statement":
-            continue
-        init, update = n.child_by_field_name("initializer"), n.child_by_field_name("update")
-        if init is None or update is None:
-            continue
-        target = update.child_by_field_name("left") if update.type == "assignment_expression" else \
-            update.child_by_field_name("argument")
-        v = names.var(target) if target is not None and target.type == "identifier" else None
-        if v is None or v.pointer or v.array:
-            continue
-        start = None
-        if init.type == "declaration":
-            for d in init.children_by_field_name("declarator"):
-                if d.type == "init_declarator" and names.var(d.child_by_field_name("declarator")) is v:
-                    start = d.child_by_field_name("value")
-            if start is None or writes.get(v.key, 0) != 1:
-                continue
-        elif init.type == "assignment_expression" and names.var(init.child_by_field_name("left")) is v:
-            start = init.child_by_field_name("right")
-            if writes.get(v.key, 0) != 2 or v.key in inits and inits[v.key] is not None:
-                continue
-        else:
-            continue
-        counters[v.key] = (start, n.child_by_field_name("condition"), update, n)
-    defs = {k: val for k, val in inits.items() if val is not None and not writes.get(k) and k not in counters}
-    defs.update(_field_definitions(body, names, fields, whole | set(writes) | {k for k, v in inits.items() if v},
-                                   set(counters)))
-    assigning: dict[int, set[int]] = {}
-    for node in cfg.nodes:
-        for k, (_, _, update, loop) in counters.items():
-            init = loop.child_by_field_name("initializer")
-            if node.syntax is not None and (node.syntax == update or node.syntax == init):
-                assigning.setdefault(k, set()).add(node.id)
-    return defs, counters, assigning, set(writes)
-
-
-def _field_definitions(body: Node, names: Names, fields: dict[tuple[int, str], list[Node]], touched: set[int],
-                       counters: set[int]) -> dict[int, Node]:
-    """Field key -> value of each field stored once, by a plain `c.f = v;` among the body's
-    own statements (so it runs before everything after it, once), where nothing else stores
-    into `c` (no other store to an overlapping field, no initialiser, no `&c`) and `v` names
-    no loop counter."""
-    by_var = {v.key: v for v in names.variables}
-    out: dict[int, Node] = {}
-    for (vk, path), stores in fields.items():
-        if len(stores) != 1 or vk in touched or vk not in by_var:
-            continue
-        if any(k == vk and p != path and (p.startswith(path + ".") or path.startswith(p + "."))
-               for k, p in fields):
-            continue
-        a = stores[0]
-        value = a.child_by_field_name("right") if a.type == "assignment_expression" else None
-        if value is None or _text(a.child_by_field_name("operator")) != "=" or a.parent is None \
-                or a.parent.type != "expression_statement" or a.parent.parent != body:
-            continue
-        if any(m.type == "identifier" and (u := names.var(m)) is not None and u.key in counters for m in walk(value)):
-            continue
-        out[names.field_key(by_var[vk], path)] = value
-    return out
-
-
-def _root_keys(names: Names, node: Node) -> set[int]:
-    """The variable under `c.a[i].b` (or `(c)`): the one a store there writes into."""
-    while node.type in ("field_expression", "subscript_expression", "parenthesized_expression") \
-            and node.named_children:
-        node = node.child_by_field_name("argument") or node.named_children[0]
-    v = names.var(node)
-    return {v.key} if v is not None else set()

@@ -1,0 +1,246 @@
+"""Accesses a kernel makes inside the helpers it calls, for the race check.
+
+A helper's body is read at each call that passes it shared memory, its parameters
+standing for the arguments (analysis/races/frames.py), as if its accesses were made at
+the call. A helper that reaches a barrier on every path is a barrier at its call, and
+that call is two points of the kernel's CFG: what the helper does before its first
+barrier ends the interval before the call, what it does after its last one starts the
+interval after it (`phase_node`, `reach_of`). Anything else stays out of the check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tree_sitter import Node
+
+from cllint.analysis.races.accesses import Access, Guard, collect, guards_around
+from cllint.analysis.races.definitions import definitions
+from cllint.analysis.races.evaluate import Evaluator
+from cllint.analysis.races.frames import Frame, FrameEvaluator
+from cllint.analysis.syntax import walk
+from cllint.analysis.uniformity import builtins as B
+from cllint.analysis.uniformity.cfg import CFG, build_cfg
+from cllint.analysis.uniformity.dataflow import callee_name
+from cllint.analysis.uniformity.names import Names, resolve
+from cllint.analysis.uniformity.summaries import _dead_within, _is_kernel
+
+MAX_CALL_DEPTH = 4  # helpers followed, one inside another
+
+
+def _text(node: Node | None, limit: int = 40) -> str:
+    if node is None or not node.text:
+        return ""
+    s = " ".join(node.text.decode("utf-8", "replace").split())
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+class HelperCalls:
+    """Mixed into the kernel's race check, whose facts it reads: `fa` (the file's
+    functions and summaries), `facts` (its calls), `barriers`, `frame`, `body`, `cfg`,
+    `file_live`, `helpers` (a helper's own facts, shared by the kernels of one file)."""
+
+    fa: Any
+    facts: Any
+    barriers: dict[int, tuple[set[str], Node]]
+    frame: Frame
+    body: Node
+    cfg: CFG
+    file_live: tuple
+    helpers: dict[str, tuple | None]
+    name: str
+    _constant: Callable[[Node], int | None]
+    reach: Callable[..., set[int]]
+
+    def helper_accesses(self) -> list[Access]:
+        """Accesses a helper makes through the pointers a call passes it, as if made at the
+        call (its CFG node), under the call's guards and then the helper's own. A helper
+        that reaches a barrier on every path is a barrier at its call: what it does before
+        its first barrier ends the interval before the call, what it does after its last
+        one starts the interval after it (`phases`); anything else in it is not followed."""
+        out: list[Access] = []
+        syncing: dict[int, int] = {}  # barrier node -> the calls there that synchronise
+        for site in self.facts.calls:
+            sm = self.fa.summary(site.name) if B.sync_kind(site.name) is None else None
+            if site.cfg_node in self.barriers and (B.sync_kind(site.name) is not None
+                                                   or sm is not None and sm.sync is not None):
+                syncing[site.cfg_node] = syncing.get(site.cfg_node, 0) + 1
+        for site in self.facts.calls:
+            if site.macro or not site.args_known or site.node.type != "call_expression" \
+                    or callee_name(site.node) != site.name:
+                continue
+            # a barrier node holding more than this one call: which runs first is not modelled
+            phased = site.cfg_node in self.barriers
+            if phased and syncing.get(site.cfg_node) != 1:
+                continue
+            if not _passes_shared(site.node, self.frame):
+                continue  # the common call: nothing shared passed, no guards to read
+            guards, unknown = guards_around(site.node, self.body)
+            out.extend(self.inline(site.node, site.name, self.frame, site.cfg_node, guards, unknown, site.node,
+                                   (self.name,), phased))
+        return out
+
+    def inline(self, call: Node, name: str, caller: Frame, cfg_node: int, guards: tuple[Guard, ...],
+               unknown: bool, site: Node, stack: tuple[str, ...], phased: bool = False) -> list[Access]:
+        if name in stack or len(stack) > MAX_CALL_DEPTH:
+            return []  # recursion (not OpenCL C) or too deep: not followed
+        if not _passes_shared(call, caller):
+            return []  # no shared memory passed: nothing it does is followed
+        parts = self.helper(name)
+        if parts is None or (parts[-1] is not None) != phased:
+            return []
+        func, body, names, defs, counters, moved, dead, phases = parts
+        frame = _bind(names, defs, counters, moved, call, caller, self._constant)
+        if frame is None or not frame.bound:
+            return []
+        units = [(body, cfg_node)] if phases is None else \
+            [(syntax, self.phase_node(cfg_node, after)) for syntax, after in phases]
+        out: list[Access] = []
+        for syntax, at in units:
+            for a in collect(names, syntax, at, body, frame.target_of):
+                if _within(dead, a.node.start_byte) or self.in_undecided_arm(a.node, body):
+                    continue
+                a.guards = guards + tuple(Guard(g.cond, g.holds, frame.ev) for g in a.guards)
+                a.unknown_guard = a.unknown_guard or unknown
+                a.ev, a.site, a.helper, a.roots = frame.ev, site, name, (site,)
+                out.append(a)
+            for n in walk(syntax):
+                callee = n.child_by_field_name("function") if n.type == "call_expression" else None
+                if callee is None or callee.type != "identifier" or _within(dead, n.start_byte) \
+                        or self.in_undecided_arm(n, body):
+                    continue
+                inner, inner_unknown = guards_around(n, body)
+                out.extend(self.inline(n, _text(callee, 200), frame, at,
+                                       guards + tuple(Guard(g.cond, g.holds, frame.ev) for g in inner),
+                                       unknown or inner_unknown, site, (*stack, name)))
+        return out
+
+    # -- a helper's barrier: its call is two points of the kernel's CFG -------------------
+    def phase_node(self, call_node: int, after: bool) -> int:
+        """A node id past the CFG's own for what a syncing helper called at `call_node`
+        does before its barrier (`after` False) or after it."""
+        return len(self.cfg.nodes) + 2 * call_node + int(after)
+
+    def real_node(self, node: int) -> int:
+        n = len(self.cfg.nodes)
+        return node if node < n else (node - n) // 2
+
+    def reach_of(self, start: int, blocks: set[int], forward: bool = True) -> set[int]:
+        """`reach`, with the two points of each syncing helper call: what comes before it
+        meets what the helper does before its barrier; what it does after meets what comes
+        after the call."""
+        n = len(self.cfg.nodes)
+        if start >= n:
+            call, after = self.real_node(start), (start - n) % 2 == 1
+            if after != forward:
+                return set()  # its own barrier is next (or was just before)
+            start = call
+        seen = self.reach(start, blocks, forward)
+        if not forward:
+            return seen
+        edges = self.cfg.nodes
+        touched = {b for v in (seen | ({start} if start not in blocks else set())) for b in edges[v].succs
+                   if b in blocks}
+        return seen | {self.phase_node(b, False) for b in touched}
+
+    def in_undecided_arm(self, node: Node, body: Node) -> bool:
+        """Inside a helper's `#if` arm the file does not decide: all of the helper's accesses
+        count as one step at the call, and two arms (which no two work-items both take)
+        would otherwise pair up."""
+        if _within(self.file_live, node.start_byte):
+            return False
+        p = node.parent
+        while p is not None and p != body:
+            if p.type.startswith("preproc_"):
+                return True
+            p = p.parent
+        return False
+
+    def helper(self, name: str) -> tuple | None:
+        """A helper's body and the facts read off it alone; None where it is not followed:
+        not defined in the file, a kernel, reaching a collective, or a barrier on only some paths."""
+        if name in self.helpers:
+            return self.helpers[name]
+        parts = None
+        func = self.fa.functions[name] if name in self.fa.functions else None
+        sm = self.fa.summary(name) if func is not None else None
+        body = func.child_by_field_name("body") if func is not None else None
+        if func is not None and sm is not None and body is not None and not _is_kernel(func) \
+                and (sm.sync is None or sm.sync == "barrier" and not self.fa.macro_syncs.get(name)):
+            names = resolve(func)
+            defs, counters, _, moved = definitions(body, names, CFG([], 0, 0))
+            dead = _dead_within(self.fa.dead, func.start_byte, func.end_byte)
+            phases = self.phases(body, dead, _dead_within(self.file_live, func.start_byte, func.end_byte)) \
+                if sm.sync is not None else None
+            if sm.sync is None or phases is not None:
+                parts = (func, body, names, defs, set(counters), moved, dead, phases)
+        self.helpers[name] = parts
+        return parts
+
+    def phases(self, body: Node, dead: tuple, live: tuple) -> list[tuple[Node, bool]] | None:
+        """A syncing helper's statements that run before its first barrier (False) or after
+        its last (True); None unless every path through it crosses a barrier and nothing
+        in it synchronises otherwise (a collective, a barrier behind a macro)."""
+        cfg = build_cfg(body, dead, live)
+        sync: set[int] = set()
+        for node in cfg.nodes:
+            for n in walk(node.syntax) if node.syntax is not None else ():
+                name = callee_name(n) if n.type == "call_expression" else None
+                kind = B.sync_kind(name) if name else None
+                sm = self.fa.summary(name) if name and kind is None and name in self.fa.functions else None
+                if kind not in (None, "barrier") or sm is not None and sm.sync not in (None, "barrier"):
+                    return None
+                if kind == "barrier" or sm is not None and sm.sync == "barrier":
+                    sync.add(node.id)
+        preds = cfg.preds()
+
+        def reach(start: int, edges) -> set[int]:
+            seen, work = set(), [start]
+            while work:
+                v = work.pop()
+                if v in seen or v in sync:
+                    continue
+                seen.add(v)
+                work.extend(edges(v))
+            return seen
+        before = reach(cfg.entry, lambda v: cfg.nodes[v].succs)
+        after = reach(cfg.exit, lambda v: preds[v])
+        if cfg.exit in before:
+            return None  # a path that crosses no barrier
+        return [(n.syntax, n.id in after) for n in cfg.nodes
+                if n.syntax is not None and (n.id in before) != (n.id in after)]
+
+
+def _bind(names: Names, defs: dict[int, Node], counters: set[int], moved: set[int], call: Node, caller: Frame,
+          constant: Callable[[Node], int | None]) -> Frame | None:
+    """A helper's frame at one call: each parameter the helper never assigns is the
+    argument passed (a pointer: the argument's target; a value: the argument, evaluated
+    in the caller's frame). None when the arguments do not match the parameters."""
+    args = call.child_by_field_name("arguments")
+    passed = [a for a in (args.named_children if args else []) if a.type != "comment"]
+    params = sorted((v for v in names.variables if v.param_index is not None), key=lambda v: v.param_index or 0)
+    if len(passed) != len(params):
+        return None
+    values: dict[int, tuple[Evaluator, Node]] = {}
+    frame = Frame(names, FrameEvaluator(names, defs, counters, constant, values), defs, moved, kernel=False)
+    for v, arg in zip(params, passed):
+        if v.key in moved:
+            continue
+        if v.pointer or v.array:
+            t = caller.target_of(arg)
+            if t is not None:
+                frame.bound[v.key] = t
+        else:
+            values[v.key] = (caller.ev, arg)
+    return frame
+
+
+def _passes_shared(call: Node, caller: Frame) -> bool:
+    """Whether some argument of `call` points into shared memory the caller follows."""
+    args = call.child_by_field_name("arguments")
+    return any(caller.target_of(a) is not None for a in (args.named_children if args else ()))
+
+
+def _within(ranges: tuple, offset: int) -> bool:
+    return any(a <= offset < b for a, b in ranges)

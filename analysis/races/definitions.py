@@ -1,0 +1,125 @@
+"""What a function's body defines once: private variables by their initialiser, fields of
+private structs stored once at the top level, `for` counters changed only by their
+header, and which variables are assigned at all. The race check evaluates indices and
+guards through these, in kernels and in the helpers they call."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from cllint.analysis.syntax import walk
+from cllint.analysis.uniformity.cfg import CFG
+from cllint.analysis.uniformity.names import Names
+
+
+def _text(node: Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
+
+
+def definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], dict[int, tuple],
+                                                              dict[int, set[int]], set[int]]:
+    """Private variables defined once by their initialiser (key -> value), and fields of
+    private structs assigned once at the body's top level (`c.lid = get_local_id(0);`, by
+    field key), loop counters (key -> (init value, condition, update, loop)) changed only by
+    their `for`'s header, the CFG nodes that assign each counter, and every variable assigned
+    in the body."""
+    inits: dict[int, Node] = {}
+    writes: dict[int, int] = {}
+    fields: dict[tuple[int, str], list[Node]] = {}  # (struct key, field path) -> its stores
+    whole: set[int] = set()  # structs stored into other than by a field's name
+    for n in walk(body):
+        if n.type == "init_declarator":
+            d = n.child_by_field_name("declarator")
+            while d is not None and d.type == "pointer_declarator":  # `local float *p = ...`
+                d = d.child_by_field_name("declarator")
+            v = names.var(d) if d is not None else None
+            if v is not None:
+                inits[v.key] = n.child_by_field_name("value")
+        elif n.type in ("assignment_expression", "update_expression"):
+            target = n.child_by_field_name("left") if n.type == "assignment_expression" else \
+                n.child_by_field_name("argument")
+            v = names.var(target) if target is not None else None
+            if v is not None:
+                writes[v.key] = writes.get(v.key, 0) + 1
+            elif target is not None:
+                fp = names.field_path(target) if target.type == "field_expression" else None
+                if fp is not None:
+                    fields.setdefault((fp[0].key, fp[1]), []).append(n)
+                else:
+                    whole |= _root_keys(names, target)
+        elif n.type == "pointer_expression" and _text(n.child_by_field_name("operator")) == "&":
+            v = names.var(n.child_by_field_name("argument")) if n.child_by_field_name("argument") else None
+            if v is not None:
+                writes[v.key] = writes.get(v.key, 0) + 2
+            elif n.child_by_field_name("argument") is not None:
+                whole |= _root_keys(names, n.child_by_field_name("argument"))
+    counters: dict[int, tuple] = {}
+    for n in walk(body):
+        if n.type != "for_statement":
+            continue
+        init, update = n.child_by_field_name("initializer"), n.child_by_field_name("update")
+        if init is None or update is None:
+            continue
+        target = update.child_by_field_name("left") if update.type == "assignment_expression" else \
+            update.child_by_field_name("argument")
+        v = names.var(target) if target is not None and target.type == "identifier" else None
+        if v is None or v.pointer or v.array:
+            continue
+        start = None
+        if init.type == "declaration":
+            for d in init.children_by_field_name("declarator"):
+                if d.type == "init_declarator" and names.var(d.child_by_field_name("declarator")) is v:
+                    start = d.child_by_field_name("value")
+            if start is None or writes.get(v.key, 0) != 1:
+                continue
+        elif init.type == "assignment_expression" and names.var(init.child_by_field_name("left")) is v:
+            start = init.child_by_field_name("right")
+            if writes.get(v.key, 0) != 2 or v.key in inits and inits[v.key] is not None:
+                continue
+        else:
+            continue
+        counters[v.key] = (start, n.child_by_field_name("condition"), update, n)
+    defs = {k: val for k, val in inits.items() if val is not None and not writes.get(k) and k not in counters}
+    defs.update(_field_definitions(body, names, fields, whole | set(writes) | {k for k, v in inits.items() if v},
+                                   set(counters)))
+    assigning: dict[int, set[int]] = {}
+    for node in cfg.nodes:
+        for k, (_, _, update, loop) in counters.items():
+            init = loop.child_by_field_name("initializer")
+            if node.syntax is not None and (node.syntax == update or node.syntax == init):
+                assigning.setdefault(k, set()).add(node.id)
+    return defs, counters, assigning, set(writes)
+
+
+def _field_definitions(body: Node, names: Names, fields: dict[tuple[int, str], list[Node]], touched: set[int],
+                       counters: set[int]) -> dict[int, Node]:
+    """Field key -> value of each field stored once, by a plain `c.f = v;` among the body's
+    own statements (so it runs before everything after it, once), where nothing else stores
+    into `c` (no other store to an overlapping field, no initialiser, no `&c`) and `v` names
+    no loop counter."""
+    by_var = {v.key: v for v in names.variables}
+    out: dict[int, Node] = {}
+    for (vk, path), stores in fields.items():
+        if len(stores) != 1 or vk in touched or vk not in by_var:
+            continue
+        if any(k == vk and p != path and (p.startswith(path + ".") or path.startswith(p + "."))
+               for k, p in fields):
+            continue
+        a = stores[0]
+        value = a.child_by_field_name("right") if a.type == "assignment_expression" else None
+        if value is None or _text(a.child_by_field_name("operator")) != "=" or a.parent is None \
+                or a.parent.type != "expression_statement" or a.parent.parent != body:
+            continue
+        if any(m.type == "identifier" and (u := names.var(m)) is not None and u.key in counters for m in walk(value)):
+            continue
+        out[names.field_key(by_var[vk], path)] = value
+    return out
+
+
+def _root_keys(names: Names, node: Node) -> set[int]:
+    """The variable under `c.a[i].b` (or `(c)`): the one a store there writes into."""
+    while node.type in ("field_expression", "subscript_expression", "parenthesized_expression") \
+            and node.named_children:
+        node = node.child_by_field_name("argument") or node.named_children[0]
+    v = names.var(node)
+    return {v.key} if v is not None else set()
