@@ -166,6 +166,31 @@ def test_a_helpers_barrier_splits_its_own_accesses() -> None:
     assert lint(two) == []
 
 
+STAGES = b"""void sync_store(local float *l, int i, float v) { l[i] = v; barrier(CLK_LOCAL_MEM_FENCE); }
+float sync_load(local float *l, int i) { barrier(CLK_LOCAL_MEM_FENCE); return l[i]; }
+kernel void k(global const float *in, global float *out, local float *l) {
+  int lid = get_local_id(0), n = get_local_size(0);
+  for (int r = 0; r < 3; r++) {
+    sync_store(l, lid, in[get_global_id(0)] + r);
+    out[get_global_id(0)] += l[n - 1 - lid];
+    out[get_global_id(0)] += sync_load(l, (lid + 1) % n);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+"""
+
+
+def test_one_iterations_read_after_a_helpers_barrier_meets_the_next_ones_write() -> None:
+    """Oclgrind reports this race (read in sync_load, then sync_store's write in the next
+    iteration) once the loop's trailing barrier is gone."""
+    assert lint(STAGES) == []
+    racy = STAGES.replace(b"    barrier(CLK_LOCAL_MEM_FENCE);\n  }", b"  }")
+    (d,) = lint(racy)
+    assert d.message == ("work-item 15 reads 'l[0]' in 'sync_load' while work-item 0 writes it as 'l[i]' in "
+                         "'sync_store'; no barrier between")
+    assert racy[d.span.start:d.span.end] == b"sync_store(l, lid, in[get_global_id(0)] + r)"
+
+
 def test_recursion_stays_silent() -> None:
     src = b"""void h(local float *l, int i) { if (i > 0) h(l, i - 1); l[i + 1] = i; }
 kernel void k(global float *out, local float *l) {
@@ -266,7 +291,7 @@ def _fence(defines: bytes) -> bytes:
 def _all_kernels() -> list[bytes]:
     """Every kernel above but the recursive one (OpenCL C has no recursion)."""
     return [STORE, *map(_publish, PUBLISH), *map(_helper, HELPERS), *(_pointer(d) for d, _ in POINTERS),
-            *(_fence(d) for d, _ in FENCES), POINTER_ARG, REDUCE, DEREF, SWAP]
+            *(_fence(d) for d, _ in FENCES), POINTER_ARG, REDUCE, DEREF, SWAP, STAGES]
 
 
 @pytest.mark.skipif(CLANG is None, reason="clang-19 is not installed")
