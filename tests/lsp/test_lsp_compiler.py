@@ -63,7 +63,10 @@ async def test_no_clang_when_off_or_untrusted(client: LanguageClient, settings: 
         first = asyncio.ensure_future(published(client, 1, uri))
         open_doc(client, BAD, uri)
         assert [d.code for d in (await first).diagnostics] == ["CL010"]
-        with pytest.raises(asyncio.TimeoutError):
-            await clang_diags(client, uri, 1, timeout=2.5)
+        # Past the pause and the compile, still no CL099. Read from what the client
+        # recorded: a notification wait that times out leaves pytest-lsp a cancelled
+        # future, which the next publish trips over (a flaky error at teardown).
+        await asyncio.sleep(2.5)
+        assert [d.code for d in client.diagnostics[uri]] == ["CL010"]
     finally:
         configure(client, {})
