@@ -3,6 +3,7 @@ parsed clean, diagnostics per rule, for the host files a folder search picks.
 
     .venv/bin/python bench/embedded.py [FOLDER ...]   # default: bench/.cache/embedded/*
     .venv/bin/python bench/embedded.py --show CL010    # print each report of that code
+    .venv/bin/python bench/embedded.py --target device:0   # for the device that runs them (PoCL)
 
 The default folders are GitHub snapshots exported with `git archive` (pinned commits in
 bench/README.md): inducer/pyopencl (examples/, test/, the library), HandsOnOpenCL/
@@ -19,6 +20,7 @@ from pathlib import Path
 from cllint.analysis.embedded import find_kernels, lint_host
 from cllint.analysis.embedded.search import worth_searching
 from cllint.analysis.lint import LintOptions
+from cllint.analysis.target import Target
 from cllint.cli.locate import LineIndex
 from cllint.cli.sources import discover
 from cllint.grammar import parse
@@ -30,9 +32,16 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("folders", nargs="*")
     ap.add_argument("--show", metavar="CODE", help="print every report whose code starts with CODE")
+    ap.add_argument("--target", help="a preset or device:N, as `cllint check --target` reads it")
     args = ap.parse_args()
     folders = args.folders or sorted(str(p) for p in ROOT.iterdir() if p.is_dir())
     options = LintOptions()
+    if args.target:
+        from cllint.cli.cmd_check import _device_reader
+
+        name = args.target
+        target = _device_reader(int(name[7:])) if name.startswith("device:") else Target.preset(name)
+        options = LintOptions(target=target, mode="target")  # as the CLI does with --target
     for folder in folders:
         files = [p for p in discover([folder], []) if p.suffix not in (".cl", ".clh", ".ocl", ".opencl")]
         kernels = clean = 0

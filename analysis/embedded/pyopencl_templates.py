@@ -85,11 +85,17 @@ def reduction(b: KernelBuilder, ctype: str, neutral: Piece, reduce_expr: Piece, 
 def scan(b: KernelBuilder, ctype: str, args: Piece, input_expr: Piece, scan_expr: Piece, neutral: Piece,
          output_statement: Piece, segment_start: Piece | None, preamble: Piece | None,
          name: str = "scan_scan_intervals") -> None:
+    """Two kernels, as pyopencl launches them: the scan reads the input (`input_expr`), and
+    a later launch, the final update, runs `output_statement` with the scanned `item`. So an
+    in-place scan (`input_expr="ary[i]"`, `output_statement="ary[i+1] = item;"`, pyopencl's
+    own list builder) is no race: the writes start after every read has finished."""
     b.synthetic("//CL//\n")
     if preamble:
         preamble(b)
     b.synthetic(f"\ntypedef {ctype} scan_type;\n__kernel void {name}(")
+    start = len(b)
     args(b)
+    arg_text = b.text_since(start)
     b.synthetic(", long N)\n{\n  long i = get_global_id(0);\n  if (i >= N) return;\n"
                 "  bool across_seg_boundary = false;\n  scan_type a = ")
     input_expr(b)
@@ -102,6 +108,14 @@ def scan(b: KernelBuilder, ctype: str, args: Piece, input_expr: Piece, scan_expr
         b.synthetic("  bool pyopencl_segment_start = ")
         segment_start(b)
         b.synthetic(";\n")
-    b.synthetic("  {\n    scan_type prev_item = b, last_item = item;\n    ")
+    # The arguments again, as generated text: what they say is reported once, from the first.
+    b.synthetic("  (void)item;\n}\n\n__kernel void scan_final_update(")
+    b.synthetic(arg_text)
+    # `item`, `prev_item` and `last_item` come from the scan's results in pyopencl's
+    # buffers: to the analyses, values of this work-item's own.
+    b.synthetic(", long N, __global const scan_type *pyopencl_scanned)\n{\n  long i = get_global_id(0);\n"
+                "  if (i >= N) return;\n  scan_type item = pyopencl_scanned[i];\n"
+                "  scan_type prev_item = i > 0 ? pyopencl_scanned[i - 1] : item, last_item = pyopencl_scanned[N - 1];\n"
+                "  {\n    ")
     output_statement(b)
     b.synthetic(";\n  }\n}\n")
