@@ -5,7 +5,8 @@
 clang-19 compiles each fixture for a non-SPIR triple (nvptx64): for SPIR, clang's default
 header defines some optional feature macros itself (`__opencl_c_read_write_images`, the
 work-group collectives, the atomic orders and scopes), whatever `-cl-ext` says, so it would
-not gate them; where a configuration has one of those, it is passed as `-D` instead. With
+not gate them; where a configuration has one of those, it is passed as `-D` instead. A
+fixture's `// define: NAME=VALUE` header is passed as `-D` to every run, as a host would. With
 every feature (`-cl-std=CL3.0 -cl-ext=+all`) clang must accept the file.
 Then as the fixture's mode says. Portability mode: a line is unportable when some OpenCL C
 3.0 device rejects it, so its errors are the union over devices with no optional feature

@@ -251,3 +251,31 @@ kernel void other(global float *y) { y[0] = 1.0f; }
     assert snap.diagnostics("f") == full(snap.text("f"), options)
     assert len(snap.diagnostics("f")) == 2
     assert snap.lint_stats("f")["reanalysed"] == 1  # kernel k, focused
+
+
+GATED_MACROS = b"""#define REAL float
+#define SUM(x) (x)
+kernel void a(global REAL *x, global half *h) { REAL s = x[0]; x[1] = SUM(s); x[2] = vload_half(0, h); }
+kernel void b(global REAL *y) { REAL t = y[0]; y[1] = t; }
+"""
+
+
+def test_changed_define_of_a_gated_type_is_followed() -> None:
+    """CL302 through macros (analysis/gating/macro_types.py): redefining `REAL` as `double`
+    reaches both kernels, and a later edit in one body keeps the other's reports."""
+    options = LintOptions(target=Target.preset("CL3.0").apply_overrides("-all"), mode="target", select=("CL3",))
+    host = Host(options)
+    host.set_file("f", GATED_MACROS)
+    assert host.snapshot().diagnostics("f") == []
+    text = GATED_MACROS
+    for old, new in [(b"#define REAL float", b"#define REAL double"),
+                     (b"y[1] = t;", b"y[1] = t + 1;"),
+                     (b"#define SUM(x) (x)", b"#define SUM(x) work_group_reduce_add(x)"),
+                     (b"x[2] = vload_half(0, h);", b"h[0] = h[1];")]:
+        pos = text.index(old)
+        host.apply_change(Change(edits={"f": [TextEdit(pos, pos + len(old), new)]}))
+        text = text[:pos] + new + text[pos + len(old):]
+        assert host.snapshot().diagnostics("f") == full(text, options)
+    assert {d.code for d in host.snapshot().diagnostics("f")} == {"CL302"}
+    # kernel a: its head, `REAL s`, SUM and the half store; kernel b: its head and `REAL t`
+    assert len(host.snapshot().diagnostics("f")) == 6
