@@ -15,7 +15,6 @@ through its argument types (`atom_add` on `long`) is not claimed.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from tree_sitter import Node, Tree
 
@@ -23,6 +22,7 @@ from ..catalogue import catalogue
 from ..features import DNF, INT64, Version
 from ..model.walk import nodes_of_kinds
 from ..preprocessor.expr import Token, tokenize
+from ..preprocessor.view import PreprocessorView
 from . import tables
 from .uses import Use, _gated_constant_names, _item, _names_no_half_value, _plain_type, _strip, _version, builtin_need
 
@@ -86,7 +86,7 @@ def _points_or_sizes(toks: list[Token], i: int) -> bool:
     return i >= 2 and toks[i - 1].text == "(" and toks[i - 2].text in ("sizeof", "__alignof__", "_Alignof")
 
 
-def _tokens(view: Any, body: str, offset: int, hide: frozenset[str], depth: int = 0) -> list[Token]:
+def _tokens(view: PreprocessorView, body: str, offset: int, hide: frozenset[str], depth: int = 0) -> list[Token]:
     """The body's tokens, object-like macros in it replaced by theirs (chains: `#define ZERO
     ((real)0)` with `#define real double`). Function-like ones are left as they are."""
     out: list[Token] = []
@@ -121,7 +121,7 @@ def _needs_in(toks: list[Token], pure_type: bool,
     return list(out.values())
 
 
-def _gated_macros(view: Any, file: str) -> set[str]:
+def _gated_macros(view: PreprocessorView, file: str) -> set[str]:
     """Names of this file's macros whose bodies hold a gated type word, directly or through
     other macros (a first test, by words; most files have none)."""
     bodies: dict[str, set[str]] = {}
@@ -143,7 +143,7 @@ def _in_directive(source: bytes, offset: int) -> bool:
     return source[start:offset].lstrip().startswith(b"#")
 
 
-def macro_type_uses(tree: Tree, source: bytes, view: Any, file: str,
+def macro_type_uses(tree: Tree, source: bytes, view: PreprocessorView | None, file: str,
                     focus: list[tuple[int, int]] | None = None) -> list[Use]:
     """Uses of gated types that reach the code through macros of this file (starting in
     `focus`). Never raises on user source; [] without a view."""
@@ -181,7 +181,7 @@ def _defined_functions(tree: Tree, source: bytes) -> frozenset[str]:
     return frozenset(names)
 
 
-def _at(node: Node, source: bytes, view: Any, defined: frozenset[str]) -> list[Use]:
+def _at(node: Node, source: bytes, view: PreprocessorView, defined: frozenset[str]) -> list[Use]:
     name = source[node.start_byte:node.end_byte].decode()
     macro = view.macro_at(name, node.start_byte)
     if macro is None:
