@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from tree_sitter import Node, Tree
 
-from ..model import Scalar, SemanticModel
+from ..model import Array, Scalar, SemanticModel
 from ..model.walk import nodes_of_kinds
 from . import tables
 from .uses import Use, _item
@@ -54,13 +54,15 @@ _EXPRESSION_TOP = frozenset({"expression_statement", "init_declarator", "return_
 
 
 def _uses_half_variable(model: SemanticModel, node: Node) -> bool:
-    """The full expression around `node` names a variable of type `half` (reported where it is
-    declared): the statement `x = t` or the initializer `= t * h[i]`."""
+    """The full expression around `node` names a variable of type `half` or an array of them
+    (reported where it is declared): the statement `x = t` or the initializer `= t * h[i]`."""
     top = node
     while top.parent is not None and top.parent.type not in _EXPRESSION_TOP:
         top = top.parent
     for ident in nodes_of_kinds(top, _IDENTIFIERS, ordered=False):
         t = model.type_of(ident)
+        while isinstance(t, Array):  # `half tile[16]` is declared, and reported, as half too
+            t = t.elem
         if isinstance(t, Scalar) and t.name == "half":
             return True
     return False
