@@ -78,7 +78,9 @@ def half_accesses(model: Callable[[], SemanticModel], tree: Tree, source: bytes,
                   focus: list[tuple[int, int]] | None = None) -> list[Use]:
     """Each load or store of a scalar `half` through a pointer (starting in `focus`). `model`
     builds the semantic model on first need; an access it cannot type is left alone."""
-    if _HALF_WORD.search(source) is None:
+    # find() first: it skips through the text in C many times faster than the regex, which
+    # then runs only where `half` occurs at all (every keystroke asks).
+    if b"half" not in source or _HALF_WORD.search(source) is None:
         return []  # the word `half` nowhere (`vload_half` is not it): no half to go through
     nodes = nodes_of_kinds(tree.root_node, _ACCESSES, ordered=False, ranges=focus)
     out: list[Use] = []
