@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from cllint.analysis.embedded import lint_host
 from cllint.analysis.lint import LintOptions
+
+import pocl_host
 
 HOST = Path(__file__).parent / "pocl" / "host_args_app.py"
 MODES = {  # mode -> (code cllint reports on its line, what pyopencl raises)
@@ -33,10 +34,7 @@ pytestmark = pytest.mark.device
 
 
 def run_host(mode: str) -> subprocess.CompletedProcess:
-    r = subprocess.run([sys.executable, str(HOST), mode], capture_output=True, text=True, timeout=300)
-    if "no PoCL platform" in r.stderr or "PLATFORM_NOT_FOUND" in r.stderr:
-        pytest.skip("no PoCL device (apt-get install pocl-opencl-icd)")
-    return r
+    return pocl_host.run_host(HOST, mode)
 
 
 def test_reports_are_the_marked_calls() -> None:
