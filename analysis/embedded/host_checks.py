@@ -258,8 +258,10 @@ def _check_argument(path: str, kernel: str, param: KernelParam, arg: Node, value
     if param.kind is ParamKind.SCALAR:
         if kernel in values.converted or "*" in values.converted or not _wrong_scalar(param, value):
             return None
+        # A Python float for a `float` names the same type twice: say what pyopencl wants instead.
+        why = ": pyopencl needs a sized numpy scalar here" if value.kind is ValueKind.PYTHON else ""
         return Diagnostic("CL603", Severity.ERROR, f"{_argument(value)} cannot be passed to parameter "
-                          f"'{param.name}' of type '{param.type}'{_size(param.size, value)}", span,
+                          f"'{param.name}' of type '{param.type}'{_size(param.size, value)}{why}", span,
                           _param_here(path, param), fix=_numpy_fix(param, value, arg, values.numpy, span))
     # None is a NULL __global or __constant pointer (pyopencl passes it); a __local one needs a size
     wrong = value.kind is ValueKind.NUMPY_ARRAY and param.space != "__local" or \
@@ -281,7 +283,7 @@ def _argument(value: HostValue) -> str:
     if value.kind is ValueKind.NONE:
         return "argument 'None'"
     if value.kind is ValueKind.PYTHON:
-        return f"argument of Python type '{value.type}'"
+        return f"Python '{value.type}' argument"
     return f"argument of type '{value.type}'{_size(value.size, value)}"
 
 

@@ -30,7 +30,8 @@ def reports() -> list[tuple[str, str, str, list[str]]]:
 
 def test_messages_name_both_sides_and_point_at_the_declaration() -> None:
     assert reports() == [
-        ("CL603", "2.0", "argument of Python type 'float' cannot be passed to parameter 's' of type 'float'",
+        ("CL603", "2.0", "Python 'float' argument cannot be passed to parameter 's' of type 'float': pyopencl needs "
+         "a sized numpy scalar here",
          ["float s: parameter 's' declared here"]),
         ("CL603", "np.float64(2)", "argument of type 'np.float64' (8 bytes) cannot be passed to parameter 's' "
          "of type 'float' (4 bytes)", ["float s: parameter 's' declared here"]),
