@@ -1,0 +1,91 @@
+"""The race check's cheap necessary condition (analysis/races/prefilter.py): a kernel whose
+text names no `local`/`global` address space cannot reach shared memory the check follows,
+so its CFG and dataflow are not built. Labelled kernels (may share or not), a third kept
+aside and scored separately, and a soundness check: on every race fixture and on corpus
+files, a kernel the filter skips gets no race from the full analysis either.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cllint.analysis.races import check as races_check
+from cllint.analysis.races.prefilter import may_share
+from cllint.analysis.uniformity.summaries import _is_kernel, file_analysis
+from cllint.grammar import parse
+
+FIXTURES = Path(__file__).parent / "rules" / "fixtures" / "races"
+CORPUS = Path(__file__).parent.parent / "bench" / ".cache" / "corpus"
+
+# (label, kernel source, may share): written before the filter.
+TUNE = [
+    ("image_only", b"kernel void k(read_only image2d_t a, write_only image2d_t b) {"
+                   b" int x = get_global_id(0); write_imagef(b, (int2)(x, 0), read_imagef(a, (int2)(x, 0))); }", False),
+    ("private_pointer_helper", b"void h(float2 *p) { p->x = 1.0f; }\n"
+                               b"kernel void k(int n) { float2 v; h(&v); int l = get_local_id(0); }", False),
+    ("scalar_args_ids", b"kernel void k(int n, float s) { size_t g = get_global_size(0) + get_local_size(0); }", False),
+    ("global_param", b"kernel void k(global float *a) { a[get_global_id(0)] = 0; }", True),
+    ("dunder_global_param", b"__kernel void k(__global float *a) { a[0] = a[1]; }", True),
+    ("local_array", b"kernel void k() { local float t[16]; t[get_local_id(0)] = 1; }", True),
+    ("local_param", b"kernel void k(__local int *t) { t[0] = 1; }", True),
+    ("word_in_comment", b"kernel void k(int n) { /* no local memory */ }", True),  # conservative
+]
+HELDOUT = [
+    ("constant_param", b"kernel void k(constant float *c, int n) { float x = c[get_global_id(0)]; }", False),
+    ("private_array", b"kernel void k(int n) { float a[4]; a[get_local_id(0) & 3] = 1; }", False),
+    ("local_macro_name", b"kernel void k(int n) { int get_local = 1; int global_x = 2; }", False),
+    ("local_pointer_local", b"kernel void k() { __local float t[8]; local float *p = t + 1; p[0] = 1; }", True),
+]
+
+
+def _kernels(src: bytes) -> list:
+    tree = parse(src)
+    fa = file_analysis(tree, src, "t.cl")
+    return [(name, fa.functions[name]) for name in fa.functions if _is_kernel(fa.functions[name])]
+
+
+@pytest.mark.parametrize("name,src,want", TUNE, ids=[c[0] for c in TUNE])
+def test_tune_label(name: str, src: bytes, want: bool) -> None:
+    [(_, func)] = _kernels(src)
+    assert may_share(src, func.start_byte, func.end_byte) is want
+
+
+@pytest.mark.parametrize("name,src,want", HELDOUT, ids=[c[0] for c in HELDOUT])
+def test_heldout_label(name: str, src: bytes, want: bool) -> None:
+    [(_, func)] = _kernels(src)
+    assert may_share(src, func.start_byte, func.end_byte) is want
+
+
+def _skipped_kernels_have_no_race(src: bytes) -> tuple[int, int]:
+    """(kernels skipped, kernels): a skipped kernel's full analysis finds no race."""
+    tree = parse(src)
+    fa = file_analysis(tree, src, "t.cl")
+    skipped = total = 0
+    for name in fa.functions:
+        func = fa.functions[name]
+        if not _is_kernel(func):
+            continue
+        total += 1
+        if may_share(src, func.start_byte, func.end_byte):
+            continue
+        skipped += 1
+        try:
+            assert list(races_check._Kernel(fa, name, None, src).races()) == [], name
+        except RecursionError:
+            pass
+    return skipped, total
+
+
+def test_sound_on_race_fixtures() -> None:
+    for path in sorted(FIXTURES.glob("*/*.cl")):
+        _skipped_kernels_have_no_race(path.read_bytes())
+
+
+def test_sound_on_corpus_sample() -> None:
+    files = sorted(CORPUS.glob("darktable/**/*.cl"))[:12] + sorted(CORPUS.glob("opencv/**/*.cl"))[:12]
+    if not files:
+        pytest.skip("corpus not fetched (bench/corpus.py)")
+    skipped = sum(_skipped_kernels_have_no_race(p.read_bytes())[0] for p in files)
+    assert skipped > 0  # the filter does skip something on real code
