@@ -23,6 +23,8 @@ TARGET = 0.95
 # Below target when last measured, each with why; strict, so a fix shows as XPASS.
 KNOWN_SHORT = {
     ("heldout", "target"): "recall 11/12, precision 11/13 (held out, scored only)",
+    # Round 4, written apart from the rules and the other held-out sets: report-only.
+    ("heldout_r4", "target"): "recall 25/26, precision 25/27 (held out, scored only)",
 }
 
 
@@ -32,7 +34,7 @@ def test_recall_and_precision(split: str, mode: str, request: pytest.FixtureRequ
     if (split, mode) in KNOWN_SHORT:
         request.applymarker(pytest.mark.xfail(reason=KNOWN_SHORT[split, mode], strict=True))
     if not files(split, mode):
-        pytest.skip(f"no {mode} kernels in {split}")  # round 3 is target mode only
+        pytest.skip(f"no {mode} kernels in {split}")  # rounds 3 and 4 are target mode only
     s = score(split, mode)
     assert s.expected, "no labelled reports in this split and mode"
     assert s.recall >= TARGET, s.misses()
