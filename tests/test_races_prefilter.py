@@ -1,6 +1,7 @@
-"""The race check's cheap necessary condition (analysis/races/prefilter.py): a kernel whose
+"""The race check's cheap necessary conditions (analysis/races/prefilter.py): a kernel whose
 text names no `local`/`global` address space cannot reach shared memory the check follows,
-so its CFG and dataflow are not built. Labelled kernels (may share or not), a third kept
+and one with no store through a subscript or `*`, no atomic call and no call of a function
+the file defines writes none; either way its CFG and dataflow are not built. Labelled kernels (may share or not), a third kept
 aside and scored separately, and a soundness check: on every race fixture and on corpus
 files, a kernel the filter skips gets no race from the full analysis either.
 """
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cllint.analysis.races import check as races_check
-from cllint.analysis.races.prefilter import may_share
+from cllint.analysis.races.prefilter import may_share, may_write
 from cllint.analysis.uniformity.summaries import _is_kernel, file_analysis
 from cllint.grammar import parse
 
@@ -39,6 +40,25 @@ HELDOUT = [
     ("local_pointer_local", b"kernel void k() { __local float t[8]; local float *p = t + 1; p[0] = 1; }", True),
 ]
 
+# (label, kernel source, may write): the kernel is the file's last function.
+WRITE_TUNE = [
+    ("reads_only", b"kernel void k(global const float *a, write_only image2d_t o) {"
+                   b" int x = get_global_id(0); float v = a[x]; v += 1; write_imagef(o, (int2)(x, 0), v); }", False),
+    ("private_scalar_updates", b"kernel void k(global float *a) { int i = 0; i++; float s = a[i]; s *= 2; }", False),
+    ("store", b"kernel void k(global float *a) { a[get_global_id(0)] = 0; }", True),
+    ("store_in_parens", b"kernel void k(global float *a) { (a[0]) = 1; }", True),
+    ("deref_store", b"kernel void k(global float *a) { *(a + 1) = 2; }", True),
+    ("increment", b"kernel void k(local int *c) { c[0]++; }", True),
+    ("atomic", b"kernel void k(global int *c) { atomic_inc(&c[0]); }", True),
+    ("helper_call", b"void h(global float *p) { p[0] = 1; }\nkernel void k(global float *a) { h(a); }", True),
+]
+WRITE_HELDOUT = [
+    ("builtin_calls_only", b"kernel void k(global float *a) { float v = sqrt(a[0]) + fabs(a[1]); }", False),
+    ("field_store", b"kernel void k(global float2 *a, int n) { float2 p; p.x = a[0].y; }", False),
+    ("compound_store", b"kernel void k(global float *a) { a[1] += a[0]; }", True),
+    ("atom_prefix", b"kernel void k(global int *c) { atom_add(c + 1, 2); }", True),
+]
+
 
 def _kernels(src: bytes) -> list:
     tree = parse(src)
@@ -58,8 +78,25 @@ def test_heldout_label(name: str, src: bytes, want: bool) -> None:
     assert may_share(src, func.start_byte, func.end_byte) is want
 
 
+def _write_label(src: bytes) -> bool:
+    fa = file_analysis(parse(src), src, "t.cl")
+    kernel = [fa.functions[n] for n in fa.functions if _is_kernel(fa.functions[n])][-1]
+    return may_write(kernel, fa.functions)
+
+
+@pytest.mark.parametrize("name,src,want", WRITE_TUNE, ids=[c[0] for c in WRITE_TUNE])
+def test_write_tune_label(name: str, src: bytes, want: bool) -> None:
+    assert _write_label(src) is want
+
+
+@pytest.mark.parametrize("name,src,want", WRITE_HELDOUT, ids=[c[0] for c in WRITE_HELDOUT])
+def test_write_heldout_label(name: str, src: bytes, want: bool) -> None:
+    assert _write_label(src) is want
+
+
 def _skipped_kernels_have_no_race(src: bytes) -> tuple[int, int]:
-    """(kernels skipped, kernels): a skipped kernel's full analysis finds no race."""
+    """(kernels skipped, kernels): a skipped kernel's full analysis finds no write to
+    shared memory and no race."""
     tree = parse(src)
     fa = file_analysis(tree, src, "t.cl")
     skipped = total = 0
@@ -68,11 +105,14 @@ def _skipped_kernels_have_no_race(src: bytes) -> tuple[int, int]:
         if not _is_kernel(func):
             continue
         total += 1
-        if may_share(src, func.start_byte, func.end_byte):
+        if may_share(src, func.start_byte, func.end_byte) and may_write(func, fa.functions):
             continue
         skipped += 1
         try:
-            assert list(races_check._Kernel(fa, name, None, src).races()) == [], name
+            kernel = races_check._Kernel(fa, name, None, src)
+            if kernel.body is not None:
+                assert not any(a.write for a in kernel.accesses()), name
+            assert list(kernel.races()) == [], name
         except RecursionError:
             pass
     return skipped, total

@@ -30,7 +30,7 @@ from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import Env, Evaluator
 from cllint.analysis.races.fences import fenced_spaces
 from cllint.analysis.races.frames import Frame, FrameEvaluator
-from cllint.analysis.races.prefilter import may_share
+from cllint.analysis.races.prefilter import may_share, may_write
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, build_cfg
@@ -82,8 +82,8 @@ def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None
         func = fa.functions[name]
         if not _is_kernel(func) or not meets_range(focus, func.start_byte, func.end_byte):
             continue
-        if not may_share(source, func.start_byte, func.end_byte):
-            continue  # no shared memory declared: nothing to race on, no CFG or dataflow built
+        if not may_share(source, func.start_byte, func.end_byte) or not may_write(func, fa.functions):
+            continue  # no shared memory declared, or none written: no race, no CFG or dataflow built
         try:
             out.extend(_Kernel(fa, name, view, source, live, helpers).races())
         except RecursionError:
