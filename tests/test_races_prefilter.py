@@ -51,12 +51,22 @@ WRITE_TUNE = [
     ("increment", b"kernel void k(local int *c) { c[0]++; }", True),
     ("atomic", b"kernel void k(global int *c) { atomic_inc(&c[0]); }", True),
     ("helper_call", b"void h(global float *p) { p[0] = 1; }\nkernel void k(global float *a) { h(a); }", True),
+    ("private_array_store", b"kernel void k(global float *a) { float w[4]; w[0] = a[0]; }", False),
+    ("helper_passed_private", b"void h(float2 *p) { p->x = 1; }\n"
+                              b"kernel void k(global float *a) { float2 v; h(&v); v.x = a[0]; }", False),
+    ("derived_pointer_store", b"kernel void k(global float *a) { float *p = a + 1; p[0] = 1; }", True),
+    ("local_array_store", b"kernel void k() { local float t[4]; t[0] = 1; }", True),
 ]
 WRITE_HELDOUT = [
     ("builtin_calls_only", b"kernel void k(global float *a) { float v = sqrt(a[0]) + fabs(a[1]); }", False),
     ("field_store", b"kernel void k(global float2 *a, int n) { float2 p; p.x = a[0].y; }", False),
     ("compound_store", b"kernel void k(global float *a) { a[1] += a[0]; }", True),
     ("atom_prefix", b"kernel void k(global int *c) { atom_add(c + 1, 2); }", True),
+    ("private_2d_store", b"kernel void k(global float *a) { float acc[2][2]; acc[0][1] = a[0]; }", False),
+    ("bare_deref", b"kernel void k(global float *a) { *a = 1; }", True),
+    # conservative: a shared pointer appears among the arguments (it is only read)
+    ("helper_reads_element", b"float f(float x) { return x; }\n"
+                             b"kernel void k(global float *a) { float v = f(a[0]); }", True),
 ]
 
 

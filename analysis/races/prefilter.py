@@ -27,27 +27,72 @@ def may_share(source: bytes, start: int, end: int) -> bool:
 
 
 _WRITES = frozenset({"assignment_expression", "update_expression", "call_expression"})
+_DECLARATORS = frozenset({"pointer_declarator", "array_declarator"})
 _STORED = ("subscript_expression", "pointer_expression")
 _ATOMIC = ("atomic_", "atom_")  # accesses._use: `&t[i]` passed to one is a write
 
 
 def may_write(func: Node, defined: Container[str]) -> bool:
     """Whether the kernel `func` may write shared memory the check follows: a store or an
-    increment through a subscript or `*` (accesses._use), an atomic call, or a call of a
-    function the file defines (`defined`: a helper writes only through what it is passed).
-    Without one, every access is a read, and reads do not race with reads."""
-    for n in nodes_of_kinds(func, _WRITES, ordered=False):
+    increment through a subscript or `*` of a name that may point into it, an atomic call,
+    or a call of a function the file defines passed such a name (a helper writes only
+    through what it is passed: calls._passes_shared). Without one, every access the check
+    collects is a read, and reads do not race with reads."""
+    candidates = nodes_of_kinds(func, _WRITES, ordered=False)
+    if not candidates:
+        return False
+    bases: set[bytes] | None = None
+    for n in candidates:
         if n.type == "call_expression":
             fn = n.child_by_field_name("function")
             if fn is None or fn.type != "identifier":
                 continue  # not followed by the check either (callee_name)
             name = fn.text.decode("utf-8", "replace") if fn.text else ""
-            if name.startswith(_ATOMIC) or name in defined:
+            if name.startswith(_ATOMIC):
                 return True
-            continue
-        target = n.child_by_field_name("left" if n.type == "assignment_expression" else "argument")
-        while target is not None and target.type == "parenthesized_expression" and target.named_child_count == 1:
-            target = target.named_children[0]
-        if target is not None and target.type in _STORED:
+            if name not in defined:
+                continue
+            target = n.child_by_field_name("arguments")
+        else:
+            target = n.child_by_field_name("left" if n.type == "assignment_expression" else "argument")
+            while target is not None and target.type == "parenthesized_expression" and target.named_child_count == 1:
+                target = target.named_children[0]
+            if target is None or target.type not in _STORED:
+                continue
+        if bases is None:
+            bases = _bases(func)
+        if target is not None and _mentions(target, bases):
             return True
     return False
+
+
+def _bases(func: Node) -> set[bytes]:
+    """Names the kernel declares that frames.Frame.target may follow: every pointer (a
+    shared argument, or a private pointer derived from one) and every array declared with
+    a `local`/`global` word (a `__local` array; private arrays are not followed)."""
+    out: set[bytes] = set()
+    for d in nodes_of_kinds(func, _DECLARATORS, ordered=False):
+        if d.type == "array_declarator":
+            decl = d.parent
+            while decl is not None and decl.type not in ("declaration", "parameter_declaration"):
+                decl = decl.parent
+            text = decl.text if decl is not None else None
+            if text is not None and _QUALIFIER.search(text) is None:
+                continue
+        ident = d.child_by_field_name("declarator")
+        while ident is not None and ident.type != "identifier":
+            ident = ident.child_by_field_name("declarator")
+        if ident is not None and ident.text:
+            out.add(ident.text)
+    return out
+
+
+def _mentions(node: Node, names: set[bytes]) -> bool:
+    """Some identifier under `node` is one of `names` (what a pointer expression's target
+    is rooted at: `p`, `p + i`, `&t[i]`, `*(q - 1)`)."""
+    if not names:
+        return False
+    return any(n.text in names for n in nodes_of_kinds(node, _IDENTIFIER, ordered=False))
+
+
+_IDENTIFIER = frozenset({"identifier"})
