@@ -22,9 +22,12 @@ TARGET = 0.95
 
 # Below target when last measured, each with why; strict, so a fix shows as XPASS.
 KNOWN_SHORT = {
-    ("heldout", "target"): "recall 11/12, precision 11/13 (held out, scored only)",
-    # Round 4, written apart from the rules and the other held-out sets: report-only.
-    ("heldout_r4", "target"): "recall 25/26, precision 25/27 (held out, scored only)",
+    # precision 11/13 until the 64-bit legacy atomics stopped being reported as deprecated
+    ("heldout", "target"): "recall 11/12 (held out, scored only)",
+    # Round 4 (written apart from the rules and the other held-out sets) scored 25/26 and 25/27
+    # when first run; the fix for one of its two false alarms (64-bit atom_* are not
+    # deprecated, spec section "Legacy 64-Bit Atomic Extensions") brings it to the target,
+    # so it is asserted now, no longer a clean held-out figure (BENCHMARKS.md).
 }
 
 

@@ -206,10 +206,16 @@ def _refined(use: Use, model: SemanticModel, tree: Tree, target: Target, view: P
     if view is not None and not _Declarations(model, view, call.start_byte).certain(args):
         return use  # `#ifdef cl_khr_int64_base_atomics` / `typedef long T;` / `#else` / `typedef int T;`
     fits = [o for o in _of_arity(fn, len(args)) if overload_fits(o, types, target)]
-    need = _any_of([own_requirement(fn, o) for o in fits])
+    owns = [own_requirement(fn, o) for o in fits]
+    need = _any_of(owns)
     if not _stricter(need, use.requires):
         return use
-    return replace(use, requires=need, detail=_needing_types(fn, fits, use.requires, len(args)))
+    # Overloads an extension adds have that extension's status: the 64-bit `atom_add` of
+    # cl_khr_int64_base_atomics is not deprecated with the 1.x legacy atomics (its spec
+    # section, "Legacy 64-Bit Atomic Extensions", says nothing of the kind).
+    deprecated = None if owns and all(owns) else use.deprecated
+    return replace(use, requires=need, detail=_needing_types(fn, fits, use.requires, len(args)),
+                   deprecated=deprecated)
 
 
 class _Declarations:
