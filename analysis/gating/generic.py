@@ -11,12 +11,13 @@ target with it: that difference is the use, so no case list is kept here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from tree_sitter import Tree
 
 from ..addrspace import analyse
 from ..features import DNF, GENERIC, V2_0
+from ..findings import Finding
 from ..model import SemanticModel
 from ..model.walk import in_ranges
 from ..target import Target
@@ -42,10 +43,10 @@ def _conversions(tree: Tree, source: bytes, target: Target, expander: Callable[.
     return {(f.start, f.end, f.message) for f in analyse(model, focus) if f.code in _CONVERSIONS}
 
 
-def conversion_spans(model: SemanticModel, focus: list[tuple[int, int]] | None = None) -> set[tuple[int, int]]:
-    """Where the address-space analysis of a model finds a conversion error (in `focus`: an
-    incremental run asks about the functions it re-analyses, not the whole file)."""
-    return {(f.start, f.end) for f in analyse(model, focus) if f.code in _CONVERSIONS}
+def conversion_spans(findings: Iterable[Finding]) -> set[tuple[int, int]]:
+    """Where an address-space analysis (of the lint's own model, in its focus: an incremental
+    run asks about the functions it re-analyses, not the whole file) found a conversion error."""
+    return {(f.start, f.end) for f in findings if f.code in _CONVERSIONS}
 
 
 def generic_conversions(tree: Tree, source: bytes, target: Target, portability: bool,

@@ -16,11 +16,16 @@ from cllint.analysis.rules._model import active, model_for
 from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
 
 
+def analysis_of(ctx: RuleContext) -> list[Finding]:
+    """The address-space analysis of the context's model, in its focus, compiled-out code
+    included: shared by CL1xx and by the generic-space gating, which asks the same model
+    for its conversion errors (one analysis per lint instead of two)."""
+    return cached(ctx, "_cl1xx_all", lambda: analyse(model_for(ctx), focus=ctx.options.get("focus"),
+                                                     extension_enabled=_extension_enabled(ctx)))
+
+
 def _findings(ctx: RuleContext) -> list[Finding]:
-    def compute() -> list[Finding]:
-        found = analyse(model_for(ctx), focus=ctx.options.get("focus"), extension_enabled=_extension_enabled(ctx))
-        return [f for f in found if active(ctx, f.start)]
-    return cached(ctx, "_cl1xx", compute)
+    return cached(ctx, "_cl1xx", lambda: [f for f in analysis_of(ctx) if active(ctx, f.start)])
 
 
 def _extension_enabled(ctx: RuleContext) -> Callable[[int, str], bool] | None:

@@ -26,6 +26,7 @@ from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.preprocessor.expr import _CMP
 from cllint.analysis.rules.base import FixAvailability, Group, Rule, RuleContext
 from cllint.analysis.rules._model import kind_index, model_for
+from cllint.analysis.rules.address_space import analysis_of
 from cllint.analysis.target import _did_you_mean
 from cllint.analysis.toplevel import CONTAINERS
 
@@ -62,7 +63,7 @@ def _generic_uses(ctx: RuleContext) -> list[Use]:
     def candidates() -> set[tuple[int, int]]:
         if ctx.target.version >= V2_0 and not is_target_mode(ctx):
             return {(0, 0)}  # the lint's model has generic pointers: no cheap answer
-        return conversion_spans(model_for(ctx), ctx.focus)
+        return conversion_spans(analysis_of(ctx))  # the CL1xx analysis of the same model and focus
 
     # With a focus, those in it: the incremental driver keeps the rest from a full run (it
     # used to keep none, and a re-analysed function lost its conversions).
