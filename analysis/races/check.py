@@ -22,7 +22,7 @@ from typing import Any
 
 from tree_sitter import Node, Tree
 
-from cllint.analysis.model.walk import meets_range
+from cllint.analysis.model.walk import meets_range, nodes_of_kinds
 from cllint.analysis.preprocessor.decided import decided_live_ranges
 from cllint.analysis.races.accesses import Access, collect
 from cllint.analysis.races.calls import HelperCalls
@@ -47,6 +47,7 @@ MAX_VALUES = 16  # of one loop counter
 MAX_COMBOS = 256  # counter assignments tried per pair
 MAX_ACCESSES = 64  # per kernel and memory object; beyond, stay silent
 ROUNDS = 2  # samples for unknown uniform values
+_CALLS = frozenset({"call_expression"})
 
 
 @dataclass(frozen=True)
@@ -594,19 +595,26 @@ def _model_sizes(func: Node, flat: frozenset[int]) -> list[tuple[int, int, int]]
     work-items in one dimension, 8x8 and 4x4 in two, 4x4x4 and 2x2x2 in three (a race must
     show in both, so it does not hang on the size). Dimensions the kernel never asks about,
     or that the file treats as one work-item wide (uniformity's flat dimensions): 1."""
-    for n in walk(func):
-        if n.type == "compound_statement":
-            break
-        if b"reqd_work_group_size" in (n.text or b"") and n.type != "function_definition":
-            nums = [int(x) for x in re.findall(rb"\d+", (n.text or b"").split(b"reqd_work_group_size", 1)[1])[:3]]
-            if len(nums) == 3 and all(0 < x for x in nums) and nums[0] * nums[1] * nums[2] <= 1024:
-                return [(nums[0], nums[1], nums[2])]
+    body = func.child_by_field_name("body")
+    # Only the head (what comes before the body) can hold the attribute: one look at its
+    # text before a walk of its nodes.
+    if b"reqd_work_group_size" in (func.text or b"")[: (body.start_byte if body is not None else func.end_byte)
+                                                     - func.start_byte]:
+        for n in walk(func):
+            if n.type == "compound_statement":
+                break
+            if b"reqd_work_group_size" in (n.text or b"") and n.type != "function_definition":
+                nums = [int(x) for x in re.findall(rb"\d+", (n.text or b"").split(b"reqd_work_group_size", 1)[1])[:3]]
+                if len(nums) == 3 and all(0 < x for x in nums) and nums[0] * nums[1] * nums[2] <= 1024:
+                    return [(nums[0], nums[1], nums[2])]
     used: set[int] = set()
-    for n in walk(func.child_by_field_name("body")):
-        if n.type == "call_expression" and callee_name(n) in ("get_local_id", "get_global_id", "get_local_size"):
+    # The calls only, found by one query (in C) rather than a Python walk of every node.
+    for n in nodes_of_kinds(body, _CALLS, ordered=False) if body is not None else ():
+        name = callee_name(n)
+        if name in ("get_local_id", "get_global_id", "get_local_size"):
             t = _text(_arg(n, 0))
             used |= {int(t)} if t in ("0", "1", "2") else {0, 1, 2}
-        elif n.type == "call_expression" and callee_name(n) in ("get_local_linear_id", "get_global_linear_id"):
+        elif name in ("get_local_linear_id", "get_global_linear_id"):
             used |= {0, 1, 2}
     used -= flat
     widths = {1: (16, 4), 2: (8, 4), 3: (4, 2)}.get(max(used) + 1 if used else 1, (16, 4))

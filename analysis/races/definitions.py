@@ -7,9 +7,15 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity.cfg import CFG
 from cllint.analysis.uniformity.names import Names
+
+
+# The kinds the two passes read, found by a query (in C) instead of Python walks of every node.
+_DEFINING = frozenset({"init_declarator", "assignment_expression", "update_expression", "pointer_expression"})
+_LOOPS = frozenset({"for_statement"})
 
 
 def _text(node: Node | None) -> str:
@@ -27,7 +33,7 @@ def definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], di
     writes: dict[int, int] = {}
     fields: dict[tuple[int, str], list[Node]] = {}  # (struct key, field path) -> its stores
     whole: set[int] = set()  # structs stored into other than by a field's name
-    for n in walk(body):
+    for n in nodes_of_kinds(body, _DEFINING):
         if n.type == "init_declarator":
             d = n.child_by_field_name("declarator")
             while d is not None and d.type == "pointer_declarator":  # `local float *p = ...`
@@ -54,9 +60,7 @@ def definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], di
             elif n.child_by_field_name("argument") is not None:
                 whole |= _root_keys(names, n.child_by_field_name("argument"))
     counters: dict[int, tuple] = {}
-    for n in walk(body):
-        if n.type != "for_statement":
-            continue
+    for n in nodes_of_kinds(body, _LOOPS):
         init, update = n.child_by_field_name("initializer"), n.child_by_field_name("update")
         if init is None or update is None:
             continue
