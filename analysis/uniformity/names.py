@@ -220,11 +220,17 @@ def root_var(names: Names, node: Node | None) -> VarInfo | None:
     return None
 
 
+_ALIASING = frozenset({"init_declarator", "assignment_expression"})
+
+
 def _aliases(body: Node, names: Names) -> None:
     """Flow-insensitive points-to for private pointers: `p = &x`, `p = arr`, `p = q`."""
+    from cllint.analysis.model.walk import nodes_of_kinds
     from cllint.analysis.syntax import walk
 
-    for node in walk(body):
+    # The two kinds read, by one query in pre-order (the walk's order: a copy `q = p` takes
+    # what `p` points to so far) instead of a Python walk of every node.
+    for node in nodes_of_kinds(body, _ALIASING):
         lhs = rhs = None
         if node.type == "init_declarator":
             ident, _, _ = _declarator_name(node.child_by_field_name("declarator"))
