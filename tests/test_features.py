@@ -489,3 +489,12 @@ def test_a_half_variable_is_reported_once_not_at_each_use() -> None:
     src = (b"kernel void k(global half *h, global float *o) {\n    half t = h[0];\n    h[1] = t;\n"
            b"    o[0] = h[2] + t;\n    h[3] = h[4];\n}\n")
     assert lines(src, lint(src, "CL1.2", "target")) == {("CL302", 2), ("CL302", 5)}
+
+
+def test_guard_never_true_leaves_version_switches_alone() -> None:
+    """Dead on 1.2 by the condition's own version test: meant for other versions. A feature
+    macro no 1.2 device defines, behind a version test that 1.2 passes, is still reported."""
+    switch = b"#if __OPENCL_C_VERSION__ >= 200 && defined(__opencl_c_generic_address_space)\nint x;\n#endif\n"
+    assert [d for d in lint(switch, "CL1.2", "target") if d.code == "CL306"] == []
+    passed = b"#if __OPENCL_C_VERSION__ >= 120 && defined(__opencl_c_fp64)\nint x;\n#endif\n"
+    assert [d.code for d in lint(passed, "CL1.2", "target")] == ["CL306"]

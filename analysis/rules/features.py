@@ -506,7 +506,9 @@ class GuardNeverTrue(Rule):
     compiled: `#ifdef __opencl_c_fp64` under OpenCL C 1.2 (feature macros only exist from
     OpenCL C 2.0 on; 1.2 devices define `cl_khr_fp64`), `#ifdef __opencl_c_subgroups` under
     2.0. Guards that are false only because this target lacks an optional feature are the
-    normal way to write portable code and are not reported.
+    normal way to write portable code and are not reported, nor are conditions whose own
+version test rules the target's version out (`#if __OPENCL_C_VERSION__ >= 200 &&
+defined(__opencl_c_generic_address_space)` on 1.2): those arms are meant for other versions.
 
     ## Why is this bad?
     The guarded code is dead for every device of that version, which is rarely what the
@@ -541,6 +543,10 @@ class GuardNeverTrue(Rule):
         if view is None:
             return
         fixed, optional = _macro_facts(ctx.target)
+        # Every feature and extension macro free: what is never true then is so by the
+        # version (`__OPENCL_C_VERSION__ >= 200 && ...` on 1.2), as its author wrote it.
+        version_only = frozenset(set(FEATURES) | set(EXTENSIONS) | optional)
+        version_fixed = {n: v for n, v in fixed.items() if n not in version_only}
         by_start = {d.start: d for d in view.directives}
         seen: set[int] = set()
         for _, _, branch in view.regions:
@@ -555,6 +561,8 @@ class GuardNeverTrue(Rule):
                 continue
             if not _never_true(branch.own, fixed, optional):
                 continue
+            if _never_true(branch.own, version_fixed, version_only):
+                continue  # its own version test rules this version out: a switch, dead by design
             yield self.diagnostic(
                 Span(ctx.file, d.start, d.end),
                 f"condition '{_condition_text(d)}' is never true for OpenCL C {ctx.target.version} "
