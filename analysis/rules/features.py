@@ -507,8 +507,8 @@ class GuardNeverTrue(Rule):
     OpenCL C 2.0 on; 1.2 devices define `cl_khr_fp64`), `#ifdef __opencl_c_subgroups` under
     2.0. Guards that are false only because this target lacks an optional feature are the
     normal way to write portable code and are not reported, nor are conditions whose own
-version test rules the target's version out (`#if __OPENCL_C_VERSION__ >= 200 &&
-defined(__opencl_c_generic_address_space)` on 1.2): those arms are meant for other versions.
+    version test rules the target's version out (`#if __OPENCL_C_VERSION__ >= 200 &&
+    defined(__opencl_c_generic_address_space)` on 1.2): those arms are meant for other versions.
 
     ## Why is this bad?
     The guarded code is dead for every device of that version, which is rarely what the
