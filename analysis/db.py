@@ -115,12 +115,16 @@ def _point_at(text: bytes, offset: int) -> Point:
 
 class Host:
     def __init__(self, options: LintOptions | None = None, include_resolver: IncludeResolver | None = None,
-                 tree_capacity: int | None = None):
+                 tree_capacity: int | None = None, tree_text_budget: int | None = None):
         """`tree_capacity`: how many files keep their syntax tree (least recently changed
-        or read go first; None keeps all). A tree takes about 35 times its text's size,
-        so an editor with many files open keeps texts and results, not every tree."""
+        or read go first; None keeps all). A tree takes about 30 times its text's size,
+        so an editor with many files open keeps texts and results, not every tree.
+        `tree_text_budget`: also drop the oldest trees while the texts of the files that keep
+        one add up to more than this many bytes (the two most recent always keep theirs), so
+        that the memory kept follows what the trees cost, many small files or a few large."""
         self._parser = Parser(language())
         self._tree_capacity = tree_capacity
+        self._tree_text_budget = tree_text_budget
         self._recent: OrderedDict[FileId, None] = OrderedDict()
         self._files: dict[FileId, FileState] = {}
         self._default = options or LintOptions()
@@ -205,9 +209,9 @@ class Host:
         self._recent.move_to_end(file)
 
     def _evict(self) -> None:
-        if self._tree_capacity is None:
+        if self._tree_capacity is None and self._tree_text_budget is None:
             return
-        while len(self._recent) > self._tree_capacity:
+        while self._over_tree_limits():
             file, _ = self._recent.popitem(last=False)
             state = self._files.get(file)
             if state is None or state.tree is None:
@@ -218,6 +222,18 @@ class Host:
                 self._revision += 1
                 self._files[file] = replace(state, tree=None, revision=self._revision, steps=(),
                                             canonical=True)
+
+    def _over_tree_limits(self) -> bool:
+        if self._tree_capacity is not None and len(self._recent) > self._tree_capacity:
+            return True
+        if self._tree_text_budget is None or len(self._recent) <= 2:
+            return False
+        held = 0
+        for f in self._recent:
+            state = self._files.get(f)
+            if state is not None and state.tree is not None:
+                held += len(state.text)
+        return held > self._tree_text_budget
 
     def _restore(self, file: FileId, revision: int) -> Tree | None:
         """The tree of a file whose tree was dropped: a fresh parse, kept again (None when

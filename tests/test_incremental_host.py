@@ -68,3 +68,24 @@ def test_dropped_trees_come_back_and_keep_results() -> None:
         assert snap.tree(f).root_node.end_byte == len(texts[f])
         assert host.snapshot().diagnostics(f) == before[f]
     assert sum(s.tree is not None for s in host._files.values()) <= 2
+
+
+def test_tree_text_budget_keeps_trees_by_size() -> None:
+    """With a budget for the texts of the files that keep a tree, large files keep fewer
+    trees and small ones more; the two most recent keep theirs whatever their size."""
+    from cllint.analysis.db import Host
+
+    body = b"kernel void k(global float *p) { p[0] = 1.0f; }\n"
+    small = {f"s{i}": body for i in range(6)}
+    big = {f"b{i}": body * 40 for i in range(4)}  # ~2 KB each
+    host = Host(tree_capacity=12, tree_text_budget=4 * 1024)
+    for f, t in small.items():
+        host.set_file(f, t)
+    assert all(host._files[f].tree is not None for f in small), "six small files fit the budget"
+    for f, t in big.items():
+        host.set_file(f, t)
+    kept = [f for f, s in host._files.items() if s.tree is not None]
+    assert kept and set(kept) <= {"b2", "b3", "b1"} and {"b2", "b3"} <= set(kept)
+    assert sum(len(host._files[f].text) for f in kept) <= 4 * 1024 or len(kept) == 2
+    # a file whose tree was dropped reads the same as before
+    assert host.snapshot().tree("s0").root_node.text == small["s0"]
