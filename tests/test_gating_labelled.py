@@ -28,6 +28,10 @@ KNOWN_SHORT = {
     # when first run; the fix for one of its two false alarms (64-bit atom_* are not
     # deprecated, spec section "Legacy 64-Bit Atomic Extensions") brings it to the target,
     # so it is asserted now, no longer a clean held-out figure (BENCHMARKS.md).
+    # Round 5 (written apart from the rules and the other held-out sets), first scored at
+    # 56d2c10: precision 30/30; both misses are spec-only lines clang-19 accepts on 1.0
+    # (integer clamp, a uchar store without cl_khr_byte_addressable_store).
+    ("heldout_r5", "target"): "recall 30/32 (held out, scored only)",
 }
 
 
@@ -37,7 +41,7 @@ def test_recall_and_precision(split: str, mode: str, request: pytest.FixtureRequ
     if (split, mode) in KNOWN_SHORT:
         request.applymarker(pytest.mark.xfail(reason=KNOWN_SHORT[split, mode], strict=True))
     if not files(split, mode):
-        pytest.skip(f"no {mode} kernels in {split}")  # rounds 3 and 4 are target mode only
+        pytest.skip(f"no {mode} kernels in {split}")  # rounds 3 to 5 are target mode only
     s = score(split, mode)
     assert s.expected, "no labelled reports in this split and mode"
     assert s.recall >= TARGET, s.misses()
