@@ -31,12 +31,6 @@ if TYPE_CHECKING:
         swizzle_type,
     )
 
-__all__ = [
-    "AddressSpace", "Array", "Enum_", "Field", "FileIndex", "Function", "FunctionInfo", "FunctionModel",
-    "Opaque", "Pipe", "Pointer", "Scalar", "Scope", "ScopeKind", "SemanticModel", "Struct", "Symbol",
-    "SymbolKind", "Type", "Unknown", "Vector", "common_address_space", "default_pointee_space",
-    "is_enclosed", "swizzle_type",
-]
 
 # Loaded on first use (PEP 562): importing one submodule (`model.walk`) must not pay for
 # the whole package at start-up.
@@ -48,6 +42,7 @@ _HOME = {name: module for module, names in {
         "common_address_space default_pointee_space is_enclosed swizzle_type"
     ),
 }.items() for name in names.split()}
+__all__ = sorted(_HOME)
 
 
 def __getattr__(name: str) -> Any:
