@@ -291,7 +291,9 @@ def scan(lines: list[str]) -> list[Line]:
         if me and ifdefs:
             ifdefs.pop()
         # Section-level notes outside tables: "The functionality described in this section requires ..."
-        if levels and re.match(r"^(NOTE|IMPORTANT): (The|This) (functionality|atomic functions|memory fence functions|.*functions) described in this", text):
+        # Also "NOTE: Sampler-less image read functions <<..., require>> support for OpenCL C 1.2".
+        if levels and (re.match(r"^(NOTE|IMPORTANT): (The|This) (functionality|atomic functions|memory fence functions|.*functions) described in this", text)
+                       or re.match(r"^(NOTE|IMPORTANT): [\w -]+ functions <<unified-spec, require>>", text)):
             para = " ".join(lines[i:i + 8]).split("\n\n")[0]
             para = para[: para.find(".", para.find("requires") if "requires" in para else 0) + 1] if "." in para else para
             joined = " ".join(lines[i:i + 6])

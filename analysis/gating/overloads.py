@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node, Tree
 
 from ..catalogue import Builtin, Overload, catalogue
-from ..features import DNF, GENERIC
-from ..model import Array, Function, Pointer, Scalar, SemanticModel, Type, Unknown
+from ..features import DNF, GENERIC, V1_1, V2_0, Version
+from ..model import Array, Function, Opaque, Pointer, Scalar, SemanticModel, Type, Unknown, Vector
 from ..model.overloads import overload_fits, parse_catalogue_type
 from ..model.walk import ancestor_of_kinds, nodes_of_kinds
 from ..preprocessor.view import PreprocessorView
@@ -44,6 +44,7 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 _SPACES = frozenset({"__global", "__local", "__private", "__constant", "__generic"})
 _QUALIFIERS = frozenset({"const", "volatile", "restrict", *_SPACES})
 _HALF = re.compile(r"^half\d*$")
+_VECTOR3 = re.compile(r"^(?:u?char|u?short|u?int|u?long|half|float|double)3$")
 _FP16_NAMES = frozenset(n for alt in tables.FP16 for n in alt)
 _3D_WRITES = frozenset(n for alt in tables.IMAGE_3D_WRITES for n in alt)
 
@@ -173,6 +174,115 @@ def _all_scalar(o: Overload) -> bool:
     return all(isinstance(parse_catalogue_type(p.type), Scalar) for p in o.params)
 
 
+# -- version floors of single overloads ---------------------------------------------------
+# Some overloads are newer than their name: the integer `clamp` and `max(gentype, sgentype)`
+# are OpenCL C 1.1 (spec "Integer Functions"), sampler-less image reads 1.2 ("Built-in Image
+# Read Functions"). A floor the overload takes from its types (`int3`, `image1d_t`,
+# `read_write`, an unqualified pointer) is the type's, reported where the type is spelled.
+# The 32-bit `atom_*` (section "OpenCL C 1.x Legacy Atomics", 1.1) are also 1.0 built-ins of
+# the cl_khr_*_int32_*_atomics extensions, an alternative the catalogue does not record.
+_FLOOR_ELSEWHERE = frozenset({"atomic-legacy"})
+
+
+def _version(text: str | None) -> Version | None:
+    try:
+        return Version.parse(text) if text else None
+    except ValueError:
+        return None
+
+
+def _type_floor(o: Overload) -> Version | None:
+    """The latest version the overload's own parameter and return types need where the type
+    is the one error: a 3-component vector (1.1), `read_write` or `pipe` (2.0), an unqualified
+    pointer (generic, 2.0). Not the image types: clang-19 accepts `image1d_t` on 1.1 and
+    rejects the 1.2 built-ins taking it, one error per call."""
+    floors: list[Version] = []
+    for spelling in (o.returns, *(p.type for p in o.params)):
+        words = _WORD.findall(spelling)
+        if any(_VECTOR3.match(w) for w in words):
+            floors.append(V1_1)
+        if "read_write" in words or "pipe" in words:
+            floors.append(V2_0)
+        if "*" in spelling and not _SPACES & set(words):
+            floors.append(V2_0)  # an unqualified pointer: the generic address space
+    return max(floors) if floors else None
+
+
+def own_floor(fn: Builtin, o: Overload) -> Version | None:
+    """The overload's own version floor when later than its name's and not its types'."""
+    mine, name = _version(fn.overload_since(o)), _version(fn.since)
+    if mine is None or name is None or mine <= name or fn.spec in _FLOOR_ELSEWHERE:
+        return None
+    borne = _type_floor(o)
+    return None if borne is not None and borne >= mine else mine
+
+
+@cache
+def floor_above_name(name: str, nargs: int) -> Version | None:
+    """The latest own floor over the overloads of `name` taking `nargs` arguments (None when
+    none is later than the name's `since`): a target older than that needs the argument types."""
+    fn = catalogue().function(name)
+    if fn is None or name in tables.FUNCTIONS:
+        return None
+    floors = [v for o in _of_arity(fn, nargs) if (v := own_floor(fn, o)) is not None]
+    return max(floors) if floors else None
+
+
+def _exact(arg: Node, a: Type, p: Type) -> bool:
+    """`a` is the parameter's type itself, up to the address space and qualifiers of a
+    pointee; an integer literal is any integer scalar (`clamp(i, 0, 255)`). No conversion
+    is guessed at: a call whose arguments need one has no certain overload here."""
+    if isinstance(a, Array):
+        a = a.decay()
+    if isinstance(p, Unknown):
+        return p.text == "gentype"
+    if isinstance(p, Pointer):
+        return isinstance(a, Pointer) and _same_pointee(a.pointee, p.pointee)
+    if isinstance(p, Opaque):
+        return isinstance(a, Opaque) and a.name == p.name and (a.access or "read_only") == (p.access or "read_only")
+    if isinstance(p, Scalar) and p.is_integer and isinstance(a, Scalar) and a.is_integer and _integer_literal(arg):
+        return True
+    return isinstance(p, (Scalar, Vector)) and a == p
+
+
+def _same_pointee(a: Type, p: Type) -> bool:
+    if isinstance(p, Unknown):
+        return p.text == "gentype"
+    if isinstance(a, Pointer) and isinstance(p, Pointer):
+        return _same_pointee(a.pointee, p.pointee)
+    if isinstance(a, Opaque) and isinstance(p, Opaque):
+        return a.name == p.name
+    return a == p
+
+
+def _integer_literal(arg: Node) -> bool:
+    while arg.type in ("parenthesized_expression", "unary_expression") and arg.named_children:
+        if arg.type == "unary_expression" and arg.child_by_field_name("operator") is not None \
+                and arg.child_by_field_name("operator").type not in ("-", "+"):
+            return False
+        arg = arg.named_children[-1]
+    return arg.type == "number_literal"
+
+
+def _signature(fn: Builtin, o: Overload) -> str:
+    return f"{o.returns} {fn.name}({', '.join(p.type for p in o.params)})"
+
+
+def _floor_refined(use: Use, fn: Builtin, args: list[Node], types: list[Type]) -> Use:
+    """`use` with `since` the earliest floor over the overloads its arguments match exactly,
+    when later than the name's; unchanged when none matches (never report on a guess)."""
+    exact = [o for o in _of_arity(fn, len(args))
+             if len(o.params) == len(args)
+             and all(_exact(n, t, parse_catalogue_type(q.type)) for n, t, q in zip(args, types, o.params))]
+    if not exact:
+        return use
+    floors = [(own_floor(fn, o) or _version(fn.since), o) for o in exact]
+    floor, first = min(floors, key=lambda f: f[0] or Version.parse("1.0"))
+    if floor is None or use.since is None or floor <= use.since:
+        return use
+    return replace(use, since=floor, overload=_signature(fn, first))
+
+
 # -- per run: the typed arguments ---------------------------------------------------------
 
 def refine(uses: list[Use], model: Callable[[], SemanticModel], tree: Tree, target: Target,
@@ -180,10 +290,15 @@ def refine(uses: list[Use], model: Callable[[], SemanticModel], tree: Tree, targ
     """`uses` with each call marked `by_types` judged by the overloads its typed arguments
     can pick. `model` builds the semantic model on first need (most files have no such call);
     `view` tells declarations the call always sees from those of other `#if` arms."""
-    if not any(u.by_types for u in uses):
+    if not any(_typed(u, target) for u in uses):
         return uses
     built = model()
-    return [_safely_refined(u, built, tree, target, view) if u.by_types else u for u in uses]
+    return [_safely_refined(u, built, tree, target, view) if _typed(u, target) else u for u in uses]
+
+
+def _typed(use: Use, target: Target) -> bool:
+    """The call's argument types may change what it needs on this target."""
+    return use.by_types or (use.floor is not None and target.version < use.floor)
 
 
 def _safely_refined(use: Use, model: SemanticModel, tree: Tree, target: Target,
@@ -205,6 +320,10 @@ def _refined(use: Use, model: SemanticModel, tree: Tree, target: Target, view: P
         return use  # an argument the model cannot type: keep the name's requirement
     if view is not None and not _Declarations(model, view, call.start_byte).certain(args):
         return use  # `#ifdef cl_khr_int64_base_atomics` / `typedef long T;` / `#else` / `typedef int T;`
+    if use.floor is not None and target.version < use.floor:
+        use = _floor_refined(use, fn, args, types)
+    if not use.by_types:
+        return use
     fits = [o for o in _of_arity(fn, len(args)) if overload_fits(o, types, target)]
     owns = [own_requirement(fn, o) for o in fits]
     need = _any_of(owns)

@@ -37,6 +37,11 @@ class Use:
     detail: str = ""  # what the message adds after the name: " on 'long'"
     # Spelled through a macro (macro_types.py): where it was defined, whose guards count too.
     defined_at: int | None = None
+    # The latest version floor of an overload the call may pick, when later than `since`
+    # (`clamp` on integers is 1.1, the name 1.0): the argument types decide, per run on a
+    # target older than it (overloads.refine).
+    floor: Version | None = None
+    overload: str = ""  # the overload whose floor `since` became: 'int clamp(int, int, int)'
 
 
 def _version(text: str | None) -> Version | None:
@@ -131,7 +136,7 @@ def _moved(use: Use, delta: int) -> Use:
     item = use.item
     return Use(use.start + delta, use.end + delta, use.kind, use.name, use.since, use.requires, use.deprecated,
                None if item is None else (item[0] + delta, item[1] + delta), use.by_types, use.detail,
-               use.defined_at)
+               use.defined_at, use.floor, use.overload)
 
 
 @dataclass(frozen=True, slots=True)
@@ -435,6 +440,9 @@ class _Collector:
                 use = replace(use, by_types=True, detail=detail)
             elif detail:
                 use = replace(use, detail=detail)
+            floor = overloads.floor_above_name(name, nargs)
+            if floor is not None:
+                use = replace(use, floor=floor)
             self.calls.append(use)
 
     def on_identifier(self, n: Node) -> None:

@@ -299,7 +299,10 @@ class NewerThanTarget(Rule):
     In target mode, reports a built-in, type, qualifier or construct that the target's
     OpenCL C version does not have at all: OpenCL C 2.0 built-ins (`work_group_barrier`,
     `atomic_*`, `to_global`), `generic`, `pipe` and blocks under 1.2, `printf` before 1.2,
-    3-component vectors under 1.0.
+    3-component vectors under 1.0. A built-in call is judged by the overload its argument
+    types pick: `clamp` on integers and `max(int4, int)` need 1.1 where `clamp` on floats is
+    1.0, and sampler-less image reads need 1.2. When no overload takes the argument types as
+    they are (a conversion would pick one), or a type is unknown, the name's version stands.
 
     ## Why is this bad?
     The compiler for that version reports an undeclared identifier or a syntax error.
@@ -321,7 +324,8 @@ class NewerThanTarget(Rule):
 
     ## OpenCL spec
     Section 6.1, "Supported Data Types", 6.15, "Built-in Functions" (the version each
-    function appeared in), and 6.2, "Optional functionality".
+    function and overload appeared in; 6.15.4, "Integer Functions", and "Built-in Image
+    Sampler-less Read Functions"), and 6.2, "Optional functionality".
     """
 
     code = "CL303"
@@ -340,9 +344,11 @@ class NewerThanTarget(Rule):
             v = view.guard_min_version(use.start) if view is not None else None
             if v is not None and v >= use.since.number:
                 continue
+            # An overload newer than its name is named whole, as clang names a candidate.
+            what = use.overload or use.name
             yield self.diagnostic(
                 Span(ctx.file, use.start, use.end),
-                f"{use.kind} '{use.name}'{use.detail if use.defined_at is not None else ''} "
+                f"{use.kind} '{what}'{use.detail if use.defined_at is not None else ''} "
                 f"needs OpenCL C {use.since} or newer, "
                 f"target '{t.describe()}' is OpenCL C {t.version}",
             )
