@@ -13,11 +13,12 @@ import struct
 from collections.abc import Iterator
 
 from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Severity, Span, Tag
-from cllint.analysis.features import CORE_2_0, EXTENSIONS, FEATURES, STRICT_PREFIXES, V2_0
+from cllint.analysis.features import CORE_2_0, EXTENSIONS, FEATURES, STRICT_PREFIXES, V1_1, V2_0
 from cllint.analysis.gating import guard_text, is_guarded, is_target_mode, needs_text, preprocessor_view
 from cllint.analysis.gating.uses import collect_uses_and_literals
 from cllint.analysis.gating.generic import NEEDS_GENERIC, conversion_spans, generic_conversions
 from cllint.analysis.gating.guards import dead_code, names_text
+from cllint.analysis.gating.byte_stores import BYTE_ADDRESSABLE, byte_stores
 from cllint.analysis.gating.half_access import half_accesses
 from cllint.analysis.gating.macro_types import macro_type_uses
 from cllint.analysis.gating.overloads import refine
@@ -46,12 +47,24 @@ def _collected(ctx: RuleContext) -> tuple[list[Use], list[Literal] | None]:
     # Calls whose argument types decide what they need: typed on every run, never memoised.
     uses = refine(uses, lambda: model_for(ctx), ctx.tree, ctx.target, preprocessor_view(ctx))
     uses = (uses + _generic_uses(ctx) + macro_type_uses(ctx.tree, ctx.source, preprocessor_view(ctx), ctx.file, focus)
-            + half_accesses(lambda: model_for(ctx), ctx.tree, ctx.source, focus))
+            + half_accesses(lambda: model_for(ctx), ctx.tree, ctx.source, focus) + _byte_store_uses(ctx, focus))
     _LAST = (ctx.tree, ctx.source, focus, ctx.target, uses, literals)
     return uses, literals
 
 
+BYTE_STORE = BYTE_ADDRESSABLE[0][0]
 _QUOTED = re.compile(r"'([^']*\*[^']*)'")
+
+
+def _byte_store_uses(ctx: RuleContext, focus: list[tuple[int, int]] | None) -> list[Use]:
+    """Narrow stores on an OpenCL C 1.0 target without cl_khr_byte_addressable_store (spec,
+    "Restrictions"; core from 1.1). Where a pragma enables the extension, CL307 reports the
+    pragma when the target lacks it, and the stores it means to allow are not reported again."""
+    if not is_target_mode(ctx) or ctx.target.version >= V1_1 or ctx.target.has(BYTE_STORE):
+        return []
+    view = preprocessor_view(ctx)
+    return [u for u in byte_stores(lambda: model_for(ctx), ctx.tree, ctx.source, focus)
+            if view is None or not _enabled(view, u.start, BYTE_STORE)]
 
 
 def _generic_uses(ctx: RuleContext) -> list[Use]:
@@ -264,6 +277,13 @@ class FeatureUnavailableOnTarget(Rule):
     Section 6.2.1, "Features" (the table of `__opencl_c_*` macros) and 6.2.2, "Extensions".
     Clang-19 does not gate `long` on `__opencl_c_int64`, nor sub-group or work-group
     collective built-ins on their macros; the spec requires them.
+
+    On OpenCL C 1.0, "Restrictions": without `cl_khr_byte_addressable_store` (core from 1.1),
+    writes through a pointer to, or into an array of, `char`, `uchar`, `char2`, `uchar2`,
+    `short` or `ushort` (any address space), and to struct fields of those types, are not
+    supported (`out[i] = v` with `global uchar *out`). Reads are. A pragma enabling the
+    extension leaves the writes to CL307, which reports the pragma when the target lacks it.
+    Clang-19 does not check this restriction.
     """
 
     code = "CL302"
