@@ -58,13 +58,11 @@ _QUOTED = re.compile(r"'([^']*\*[^']*)'")
 
 def _byte_store_uses(ctx: RuleContext, focus: list[tuple[int, int]] | None) -> list[Use]:
     """Narrow stores on an OpenCL C 1.0 target without cl_khr_byte_addressable_store (spec,
-    "Restrictions"; core from 1.1). Where a pragma enables the extension, CL307 reports the
-    pragma when the target lacks it, and the stores it means to allow are not reported again."""
+    "Restrictions"; core from 1.1). The device decides, not a pragma: enabling an extension
+    the target lacks does not make it exist (CL307 reports that pragma; the stores stay)."""
     if not is_target_mode(ctx) or ctx.target.version >= V1_1 or ctx.target.has(BYTE_STORE):
         return []
-    view = preprocessor_view(ctx)
-    return [u for u in byte_stores(lambda: model_for(ctx), ctx.tree, ctx.source, focus)
-            if view is None or not _enabled(view, u.start, BYTE_STORE)]
+    return byte_stores(lambda: model_for(ctx), ctx.tree, ctx.source, focus)
 
 
 def _generic_uses(ctx: RuleContext) -> list[Use]:
@@ -281,9 +279,9 @@ class FeatureUnavailableOnTarget(Rule):
     On OpenCL C 1.0, "Restrictions": without `cl_khr_byte_addressable_store` (core from 1.1),
     writes through a pointer to, or into an array of, `char`, `uchar`, `char2`, `uchar2`,
     `short` or `ushort` (any address space), and to struct fields of those types, are not
-    supported (`out[i] = v` with `global uchar *out`). Reads are. A pragma enabling the
-    extension leaves the writes to CL307, which reports the pragma when the target lacks it.
-    Clang-19 does not check this restriction.
+    supported (`out[i] = v` with `global uchar *out`). Reads are. As for every extension, a
+    pragma enabling it on a target that lacks it does not make it exist (CL307 reports the
+    pragma). Clang-19 does not check this restriction.
     """
 
     code = "CL302"
