@@ -14,6 +14,7 @@ images, work-group collectives, atomic scopes) whatever `-cl-ext` says.
     .venv/bin/python bench/noise.py --features=-all,+__opencl_c_fp64   # a 3.0 device with fp64 only
     .venv/bin/python bench/noise.py --list CL309    # every CL309 report in the tune half
     .venv/bin/python bench/noise.py --half validate --list CL3
+    .venv/bin/python bench/noise.py --std CL1.0 --features=-all   # an OpenCL C 1.0 device
 
 Rules whose purpose is to flag code that compilers accept (CL2xx divergence, CL304
 deprecations, CL407 recursion) are counted apart: they are allowed on clean code.
@@ -46,11 +47,11 @@ CLANG_FLAGS = ["-x", "cl", "-cl-std=CL3.0", "-target", "spir64", "-Xclang", "-fi
                "-Xclang", "-cl-ext=+all", "-fsyntax-only"]
 
 
-def clang_flags(features: str) -> list[str]:
-    """CLANG_FLAGS for the 3.0 target `features` names (`+all`: CLANG_FLAGS as they are)."""
-    if features == "+all":
+def clang_flags(features: str, std: str = "CL3.0") -> list[str]:
+    """CLANG_FLAGS for the target `std` and `features` name (3.0 with `+all`: CLANG_FLAGS as they are)."""
+    if features == "+all" and std == "CL3.0":
         return CLANG_FLAGS
-    return ["-x", "cl", "-cl-std=CL3.0", "-target", "nvptx64", "-Xclang", "-finclude-default-header",
+    return ["-x", "cl", f"-cl-std={std}", "-target", "nvptx64", "-Xclang", "-finclude-default-header",
             "-Xclang", f"-cl-ext={features}", "-fsyntax-only"]
 # Rules whose purpose is to report code that compilers accept (issue 18, "noise budget").
 ALLOWED_ON_CLEAN = ("CL2", "CL304", "CL407")
@@ -86,8 +87,8 @@ def half_of(path: Path) -> str:
     return split_of(source, rel)
 
 
-def lint_clean(path: Path, preview: bool = False, features: str = "+all"):
-    options = LintOptions(target=Target.preset("CL3.0").apply_overrides(features), mode="target",
+def lint_clean(path: Path, preview: bool = False, features: str = "+all", std: str = "CL3.0"):
+    options = LintOptions(target=Target.preset(std).apply_overrides(features), mode="target",
                           include_paths=(str(path.parent),), preview=preview)
     return lint_source(str(path), path.read_bytes(), options)
 
@@ -98,9 +99,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", metavar="PREFIX", help="print every report whose code starts with PREFIX")
     ap.add_argument("--jobs", type=int, default=2, help="clang processes at once")
     ap.add_argument("--preview", action="store_true", help="also run preview rules")
-    ap.add_argument("--features", default="+all", help="the 3.0 target, as clang's -cl-ext (default +all)")
+    ap.add_argument("--features", default="+all", help="the target's features, as clang's -cl-ext (default +all)")
+    ap.add_argument("--std", default="CL3.0", help="the target's OpenCL C version (CL1.0..CL3.0; not CL3.0: nvptx64)")
     args = ap.parse_args(argv)
-    flags = clang_flags(args.features)
+    flags = clang_flags(args.features, args.std)
     files = clean_files(args.jobs, flags)
     halves = ("tune", "validate") if args.half == "both" else (args.half,)
     print(f"clang-19 accepts {len(files)} of {len(corpus_files(fetch_missing=False))} corpus files "
@@ -111,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         by_code: Counter[str] = Counter()
         for path in chosen:
             lines += path.read_bytes().count(b"\n") + 1
-            for d in lint_clean(path, args.preview, args.features):
+            for d in lint_clean(path, args.preview, args.features, args.std):
                 by_code[d.code] += 1
                 if args.list and d.code.startswith(args.list.upper()):
                     line = path.read_bytes().count(b"\n", 0, d.span.start) + 1
