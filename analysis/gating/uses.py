@@ -82,7 +82,49 @@ _IMAGE_WRITES = ("write_imagef", "write_imagei", "write_imageui", "write_imageh"
 _IMAGE_READS = ("read_imagef", "read_imagei", "read_imageui", "read_imageh")
 
 
-def _item(node: Node) -> tuple[int, int] | None:
+class _Items:
+    """The statement or top-level item each node stands in: the innermost node whose parent is
+    a block, the file or a preprocessor arm. Read going down from `top` (the root, or a part of
+    a body), since each `.parent` is itself a walk down from the root and climbing costs the
+    depth squared (minutes for a call nested a thousand deep). The last path down is kept: the
+    next node mostly lies under it (uses come in tree order), so the walk resumes there."""
+
+    def __init__(self, top: Node) -> None:
+        self.top = top
+        self.path: list[tuple[Node, Node | None]] = [(top, None)]  # (node, innermost item so far)
+
+    def of(self, node: Node) -> tuple[int, int] | None:
+        start, end = node.start_byte, node.end_byte
+        path = self.path
+        if not (path[0][0].start_byte <= start and end <= path[0][0].end_byte):
+            return _climb(node)
+        lo, hi = 0, len(path) - 1  # the deepest kept node whose range holds `node`'s
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            at = path[mid][0]
+            if at.start_byte <= start and end <= at.end_byte:
+                lo = mid
+            else:
+                hi = mid - 1
+        del path[lo + 1:]
+        n, found = path[-1]
+        while n.id != node.id:
+            child = n.child_with_descendant(node)
+            if child is None:  # a range held but not a descendant (zero width, equal ranges)
+                self.path = [(self.top, None)]
+                return _climb(node)
+            if n.type in _ITEM_PARENTS and child.type != "comment":
+                found = child
+            path.append((child, found))
+            n = child
+        return (found.start_byte, found.end_byte) if found is not None else _climb(self.top)
+
+
+def _item(node: Node, items: _Items | None = None) -> tuple[int, int] | None:
+    return items.of(node) if items is not None else _climb(node)
+
+
+def _climb(node: Node) -> tuple[int, int] | None:
     n: Node | None = node
     while n is not None and n.parent is not None:
         if n.parent.type in _ITEM_PARENTS and n.type not in ("comment",):
@@ -92,11 +134,11 @@ def _item(node: Node) -> tuple[int, int] | None:
 
 
 def _use(node: Node, kind: str, name: str, since: Version | None, req: DNF | None,
-         deprecated: Version | None = None) -> Use | None:
+         deprecated: Version | None = None, items: _Items | None = None) -> Use | None:
     req = _strip(req)
     if since is None and not req and deprecated is None:
         return None
-    return Use(node.start_byte, node.end_byte, kind, name, since, req, deprecated, _item(node))
+    return Use(node.start_byte, node.end_byte, kind, name, since, req, deprecated, _item(node, items))
 
 
 def _in_function(node: Node) -> bool:
@@ -113,17 +155,17 @@ class Literal:
     """A number literal that may be a floating one: it has a '.', 'e' or 'E'. A record, not
     the node: those of an unchanged statement are carried over, moved (see `_Part`)."""
 
-    __slots__ = ("start", "end", "_item", "_node")
+    __slots__ = ("start", "end", "_item", "_node", "_items")
 
     def __init__(self, start: int, end: int, node: Node | None = None,
-                 item: tuple[int, int] | None = None) -> None:
-        self.start, self.end, self._node, self._item = start, end, node, item
+                 item: tuple[int, int] | None = None, items: _Items | None = None) -> None:
+        self.start, self.end, self._node, self._item, self._items = start, end, node, item, items
 
     @property
     def item(self) -> tuple[int, int] | None:
         """The statement or declaration it stands in (`_item`; read off the tree when asked)."""
         if self._node is not None:
-            self._item, self._node = _item(self._node), None
+            self._item, self._node, self._items = _item(self._node, self._items), None, None
         return self._item
 
     def moved(self, delta: int) -> Literal:
@@ -176,19 +218,21 @@ class _Collector:
         # for every definition walks the whole tree, too slow per keystroke).
         self.outside: set[str] | None = None
         self.literals: list[Literal] = []  # in no order
+        self.items: _Items | None = None  # what `_item` reads down from: the root, or a body's part
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     def add(self, node: Node, kind: str, name: str, since: Version | None, req: DNF | None,
             deprecated: Version | None = None) -> None:
-        use = _use(node, kind, name, since, req, deprecated)
+        use = _use(node, kind, name, since, req, deprecated, self.items)
         if use is not None:
             self.out.append(use)
 
     def run(self, tree: Tree) -> list[Use]:
         self.tree = tree
         root = tree.root_node
+        self.items = _Items(root)
         if self.focus is None:
             self._collect(self.kinds.by_kind(VISIT_ALL) if self.kinds is not None else _visited(root, None))
             if self.file is not None:
@@ -219,7 +263,7 @@ class _Collector:
         for n in found.get("number_literal", ()):
             raw = source[n.start_byte:n.end_byte]
             if b"." in raw or b"e" in raw or b"E" in raw:
-                self.literals.append(Literal(n.start_byte, n.end_byte, n))
+                self.literals.append(Literal(n.start_byte, n.end_byte, n, items=self.items))
             if raw and raw[-1] in _HALF_SUFFIX:
                 half.append(n)
         self._handle(self.on_number_literal, half)
@@ -236,6 +280,7 @@ class _Collector:
         if part is None:
             # No view: only program-scope declarations read it, and a body holds none.
             sub = _Collector(self.source)
+            sub.items = _Items(node)
             sub._collect(_visited(node, None))
             part = _Part(tuple(_moved(u, -base) for u in sub.out), tuple(_moved(u, -base) for u in sub.calls),
                          tuple(lit.moved(-base) for lit in sub.literals),
@@ -434,7 +479,7 @@ class _Collector:
             by_arity = overloads.arity_need(name, nargs)
             if by_arity is not None:  # `atomic_fetch_add_explicit` without a scope
                 req, detail = by_arity, f" with {nargs} argument{'s' if nargs != 1 else ''}"
-        use = _use(fn, "built-in", name, since, req, deprecated)  # every built-in has a `since`
+        use = _use(fn, "built-in", name, since, req, deprecated, self.items)  # every built-in has a `since`
         if use is not None:
             if overloads.depends_on_types(name, nargs, use.requires):  # typed per run (`_Part`)
                 use = replace(use, by_types=True, detail=detail)

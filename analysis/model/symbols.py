@@ -548,6 +548,7 @@ class FunctionModel:
         # What names mean in `scope` until the walk leaves it or declares something
         # (declarations, tags, typedefs); the builtin fallback, per name and call position.
         names: dict[bytes, Symbol | None] = {}
+        outer_names: list[dict[bytes, Symbol | None]] = []  # `names` of the scopes outside, as left
         builtins: dict[tuple[bytes, bool], Symbol | None] = {}
         callees = self._callees
         for n in found:
@@ -556,7 +557,7 @@ class FunctionModel:
                 while regions and s >= regions[-1][0]:
                     if regions.pop()[1] == 0:
                         scopes.pop()
-                        names = {}
+                        names = outer_names.pop()
                 scope = scopes[-1]
                 if regions:
                     top = regions[-1]
@@ -595,7 +596,10 @@ class FunctionModel:
                 scope = Scope(ScopeKind.BLOCK, s, n.end_byte, n, scope)
                 scopes[-1].children.append(scope)
                 scopes.append(scope)
-                names = {}
+                # Until the block declares something, a name means there what it means
+                # outside: the lookups are shared (else a name used N blocks deep is
+                # looked up through N scopes in each of them).
+                outer_names.append(names)
                 top = [n.end_byte, 0]
                 regions.append(top)
                 top_end, top_kind = top[0], 0
@@ -603,6 +607,7 @@ class FunctionModel:
                 if k != "block_literal":
                     continue
                 self._block_params(n, scope)
+                names = {}
                 b = n.child_by_field_name("body")
                 if b is not None:
                     top_body = b.id  # the block's own braces share its scope

@@ -73,7 +73,7 @@ def space_of(v: VarInfo) -> str | None:
 
 
 def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
-            target_of: Callable[[Node], Target | None]) -> list[Access]:
+            target_of: Callable[[Node], Target | None], exits: BlockExits | None = None) -> list[Access]:
     """Accesses to shared memory in one CFG node's syntax (a statement or condition):
     `t[i]`, `t[y][x]` and `*p`; `target_of` says what the pointer expression subscripted
     or dereferenced there points into (None: not followed)."""
@@ -116,7 +116,7 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
         read, write, atomic = _use(n)
         if atomic is None:
             continue  # its address escapes: what is done with it is not known
-        guards, unknown = guards_around(n, body)
+        guards, unknown = guards_around(n, body, exits)
         out.append(Access(n, t.base, space, indices, read, write, atomic, cfg_node, guards, unknown,
                           offset=t.offset))
     return out
@@ -145,7 +145,45 @@ def _use(n: Node) -> tuple[bool, bool, bool | None]:
     return True, False, False
 
 
-def guards_around(n: Node, body: Node) -> tuple[tuple[Guard, ...], bool]:
+class BlockExits:
+    """What the statements of each block before a given one decide, read once per block: the
+    early exits (`if (c) return;`) that guard later code, and the first statement some
+    work-items may leave the block through. Asked for every access, rescanning the earlier
+    statements each time was quadratic in a block's length (an unrolled kernel's body)."""
+
+    def __init__(self) -> None:
+        self._blocks: dict[int, _Block] = {}
+
+    def before(self, block: Node, child: Node) -> tuple[list[Guard], bool]:
+        b = self._blocks.get(block.id)
+        if b is None:
+            b = self._blocks[block.id] = _Block(block)
+        return b.before(child)
+
+
+class _Block:
+    def __init__(self, block: Node) -> None:
+        self.children = block.named_children
+        self.index = {c.id: i for i, c in enumerate(self.children)}
+        self.scanned = 0  # statements read so far, in order
+        self.exits: list[tuple[int, Guard]] = []  # (index, guard) of each early exit read
+        self.jumps_at: int | None = None  # index of the first statement that may jump out
+
+    def before(self, child: Node) -> tuple[list[Guard], bool]:
+        i = self.index.get(child.id, len(self.children))
+        while self.scanned < i:
+            sib = self.children[self.scanned]
+            g = _early_exit(sib)
+            if g is not None:
+                self.exits.append((self.scanned, g))
+            elif self.jumps_at is None and _may_jump_out(sib):
+                self.jumps_at = self.scanned
+            self.scanned += 1
+        return [g for at, g in self.exits if at < i], self.jumps_at is not None and self.jumps_at < i
+
+
+def guards_around(n: Node, body: Node, exits: BlockExits | None = None) -> tuple[tuple[Guard, ...], bool]:
+    exits = exits if exits is not None else BlockExits()
     guards: list[Guard] = []
     unknown = False
     child, p = n, n.parent
@@ -174,14 +212,9 @@ def guards_around(n: Node, body: Node) -> tuple[tuple[Guard, ...], bool]:
         elif t in ("case_statement", "do_statement", "labeled_statement"):
             unknown = True
         elif t == "compound_statement":
-            for sib in p.named_children:
-                if sib == child:
-                    break
-                g = _early_exit(sib)
-                if g is not None:
-                    guards.append(g)
-                elif _may_jump_out(sib):
-                    unknown = True
+            before, jumps = exits.before(p, child)
+            guards.extend(before)
+            unknown = unknown or jumps
         child, p = p, p.parent
     return tuple(guards), unknown
 

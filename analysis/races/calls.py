@@ -15,7 +15,7 @@ from typing import Any
 
 from tree_sitter import Node
 
-from cllint.analysis.races.accesses import Access, Guard, collect, guards_around
+from cllint.analysis.races.accesses import Access, BlockExits, Guard, collect, guards_around
 from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import Evaluator
 from cllint.analysis.races.frames import Frame, FrameEvaluator
@@ -46,6 +46,7 @@ class HelperCalls:
     barriers: dict[int, tuple[set[str], Node]]
     frame: Frame
     body: Node
+    exits: BlockExits  # what each block's earlier statements decide, read once per kernel
     cfg: CFG
     file_live: tuple
     helpers: dict[str, tuple | None]
@@ -76,7 +77,7 @@ class HelperCalls:
                 continue
             if not _passes_shared(site.node, self.frame):
                 continue  # the common call: nothing shared passed, no guards to read
-            guards, unknown = guards_around(site.node, self.body)
+            guards, unknown = guards_around(site.node, self.body, self.exits)
             out.extend(self.inline(site.node, site.name, self.frame, site.cfg_node, guards, unknown, site.node,
                                    (self.name,), phased))
         return out
@@ -98,7 +99,7 @@ class HelperCalls:
             [(syntax, self.phase_node(cfg_node, after)) for syntax, after in phases]
         out: list[Access] = []
         for syntax, at in units:
-            for a in collect(names, syntax, at, body, frame.target_of):
+            for a in collect(names, syntax, at, body, frame.target_of, self.exits):
                 if _within(dead, a.node.start_byte) or self.in_undecided_arm(a.node, body):
                     continue
                 a.guards = guards + tuple(Guard(g.cond, g.holds, frame.ev) for g in a.guards)
@@ -110,7 +111,7 @@ class HelperCalls:
                 if callee is None or callee.type != "identifier" or _within(dead, n.start_byte) \
                         or self.in_undecided_arm(n, body):
                     continue
-                inner, inner_unknown = guards_around(n, body)
+                inner, inner_unknown = guards_around(n, body, self.exits)
                 out.extend(self.inline(n, _text(callee, 200), frame, at,
                                        guards + tuple(Guard(g.cond, g.holds, frame.ev) for g in inner),
                                        unknown or inner_unknown, site, (*stack, name)))

@@ -24,7 +24,7 @@ from tree_sitter import Node, Tree
 
 from cllint.analysis.model.walk import meets_range, nodes_of_kinds
 from cllint.analysis.preprocessor.decided import decided_live_ranges
-from cllint.analysis.races.accesses import Access, collect
+from cllint.analysis.races.accesses import Access, BlockExits, collect
 from cllint.analysis.races.calls import HelperCalls
 from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import Env, Evaluator
@@ -102,6 +102,7 @@ class _Kernel(HelperCalls):
         self.helpers = {} if helpers is None else helpers
         self.func = func = fa.functions[name]
         self.body = func.child_by_field_name("body")
+        self.exits = BlockExits()
         self.view = view
         self.names = names = resolve(func)
         # The code the compiler compiles: arms the file decides are dropped are no path, and
@@ -183,7 +184,7 @@ class _Kernel(HelperCalls):
         for node in self.cfg.nodes:
             if node.syntax is None or node.id in self.barriers:
                 continue
-            out.extend(collect(self.names, node.syntax, node.id, self.body, self.frame.target_of))
+            out.extend(collect(self.names, node.syntax, node.id, self.body, self.frame.target_of, self.exits))
         out.extend(self.helper_accesses())
         for a in out:  # a counter's values already satisfy its loop's condition
             a.guards = tuple(g for g in a.guards if g.cond.id not in self.loop_conditions)

@@ -33,16 +33,32 @@ def arguments(call: Node) -> list[Node] | None:
 
 
 def _mentions_macro(body: Body, nodes: list[Node]) -> bool:
-    for n in nodes:
-        stack = [n]
-        while stack:
-            x = stack.pop()
-            if x.type in ("identifier", "type_identifier") and body.facts.is_macro(body.text(x)):
-                return True
-            if x.type in ("ERROR", "preproc_if", "preproc_ifdef", "preproc_call") or x.is_missing:
-                return True
-            stack.extend(x.children)
-    return False
+    return any(_subtree_mentions_macro(body, n) for n in nodes)
+
+
+def _subtree_mentions_macro(body: Body, root: Node) -> bool:
+    """Whether a macro's name, a preprocessor line or a parse error stands under `root`.
+    Kept per node for the whole body: a call's arguments hold the calls nested in it, and
+    reading each call's arguments afresh was quadratic in the nesting (`f(f(f(...)))`)."""
+    memo = body.mentions_macro
+    got = memo.get(root.id)
+    if got is not None:
+        return got
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        x, done = stack.pop()
+        if done:  # every child is known: the node is
+            memo[x.id] = any(memo[c.id] for c in x.children)
+            continue
+        if x.id in memo:
+            continue
+        if x.type in ("identifier", "type_identifier") and body.facts.is_macro(body.text(x)) \
+                or x.type in ("ERROR", "preproc_if", "preproc_ifdef", "preproc_call") or x.is_missing:
+            memo[x.id] = True
+            continue
+        stack.append((x, True))
+        stack.extend((c, False) for c in x.children)
+    return memo[root.id]
 
 
 def check_call(body: Body, call: Node) -> None:
