@@ -47,6 +47,8 @@ MAX_VALUES = 16  # of one loop counter
 MAX_COMBOS = 256  # counter assignments tried per pair
 MAX_ACCESSES = 64  # per kernel and memory object; beyond, stay silent
 ROUNDS = 2  # samples for unknown uniform values
+ELEMENTS_KEPT = 4096  # accesses' elements kept per kernel (`elements`)
+_UNSEEN = object()
 _CALLS = frozenset({"call_expression"})
 
 
@@ -103,6 +105,8 @@ class _Kernel(HelperCalls):
         self.func = func = fa.functions[name]
         self.body = func.child_by_field_name("body")
         self.exits = BlockExits()
+        self._elements: dict[tuple, dict | None] = {}
+        self.round: tuple = ()  # (work-group size, sample round) of the witness search
         self.view = view
         self.names = names = resolve(func)
         # The code the compiler compiles: arms the file decides are dropped are no path, and
@@ -314,6 +318,7 @@ class _Kernel(HelperCalls):
         got = None
         for size, r in itertools.product(self.sizes, range(ROUNDS)):
             self.size = size
+            self.round = (size, r)
             def sample(symbol: object, r: int = r) -> int:
                 return 1_000_003 + 7_919 * (zlib.crc32(repr(symbol).encode()) % 1009) + 104_729 * r
             group = (0, 0, 0) if r == 0 else (3, 2, 1)
@@ -408,7 +413,18 @@ class _Kernel(HelperCalls):
                     yield x, y, z
 
     def elements(self, acc: Access, counters: dict[int, int], sample, group) -> dict | None:
-        """Element -> up to two work-items that make the access; None if unknown for one."""
+        """Element -> up to two work-items that make the access; None if unknown for one.
+        Kept per access, counters and round: an access meets every other of its memory object
+        (up to MAX_ACCESSES), and each pair asked for both sides' elements again."""
+        key = (id(acc), tuple(counters.items()), self.round)  # the accesses live as long as the memo
+        got = self._elements.get(key, _UNSEEN)
+        if got is _UNSEEN:
+            if len(self._elements) > ELEMENTS_KEPT:
+                self._elements.clear()
+            got = self._elements[key] = self._elements_of(acc, counters, sample, group)
+        return got
+
+    def _elements_of(self, acc: Access, counters: dict[int, int], sample, group) -> dict | None:
         out: dict[tuple, list] = {}
         for lid in self.items():
             env = Env(lid, self.size, group, counters, sample)

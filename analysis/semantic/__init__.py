@@ -10,6 +10,7 @@ driver can keep the other bodies' findings. Modules: `names` (undeclared names, 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 
 from tree_sitter import Node
@@ -45,6 +46,10 @@ def _active(view: object | None, offset: int) -> bool:
 
 def _check_body(body: Body, block: Node) -> None:
     found = nodes_of_kinds(block, KINDS)
+    # Every identifier, broken code's too, by start: what a macro's arguments hold is a slice
+    # (a query per call cost more than the rest of the body's checks on macro-heavy code).
+    all_identifiers = [n for n in found if n.type == "identifier"]
+    starts = [n.start_byte for n in all_identifiers]
     # Broken code is read as tree-sitter recovered it: nothing in it is judged. A block
     # literal's `return`s are the block's own.
     errors = [(n.start_byte, n.end_byte) for n in found if n.type == "ERROR"]
@@ -62,7 +67,8 @@ def _check_body(body: Body, block: Node) -> None:
         if fn is not None and fn.type == "identifier" and fn.id not in body.fm.refs:
             args = call.child_by_field_name("arguments")
             if args is not None:  # a macro's arguments may be names it declares
-                body.macro_args.update(body.text(i) for i in nodes_of_kinds(args, frozenset({"identifier"})))
+                within = all_identifiers[bisect_left(starts, args.start_byte):bisect_left(starts, args.end_byte)]
+                body.macro_args.update(body.text(i) for i in within)
     names.check_names(body, identifiers)
     redefinitions.check_locals(body)
     for n in found:

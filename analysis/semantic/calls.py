@@ -8,6 +8,7 @@ parameters in the other arm. Built-in argument types are judged only when each i
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import lru_cache
 
 from tree_sitter import Node
@@ -15,6 +16,7 @@ from tree_sitter import Node
 from cllint.analysis.catalogue import Builtin, catalogue
 from cllint.analysis.model import SymbolKind
 from cllint.analysis.model.overloads import parse_catalogue_type
+from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.model.types import Array, Enum_, Function, Opaque, Pointer, Scalar, Type, Vector
 
 from .context import Body, known
@@ -32,33 +34,27 @@ def arguments(call: Node) -> list[Node] | None:
     return None if any(a.type == "macro_argument_pack" for a in out) else out
 
 
+_MACRO_MARKS = frozenset({"identifier", "type_identifier", "preproc_if", "preproc_ifdef", "preproc_call"})
+
+
 def _mentions_macro(body: Body, nodes: list[Node]) -> bool:
-    return any(_subtree_mentions_macro(body, n) for n in nodes)
-
-
-def _subtree_mentions_macro(body: Body, root: Node) -> bool:
-    """Whether a macro's name, a preprocessor line or a parse error stands under `root`.
-    Kept per node for the whole body: a call's arguments hold the calls nested in it, and
-    reading each call's arguments afresh was quadratic in the nesting (`f(f(f(...)))`)."""
-    memo = body.mentions_macro
-    got = memo.get(root.id)
-    if got is not None:
-        return got
-    stack: list[tuple[Node, bool]] = [(root, False)]
-    while stack:
-        x, done = stack.pop()
-        if done:  # every child is known: the node is
-            memo[x.id] = any(memo[c.id] for c in x.children)
-            continue
-        if x.id in memo:
-            continue
-        if x.type in ("identifier", "type_identifier") and body.facts.is_macro(body.text(x)) \
-                or x.type in ("ERROR", "preproc_if", "preproc_ifdef", "preproc_call") or x.is_missing:
-            memo[x.id] = True
-            continue
-        stack.append((x, True))
-        stack.extend((c, False) for c in x.children)
-    return memo[root.id]
+    """Whether a macro's name, a preprocessor line or a parse error stands in `nodes`. The
+    body's marks are found once, by one query, and each call's arguments are a range of them:
+    reading every call's arguments afresh was quadratic in the nesting (`f(f(f(...)))`)."""
+    marks = body.macro_marks
+    if marks is None:
+        facts, text = body.facts, body.text
+        found = nodes_of_kinds(body.fm.node, _MACRO_MARKS, ordered=False)
+        marks = body.macro_marks = sorted(
+            n.start_byte for n in found
+            if n.type.startswith("preproc_") or facts.is_macro(text(n)))
+    for n in nodes:
+        if n.has_error:  # an ERROR or MISSING node under it
+            return True
+        i = bisect_left(marks, n.start_byte)
+        if i < len(marks) and marks[i] < n.end_byte:
+            return True
+    return False
 
 
 def check_call(body: Body, call: Node) -> None:

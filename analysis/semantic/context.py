@@ -109,7 +109,7 @@ class Body:
         self.out = out
         self.macro_args: set[str] = set()  # names passed to function-like macros: they may declare them
         self._certain: dict[int, bool] = {}
-        self.mentions_macro: dict[int, bool] = {}  # node id -> its subtree names a macro (calls.py)
+        self.macro_marks: list[int] | None = None  # starts of macro names and directives (calls.py)
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte:node.end_byte].decode("utf-8", "replace")
