@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", default="1K,16K,256K,1M,4M")
     ap.add_argument("--shapes", default=",".join(SHAPES))
     ap.add_argument("--timeout", type=float, default=300.0)
-    ap.add_argument("--max-depth", type=int, default=20000)
+    ap.add_argument("--max-depth", type=int, default=200_000)
     args = ap.parse_args(argv)
     sizes = [_size(w) for w in args.sizes.split(",")]
     print(f"CPU seconds of parse + default rules (CL3.0), and microseconds per byte; load average "
