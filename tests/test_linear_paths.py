@@ -110,3 +110,14 @@ def test_names_deep_in_blocks_resolve_to_the_parameters() -> None:
     found = _lint(deep)
     assert [c for c, *_ in found] == ["CL010"], found  # `y` only; `x` and `out` resolve
     assert "'y'" in found[0][3]
+
+
+def test_items_in_any_order_equal_climbing_on_a_deep_call() -> None:
+    """Uses come in no order from a query over a deep tree's parts (files over 1 MB, the
+    editor's runs); read in start order, each resumes on the last path."""
+    root = parse(nested_calls(2000)).root_node
+    calls = [n for n in walk(root) if n.type == "call_expression"]
+    random.Random(11).shuffle(calls)
+    items = _Items(root)
+    assert [items.of(n) for n in sorted(calls, key=lambda n: n.start_byte)] == \
+        [_climb(n) for n in sorted(calls, key=lambda n: n.start_byte)]

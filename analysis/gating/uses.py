@@ -252,6 +252,10 @@ class _Collector:
         return self.out
 
     def _collect(self, found: dict[str, list[Node]]) -> None:
+        # In tree order (a query over a deep tree's cut parts, or a focus's ranges, gives them
+        # in none): each use's statement is read going down from the last one (`_Items`).
+        for nodes in found.values():
+            nodes.sort(key=_START)
         for n in found.get("function_definition", ()):
             self._local_function(n)
         source = self.source
