@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from tree_sitter import Tree
 
+from cllint.analysis.captures import forget as forget_cuts
 from cllint.analysis.diagnostics import Diagnostic
 from cllint.analysis.registry import select
 from cllint.analysis.rules.base import Rule, RuleContext
@@ -90,6 +91,7 @@ def lint_tree(
 ) -> list[Diagnostic]:
     """`edited`: the file will be linted again after edits (an editor's buffer), so the
     model remembers what an edit elsewhere leaves as it was (function heads)."""
+    forget_cuts()  # the last lint's deep trees: not this one's
     if preprocessor is None:
         # Here, not at import: a `cllint check` whose files all hit the cache never lints.
         from cllint.analysis.preprocessor.view import build_view
