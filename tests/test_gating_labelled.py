@@ -35,6 +35,8 @@ KNOWN_SHORT = {
     # on 1.0 without cl_khr_byte_addressable_store, "Restrictions") bring it to 32/32, so it
     # is asserted now, no longer a clean held-out figure (BENCHMARKS.md).
 }
+# heldout_r6 (round 6, written apart from the code changes and the other held-out sets) met the
+# target when first scored, at 6b139a5: recall 34/35, precision 34/35, so it is asserted.
 
 
 # Only the pairs that have kernels: rounds 3 to 5 are target mode only.
