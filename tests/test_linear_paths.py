@@ -16,7 +16,7 @@ from tree_sitter import Node
 
 from cllint.analysis.gating.uses import _climb, _Items
 from cllint.analysis.lint import LintOptions, lint_tree
-from cllint.analysis.races.accesses import BlockExits, _early_exit, _may_jump_out
+from cllint.analysis.races.accesses import BlockExits, _early_exit, _enclosing, _may_jump_out
 from cllint.analysis.syntax import walk
 from cllint.analysis.target import Target
 from cllint.grammar import parse
@@ -121,3 +121,21 @@ def test_items_in_any_order_equal_climbing_on_a_deep_call() -> None:
     items = _Items(root)
     assert [items.of(n) for n in sorted(calls, key=lambda n: n.start_byte)] == \
         [_climb(n) for n in sorted(calls, key=lambda n: n.start_byte)]
+
+
+def _climbed(n: Node, body: Node) -> list[tuple[Node, Node]]:
+    pairs, child, p = [], n, n.parent
+    while p is not None and p != body.parent:
+        pairs.append((child, p))
+        child, p = p, p.parent
+    return pairs
+
+
+@pytest.mark.parametrize(("name", "source"), [*_files(), ("jumpy", JUMPY)],
+                         ids=lambda v: v if isinstance(v, str) else "")
+def test_enclosing_read_going_down_equals_climbing(name: str, source: bytes) -> None:
+    root = parse(source).root_node
+    for func in (f for f in root.children if f.type == "function_definition"):
+        body = func.child_by_field_name("body")
+        for n in list(walk(body))[::7]:
+            assert [(c.id, p.id) for c, p in _enclosing(n, body)] == [(c.id, p.id) for c, p in _climbed(n, body)]

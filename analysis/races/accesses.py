@@ -186,8 +186,7 @@ def guards_around(n: Node, body: Node, exits: BlockExits | None = None) -> tuple
     exits = exits if exits is not None else BlockExits()
     guards: list[Guard] = []
     unknown = False
-    child, p = n, n.parent
-    while p is not None and p != body.parent:
+    for child, p in _enclosing(n, body):
         t = p.type
         if t == "if_statement":
             cond = p.child_by_field_name("condition")
@@ -215,8 +214,24 @@ def guards_around(n: Node, body: Node, exits: BlockExits | None = None) -> tuple
             before, jumps = exits.before(p, child)
             guards.extend(before)
             unknown = unknown or jumps
-        child, p = p, p.parent
     return tuple(guards), unknown
+
+
+def _enclosing(n: Node, body: Node) -> list[tuple[Node, Node]]:
+    """(child, parent) from `n` up to `body`, innermost first. Read going down from `body`:
+    each `.parent` is a walk down from the root, so climbing costs the depth squared."""
+    path: list[Node] = []
+    at: Node | None = body
+    while at is not None and at.id != n.id:
+        path.append(at)
+        at = at.child_with_descendant(n)
+    if at is None:  # not under `body` (or not found going down): climb
+        pairs, child, p, stop = [], n, n.parent, body.parent
+        while p is not None and p != stop:
+            pairs.append((child, p))
+            child, p = p, p.parent
+        return pairs
+    return list(zip([*path[1:], n][::-1], path[::-1]))
 
 
 def _early_exit(s: Node) -> Guard | None:
