@@ -9,7 +9,7 @@ from tree_sitter import Node, Tree
 
 from cllint.grammar import parse
 
-__all__ = ["SyntaxErrorInfo", "parse", "syntax_errors", "walk"]
+__all__ = ["SyntaxErrorInfo", "descend", "parse", "syntax_errors", "walk"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,6 +17,21 @@ class SyntaxErrorInfo:
     start: int
     end: int
     message: str
+
+
+def descend(top: Node, node: Node) -> list[Node] | None:
+    """The nodes from `top` down to `node`, both included; None if `node` is not found under
+    `top`. Going down costs the depth: `.parent` is itself a walk down from the root, so
+    climbing from `node` costs the depth squared (minutes for code nested a thousand deep)."""
+    path = [top]
+    at = top
+    while at.id != node.id:
+        nxt = at.child_with_descendant(node)
+        if nxt is None:
+            return None
+        path.append(nxt)
+        at = nxt
+    return path
 
 
 def walk(node: Node) -> Iterator[Node]:

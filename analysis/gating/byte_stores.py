@@ -19,7 +19,7 @@ from tree_sitter import Node, Tree
 
 from ..model import Scalar, SemanticModel, Struct, Type, Vector
 from ..model.walk import nodes_of_kinds
-from .uses import Use, _item
+from .uses import Use, _Items
 
 BYTE_ADDRESSABLE: tuple[tuple[str, ...], ...] = (("cl_khr_byte_addressable_store",),)
 _NARROW = frozenset({"char", "uchar", "short", "ushort"})
@@ -77,7 +77,9 @@ def byte_stores(model: Callable[[], SemanticModel], tree: Tree, source: bytes,
     cannot type it."""
     out: list[Use] = []
     built: SemanticModel | None = None
-    for store in nodes_of_kinds(tree.root_node, _STORES, ordered=False, ranges=focus):
+    items = _Items(tree.root_node)  # each store's statement, read going down in start order
+    for store in sorted(nodes_of_kinds(tree.root_node, _STORES, ordered=False, ranges=focus),
+                        key=lambda n: n.start_byte):
         try:
             target = _target_of(store)
             if target is None or target.type not in _MEMORY:
@@ -90,7 +92,7 @@ def byte_stores(model: Callable[[], SemanticModel], tree: Tree, source: bytes,
             continue
         text = source[target.start_byte:target.end_byte].decode("utf-8", "replace")
         out.append(Use(target.start_byte, target.end_byte, "store", text, None, BYTE_ADDRESSABLE, None,
-                       _item(target), detail=f" of type '{name}'"))
+                       items.of(target), detail=f" of type '{name}'"))
     out.sort(key=lambda u: (u.start, u.end))
     return out
 

@@ -22,7 +22,7 @@ from tree_sitter import Node, Tree
 from ..model import Array, Scalar, SemanticModel
 from ..model.walk import nodes_of_kinds
 from . import tables
-from .uses import Use, _item
+from .uses import Use, _Items
 
 _IDENTIFIERS = frozenset({"identifier"})
 _HALF_WORD = re.compile(rb"\bhalf\b")
@@ -82,7 +82,8 @@ def half_accesses(model: Callable[[], SemanticModel], tree: Tree, source: bytes,
     # then runs only where `half` occurs at all (every keystroke asks).
     if b"half" not in source or _HALF_WORD.search(source) is None:
         return []  # the word `half` nowhere (`vload_half` is not it): no half to go through
-    nodes = nodes_of_kinds(tree.root_node, _ACCESSES, ordered=False, ranges=focus)
+    nodes = sorted(nodes_of_kinds(tree.root_node, _ACCESSES, ordered=False, ranges=focus), key=lambda n: n.start_byte)
+    items = _Items(tree.root_node)  # each access's statement, read going down in start order
     out: list[Use] = []
     built: SemanticModel | None = None
     for node in nodes:
@@ -96,6 +97,6 @@ def half_accesses(model: Callable[[], SemanticModel], tree: Tree, source: bytes,
         if isinstance(t, Scalar) and t.name == "half" and not _uses_half_variable(built, node):
             name = source[node.start_byte:node.end_byte].decode("utf-8", "replace")
             out.append(Use(node.start_byte, node.end_byte, "store" if _stored(node) else "load", name, None,
-                           tables.FP16, None, _item(node), detail=" of type 'half'"))
+                           tables.FP16, None, items.of(node), detail=" of type 'half'"))
     out.sort(key=lambda u: (u.start, u.end))
     return out

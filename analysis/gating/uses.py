@@ -12,6 +12,7 @@ from typing import Any
 from tree_sitter import Node, Query, Tree
 
 from cllint.analysis.captures import captures
+from cllint.analysis.syntax import descend
 from cllint.grammar import language
 
 from ..catalogue import Builtin, catalogue
@@ -108,15 +109,14 @@ class _Items:
                 hi = mid - 1
         del path[lo + 1:]
         n, found = path[-1]
-        while n.id != node.id:
-            child = n.child_with_descendant(node)
-            if child is None:  # a range held but not a descendant (zero width, equal ranges)
-                self.path = [(self.top, None)]
-                return _climb(node)
-            if n.type in _ITEM_PARENTS and child.type != "comment":
+        down = descend(n, node)
+        if down is None:  # a range held but not a descendant (zero width, equal ranges)
+            self.path = [(self.top, None)]
+            return _climb(node)
+        for parent, child in zip(down, down[1:]):
+            if parent.type in _ITEM_PARENTS and child.type != "comment":
                 found = child
             path.append((child, found))
-            n = child
         return (found.start_byte, found.end_byte) if found is not None else _climb(self.top)
 
 

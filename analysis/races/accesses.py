@@ -11,7 +11,7 @@ from typing import Any
 from tree_sitter import Node
 
 from cllint.analysis.races.frames import Offset, Target, declared_dims
-from cllint.analysis.syntax import walk
+from cllint.analysis.syntax import descend, walk
 from cllint.analysis.uniformity.names import Names, VarInfo
 
 ATOMIC_PREFIXES = ("atomic_", "atom_")
@@ -218,20 +218,15 @@ def guards_around(n: Node, body: Node, exits: BlockExits | None = None) -> tuple
 
 
 def _enclosing(n: Node, body: Node) -> list[tuple[Node, Node]]:
-    """(child, parent) from `n` up to `body`, innermost first. Read going down from `body`:
-    each `.parent` is a walk down from the root, so climbing costs the depth squared."""
-    path: list[Node] = []
-    at: Node | None = body
-    while at is not None and at.id != n.id:
-        path.append(at)
-        at = at.child_with_descendant(n)
-    if at is None:  # not under `body` (or not found going down): climb
+    """(child, parent) from `n` up to `body`, innermost first, read going down (`descend`)."""
+    path = descend(body, n)
+    if path is None:  # not under `body`: climb
         pairs, child, p, stop = [], n, n.parent, body.parent
         while p is not None and p != stop:
             pairs.append((child, p))
             child, p = p, p.parent
         return pairs
-    return list(zip([*path[1:], n][::-1], path[::-1]))
+    return list(zip(path[:0:-1], path[-2::-1]))
 
 
 def _early_exit(s: Node) -> Guard | None:
