@@ -342,9 +342,15 @@ class Snapshot:
 
 def view_key(view) -> bytes:
     """Facts of the preprocessor view outside function bodies change the skeleton key;
-    its diagnostics (include resolution, unbalanced groups) stand for them cheaply, and
-    the digest of its macros for the `#define`s of included headers, which the file's
-    own text does not show (a macro may stand for a barrier in any function)."""
+    its diagnostics (include resolution, unbalanced groups) stand for them cheaply, the
+    digest of its macros for the `#define`s of included headers, which the file's own text
+    does not show (a macro may stand for a barrier in any function), and the digest of the
+    headers' declarations for the names they declare."""
     diags = repr([(d.code, d.message) for d in getattr(view, "diagnostics", ())]).encode()
     state = getattr(view, "macro_state_at", None)
-    return diags + (state(1 << 62) if state is not None else b"")
+    if state is None:
+        return diags
+    # What the headers declare (any arm, any depth): the name checks read it in every body.
+    from cllint.analysis.semantic.headers import key
+
+    return diags + state(1 << 62) + key(view)

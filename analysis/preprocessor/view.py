@@ -170,6 +170,9 @@ class PreprocessorView:
         self.directives: list[Directive] = []
         self.fp_contract: list[tuple[int, str, Branch]] = []
         self._macro_states: tuple[list[int], list[bytes]] | None = None
+        # The resolver the view was built with: the semantic checks read the headers it finds
+        # (analysis/semantic/headers.py), those in arms this view does not follow included.
+        self.include_resolver: IncludeResolver | None = None
 
     # -- regions ------------------------------------------------------------------------
 
@@ -397,9 +400,11 @@ def build_view(
     directives = scan_directives(text, file_id)
     view = reuse.reused_view(file_id, len(text), macros, directives, include_resolver)
     if view is not None:
+        view.include_resolver = include_resolver
         return view
     root = Branch(None, Condition(TRUE), True, file_id, 0)
     view = PreprocessorView(file_id, root, Env(macros))
+    view.include_resolver = include_resolver
     builder = _Builder(view, include_resolver)
     builder.process(file_id, text, root, None, (file_id,), directives)
     view.regions = _merge(builder.regions)

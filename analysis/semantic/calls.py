@@ -3,7 +3,8 @@ overload of the catalogue accepts (CL014), with the candidates as notes.
 
 Counted only where the file shows every argument: an argument that names a macro may expand to
 several, so such calls are left alone; a function declared inside an `#if` arm may have other
-parameters in the other arm. Built-in argument types are judged only when each is certain.
+parameters in the other arm. Functions of included headers count where every declaration the
+headers hold (in any arm) shows the same plain parameter list (`headers.py`). Built-in argument types are judged only when each is certain.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ def check_call(body: Body, call: Node) -> None:
         return
     sym = body.fm.refs.get(fn.id)
     if sym is None:
+        _header_call(body, call, name, args)
         return
     if sym.kind is SymbolKind.FUNCTION:
         _user_call(body, call, fn, name, args)
@@ -95,6 +97,21 @@ def _user_call(body: Body, call: Node, fn: Node, name: str, args: list[Node]) ->
     body.add("CL013", call.start_byte, call.end_byte,
              f"too {more} arguments to function call '{name}', expected {expected}, have {have}",
              body.declared_here(decl, name))
+
+
+def _header_call(body: Body, call: Node, name: str, args: list[Node]) -> None:
+    """A call to a function only the included headers declare."""
+    headers = body.facts.headers
+    f = headers.functions.get(name) if headers is not None else None
+    if f is None or f.arity is None or not body.facts.header_function(name) or name in body.model.index.functions:
+        return
+    if any(body.facts.is_macro(w) for w in f.head_words):
+        return  # a macro in a head may add parameters
+    expected, have = f.arity, len(args)
+    if have != expected:
+        more = "many" if have > expected else "few"
+        body.add("CL013", call.start_byte, call.end_byte,
+                 f"too {more} arguments to function call '{name}', expected {expected}, have {have}")
 
 
 def _has_parameter_pack(decl: Node) -> bool:

@@ -3,7 +3,8 @@ expressions the file shows completely (no macro, no unknown name, no unreadable 
 
 Silence first: a check asks `certain(expr)` before it judges a type, and `quiet_name(name)`
 before it calls a name undeclared. Anything a macro, an included header or an `#if` arm could
-change is left alone.
+change is left alone; headers the include resolver reads are read (`headers`), those it cannot
+silence the name checks.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from cllint.analysis.model.types import (
     Vector,
 )
 
+from .headers import NO_HEADERS, Headers, closure
+
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _FACTS_MAX = 32
 # By content (a keystroke in a body builds a new, moved view with the same macros): the words
@@ -55,12 +58,28 @@ class FileFacts:
     view: object | None  # the PreprocessorView, None when linting without one
     macro_words: frozenset[str] = field(default_factory=frozenset)  # macro names and words of macro bodies
     has_include: bool = False  # an #include not known to be compiled out
+    headers: Headers | None = NO_HEADERS  # what the included headers declare; None: one is unread
 
     @classmethod
     def of(cls, model: SemanticModel, view: object | None) -> FileFacts:
         if view is None:
             return cls(model, view)
-        return cls(model, view, *_macro_facts(view))
+        headers = closure(view)
+        return cls(model, view, *_macro_facts(view, headers), headers)
+
+    @property
+    def unread_include(self) -> bool:
+        """An #include whose header the model cannot read (missing, computed, broken): any
+        name may be declared there."""
+        return self.has_include and self.headers is None
+
+    def header_quiet(self, name: str) -> bool:
+        """A word of an included header outside its function bodies: it may declare `name`."""
+        return self.headers is not None and name in self.headers.quiet
+
+    def header_function(self, name: str) -> bool:
+        """A function the headers declare, which no macro stands for."""
+        return self.headers is not None and name in self.headers.functions and name not in self.macro_words
 
     def is_macro(self, name: str) -> bool:
         return name in self.macro_words
@@ -76,19 +95,22 @@ class FileFacts:
         return any(w in self.macro_words for w in _WORD.findall(head)) or definition.has_error
 
 
-def _macro_facts(view) -> tuple[frozenset[str], bool]:  # noqa: ANN001 - a PreprocessorView
+def _macro_facts(view, headers: Headers | None) -> tuple[frozenset[str], bool]:  # noqa: ANN001 - a PreprocessorView
     names = frozenset(view.defined_names())
     includes = tuple((ref.path, ref.resolved, ref.active) for ref in view.includes)
     # Computed includes (`#include M2S(PATH/x.h)`) are directives the view does not follow.
     computed = sum(1 for d in getattr(view, "directives", ()) if d.kind == "include" and d.path is None)
     includes += (("<computed>", None, None),) * computed
-    key = (view.macro_state_at(1 << 62), names, frozenset(view.env.macros), includes)
+    key = (view.macro_state_at(1 << 62), names, frozenset(view.env.macros), includes,
+           headers.key if headers is not None else None)
     found = _FACTS.get(key)
     if found is None:
         words = set(names)
         words.update(view.env.macros)
         for m in view.macro_definitions():
             words.update(_WORD.findall(m.body))
+        if headers is not None:  # every arm of every header, those the view leaves out included
+            words.update(headers.macro_words)
         # Any #include, even in an arm this configuration leaves out: the file is built with
         # headers (hashcat's `#ifdef KERNEL_STATIC #include ...`), whose names it may use.
         found = (frozenset(words), bool(includes))

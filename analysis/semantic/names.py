@@ -3,9 +3,9 @@ and names that look like macros the host defines at build time (CL012).
 
 A name is left alone when anything else could declare it: a `#define` (its name, or a word of
 any macro body, which may declare it when expanded), the target's or the configuration's macros,
-an argument of a function-like macro (`FOR(i, n) { a[i] }`), an `#include` (found or not: the
-model reads only this file), a compiler or vendor built-in, or an `#if` arm the preprocessor
-knows is compiled out.
+an argument of a function-like macro (`FOR(i, n) { a[i] }`), a word of an included header
+(`headers.py`: any arm, outside function bodies), any `#include` the model cannot read (missing,
+computed), a compiler or vendor built-in, or an `#if` arm the preprocessor knows is compiled out.
 """
 
 from __future__ import annotations
@@ -70,6 +70,8 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
         name = body.text(ident)
         if facts.is_macro(name) or name in body.macro_args or name.startswith("__") or _type_name(body, name):
             continue
+        if facts.header_quiet(name):
+            continue
         if name in HEADER_MACROS or name.startswith(HEADER_PREFIXES):
             continue
         role = _use_role(ident)
@@ -79,8 +81,8 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
             continue
         if role == "use" and (catalogue().constant(name) is not None or catalogue().function(name) is not None):
             continue
-        if facts.has_include:
-            continue  # an included header (read or not) may declare it
+        if facts.unread_include:
+            continue  # a header the model cannot read may declare it
         suggestion = closest(name, _visible(body, ident, role))
         if suggestion is None and _MACRO_LIKE.match(name):
             if name not in reported_macros:
@@ -115,6 +117,8 @@ def _visible(body: Body, ident: Node, role: str) -> list[str]:
     names.extend(index.functions)
     names.extend(index.globals)
     names.extend(index.enumerators)
+    if body.facts.headers is not None:
+        names.extend(body.facts.headers.declared)
     if role == "call":
         names.extend(body.catalogue_names)
     return names

@@ -155,6 +155,7 @@ def describe(v: PreprocessorView, length: int) -> dict:
         "directives": v.directives,
         "env": v.env.macros,
         "file": v.file_id,
+        "resolver": v.include_resolver,
         "branches": table,
         "queries": [
             (o, v.active_at(o), v.macro_state_at(o), v.macro_names_at(o), v.guard_min_version(o),
@@ -303,6 +304,6 @@ def test_the_reuse_knows_every_field_of_a_view() -> None:
     assert second.root is first.root
     known = {"file_id", "root", "env", "regions", "_starts", "_macro_events", "_macro_offsets", "pragmas",
              "_pragma_offsets", "includes", "diagnostics", "included_diagnostics", "directives", "fp_contract",
-             "_macro_states"}
+             "_macro_states", "include_resolver"}
     assert set(vars(first)) == known and set(vars(second)) == known
     reuse.forget(MAIN)

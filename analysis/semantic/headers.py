@@ -1,0 +1,273 @@
+"""What the headers a file includes declare, for the name checks (CL010-CL013).
+
+A file whose every `#include` (in any arm, through the headers' own includes) resolves to a
+file the include resolver reads is checked like a file without includes: the names its headers
+declare count as declared. One unresolved or computed include, or a header too broken to read,
+and `closure` answers None: the checks then stay silent on undeclared names, as before.
+
+Conservative by construction: every word of a header outside its function bodies and comments
+(any arm, macro bodies and arguments of top-level macro calls included) quiets a name, while
+"did you mean" suggests only names a header declares. Each header's facts are read once per
+(file, content), so a keystroke in the including file re-reads nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from cllint.analysis.digest import blake2b
+from cllint.analysis.preprocessor.directives import scan_directives
+from cllint.analysis.preprocessor.view import resolve_include
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_MAX_HEADERS = 512  # in one file's closure; more reads as unreadable
+_UNREADABLE = 0.25  # share of a header's bytes in top-level parse errors
+_CACHE_MAX = 512
+_HEADERS: OrderedDict[tuple[object, bytes], Header] = OrderedDict()
+_CLOSURES: OrderedDict[bytes, Headers] = OrderedDict()
+_CLOSURES_MAX = 32
+_UNSET = object()
+
+# Declarator wrappers whose `declarator` field leads to the declared name.
+_WRAPPERS = frozenset({"init_declarator", "pointer_declarator", "array_declarator", "parenthesized_declarator",
+                       "attributed_declarator", "function_declarator"})
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function a header declares or defines: its parameter count where every declaration
+    shows it plainly (None: variadic, overloadable, a macro pack, `()`, or declarations that
+    disagree) and the words of its heads (a macro among them makes the count unsure)."""
+
+    arity: int | None
+    head_words: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Header:
+    """One header's own facts (its includes are followed by `closure`)."""
+
+    digest: bytes
+    includes: tuple[tuple[str | None, bool], ...]  # (path, angled); None: computed
+    quiet: frozenset[str]  # every word outside function bodies and comments
+    declared: frozenset[str]  # names it declares: suggestions
+    macro_words: frozenset[str]  # names it #defines and the words of their bodies
+    functions: dict[str, Function] = field(default_factory=dict)
+    unreadable: bool = False
+
+
+@dataclass(frozen=True)
+class Headers:
+    """What all the headers of one file declare together."""
+
+    key: bytes  # digest of every header read, in order: equal keys, equal facts
+    quiet: frozenset[str] = frozenset()
+    declared: frozenset[str] = frozenset()
+    macro_words: frozenset[str] = frozenset()
+    functions: dict[str, Function] = field(default_factory=dict)
+
+
+NO_HEADERS = Headers(b"")
+
+
+def closure(view: object) -> Headers | None:  # a PreprocessorView
+    """The facts of every header the file includes, NO_HEADERS for a file without includes,
+    None when one include cannot be read. Remembered on the view (built once per text)."""
+    memo = getattr(view, "__dict__", {})
+    got = memo.get("_semantic_headers", _UNSET)
+    if got is _UNSET:
+        got = memo["_semantic_headers"] = _closure(view)
+    return got  # type: ignore[return-value]
+
+
+def key(view: object) -> bytes:
+    """What the headers add to the file's skeleton (analysis/db.py `view_key`): a header
+    edited in another buffer changes the findings of bodies the edit did not touch."""
+    found = closure(view)
+    return b"headers:-" if found is None else b"headers:" + found.key
+
+
+def _closure(view) -> Headers | None:  # noqa: ANN001
+    todo = [(d.path, d.angled, view.file_id) for d in getattr(view, "directives", ()) if d.kind == "include"]
+    if not todo:
+        return NO_HEADERS
+    resolver = getattr(view, "include_resolver", None)
+    if resolver is None:
+        return None
+    seen: dict[object, Header] = {}
+    while todo:
+        path, angled, including = todo.pop(0)
+        if path is None:
+            return None  # a computed include: not followed
+        found = resolve_include(resolver, path, angled, including)
+        if found is None:
+            return None
+        file_id, content = found
+        if file_id in seen:
+            continue
+        header = _header(file_id, content)
+        if header.unreadable or len(seen) >= _MAX_HEADERS:
+            return None
+        seen[file_id] = header
+        todo.extend((p, a, file_id) for p, a in header.includes)
+    return _combine(list(seen.values()))
+
+
+def _combine(headers: list[Header]) -> Headers:
+    h = blake2b(digest_size=16)
+    for header in headers:
+        h.update(header.digest)
+    digest = h.digest()
+    got = _CLOSURES.get(digest)
+    if got is not None:
+        _CLOSURES.move_to_end(digest)
+        return got
+    functions: dict[str, Function] = {}
+    for header in headers:
+        for name, f in header.functions.items():
+            functions[name] = _merge(functions.get(name), f)
+    got = Headers(digest, frozenset().union(*(x.quiet for x in headers)),
+                  frozenset().union(*(x.declared for x in headers)),
+                  frozenset().union(*(x.macro_words for x in headers)), functions)
+    _CLOSURES[digest] = got
+    if len(_CLOSURES) > _CLOSURES_MAX:
+        _CLOSURES.popitem(last=False)
+    return got
+
+
+def _merge(a: Function | None, b: Function) -> Function:
+    if a is None:
+        return b
+    arity = a.arity if a.arity == b.arity else None
+    return Function(arity, a.head_words | b.head_words)
+
+
+def _header(file_id: object, content: bytes) -> Header:
+    # By (file, content): the resolvers hand back the same bytes object while the file is
+    # unchanged, whose hash Python keeps, so a hit costs no hashing of the text.
+    k = (file_id, content)
+    got = _HEADERS.get(k)
+    if got is None:
+        got = _HEADERS[k] = _read(file_id, content)
+        if len(_HEADERS) > _CACHE_MAX:
+            _HEADERS.popitem(last=False)
+    else:
+        _HEADERS.move_to_end(k)
+    return got
+
+
+def _read(file_id: object, content: bytes) -> Header:
+    from cllint.grammar import parse  # here: a file without includes never parses a header
+
+    directives = scan_directives(content)
+    includes = tuple((d.path, d.angled) for d in directives if d.kind == "include")
+    macro_words: set[str] = set()
+    for d in directives:
+        if d.kind == "define" and d.name:
+            macro_words.add(d.name)
+            macro_words.update(_WORD.findall(d.body))
+    digest = blake2b(content, digest_size=16).digest()
+    tree = parse(content)
+    reader = _Reader(content)
+    reader.read(tree.root_node)
+    errors = sum(n.end_byte - n.start_byte for n in tree.root_node.children if n.type == "ERROR")
+    declared = reader.declared | {d.name for d in directives if d.kind == "define" and d.name}
+    return Header(digest, includes, frozenset(reader.words()) | macro_words, frozenset(declared),
+                  frozenset(macro_words), reader.functions, errors > _UNREADABLE * max(len(content), 1))
+
+
+class _Reader:
+    """One walk over a header's tree: declared names, functions, and the ranges (function
+    bodies, comments) whose words do not quiet a name."""
+
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        self.declared: set[str] = set()
+        self.functions: dict[str, Function] = {}
+        self.skipped: list[tuple[int, int]] = []
+
+    def text(self, node: Node) -> str:
+        return self.source[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+    def read(self, root: Node) -> None:
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            k = n.type
+            if k == "comment":
+                self.skipped.append((n.start_byte, n.end_byte))
+                continue
+            if k == "function_definition":
+                self._function(n, n.child_by_field_name("body"))
+            elif k == "declaration":
+                for d in n.children_by_field_name("declarator"):
+                    self._declarator(n, d)
+            elif k == "type_definition":
+                for d in n.children_by_field_name("declarator"):
+                    name = self._name(d)
+                    if name is not None:
+                        self.declared.add(name)
+            elif k in ("struct_specifier", "union_specifier", "enum_specifier"):
+                tag = n.child_by_field_name("name")
+                if tag is not None:
+                    self.declared.add(self.text(tag))
+            elif k == "enumerator":
+                name = n.child_by_field_name("name")
+                if name is not None:
+                    self.declared.add(self.text(name))
+            stack.extend(reversed(n.children))
+
+    def _function(self, definition: Node, body: Node | None) -> None:
+        if body is not None and not body.has_error:
+            self.skipped.append((body.start_byte, body.end_byte))
+        self._declarator(definition, definition.child_by_field_name("declarator"))
+
+    def _declarator(self, decl: Node, d: Node | None) -> None:
+        fn = None
+        while d is not None and d.type in _WRAPPERS:
+            if d.type == "function_declarator" and fn is None:
+                fn = d
+            d = d.child_by_field_name("declarator")
+        if d is None or d.type != "identifier":
+            return
+        name = self.text(d)
+        self.declared.add(name)
+        if fn is None:
+            return
+        params = fn.child_by_field_name("parameters")
+        head_end = decl.child_by_field_name("body").start_byte if decl.type == "function_definition" and \
+            decl.child_by_field_name("body") is not None else decl.end_byte
+        head = self.source[decl.start_byte:head_end].decode("utf-8", "replace")
+        f = Function(_arity(params, head), frozenset(_WORD.findall(head)) - {name})
+        self.functions[name] = _merge(self.functions.get(name), f)
+
+    def _name(self, d: Node | None) -> str | None:
+        while d is not None and d.type in _WRAPPERS:
+            d = d.child_by_field_name("declarator")
+        return self.text(d) if d is not None and d.type in ("identifier", "type_identifier") else None
+
+    def words(self) -> set[str]:
+        out: set[str] = set()
+        at = 0
+        for start, end in sorted(self.skipped):
+            if start >= at:
+                out.update(_WORD.findall(self.source[at:start].decode("utf-8", "replace")))
+            at = max(at, end)
+        out.update(_WORD.findall(self.source[at:].decode("utf-8", "replace")))
+        return out
+
+
+def _arity(params: Node | None, head: str) -> int | None:
+    """The parameter count the head shows plainly; None where it does not."""
+    if params is None or params.has_error or "overloadable" in head:
+        return None
+    items = [p for p in params.named_children if p.type != "comment"]
+    if not items or any(p.type != "parameter_declaration" for p in items):
+        return None  # `f()`, `...`, a macro pack
+    if len(items) == 1 and params.child_count == 3 and items[0].text == b"void":
+        return 0
+    return len(items)
