@@ -320,11 +320,13 @@ class Snapshot:
         options = self.options(file)
         view = self.preprocessor(file)
 
-        def run(source: bytes, tree: Tree, focus: list[tuple[int, int]] | None) -> list[Diagnostic]:
+        def run(source: bytes, tree: Tree, focus: list[tuple[int, int]] | None,
+                local_focus: list[tuple[int, int]] | None) -> list[Diagnostic]:
             return lint_tree(file, source, tree, options, preprocessor=view, suppress=False, focus=focus,
-                             edited=True)
+                             edited=True, local_focus=local_focus)
 
-        linter = IncrementalLinter(run, repr(options).encode() + view_key(view))
+        local_codes = frozenset(r.code for r in options.rules() if r.local)
+        linter = IncrementalLinter(run, repr(options).encode() + view_key(view), local_codes)
         memo = self._lint_memos.get(file)
         dirty = state.dirty_since(memo.revision) if memo is not None else None
         diags, memo = linter.lint(state.text, self.tree(file), memo, dirty)

@@ -305,9 +305,13 @@ def _bisect_right(xs: list[int], x: int) -> int:
 class IncrementalLinter:
     """Wraps a whole-file lint function `run(source, tree) -> diagnostics`."""
 
-    def __init__(self, run: Callable[..., list[Diagnostic]], options_key: bytes):
+    def __init__(self, run: Callable[..., list[Diagnostic]], options_key: bytes,
+                 local_codes: frozenset[str] = frozenset()):
+        """`run(source, tree, focus, local_focus)`; `local_codes`: the codes of `Rule.local`
+        rules, whose findings in a caller an edit of its callee cannot change."""
         self.run = run
         self.options_key = options_key
+        self.local_codes = local_codes
 
     def lint(self, source: bytes, tree: Tree, memo: LintMemo | None,
              dirty: list[tuple[int, int]] | None = None) -> tuple[list[Diagnostic], LintMemo]:
@@ -325,7 +329,7 @@ class IncrementalLinter:
         if changed is not None:
             changed, shares_skeleton = _with_line_neighbours(source, functions, changed)
         if changed is None:
-            diags = self.run(source, tree, None)
+            diags = self.run(source, tree, None, None)
             per = self._split(functions, diags)
             starts = [f.start for f in functions]
             outside = [d for d in diags if _owner_index(functions, d.span.start, starts) is None]
@@ -339,7 +343,9 @@ class IncrementalLinter:
         # Or unless a changed function shares a line with skeleton code: that code's
         # findings may read the line (see _with_line_neighbours).
         keep_outside = not shares_skeleton and skeleton_parses(tree, functions)
-        fresh = self._run_focused(source, tree, functions, component, keep_outside) if component else []
+        # Local rules re-read only the edited functions (and their line neighbours).
+        local = changed if self.local_codes else component
+        fresh = self._run_focused(source, tree, functions, component, keep_outside, local) if component else []
         # Early cut-off: a helper check (CL114) reads every call site of a helper, so
         # other callers' findings change only if the changed functions' own call-site
         # findings did. Usually they did not, and those callers keep their cache.
@@ -347,7 +353,7 @@ class IncrementalLinter:
             extra = self._other_callers(functions, changed, memo.functions) - component
             if extra:
                 component |= self._closure(functions, extra)
-                fresh = self._run_focused(source, tree, functions, component, keep_outside)
+                fresh = self._run_focused(source, tree, functions, component, keep_outside, local)
 
         fresh_per = self._split(functions, fresh)
         starts = [f.start for f in functions]
@@ -358,11 +364,17 @@ class IncrementalLinter:
         out = list(outside)
         per: list[list[Diagnostic]] = []
         for i in range(len(functions)):
-            mine = fresh_per[i] if i in component else [_move(d, mapping) for d in memo.diags[i]]
+            if i not in component:
+                mine = [_move(d, mapping) for d in memo.diags[i]]
+            elif i in local:
+                mine = fresh_per[i]
+            else:  # a caller: the local rules' findings come from the cache
+                mine = [d for d in fresh_per[i] if d.code not in self.local_codes]
+                mine += [_move(d, mapping) for d in memo.diags[i] if d.code in self.local_codes]
             per.append(mine)
             out.extend(mine)
         out.sort(key=lambda d: (d.span.start, d.code))
-        stats = {"functions": len(functions), "reanalysed": len(component)}
+        stats = {"functions": len(functions), "reanalysed": len(component), "reanalysed_local": len(local)}
         return out, LintMemo(skeleton, functions, per, outside, stats)
 
     @staticmethod
@@ -381,24 +393,18 @@ class IncrementalLinter:
                 callers[j].add(i)
         return callees, callers
 
-    def _run_focused(self, source: bytes, tree: Tree, functions: list[Function],
-                     component: set[int], bodies_only: bool = False) -> list[Diagnostic]:
+    def _run_focused(self, source: bytes, tree: Tree, functions: list[Function], component: set[int],
+                     bodies_only: bool = False, local: set[int] | None = None) -> list[Diagnostic]:
         """The rules on the real tree: with a syntax error, a reparse of any other text
         could read the re-analysed functions differently. Rules may skip work inside
         functions whose results come from the cache; the focus is the rest (skeleton
         included, and definitions nested in error nodes), or with `bodies_only` just the
-        re-analysed functions (the skeleton's diagnostics come from the cache too)."""
-        if bodies_only:
-            return self.run(source, tree, [(functions[i].start, functions[i].end) for i in sorted(component)])
-        focus, pos = [], 0
-        for i, f in enumerate(functions):
-            if i not in component:
-                # blank gaps hold no node: leaving them out saves a query per range
-                if pos < f.start and not source[pos:f.start].isspace():
-                    focus.append((pos, f.start))
-                pos = f.end
-        focus.append((pos, len(source) + 1))
-        return self.run(source, tree, focus)
+        re-analysed functions (the skeleton's diagnostics come from the cache too).
+        `local` (a subset of `component`): the same for the local rules."""
+        focus = _focus(source, functions, component, bodies_only)
+        if local is None or local == component:
+            return self.run(source, tree, focus, None)
+        return self.run(source, tree, focus, _focus(source, functions, local, bodies_only))
 
     @classmethod
     def _closure(cls, functions: list[Function], changed: set[int]) -> set[int]:
@@ -436,6 +442,23 @@ class IncrementalLinter:
             if i is not None:
                 per[i].append(d)
         return per
+
+
+def _focus(source: bytes, functions: list[Function], reanalysed: set[int],
+           bodies_only: bool) -> list[tuple[int, int]]:
+    """The ranges a run re-analyses: the `reanalysed` functions, and unless `bodies_only`
+    everything outside the other functions."""
+    if bodies_only:
+        return [(functions[i].start, functions[i].end) for i in sorted(reanalysed)]
+    focus, pos = [], 0
+    for i, f in enumerate(functions):
+        if i not in reanalysed:
+            # blank gaps hold no node: leaving them out saves a query per range
+            if pos < f.start and not source[pos:f.start].isspace():
+                focus.append((pos, f.start))
+            pos = f.end
+    focus.append((pos, len(source) + 1))
+    return focus
 
 
 # Findings at a call site that depend on every other call site of the same callee.

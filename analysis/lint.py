@@ -88,9 +88,12 @@ def lint_tree(
     suppress: bool = True,
     focus: list[tuple[int, int]] | None = None,
     edited: bool = False,
+    local_focus: list[tuple[int, int]] | None = None,
 ) -> list[Diagnostic]:
     """`edited`: the file will be linted again after edits (an editor's buffer), so the
-    model remembers what an edit elsewhere leaves as it was (function heads)."""
+    model remembers what an edit elsewhere leaves as it was (function heads). `focus`:
+    where rules may not skip work (None: everywhere); `local_focus`, inside it: the same for
+    `Rule.local` rules (analysis/incremental.py)."""
     forget_cuts()  # the last lint's deep trees: not this one's
     if preprocessor is None:
         # Here, not at import: a `cllint check` whose files all hit the cache never lints.
@@ -101,7 +104,7 @@ def lint_tree(
     ctx = RuleContext(
         file=file, source=source, tree=tree, target=options.target,
         preprocessor=preprocessor, model=model,
-        options={"mode": options.mode, "focus": focus, "edited": edited},
+        options={"mode": options.mode, "focus": focus, "edited": edited, "local_focus": local_focus},
     )
     rules = options.rules()
     diagnostics = run_rules(ctx, rules, options.budget)

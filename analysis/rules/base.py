@@ -52,6 +52,13 @@ class RuleContext:
         cache (analysis/incremental.py): rules may skip work there, never must."""
         return in_ranges(self.options.get("focus"), node.start_byte)
 
+    def in_local_focus(self, node: Node) -> bool:
+        """`in_focus` for a `local` rule: an incremental run re-analyses the edited
+        functions only, not their callers, for rules whose findings in a body read that
+        body and the skeleton alone (a caller's findings from them cannot change)."""
+        ranges = self.options.get("local_focus")
+        return in_ranges(ranges if ranges is not None else self.options.get("focus"), node.start_byte)
+
     @property
     def focus(self) -> list[tuple[int, int]] | None:
         """Sorted, disjoint byte ranges outside which rules may skip work (None: all)."""
@@ -71,6 +78,10 @@ class Rule(ABC):
     fix_availability: ClassVar[FixAvailability] = FixAvailability.NONE
     group: ClassVar[Group] = Group.STABLE
     spec_section: ClassVar[str | None] = None  # AsciiDoc anchor in the OpenCL C spec
+    # Findings in a function body depend on that body's text and the declarations outside
+    # bodies only (no callee summaries, no other call sites): an edit re-analyses the edited
+    # functions for it, not their callers (`RuleContext.in_local_focus`).
+    local: ClassVar[bool] = False
 
     @abstractmethod
     def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:

@@ -15,10 +15,11 @@ from cllint.analysis.semantic import findings
 
 class _Semantic(Rule):
     severity: ClassVar[Severity] = Severity.ERROR
+    local: ClassVar[bool] = True  # each body against the file's declarations (analysis/semantic)
 
     def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
         found = cached(ctx, "_semantic_findings",
-                       lambda: findings(model_for(ctx), ctx.preprocessor, ctx.in_focus))
+                       lambda: findings(model_for(ctx), ctx.preprocessor, ctx.in_local_focus))
         yield from diagnostics(self, ctx, found)
 
 

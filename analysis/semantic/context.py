@@ -92,7 +92,10 @@ class FileFacts:
         body = definition.child_by_field_name("body")
         end = body.start_byte if body is not None else definition.end_byte
         head = self.model.source[definition.start_byte:end].decode("utf-8", "replace")
-        return any(w in self.macro_words for w in _WORD.findall(head)) or definition.has_error
+        # A syntax error in the head only: one in the body leaves the head readable, and a
+        # caller's findings must not depend on the callee's body (analysis/incremental.py).
+        return any(w in self.macro_words for w in _WORD.findall(head)) or \
+            any(c.has_error for c in definition.children if c.end_byte <= end)
 
 
 def _macro_facts(view, headers: Headers | None) -> tuple[frozenset[str], bool]:  # noqa: ANN001 - a PreprocessorView
