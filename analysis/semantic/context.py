@@ -32,7 +32,7 @@ from cllint.analysis.model.types import (
     Vector,
 )
 
-from .headers import NO_HEADERS, Headers, closure
+from .headers import NO_HEADERS, Headers, Pastes, closure, pastes_of
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _FACTS_MAX = 32
@@ -74,8 +74,17 @@ class FileFacts:
         return self.has_include and self.headers is None
 
     def header_quiet(self, name: str) -> bool:
-        """A word of an included header outside its function bodies: it may declare `name`."""
-        return self.headers is not None and name in self.headers.quiet
+        """A word of an included header outside its function bodies, or a name a `##` of the
+        headers' or the file's macros could paste: it may be declared."""
+        if self.headers is None or not self.has_include:
+            return False
+        return self.headers.could_declare(name) or self._own_pastes.could_make(name, self.headers.quiet | self.macro_words)
+
+    @cached_property
+    def _own_pastes(self) -> Pastes:
+        """The file's own macros' pastes (with headers, a pasted name may be declared there)."""
+        view = self.view
+        return pastes_of([(m.params, m.body) for m in view.macro_definitions()]) if view is not None else Pastes()
 
     def header_function(self, name: str) -> bool:
         """A function the headers declare, which no macro stands for."""

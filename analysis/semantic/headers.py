@@ -6,8 +6,9 @@ declare count as declared. One unresolved or computed include, or a header too b
 and `closure` answers None: the checks then stay silent on undeclared names, as before.
 
 Conservative by construction: every word of a header outside its function bodies and comments
-(any arm, macro bodies and arguments of top-level macro calls included) quiets a name, while
-"did you mean" suggests only names a header declares. Each header's facts are read once per
+(any arm, macro bodies and arguments of top-level macro calls included) quiets a name, and so
+does any name a `##` in a macro could paste (`keccak_##bits` makes `keccak_256`); "did you mean"
+suggests only names a header declares (not its macros: a host's `-D` names often sit near them). Each header's facts are read once per
 (file, content), so a keystroke in the including file re-reads nothing.
 """
 
@@ -38,6 +39,43 @@ _WRAPPERS = frozenset({"init_declarator", "pointer_declarator", "array_declarato
 
 
 @dataclass(frozen=True)
+class Pastes:
+    """What `##` in macro bodies can make: any name holding a fixed fragment pasted to a
+    parameter, and (`free`) any two words pasted together (`CAT(a, b) a##b`)."""
+
+    fragments: frozenset[str] = frozenset()
+    free: bool = False
+
+    def could_make(self, name: str, words: frozenset[str]) -> bool:
+        if any(f in name for f in self.fragments):
+            return True
+        return self.free and any(name[:i] in words and (name[i:] in words or name[i:].isdigit())
+                                 for i in range(1, len(name)))
+
+
+def pastes_of(macros: list[tuple[tuple[str, ...] | None, str]]) -> Pastes:
+    """The pastes of macros given as (parameters, body)."""
+    fragments: set[str] = set()
+    free = False
+    for params, body in macros:
+        if "##" not in body:
+            continue
+        names = set(params or ()) | {"__VA_ARGS__"}
+        parts = body.split("##")
+        for left, right in zip(parts, parts[1:]):
+            lw, rw = _WORD.findall(left), _WORD.findall(right)
+            lt = lw[-1] if lw and left.rstrip().endswith(lw[-1]) else None
+            rt = rw[0] if rw and right.lstrip().startswith(rw[0]) else None
+            if lt is not None and lt not in names:
+                fragments.add(lt)
+            if rt is not None and rt not in names:
+                fragments.add(rt)
+            if (lt is None or lt in names) and (rt is None or rt in names):
+                free = True
+    return Pastes(frozenset(fragments), free)
+
+
+@dataclass(frozen=True)
 class Function:
     """A function a header declares or defines: its parameter count where every declaration
     shows it plainly (None: variadic, overloadable, a macro pack, `()`, or declarations that
@@ -56,6 +94,7 @@ class Header:
     quiet: frozenset[str]  # every word outside function bodies and comments
     declared: frozenset[str]  # names it declares: suggestions
     macro_words: frozenset[str]  # names it #defines and the words of their bodies
+    pastes: Pastes
     functions: dict[str, Function] = field(default_factory=dict)
     unreadable: bool = False
 
@@ -68,7 +107,11 @@ class Headers:
     quiet: frozenset[str] = frozenset()
     declared: frozenset[str] = frozenset()
     macro_words: frozenset[str] = frozenset()
+    pastes: Pastes = Pastes()
     functions: dict[str, Function] = field(default_factory=dict)
+
+    def could_declare(self, name: str) -> bool:
+        return name in self.quiet or self.pastes.could_make(name, self.quiet)
 
 
 NO_HEADERS = Headers(b"")
@@ -130,9 +173,10 @@ def _combine(headers: list[Header]) -> Headers:
     for header in headers:
         for name, f in header.functions.items():
             functions[name] = _merge(functions.get(name), f)
+    pastes = Pastes(frozenset().union(*(x.pastes.fragments for x in headers)), any(x.pastes.free for x in headers))
     got = Headers(digest, frozenset().union(*(x.quiet for x in headers)),
                   frozenset().union(*(x.declared for x in headers)),
-                  frozenset().union(*(x.macro_words for x in headers)), functions)
+                  frozenset().union(*(x.macro_words for x in headers)), pastes, functions)
     _CLOSURES[digest] = got
     if len(_CLOSURES) > _CLOSURES_MAX:
         _CLOSURES.popitem(last=False)
@@ -175,9 +219,9 @@ def _read(file_id: object, content: bytes) -> Header:
     reader = _Reader(content)
     reader.read(tree.root_node)
     errors = sum(n.end_byte - n.start_byte for n in tree.root_node.children if n.type == "ERROR")
-    declared = reader.declared | {d.name for d in directives if d.kind == "define" and d.name}
-    return Header(digest, includes, frozenset(reader.words()) | macro_words, frozenset(declared),
-                  frozenset(macro_words), reader.functions, errors > _UNREADABLE * max(len(content), 1))
+    pastes = pastes_of([(d.params, d.body) for d in directives if d.kind == "define"])
+    return Header(digest, includes, frozenset(reader.words()) | macro_words, frozenset(reader.declared),
+                  frozenset(macro_words), pastes, reader.functions, errors > _UNREADABLE * max(len(content), 1))
 
 
 class _Reader:

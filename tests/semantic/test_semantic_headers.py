@@ -59,3 +59,41 @@ def test_reported_on_the_line(case: HeaderCase) -> None:
     else:
         assert (case.line, case.expect) in {(line, code) for line, code, _ in found}, found
         assert semantic(case, case.fixed) == []
+
+
+def test_cli_check_with_include_folder(tmp_path: Path) -> None:
+    """`cllint check -I dir`: the header found through -I declares the names, so the typo
+    beside them is reported; without -I the include is unread and the names stay silent."""
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "ops.h").write_text("#define WG 64\nfloat twice(float x) { return 2.0f * x; }\n")
+    kernel = tmp_path / "k.cl"
+    kernel.write_text("#include <ops.h>\nkernel void k(global float *a) {\n"
+                      "    int gid = get_global_id(0);\n    a[gdi] = twice(a[gid]) * WG;\n}\n")
+
+    def run(*extra: str) -> list[tuple[int, str]]:
+        out = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json",
+                              "--select", "CL0", *extra, str(kernel)], capture_output=True, text=True, timeout=120)
+        return [(d["line"], d["code"]) for d in json.loads(out.stdout)]
+
+    assert run("-I", str(tmp_path / "inc")) == [(4, "CL010")]
+    assert run() == [(1, "CL002")]  # cannot find include file: the names are left alone
+
+
+def test_header_change_reaches_bodies_not_edited() -> None:
+    """In the editor's incremental lint, an edit of a header (another buffer) changes the
+    findings of the including file's bodies that no edit touched."""
+    from cllint.analysis.db import Change, Host, TextEdit
+
+    headers = {"h.h": b"float helper(float x);\n"}
+    host = Host(LintOptions(select=CODES),
+                include_resolver=lambda name, angled, including: (name, headers[name]) if name in headers else None)
+    text = (b'#include "h.h"\nkernel void a(global float *o) { o[0] = helper(o[1]); }\n'
+            b"kernel void b(global float *o) { o[0] = 1.0f; }\n")
+    host.set_file("k.cl", text)
+    assert host.snapshot().diagnostics("k.cl") == []
+    headers["h.h"] = b"float helper2(float x);\n"
+    at = text.rindex(b"1.0f")
+    host.apply_change(Change(edits={"k.cl": [TextEdit(at, at + 4, b"2.0f")]}))
+    diags = host.snapshot().diagnostics("k.cl")
+    assert [(d.code, d.message) for d in diags] == [
+        ("CL011", "call to undeclared function 'helper'; did you mean 'helper2'?")]
