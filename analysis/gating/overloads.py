@@ -180,7 +180,8 @@ def _all_scalar(o: Overload) -> bool:
 # Read Functions"). A floor the overload takes from its types (`int3`, `image1d_t`,
 # `read_write`, an unqualified pointer) is the type's, reported where the type is spelled.
 # The 32-bit `atom_*` (section "OpenCL C 1.x Legacy Atomics", 1.1) are also 1.0 built-ins of
-# the cl_khr_*_int32_*_atomics extensions, an alternative the catalogue does not record.
+# the cl_khr_*_int32_*_atomics extensions, an alternative the catalogue does not record: on
+# 1.0 their need is that extension, by the pointer's address space (`_int32_extension`).
 _FLOOR_ELSEWHERE = frozenset({"atomic-legacy"})
 
 
@@ -298,7 +299,8 @@ def refine(uses: list[Use], model: Callable[[], SemanticModel], tree: Tree, targ
 
 def _typed(use: Use, target: Target) -> bool:
     """The call's argument types may change what it needs on this target."""
-    return use.by_types or (use.floor is not None and target.version < use.floor)
+    return (use.by_types or (use.floor is not None and target.version < use.floor)
+            or (target.version < V1_1 and use.name in tables.INT32_ATOMICS))
 
 
 def _safely_refined(use: Use, model: SemanticModel, tree: Tree, target: Target,
@@ -326,6 +328,8 @@ def _refined(use: Use, model: SemanticModel, tree: Tree, target: Target, view: P
         return use
     fits = [o for o in _of_arity(fn, len(args)) if overload_fits(o, types, target)]
     owns = [own_requirement(fn, o) for o in fits]
+    int32 = [_int32_extension(fn, o) if target.version < V1_1 else None for o in fits]
+    owns = [((ext,),) if ext else own for ext, own in zip(int32, owns)]
     need = _any_of(owns)
     if not _stricter(need, use.requires):
         return use
@@ -333,8 +337,30 @@ def _refined(use: Use, model: SemanticModel, tree: Tree, target: Target, view: P
     # cl_khr_int64_base_atomics is not deprecated with the 1.x legacy atomics (its spec
     # section, "Legacy 64-Bit Atomic Extensions", says nothing of the kind).
     deprecated = None if owns and all(owns) else use.deprecated
-    return replace(use, requires=need, detail=_needing_types(fn, fits, use.requires, len(args)),
-                   deprecated=deprecated)
+    detail = f" on '{_pointer_text(types[0])}'" if any(int32) else _needing_types(fn, fits, use.requires, len(args))
+    return replace(use, requires=need, detail=detail, deprecated=deprecated)
+
+
+def _int32_extension(fn: Builtin, o: Overload) -> str | None:
+    """The extension a 32-bit `atom_*` overload comes from on OpenCL C 1.0: the base or
+    extended group's, for the space its pointer points into (spec "Atomic Function
+    Extensions"); None for any other overload (the 64-bit ones need cl_khr_int64_*)."""
+    if fn.name not in tables.INT32_ATOMICS or not o.params:
+        return None
+    words = set(_WORD.findall(o.params[0].type))
+    if not words & {"int", "uint"}:
+        return None
+    space = "global" if "__global" in words else "local" if "__local" in words else ""
+    return tables.int32_atomics_extension(fn.name, space)
+
+
+def _pointer_text(t: Type) -> str:
+    """`volatile __local uint *` as the message quotes it: the space and the pointee."""
+    if isinstance(t, Array):
+        t = t.decay()
+    if isinstance(t, Pointer):
+        return f"{t.space.spelling} {t.pointee.render()} *"
+    return t.render()
 
 
 class _Declarations:

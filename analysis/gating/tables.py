@@ -50,6 +50,23 @@ CONSTANTS: dict[str, tuple[Version, DNF]] = {
     "memory_scope_sub_group": (V2_0, SUBGROUPS_ANY),
 }
 
+# The 32-bit `atom_*` on OpenCL C 1.0 (spec table "Atomic Function Extensions"): each is a
+# base or an extended function, and comes from that group's extension for the address space
+# its pointer points into, `cl_khr_{global,local}_int32_{base,extended}_atomics`. OpenCL C
+# 1.1 made all four core ("OpenCL C 1.x Legacy Atomics" lists the `atom_` names beside the
+# `atomic_` ones), so only a 1.0 target may lack them.
+INT32_ATOMICS: dict[str, str] = {
+    **dict.fromkeys(("atom_add", "atom_sub", "atom_xchg", "atom_inc", "atom_dec", "atom_cmpxchg"), "base"),
+    **dict.fromkeys(("atom_min", "atom_max", "atom_and", "atom_or", "atom_xor"), "extended"),
+}
+
+
+def int32_atomics_extension(name: str, space: str) -> str | None:
+    """The extension a 32-bit `atom_*` call on `space` ("global" or "local") needs on 1.0."""
+    group = INT32_ATOMICS.get(name)
+    return f"cl_khr_{space}_int32_{group}_atomics" if group and space in ("global", "local") else None
+
+
 # Function-level overrides: name -> (since, requires); None keeps the catalogue's value.
 FUNCTIONS: dict[str, tuple[Version | None, DNF | None]] = {
     "printf": (V1_2, None),  # 6.15.14: printf is new in OpenCL C 1.2
@@ -101,6 +118,6 @@ BASELINE = frozenset(n for n, e in EXTENSIONS.items() if e.core_since is not Non
 
 __all__ = [
     "BASELINE", "CONSTANTS", "DEVICE_ENQUEUE", "FP16", "FP64_ANY", "FUNCTIONS", "GENERIC", "IMAGES",
-    "IMAGE_3D_WRITES", "INT64", "PIPES", "PROGRAM_SCOPE", "READ_WRITE_IMAGES", "WG_COLLECTIVES",
-    "family_requirement", "implied_by", "mandatory_in_2_0",
+    "IMAGE_3D_WRITES", "INT32_ATOMICS", "INT64", "PIPES", "PROGRAM_SCOPE", "READ_WRITE_IMAGES", "WG_COLLECTIVES",
+    "family_requirement", "implied_by", "int32_atomics_extension", "mandatory_in_2_0",
 ]  # fmt: skip

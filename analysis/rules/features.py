@@ -282,6 +282,13 @@ class FeatureUnavailableOnTarget(Rule):
     supported (`out[i] = v` with `global uchar *out`). Reads are. As for every extension, a
     pragma enabling it on a target that lacks it does not make it exist (CL307 reports the
     pragma). Clang-19 does not check this restriction.
+
+    On OpenCL C 1.0, "Atomic Function Extensions": the 32-bit `atom_*` built-ins come from
+    the int32 atomics extension of the space their pointer points into, the base group
+    (`atom_add`, `atom_sub`, `atom_xchg`, `atom_inc`, `atom_dec`, `atom_cmpxchg`) or the
+    extended one (`atom_min`, `atom_max`, `atom_and`, `atom_or`, `atom_xor`):
+    `atom_inc(&lh[i])` on a `__local uint` array needs `cl_khr_local_int32_base_atomics`.
+    OpenCL C 1.1 made all four core. A call whose pointer's space is not known stays silent.
     """
 
     code = "CL302"
