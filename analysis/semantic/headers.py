@@ -314,4 +314,20 @@ def _arity(params: Node | None, head: str) -> int | None:
         return None  # `f()`, `...`, a macro pack
     if len(items) == 1 and params.child_count == 3 and items[0].text == b"void":
         return 0
+    if not all(_plain_parameter(p) for p in items):
+        return None
     return len(items)
+
+
+_BUILTIN_TYPE = re.compile(r"^(?:u?(?:char|short|int|long)|float|double|half|bool|size_t|ptrdiff_t|u?intptr_t)"
+                           r"(?:2|3|4|8|16)?$")
+
+
+def _plain_parameter(p: Node) -> bool:
+    """A parameter that is one parameter whatever the macros: named (`float x`), or of a
+    built-in type (`float`); a lone word (`void f(KERNEL_ARGS)`) may be a macro of several."""
+    if p.child_by_field_name("declarator") is not None:
+        return True
+    t = p.child_by_field_name("type")
+    return t is not None and (t.type in ("primitive_type", "sized_type_specifier") or
+                              (t.text is not None and _BUILTIN_TYPE.match(t.text.decode("utf-8", "replace")) is not None))

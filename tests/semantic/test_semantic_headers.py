@@ -97,3 +97,50 @@ def test_header_change_reaches_bodies_not_edited() -> None:
     diags = host.snapshot().diagnostics("k.cl")
     assert [(d.code, d.message) for d in diags] == [
         ("CL011", "call to undeclared function 'helper'; did you mean 'helper2'?")]
+
+
+def _lint_with(headers: dict[str, str], source: str) -> list[tuple[int, str]]:
+    from cllint.analysis.lint import lint_tree
+    from cllint.grammar import parse
+
+    def resolve(name: str, angled: bool, including: str) -> tuple[str, bytes] | None:
+        return (name, headers[name].encode()) if name in headers else None
+
+    data = source.encode()
+    diags = lint_tree("k.cl", data, parse(data), LintOptions(select=CODES), include_resolver=resolve)
+    return [(data.count(b"\n", 0, d.span.start) + 1, d.code) for d in diags]
+
+
+QUIET_WITH_HEADERS = {
+    # `##` in a header's macro makes names no header spells out (john's defkeccak(256))
+    "pasted-name": ({"h.h": "#define DEF(n) float fn_##n(float x) { return x; }\nDEF(one)\n"},
+                    '#include "h.h"\nkernel void k(global float *a) { a[0] = fn_one(a[0]); }\n'),
+    "two-words-pasted": ({"h.h": "#define CAT(a, b) a##b\nfloat CAT(lerp, 4)(float x) { return x; }\n"},
+                         '#include "h.h"\nkernel void k(global float *a) { a[0] = lerp4(a[0]); }\n'),
+    # a lone word as a parameter may be a host macro standing for several
+    "macro-parameter-list": ({"h.h": "float f(KERNEL_PARAMS);\n"},
+                             '#include "h.h"\nkernel void k(global float *a) { a[0] = f(a, 1); }\n'),
+    # declared differently in two arms: no count is the header's to tell
+    "arity-in-arms": ({"h.h": "#ifdef WIDE\nfloat g(float a, float b);\n#else\nfloat g(float a);\n#endif\n"},
+                      '#include "h.h"\nkernel void k(global float *a) { a[0] = g(a[0], a[1]); }\n'),
+    # a header function that is also a macro somewhere is the macro's
+    "function-and-macro": ({"h.h": "float h(float a);\n", "m.h": "#define h(a, b) ((a) + (b))\n"},
+                           '#include "h.h"\n#include "m.h"\nkernel void k(global float *a) { a[0] = h(a[0], a[1]); }\n'),
+    # one unresolved include anywhere (here in a nested header) keeps every name quiet
+    "nested-unresolved": ({"h.h": '#include "gen.h"\n'},
+                          '#include "h.h"\nkernel void k(global float *a) { a[0] = unknown_thing; }\n'),
+    "computed-include": ({"h.h": "#define X 1\n"},
+                         '#define HDR "h.h"\n#include HDR\nkernel void k(global float *a) { a[0] = unknown_thing; }\n'),
+}
+
+
+@pytest.mark.parametrize("name", sorted(QUIET_WITH_HEADERS))
+def test_quiet_with_headers(name: str) -> None:
+    headers, source = QUIET_WITH_HEADERS[name]
+    assert _lint_with(headers, source) == []
+
+
+def test_reported_with_read_headers() -> None:
+    headers = {"h.h": "float scale(float x, float s);\n#define N 4\n"}
+    assert _lint_with(headers, '#include "h.h"\nkernel void k(global float *a) {\n  a[0] = scale(a[0]) + N + nn;\n}\n') \
+        == [(3, "CL013"), (3, "CL010")]
