@@ -57,3 +57,34 @@ def test_a_guard_silences_the_stores_a_pragma_does_not() -> None:
     assert lint(guarded, "CL1.0") == []
     pragma = b"#pragma OPENCL EXTENSION cl_khr_byte_addressable_store : enable\nkernel void k(global uchar *o) { o[0] = 1; }\n"
     assert sorted((code, line) for code, line, _ in lint(pragma, "CL1.0")) == [("CL302", 2), ("CL307", 1)]
+
+
+# vstore writes through its pointer as `p[i] = v` does (spec "Restrictions" names writes, not
+# operators); the labelled kernels are tests/rules/fixtures/gating/tune_r7/b*.
+VSTORES = (b"kernel void k(global uchar *o, local short *s, global half *h, global float *f, float4 v) {\n"
+           b"  vstore4(convert_uchar4(v), 0, o);\n  vstore2(convert_short2(v.xy), 1, s);\n"
+           b"  vstore_half4_rtz(v, 0, h);\n  vstore4(v, 0, f);\n  uchar4 back = vload4(0, o);\n}\n")
+
+
+def test_vstore_into_byte_short_and_half_pointers_on_1_0() -> None:
+    assert lint(VSTORES, "CL1.0") == [
+        ("CL302", 2, "built-in 'vstore4' into '__global uchar *' needs extension "
+                     "'cl_khr_byte_addressable_store', which target 'CL1.0' does not provide"),
+        ("CL302", 3, "built-in 'vstore2' into '__local short *' needs extension "
+                     "'cl_khr_byte_addressable_store', which target 'CL1.0' does not provide"),
+        ("CL302", 4, "built-in 'vstore_half4_rtz' into '__global half *' needs extension "
+                     "'cl_khr_byte_addressable_store', which target 'CL1.0' does not provide")]
+
+
+def test_vstore_silent_from_1_1_with_the_extension_under_a_guard_and_on_unknown_pointers() -> None:
+    assert lint(VSTORES, "CL1.1") == []
+    assert lint(VSTORES, Target.preset("CL1.0").apply_overrides("+cl_khr_byte_addressable_store")) == []
+    guarded = (b"kernel void k(global uchar *o) {\n#ifdef cl_khr_byte_addressable_store\n"
+               b"  vstore2((uchar2)(1, 2), 0, o);\n#endif\n  vstore2((uchar2)(1, 2), 0, nowhere);\n}\n")
+    assert lint(guarded, "CL1.0") == []
+
+
+def test_a_files_own_vstore_is_not_the_built_in() -> None:
+    src = (b"void vstore2(uchar2 v, int i, global uchar *p) { }\n"
+           b"kernel void k(global uchar *o) { vstore2((uchar2)(1, 2), 0, o); }\n")
+    assert lint(src, "CL1.0") == []

@@ -35,8 +35,6 @@ KNOWN_SHORT = {
     # Session 8's two fixes (per-overload version floors, spec "Integer Functions"; stores
     # on 1.0 without cl_khr_byte_addressable_store, "Restrictions") bring it to 32/32, so it
     # is asserted now, no longer a clean held-out figure (BENCHMARKS.md).
-    # Round 7's tune set, labelled by clang-19 before the code: until both classes are in.
-    ("tune_r7", "target"): "recall 3/17 before the int32 atom_* and 1.0 vstore changes",
 }
 # heldout_r6 (round 6, written apart from the code changes and the other held-out sets) met the
 # target when first scored, at 6b139a5: recall 34/35, precision 34/35, so it is asserted.

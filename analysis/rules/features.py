@@ -279,9 +279,11 @@ class FeatureUnavailableOnTarget(Rule):
     On OpenCL C 1.0, "Restrictions": without `cl_khr_byte_addressable_store` (core from 1.1),
     writes through a pointer to, or into an array of, `char`, `uchar`, `char2`, `uchar2`,
     `short` or `ushort` (any address space), and to struct fields of those types, are not
-    supported (`out[i] = v` with `global uchar *out`). Reads are. As for every extension, a
-    pragma enabling it on a target that lacks it does not make it exist (CL307 reports the
-    pragma). Clang-19 does not check this restriction.
+    supported (`out[i] = v` with `global uchar *out`), nor `vstore`n into such a pointer, nor
+    `vstore_half`n/`vstorea_half`n into a `half` pointer (the restriction names writes through
+    `half` pointers too; those built-ins need no `cl_khr_fp16`). Reads are. As for every
+    extension, a pragma enabling it on a target that lacks it does not make it exist (CL307
+    reports the pragma). Clang-19 does not check this restriction.
 
     On OpenCL C 1.0, "Atomic Function Extensions": the 32-bit `atom_*` built-ins come from
     the int32 atomics extension of the space their pointer points into, the base group
