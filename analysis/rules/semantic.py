@@ -31,7 +31,10 @@ class UndeclaredIdentifier(_Semantic):
     ## Why is this bad?
     The compiler rejects the kernel. Most often it is a typo (`gdi` for `gid`) or a variable
     used outside the block that declares it (a `for` loop's counter after the loop). Names a
-    macro, an included header or a function-like macro's arguments could declare are left alone.
+    macro or a function-like macro's arguments could declare are left alone. Headers the
+    include paths find are read (every arm, nested includes too): what they declare counts as
+    declared and may be suggested; while any `#include` of the file cannot be read (missing,
+    computed), undeclared names in it are left alone.
 
     ## Example
     ```c
@@ -125,12 +128,13 @@ class HostDefinedMacro(_Semantic):
 
 class WrongArgumentCount(_Semantic):
     """## What it does
-    Reports a call to one of the file's functions with more or fewer arguments than its
-    declaration has parameters.
+    Reports a call to one of the file's functions, or of the headers it includes, with more or
+    fewer arguments than its declaration has parameters.
 
     ## Why is this bad?
     The compiler rejects the call. Functions declared differently in `#if` arms, variadic
-    ones and calls whose arguments hold a macro (which may expand to several) are left alone.
+    or `overloadable` ones, parameter lists a macro may widen, and calls whose arguments hold
+    a macro (which may expand to several) are left alone.
 
     ## Example
     ```c
