@@ -139,8 +139,8 @@ def _closure(view) -> Headers | None:  # noqa: ANN001
     if not todo:
         return NO_HEADERS
     resolver = getattr(view, "include_resolver", None)
-    if resolver is None:
-        return None
+    if resolver is None or any(path is None for path, _, _ in todo):
+        return None  # no resolver, or a computed include (hashcat's `#include M2S(...)`): not followed
     seen: dict[object, Header] = {}
     while todo:
         path, angled, including = todo.pop(0)
@@ -156,6 +156,8 @@ def _closure(view) -> Headers | None:  # noqa: ANN001
         if header.unreadable or len(seen) >= _MAX_HEADERS:
             return None
         seen[file_id] = header
+        if any(p is None for p, _ in header.includes):
+            return None
         todo.extend((p, a, file_id) for p, a in header.includes)
     return _combine(list(seen.values()))
 
