@@ -350,9 +350,12 @@ class IncrementalLinter:
         # other callers' findings change only if the changed functions' own call-site
         # findings did. Usually they did not, and those callers keep their cache.
         if component and _call_sites(self._split(functions, fresh), changed) != _call_sites(memo.diags, changed):
-            extra = self._other_callers(functions, changed, memo.functions) - component
-            if extra:
-                component |= self._closure(functions, extra)
+            others = self._other_callers(functions, changed, memo.functions)
+            # their call-site findings are the local rules' (CL114): they join both sets
+            if others - component or (self.local_codes and others - local):
+                component |= self._closure(functions, others - component)
+                if self.local_codes:
+                    local = local | others
                 fresh = self._run_focused(source, tree, functions, component, keep_outside, local)
 
         fresh_per = self._split(functions, fresh)

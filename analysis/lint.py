@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -47,11 +47,24 @@ def _selected(chosen: tuple[str, ...] | None, ignore: tuple[str, ...],
     return tuple(select(chosen, ignore, extend, preview))
 
 
-def run_rules(ctx: RuleContext, rules: Iterable[type[Rule]], budget: float | None = None) -> list[Diagnostic]:
+def run_rules(ctx: RuleContext, rules: Iterable[type[Rule]], budget: float | None = None,
+              local_ctx: RuleContext | None = None) -> list[Diagnostic]:
+    """`local_ctx`: the context `Rule.local` rules read instead of `ctx` (an incremental run
+    re-analyses fewer functions for them); both share one semantic model."""
+    def context(rule_cls: type[Rule]) -> RuleContext:
+        if local_ctx is None:
+            return ctx
+        # one model, built by whichever rule asks first
+        if ctx.model is None:
+            ctx.model = local_ctx.model
+        elif local_ctx.model is None:
+            local_ctx.model = ctx.model
+        return local_ctx if rule_cls.local else ctx
+
     if budget is None:
         out: list[Diagnostic] = []
         for rule_cls in rules:
-            out.extend(rule_cls().check(ctx))
+            out.extend(rule_cls().check(context(rule_cls)))
         return out
     from cllint.analysis.budget import Budget, BudgetExceeded
     from cllint.analysis.rules.budget import AnalysisBudget
@@ -66,7 +79,7 @@ def run_rules(ctx: RuleContext, rules: Iterable[type[Rule]], budget: float | Non
                 continue
             try:
                 with b.rule():
-                    found = list(rule_cls().check(ctx))
+                    found = list(rule_cls().check(context(rule_cls)))
             except BudgetExceeded:
                 stopped.append(rule_cls.code)
                 continue
@@ -104,10 +117,13 @@ def lint_tree(
     ctx = RuleContext(
         file=file, source=source, tree=tree, target=options.target,
         preprocessor=preprocessor, model=model,
-        options={"mode": options.mode, "focus": focus, "edited": edited, "local_focus": local_focus},
+        options={"mode": options.mode, "focus": focus, "edited": edited},
     )
+    local_ctx = None
+    if local_focus is not None and local_focus != focus:
+        local_ctx = replace(ctx, options={**ctx.options, "focus": local_focus})
     rules = options.rules()
-    diagnostics = run_rules(ctx, rules, options.budget)
+    diagnostics = run_rules(ctx, rules, options.budget, local_ctx)
     if suppress:
         diagnostics = suppress_all(file, source, diagnostics, options)
     diagnostics.sort(key=lambda d: (d.span.start, d.code))

@@ -52,13 +52,6 @@ class RuleContext:
         cache (analysis/incremental.py): rules may skip work there, never must."""
         return in_ranges(self.options.get("focus"), node.start_byte)
 
-    def in_local_focus(self, node: Node) -> bool:
-        """`in_focus` for a `local` rule: an incremental run re-analyses the edited
-        functions only, not their callers, for rules whose findings in a body read that
-        body and the skeleton alone (a caller's findings from them cannot change)."""
-        ranges = self.options.get("local_focus")
-        return in_ranges(ranges if ranges is not None else self.options.get("focus"), node.start_byte)
-
     @property
     def focus(self) -> list[tuple[int, int]] | None:
         """Sorted, disjoint byte ranges outside which rules may skip work (None: all)."""
@@ -79,8 +72,9 @@ class Rule(ABC):
     group: ClassVar[Group] = Group.STABLE
     spec_section: ClassVar[str | None] = None  # AsciiDoc anchor in the OpenCL C spec
     # Findings in a function body depend on that body's text and the declarations outside
-    # bodies only (no callee summaries, no other call sites): an edit re-analyses the edited
-    # functions for it, not their callers (`RuleContext.in_local_focus`).
+    # bodies only (no callee summaries, no callee bodies): an edit re-analyses the edited
+    # functions for it, not their callers (analysis/incremental.py; the lint gives such rules
+    # a context of their own whose focus is those functions).
     local: ClassVar[bool] = False
 
     @abstractmethod

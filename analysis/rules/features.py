@@ -118,7 +118,13 @@ def _wrap_fix(ctx: RuleContext, use: Use) -> Fix | None:
     return Fix(f"Wrap in '{opening}'", edits, applicability)
 
 
-class UnguardedOptionalFeature(Rule):
+class _GatingRule(Rule):
+    # A use is judged by its own body, the directives around it and the names the file
+    # defines, never by callers or callee bodies (analysis/incremental.py).
+    local = True
+
+
+class UnguardedOptionalFeature(_GatingRule):
     """## What it does
     In portability mode (the default, when no target is chosen), reports a use of an optional
     feature or extension that no preprocessor guard implies: `double` and floating constants
@@ -246,7 +252,7 @@ def _target_uses(ctx: RuleContext) -> Iterator[Use]:
         yield use
 
 
-class FeatureUnavailableOnTarget(Rule):
+class FeatureUnavailableOnTarget(_GatingRule):
     """## What it does
     In target mode (`--target`, a device, or overrides), reports a use of a feature or
     extension the target does not provide, in code the target compiles: the same uses as
@@ -321,7 +327,7 @@ class FeatureUnavailableOnTarget(Rule):
             )
 
 
-class NewerThanTarget(Rule):
+class NewerThanTarget(_GatingRule):
     """## What it does
     In target mode, reports a built-in, type, qualifier or construct that the target's
     OpenCL C version does not have at all: OpenCL C 2.0 built-ins (`work_group_barrier`,
@@ -381,7 +387,7 @@ class NewerThanTarget(Rule):
             )
 
 
-class DeprecatedBuiltin(Rule):
+class DeprecatedBuiltin(_GatingRule):
     """## What it does
     In target mode, reports a built-in deprecated by the target's version or earlier:
     `mem_fence`, `read_mem_fence`, `write_mem_fence`, the `atom_*` and `atomic_*`
@@ -428,7 +434,7 @@ class DeprecatedBuiltin(Rule):
 _NAME = re.compile(rb"\b(?:__opencl_c_|cl_khr_|cles_khr_|cl_ext_)\w+")
 
 
-class UnknownFeatureMacro(Rule):
+class UnknownFeatureMacro(_GatingRule):
     """## What it does
     Reports a feature or extension macro in `#if`, `#ifdef`, `#elif` or
     `#pragma OPENCL EXTENSION` whose name is not a known `__opencl_c_*`, `cl_khr_*`,
@@ -532,7 +538,7 @@ def _edit_distance(a: str, b: str) -> int:
     return prev[len(b)]
 
 
-class GuardNeverTrue(Rule):
+class GuardNeverTrue(_GatingRule):
     """## What it does
     In target mode, reports an `#if`, `#ifdef` or `#elif` on feature or extension macros
     that no device of the target's OpenCL C version can make true, in code that is
@@ -654,7 +660,7 @@ def _never_true(condition, fixed: dict[str, str], optional: frozenset[str]) -> b
     return not any(all(holds(lit) for lit in term) for term in terms)
 
 
-class PragmaEnablesMissingExtension(Rule):
+class PragmaEnablesMissingExtension(_GatingRule):
     """## What it does
     In target mode, reports `#pragma OPENCL EXTENSION name : enable` for an extension the
     target does not provide, unless a guard on that extension surrounds the pragma.
@@ -720,7 +726,7 @@ def _exact_in_float(text: str) -> bool:
 _FLOAT_LITERAL = re.compile(r"^(?:\d+\.\d*|\.\d+|\d+(?:\.\d*)?[eE][+-]?\d+|\.\d+[eE][+-]?\d+)$")
 
 
-class DoubleLiteral(Rule):
+class DoubleLiteral(_GatingRule):
     """## What it does
     Reports an unsuffixed floating literal such as `1.0` or `0.5e-3` in code that no fp64
     guard covers and that declares no `double`: the literal has type `double`. A literal
@@ -829,7 +835,7 @@ def _meant_as_double(ctx: RuleContext, offset: int) -> bool:
     return False
 
 
-class ExtensionNotEnabled(Rule):
+class ExtensionNotEnabled(_GatingRule):
     """## What it does
     Reports a scalar `half` value (a variable or array, a parameter, a return value, a cast
     to `half`) or a `1.0h` literal where no `#pragma OPENCL EXTENSION cl_khr_fp16 : enable`
