@@ -40,6 +40,9 @@ FLOATS = ["float", "double", "half"]
 WIDTHS = [1, 2, 3, 4, 8, 16]
 VEC = [2, 3, 4, 8, 16]
 UNSIGNED = {"char": "uchar", "short": "ushort", "int": "uint", "long": "ulong"}
+# ugentype: the unsigned integer type of the element's size (spec "Miscellaneous Vector
+# Functions": a float vector's shuffle mask is a uint vector, a double's a ulong one).
+UNSIGNED_OF_SIZE = {**UNSIGNED, "half": "ushort", "float": "uint", "double": "ulong"}
 SIGNED_OF_SIZE = {"char": "char", "uchar": "char", "short": "short", "ushort": "short",
                   "int": "int", "uint": "int", "long": "long", "ulong": "long",
                   "half": "short", "float": "int", "double": "long"}
@@ -557,7 +560,7 @@ def expand(sig: RawSig, line: Line, gentypes: list[tuple[str, int]] | None = Non
     for (elem, width), n, mm, op, q in itertools.product(choices, ns, ms, ops, quals):
         def sub(t: str) -> str:
             if fam:
-                u = UNSIGNED.get(elem, elem)
+                u = UNSIGNED_OF_SIZE.get(elem, elem)
                 t = re.sub(r"\bugentype<N>", vec(u, n), t)
                 t = re.sub(r"\bugentype<M>", vec(u, mm), t)
                 t = re.sub(rf"\b{fam}<N>", vec(elem, n), t)

@@ -9,7 +9,7 @@ from typing import ClassVar
 from cllint.analysis.diagnostics import Diagnostic, Severity
 from cllint.analysis.rules._findings import cached, diagnostics
 from cllint.analysis.rules._model import model_for
-from cllint.analysis.rules.base import Rule, RuleContext
+from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
 from cllint.analysis.semantic import findings
 
 
@@ -272,6 +272,38 @@ class UnknownMember(_Semantic):
     spec_section = "the-opencl-c-programming-language"
 
 
+class MemberAccessOperator(_Semantic):
+    """## What it does
+    Reports `.` on a pointer to a struct or union and `->` on a struct or union that is not a
+    pointer, and offers the other operator.
+
+    ## Why is this bad?
+    The compiler rejects it. It happens when a parameter changes from a value to a pointer
+    (`constant params_t *p`) or back, and some uses keep the old operator.
+
+    ## Example
+    ```c
+    typedef struct { int w; int h; } dims;
+    kernel void k(global int *o, constant dims *d) { o[0] = d.w; }
+    ```
+
+    ## Use instead
+    ```c
+    typedef struct { int w; int h; } dims;
+    kernel void k(global int *o, constant dims *d) { o[0] = d->w; }
+    ```
+
+    ## OpenCL spec
+    Section 6, "The OpenCL C Programming Language" (C99 6.5.2.3, structure and union members:
+    the left operand of `.` is a structure or union, that of `->` a pointer to one).
+    """
+
+    code = "CL024"
+    name = "member-access-operator"
+    fix_availability = FixAvailability.ALWAYS
+    spec_section = "the-opencl-c-programming-language"
+
+
 class Redefinition(_Semantic):
     """## What it does
     Reports a second definition of a name in the same scope: two locals of one name in one
@@ -388,11 +420,13 @@ class IncompatibleConversion(_Semantic):
     """## What it does
     Reports a value of an incompatible kind in an initialisation, assignment, argument or
     `return`: a pointer where an integer is expected or the reverse, a vector of another
-    element type or width, a vector where a scalar is expected. Both types must be certain.
+    element type or width, a vector where a scalar is expected; and an explicit cast from a
+    vector to another vector type (`(float4)(v.xyz)`, `(int4)f`). Both types must be certain.
 
     ## Why is this bad?
-    The compiler rejects it: OpenCL C never converts between vector types implicitly (use
-    `convert_T` or `as_T`), and clang treats pointer/integer conversions as errors.
+    The compiler rejects it: OpenCL C never converts between vector types, implicitly or by a
+    cast (use `convert_T`, `as_T`, a swizzle or a vector literal with every component), and
+    clang treats pointer/integer conversions as errors.
 
     ## Example
     ```c
@@ -405,7 +439,8 @@ class IncompatibleConversion(_Semantic):
     ```
 
     ## OpenCL spec
-    Section 6.4.1, "Implicit Conversions".
+    Section 6.4.1, "Implicit Conversions", and 6.4.2, "Explicit Casts" (no casts between
+    vector types).
     """
 
     code = "CL022"
@@ -444,5 +479,5 @@ class InvalidOperand(_Semantic):
 
 
 RULES = [UndeclaredIdentifier, UndeclaredFunction, HostDefinedMacro, WrongArgumentCount, NoMatchingBuiltinOverload,
-         VectorLiteralSize, SwizzleOutOfRange, UnknownMember, Redefinition, ReturnValueMismatch, MissingReturn,
+         VectorLiteralSize, SwizzleOutOfRange, UnknownMember, MemberAccessOperator, Redefinition, ReturnValueMismatch, MissingReturn,
          AssignToConst, IncompatibleConversion, InvalidOperand]

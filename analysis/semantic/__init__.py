@@ -24,7 +24,8 @@ from .context import Body, FileFacts
 
 KINDS = frozenset({"identifier", "call_expression", "macro_invocation", "field_expression", "vector_literal", "return_statement",
                    "assignment_expression", "update_expression", "init_declarator", "ERROR", "block_literal",
-                   "attribute_specifier", "attribute_declaration", "sizeof_expression", "binary_expression"})
+                   "attribute_specifier", "attribute_declaration", "sizeof_expression", "binary_expression",
+                   "cast_expression"})
 
 
 def findings(model: SemanticModel, view: object | None, in_focus: Callable[[Node], bool]) -> list[Finding]:
@@ -83,6 +84,9 @@ def _check_body(body: Body, block: Node) -> None:
             members.check_field(body, n)
         elif k == "vector_literal":
             members.check_vector_literal(body, n)
+            assignments.check_vector_cast(body, n)
+        elif k == "cast_expression":
+            assignments.check_vector_cast(body, n)
         elif k == "return_statement":
             if not any(s <= n.start_byte < e for s, e in blocks):
                 returns.check_return(body, n)

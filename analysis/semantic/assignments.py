@@ -1,7 +1,7 @@
 """Writes to `const` objects (CL021), and values of an incompatible kind in initialisations,
 assignments, arguments and returns (CL022): a pointer where an integer is expected or the
 reverse, and vectors of another element type or width (OpenCL C never converts those
-implicitly, 6.4.1). Both sides must be certain; pointer-to-pointer mismatches are the address
+implicitly, 6.4.1, nor by an explicit cast, 6.2.2). Both sides must be certain; pointer-to-pointer mismatches are the address
 space rules' (CL1xx), writes to `__constant` are CL112's.
 """
 
@@ -194,3 +194,29 @@ def _walk(n: Node):  # noqa: ANN202
         x = stack.pop()
         yield x
         stack.extend(reversed(x.named_children))
+
+
+# -- explicit casts --------------------------------------------------------------------------
+
+
+def check_vector_cast(body: Body, expr: Node) -> None:
+    """`(float4)(v)` or `(int4)f` with `v`, `f` vectors of another type (CL022): OpenCL C has no
+    explicit casts between vector types (spec 6.2.2); one value becomes a vector only as a
+    scalar filling every component, and `convert_<type>`, `as_<type>` or a swizzle say what
+    was meant."""
+    if expr.type == "vector_literal":
+        elements = [c for c in expr.children_by_field_name("element") if c.type != "comment"]
+        value = elements[0] if len(elements) == 1 else None
+        spelled = expr.child_by_field_name("type")
+    else:  # a cast_expression
+        value, spelled = expr.child_by_field_name("value"), expr.child_by_field_name("type")
+    if value is None or spelled is None or expr.has_error or not body.certain(value):
+        return
+    t, vt = body.fm.type_of(expr), body.fm.type_of(value)
+    if not isinstance(t, Vector) or not isinstance(vt, Vector) or not known(t) or not known(vt):
+        return
+    if (t.elem.name, t.n) == (vt.elem.name, vt.n):
+        return
+    body.add("CL022", expr.start_byte, expr.end_byte,
+             f"invalid conversion between vector type '{t.name}' ({t.n} x '{t.elem.name}') and "
+             f"'{vt.name}' ({vt.n} x '{vt.elem.name}'): OpenCL C has no casts between vector types")

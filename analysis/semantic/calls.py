@@ -146,8 +146,9 @@ def _builtin_call(body: Body, call: Node, fn: Node, b: Builtin, args: list[Node]
     types = [body.fm.type_of(a) for a in args]
     if not all(known(t) for t in types):
         return
-    # By kind only (pointer, vector, scalar, opaque) per position: the catalogue lists
-    # some families incompletely (shuffle2's mask widths), so exact types would misjudge.
+    # By kind (pointer, vector, scalar, opaque) per position, and vectors by element type:
+    # the catalogue lists some families incompletely (shuffle2's mask widths), so exact
+    # types would misjudge.
     if any(all(_fits_kind(t, parse_catalogue_type(p.type)) for t, p in zip(types, o.params))
            for o in overloads if len(o.params) == have):
         return
@@ -195,5 +196,10 @@ def _kind(t: Type) -> str:
 
 def _fits_kind(arg: Type, param: Type) -> bool:
     a, p = _kind(arg), _kind(param)
+    if a == p == "vector":
+        # Vectors never convert implicitly: an `int3` is no `float3` (`length(c)`), an `int2`
+        # no `char4` (`dot(a, b)`). Element types only: the catalogue lists some families'
+        # widths incompletely (shuffle2 of half and double vectors).
+        return arg.elem.name == param.elem.name  # type: ignore[attr-defined]
     # Integers stand for events, flags and orders (`async_work_group_copy(..., 0)`).
     return a == p or p == "any" or (a == "scalar" and p == "opaque")

@@ -16,7 +16,7 @@ from functools import cached_property
 from tree_sitter import Node
 
 from cllint.analysis.catalogue import catalogue
-from cllint.analysis.findings import Finding
+from cllint.analysis.findings import Finding, FixPlan
 from cllint.analysis.model import FunctionModel, SemanticModel, SymbolKind
 from cllint.analysis.model.overloads import fitting_returns, resolve_builtin
 from cllint.analysis.model.types import (
@@ -32,7 +32,7 @@ from cllint.analysis.model.types import (
     Vector,
 )
 
-from .headers import NO_HEADERS, Headers, Pastes, closure, pastes_of
+from .headers import NO_HEADERS, Headers, Pastes, body_words, closure, pastes_of
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _FACTS_MAX = 32
@@ -120,7 +120,7 @@ def _macro_facts(view, headers: Headers | None) -> tuple[frozenset[str], bool]: 
         words = set(names)
         words.update(view.env.macros)
         for m in view.macro_definitions():
-            words.update(_WORD.findall(m.body))
+            words.update(body_words(m.params, m.body))
         if headers is not None:  # every arm of every header, those the view leaves out included
             words.update(headers.macro_words)
         # Any #include, even in an arm this configuration leaves out: the file is built with
@@ -149,11 +149,11 @@ class Body:
         return self.source[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
     def add(self, code: str, start: int, end: int, message: str,
-            notes: tuple[tuple[int, int, str], ...] = ()) -> None:
+            notes: tuple[tuple[int, int, str], ...] = (), fix: FixPlan | None = None) -> None:
         view = self.facts.view
         if view is not None and view.active_at(start) is False:
             return
-        self.out.append(Finding(code, start, end, message, notes))
+        self.out.append(Finding(code, start, end, message, notes, fix))
 
     def declared_here(self, node: Node | None, name: str) -> tuple[tuple[int, int, str], ...]:
         return ((node.start_byte, node.end_byte, f"'{name}' declared here"),) if node is not None else ()

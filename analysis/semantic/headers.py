@@ -38,6 +38,14 @@ _WRAPPERS = frozenset({"init_declarator", "pointer_declarator", "array_declarato
                        "attributed_declarator", "function_declarator"})
 
 
+def body_words(params: tuple[str, ...] | None, body: str) -> list[str]:
+    """The words of a macro's body that may reach the code: a function-like macro's
+    parameters stand for its arguments, never for themselves (`#define OFF(n) ((n) >> 5)`
+    says nothing about a variable `n`)."""
+    words = _WORD.findall(body)
+    return [w for w in words if w not in params] if params else words
+
+
 @dataclass(frozen=True)
 class Pastes:
     """What `##` in macro bodies can make: any name holding a fixed fragment pasted to a
@@ -215,7 +223,7 @@ def _read(file_id: object, content: bytes) -> Header:
     for d in directives:
         if d.kind == "define" and d.name:
             macro_words.add(d.name)
-            macro_words.update(_WORD.findall(d.body))
+            macro_words.update(body_words(d.params, d.body))
     digest = blake2b(content, digest_size=16).digest()
     tree = parse(content)
     reader = _Reader(content)

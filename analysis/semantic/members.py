@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from cllint.analysis.model.types import Array, Pointer, Scalar, Struct, Vector, swizzle_indices
+from cllint.analysis.findings import Edit, FixPlan
+from cllint.analysis.model.types import Array, Pointer, Scalar, Struct, Type, Vector, swizzle_indices
 
 from .context import Body, known
 from .suggest import closest
@@ -20,7 +21,7 @@ def check_vector_literal(body: Body, lit: Node) -> None:
         return
     elements = [c for c in lit.children_by_field_name("element") if c.type != "comment"]
     if len(elements) <= 1:
-        return  # (float4)(x): one scalar fills every component
+        return  # (float4)(x): one scalar fills every component (a vector: assignments.py)
     have = 0
     for e in elements:
         if not body.certain(e):
@@ -49,6 +50,8 @@ def check_field(body: Body, expr: Node) -> None:
         return
     t = body.fm.type_of(arg)
     arrow = body.text(op) == "->"
+    if _wrong_operator(body, op, t, arrow):
+        return
     if arrow:
         if not isinstance(t, (Pointer, Array)):
             return
@@ -64,6 +67,28 @@ def check_field(body: Body, expr: Node) -> None:
         suggestion = closest(name, [f.name for f in t.fields])
         hint = f"; did you mean '{suggestion}'?" if suggestion else ""
         body.add("CL017", field.start_byte, field.end_byte, f"no member named '{name}' in '{what}'{hint}")
+
+
+def _wrong_operator(body: Body, op: Node, t: Type, arrow: bool) -> bool:
+    """`p.x` on a pointer to a struct, `s->x` on a struct (CL024), with the other operator as
+    the fix; True when reported."""
+    if arrow:
+        record = body.fm.typer.complete(t)
+        if not isinstance(record, Struct) or not known(record):
+            return False
+        message = f"member reference type '{_struct_name(body, record)}' is not a pointer; did you mean to use '.'?"
+    else:
+        if not isinstance(t, Pointer):
+            return False
+        record = body.fm.typer.complete(t.pointee)
+        if not isinstance(record, Struct) or not known(record):
+            return False
+        space = f"{t.space.value} " if t.explicit else ""
+        message = (f"member reference type '{space}{_struct_name(body, record)} *' is a pointer; "
+                   f"did you mean to use '->'?")
+    body.add("CL024", op.start_byte, op.end_byte, message,
+             fix=FixPlan(f"use '{'.' if arrow else '->'}'", (Edit(op.start_byte, op.end_byte, "." if arrow else "->"),)))
+    return True
 
 
 def _swizzle(body: Body, field: Node, t: Vector, name: str) -> None:
