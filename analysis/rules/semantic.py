@@ -23,6 +23,40 @@ class _Semantic(Rule):
         yield from diagnostics(self, ctx, found)
 
 
+class MacroArgumentCount(_Semantic):
+    """## What it does
+    Reports a function-like macro invoked with more or fewer arguments than its `#define`
+    names (a variadic macro with fewer than its named ones). Arguments are counted as the
+    preprocessor counts them: commas outside parentheses, strings and comments, before
+    expansion. Macros whose definitions differ between `#if` arms are left alone.
+
+    ## Why is this bad?
+    The compiler rejects the invocation, and then usually reports the macro's name as an
+    undeclared identifier too. Often a macro gained a parameter (a row pitch, a width) and
+    one use was not updated.
+
+    ## Example
+    ```c
+    #define IDX2(x, y, w) ((y) * (w) + (x))
+    kernel void k(global float *img, int w) { img[IDX2(get_global_id(0), get_global_id(1))] = 0.0f; }
+    ```
+
+    ## Use instead
+    ```c
+    #define IDX2(x, y, w) ((y) * (w) + (x))
+    kernel void k(global float *img, int w) { img[IDX2(get_global_id(0), get_global_id(1), w)] = 0.0f; }
+    ```
+
+    ## OpenCL spec
+    Section 6.10, "Preprocessor Directives and Macros" (C99 6.10.3: the number of arguments
+    in an invocation of a function-like macro agrees with its parameters).
+    """
+
+    code = "CL005"
+    name = "macro-argument-count"
+    spec_section = "preprocessor-directives-and-macros"
+
+
 class UndeclaredIdentifier(_Semantic):
     """## What it does
     Reports a name used in an expression that nothing in scope declares, and suggests the
@@ -478,6 +512,6 @@ class InvalidOperand(_Semantic):
     spec_section = "other-built-in-data-types"
 
 
-RULES = [UndeclaredIdentifier, UndeclaredFunction, HostDefinedMacro, WrongArgumentCount, NoMatchingBuiltinOverload,
+RULES = [MacroArgumentCount, UndeclaredIdentifier, UndeclaredFunction, HostDefinedMacro, WrongArgumentCount, NoMatchingBuiltinOverload,
          VectorLiteralSize, SwizzleOutOfRange, UnknownMember, MemberAccessOperator, Redefinition, ReturnValueMismatch, MissingReturn,
          AssignToConst, IncompatibleConversion, InvalidOperand]

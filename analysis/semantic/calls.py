@@ -64,7 +64,10 @@ def check_call(body: Body, call: Node) -> None:
     if fn is None or fn.type != "identifier" or args is None or call.has_error:
         return
     name = body.text(fn)
-    if body.facts.is_macro(name) or _mentions_macro(body, args):
+    if body.facts.is_macro(name):
+        _macro_call(body, call, name)
+        return
+    if _mentions_macro(body, args):
         return
     sym = body.fm.refs.get(fn.id)
     if sym is None:
@@ -76,6 +79,60 @@ def check_call(body: Body, call: Node) -> None:
         b = catalogue().function(name)
         if b is not None:
             _builtin_call(body, call, fn, b, args)
+
+
+def _macro_call(body: Body, call: Node, name: str) -> None:
+    """A function-like macro invoked with the wrong number of arguments (CL005). Counted as
+    the preprocessor counts them, on the text: commas outside parentheses, strings and
+    comments (braces and brackets do not group), before any expansion."""
+    arity = body.facts.macro_arity(name)
+    view = body.facts.view
+    args = call.child_by_field_name("arguments")
+    if arity is None or view is None or args is None or call.has_error:
+        return
+    m = view.macro_at(name, call.start_byte)
+    if m is None or m.params is None:
+        return  # undefined here, or object-like: `M(x)` calls what M expands to
+    expected, variadic = arity
+    have = macro_argument_count(body.source[args.start_byte + 1:args.end_byte - 1])
+    if have == expected or (variadic and have >= expected) or (expected == 1 and have == 0):
+        return  # `M()` passes one empty argument
+    more = "many" if have > expected else "few"
+    notes = ((m.span.start, m.span.end, f"macro '{name}' defined here"),) if m.span.file == view.file_id else ()
+    body.add("CL005", args.start_byte, args.end_byte, f"too {more} arguments provided to function-like macro "
+             f"invocation '{name}', expected {expected}, have {have}", notes)
+
+
+def macro_argument_count(text: bytes) -> int:
+    """Arguments between a macro call's parentheses, as C's preprocessor splits them."""
+    depth, count, i, n = 0, 1, 0, len(text)
+    blank = True
+    while i < n:
+        c = text[i]
+        if c in b"\"'":  # a string or character literal: its commas are its own
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == 92 else 1  # 92: a backslash escapes the next byte
+            i, blank = j + 1, False
+            continue
+        if text.startswith(b"/*", i):
+            end = text.find(b"*/", i + 2)
+            i = n if end < 0 else end + 2
+            continue
+        if text.startswith(b"//", i):
+            end = text.find(b"\n", i)
+            i = n if end < 0 else end
+            continue
+        if c == 40:  # (
+            depth += 1
+        elif c == 41:  # )
+            depth -= 1
+        elif c == 44 and depth == 0:  # ,
+            count += 1
+        if not chr(c).isspace():
+            blank = False
+        i += 1
+    return 0 if blank and count == 1 else count
 
 
 def _user_call(body: Body, call: Node, fn: Node, name: str, args: list[Node]) -> None:

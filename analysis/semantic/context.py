@@ -93,6 +93,20 @@ class FileFacts:
     def is_macro(self, name: str) -> bool:
         return name in self.macro_words
 
+    def macro_arity(self, name: str) -> tuple[int, bool] | None:
+        """(parameters, variadic) of a function-like macro every definition of which that may
+        be in force agrees on; None for an object-like one, an unknown name, or definitions
+        (in `#if` arms, or redefined) that differ."""
+        return self._macro_arities.get(name)
+
+    @cached_property
+    def _macro_arities(self) -> dict[str, tuple[int, bool] | None]:
+        seen: dict[str, set[tuple[int, bool] | None]] = {}
+        if self.view is not None:
+            for m in self.view.macro_definitions():
+                seen.setdefault(m.name, set()).add(None if m.params is None else (len(m.params), m.variadic))
+        return {name: next(iter(a)) if len(a) == 1 else None for name, a in seen.items()}
+
     def head_has_macro(self, definition: Node | None) -> bool:
         """A macro among the words of a function's head (`KERN_ATTR_BASIC ()` parameters,
         `TEMPLATE(name, T)` names): its parameters and return type are not the file's to tell."""

@@ -20,6 +20,16 @@ def codes(source: str, defines: tuple[tuple[str, str], ...] = (), resolver=None)
 
 
 QUIET = {
+    "macro-empty-argument": "#define ID(x) x\nkernel void k(global int *a) { a[0] = 1 ID(); }",
+    "macro-variadic": "#define LOG(fmt, ...) printf(fmt, __VA_ARGS__)\n"
+                      "kernel void k(global int *a) { LOG(\"%d %d\\n\", a[0], a[1]); }",
+    "macro-arity-in-arms": "#ifdef WIDE\n#define AT(p, i, w) p[(i) * (w)]\n#else\n#define AT(p, i) p[i]\n#endif\n"
+                           "kernel void k(global int *a) { AT(a, 0) = 1; }",
+    "macro-argument-commas-grouped": "#define ONE(v) (v)\n#define PAIR(a, b) ((a) + (b))\n"
+                                     "kernel void k(global float4 *o) { o[0] = ONE((float4)(1, 2, 3, 4)) + "
+                                     "PAIR(\",\"[0], ',');\n}",
+    "object-macro-called": "#define F f_impl\nfloat f_impl(float x, float y) { return x + y; }\n"
+                           "kernel void k(global float *a) { a[0] = F(a[1], a[2]); }",
     "object-macro": "#define N 16\nkernel void k(global int *a) { a[0] = N; }",
     "macro-declares-name": "#define GID int gid = get_global_id(0)\nkernel void k(global int *a) { GID; a[gid] = 1; }",
     "macro-argument-declares-name": "#define FOR(i, n) for (int i = 0; i < n; i++)\n"
