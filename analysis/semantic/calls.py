@@ -203,14 +203,13 @@ def _builtin_call(body: Body, call: Node, fn: Node, b: Builtin, args: list[Node]
     types = [body.fm.type_of(a) for a in args]
     if not all(known(t) for t in types):
         return
-    # By kind (pointer, vector, scalar, opaque) per position, and vectors by element type:
-    # the catalogue lists some families incompletely (shuffle2's mask widths), so exact
-    # types would misjudge.
+    # By kind (pointer, vector, scalar, opaque) per position, vectors and images by their
+    # type: scalars convert, and some parameters take integers for opaque values.
     if any(all(_fits_kind(t, parse_catalogue_type(p.type)) for t, p in zip(types, o.params))
            for o in overloads if len(o.params) == have):
         return
     if any(_kind(t) == "scalar" and _kind(parse_catalogue_type(p.type)) == "vector"
-           for o in overloads for t, p in zip(types, o.params)):
+           for o in overloads if len(o.params) == have for t, p in zip(types, o.params)):
         return  # a scalar may widen to a vector argument
     shown = ", ".join(f"'{t.render()}'" for t in types)
     body.add("CL014", call.start_byte, call.end_byte,
@@ -251,12 +250,17 @@ def _kind(t: Type) -> str:
     return "any"
 
 
+def _is_image(t: Type) -> bool:
+    return isinstance(t, Opaque) and t.name.startswith("image")
+
+
 def _fits_kind(arg: Type, param: Type) -> bool:
     a, p = _kind(arg), _kind(param)
     if a == p == "vector":
         # Vectors never convert implicitly: an `int3` is no `float3` (`length(c)`), an `int2`
-        # no `char4` (`dot(a, b)`). Element types only: the catalogue lists some families'
-        # widths incompletely (shuffle2 of half and double vectors).
-        return arg.elem.name == param.elem.name  # type: ignore[attr-defined]
+        # no `char4` (`dot(a, b)`) nor an `int4` (image coordinates).
+        return (arg.elem.name, arg.n) == (param.elem.name, param.n)  # type: ignore[attr-defined]
+    if a == p == "opaque" and _is_image(arg) and _is_image(param):
+        return arg.name == param.name  # type: ignore[attr-defined]  # an image2d_t is no image3d_t
     # Integers stand for events, flags and orders (`async_work_group_copy(..., 0)`).
     return a == p or p == "any" or (a == "scalar" and p == "opaque")
