@@ -47,6 +47,7 @@ from cllint.analysis.semantic.headers import closure  # noqa: E402
 from cllint.analysis.target import Target  # noqa: E402
 from cllint.cli.engine import lint_source  # noqa: E402
 from cllint.includes import FileIncludeResolver  # noqa: E402
+from semantic_noise import clang_std  # noqa: E402
 
 HEADERS = BENCH / ".cache" / "headers"
 CACHE = BENCH / ".cache" / "header_clang.json"
@@ -149,16 +150,6 @@ def clang_with_defines(path: Path, dirs: list[Path]) -> list[tuple[str, str]] | 
     return None
 
 
-def clang_std(path: Path, dirs: list[Path]) -> str | None:
-    for std in STDS:
-        run = subprocess.run([CLANG, "-x", "cl", f"-cl-std={std}", "-Xclang", "-finclude-default-header",
-                              "-fsyntax-only", "-w", *(f"-I{d}" for d in dirs), str(path)],
-                             capture_output=True, timeout=120)
-        if run.returncode == 0:
-            return std
-    return None
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--split", choices=("tune", "validate"))
@@ -190,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
             counts[f"{source} all resolve"] += 1
             key = hashlib.sha256(data + repr(sorted(str(d) for d in dirs)).encode() + str(f).encode()).hexdigest()
             if key not in cache:
-                cache[key] = clang_std(f, dirs)
+                cache[key] = clang_std(f, dirs=dirs)
                 CACHE.write_text(json.dumps(cache))
             std = cache[key]
             if std is None:

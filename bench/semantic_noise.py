@@ -39,11 +39,14 @@ CODES = tuple(r.code for r in RULES)
 CLANG = shutil.which("clang-19")
 
 
-def clang_std(path: Path, data: bytes) -> str | None:
-    """The first version under which clang-19 accepts the file with no error, or None."""
+def clang_std(path: Path, data: bytes | None = None, dirs: list[Path] | None = None) -> str | None:
+    """The first version under which clang-19 accepts the file with no error, or None. `data`:
+    the text to check (read from stdin; else the file), `dirs`: include paths (else its folder)."""
+    source = ["-"] if data is not None else [str(path)]
+    includes = [f"-I{d}" for d in (dirs if dirs is not None else [path.parent])]
     for std in STDS:
         run = subprocess.run([CLANG, "-x", "cl", f"-cl-std={std}", "-Xclang", "-finclude-default-header",
-                              "-fsyntax-only", "-w", "-I", str(path.parent), "-"], input=data,
+                              "-fsyntax-only", "-w", *includes, *source], input=data,
                              capture_output=True, timeout=120)
         if run.returncode == 0:
             return std
