@@ -99,7 +99,7 @@ def test_a_deep_call_is_checked_at_every_level() -> None:
     call around it from being judged (the file cannot tell what it expands to)."""
     wrong = nested_calls(400, "fabs(x, x)")
     assert [c for c, *_ in _lint(wrong)] == ["CL014"]  # no fabs of two arguments
-    macro = b"#define ARG(v) v\n" + nested_calls(400, "ARG(x, x)")
+    macro = b"#define ARG(v, w) v, w\n" + nested_calls(400, "ARG(x, x)")
     assert _lint(macro) == []
 
 
