@@ -137,11 +137,14 @@ class TypeReader:
 
     def __init__(self, source: bytes, target: Target, typedefs: Mapping[str, Typedef],
                  tags: Mapping[str, Type], expander: MacroExpander | None = None,
-                 strict_generic: bool = False) -> None:
+                 strict_generic: bool = False, key_base: int = 0) -> None:
         """`strict_generic`: read `generic` as the target does: on one without the generic
         address space, as clang does after rejecting the qualifier, `__private` (target
-        mode; in portability mode a file that writes `generic` is taken at its word)."""
+        mode; in portability mode a file that writes `generic` is taken at its word).
+        `key_base`: added to the byte offsets that key struct and enum definitions (a
+        header's are read apart from the file's, whose offsets they must not meet)."""
         self.source = source
+        self.key_base = key_base
         self.target = target
         self.strict_generic = strict_generic
         self.typedefs = typedefs
@@ -321,7 +324,7 @@ class TypeReader:
         if body is None:
             found = self.tag(name) if name else None
             return found if found is not None else Struct(name, None, union)
-        key = node.start_byte
+        key = self.key_base + node.start_byte
         if name:  # forward view for self-references (`struct node *next;`)
             self._local_tags[name] = Struct(name, None, union, key)
         fields: list[Field] = []
@@ -352,7 +355,7 @@ class TypeReader:
         if body is None:
             found = self.tag(name) if name else None
             return found if found is not None else Enum_(name)
-        t = Enum_(name, node.start_byte)
+        t = Enum_(name, self.key_base + node.start_byte)
         if name:
             self._local_tags[name] = t
         for e in body.named_children:

@@ -30,6 +30,7 @@ from cllint.analysis.target import Target
 from cllint.grammar import language
 
 from .decls import Attribute, Declared, MacroExpander, Specifiers, Typedef, TypeReader, text
+from .imported import Imported
 from .scopes import Scope, ScopeKind, Symbol, SymbolKind
 from .walk import KindIndex
 from .types import (
@@ -156,8 +157,10 @@ class _Builder:
     """Reads the file-level items into a FileIndex."""
 
     def __init__(self, tree: Tree, source: bytes, target: Target, expander: MacroExpander | None,
-                 macro_state: Callable[[int], bytes] | None = None, strict_generic: bool = False) -> None:
+                 macro_state: Callable[[int], bytes] | None = None, strict_generic: bool = False,
+                 imported: Imported | None = None) -> None:
         self.source, self.target, self.expander = source, target, expander
+        self.imported = imported
         self.index = FileIndex()
         self.index.scope = Scope(ScopeKind.FILE, 0, max(len(source), tree.root_node.end_byte) + 1,
                                  tree.root_node)
@@ -172,6 +175,23 @@ class _Builder:
         # (name, name node) of each declarator, per declaration or definition item
         self._declared: dict[int, list[tuple[str | None, Node | None]]] = {}
         self.reader = TypeReader(source, target, self.index.typedefs, self.index.tags, expander, strict_generic)
+        if imported is not None and imported.key:
+            self._seed(imported)
+
+    def _seed(self, imported: Imported) -> None:
+        """The headers' declarations come first; the file's own items overwrite a name they
+        declare again. Heads read before are replayed only with the same headers."""
+        idx = self.index
+        idx.typedefs.update(imported.typedefs)
+        idx.tags.update(imported.tags)
+        for name, f in imported.functions.items():
+            sym = Symbol(name, SymbolKind.FUNCTION, f.type)
+            params = tuple(Symbol(p or "", SymbolKind.PARAMETER, t, None, None, AddressSpace.PRIVATE, False, cv=cv)
+                           for p, t, cv in zip(f.param_names, f.type.params, f.param_cv, strict=True))
+            idx.functions[name] = FunctionInfo(name, sym, False, f.type.ret, params, (), None, ())
+            idx.scope.symbols[name] = sym
+        if self._env is not None:
+            self._env.update(imported.key)
 
     def build(self, root: Node) -> FileIndex:
         stack = [root]
@@ -193,7 +213,20 @@ class _Builder:
                     env.update(item.type.encode())
                     env.update(item.text or b"")
         self._finish_functions()
+        if self.imported is not None:
+            self._unseed_clashes(self.imported)
         return self.index
+
+    def _unseed_clashes(self, imported: Imported) -> None:
+        """A header function whose name the file gives to something else is not the file's."""
+        idx = self.index
+        for name in imported.functions:
+            info = idx.functions.get(name)
+            if info is not None and info.symbol.node is None and info.definition is None and not info.prototypes and \
+                    (name in idx.globals or name in idx.enumerators or name in idx.typedefs):
+                del idx.functions[name]
+                if idx.scope.symbols.get(name) is info.symbol:
+                    del idx.scope.symbols[name]
 
     def _drain(self) -> None:
         """Record tags and enumerators the reader met while reading the last item."""
@@ -834,19 +867,23 @@ class SemanticModel:
     def __init__(self, tree: Tree, source: bytes, target: Target,
                  macro_expander: MacroExpander | None = None,
                  macro_state: Callable[[int], bytes] | None = None,
-                 kinds: KindIndex | None = None, strict_generic: bool = False) -> None:
+                 kinds: KindIndex | None = None, strict_generic: bool = False,
+                 imported: Imported | None = None) -> None:
         """`macro_state(offset)`: a digest of the macros in force at `offset` (the
         preprocessor view's `macro_state_at`); given, function heads read before are
         replayed rather than read again. `kinds`: the tree's nodes by kind, shared with
         the other analyses of one lint (it must hold `WALKED`). `strict_generic`: see
-        `TypeReader` (target mode)."""
+        `TypeReader` (target mode). `imported`: what the file's headers declare (see
+        `imported.py`), None for a file whose headers are not read."""
         self.tree = tree
         self.kinds = kinds
         self.source = source
         self.target = target
         self.expander = macro_expander
         self.strict_generic = strict_generic
-        self.index = _Builder(tree, source, target, macro_expander, macro_state, strict_generic).build(tree.root_node)
+        self.imported = imported
+        self.index = _Builder(tree, source, target, macro_expander, macro_state, strict_generic,
+                              imported).build(tree.root_node)
         self._functions: dict[int, FunctionModel] = {}
         self._builtins: dict[str, Symbol] = {}
         self._file_typer: object | None = None

@@ -14,6 +14,7 @@ from cllint.analysis.model import SemanticModel
 from cllint.analysis.model.symbols import WALKED
 from cllint.analysis.model.walk import KindIndex
 from cllint.analysis.rules.base import RuleContext
+from cllint.analysis.semantic.header_types import imported
 
 
 @cache
@@ -52,8 +53,11 @@ def model_for(ctx: RuleContext) -> SemanticModel:
         expander = view.expand_type_macro if view is not None else None
         # Remembering function heads pays only when the file is linted again after edits.
         state = getattr(view, "macro_state_at", None) if ctx.options.get("edited") else None
+        strict = ctx.options.get("mode") == "target"
+        # The types the headers declare, where every include is read (else as without them).
+        headers = imported(view, ctx.tree, ctx.target, strict) if view is not None else None
         ctx.model = SemanticModel(ctx.tree, ctx.source, ctx.target, macro_expander=expander, macro_state=state,
-                                  kinds=kind_index(ctx), strict_generic=ctx.options.get("mode") == "target")
+                                  kinds=kind_index(ctx), strict_generic=strict, imported=headers)
     return ctx.model
 
 

@@ -131,6 +131,20 @@ QUIET_WITH_HEADERS = {
     # one unresolved include anywhere (here in a nested header) keeps every name quiet
     "nested-unresolved": ({"h.h": '#include "gen.h"\n'},
                           '#include "h.h"\nkernel void k(global float *a) { a[0] = unknown_thing; }\n'),
+    # types: a typedef declared otherwise in two arms is neither arm's
+    "typedef-in-arms": ({"h.h": "#ifdef W\ntypedef float4 v_t;\n#else\ntypedef float2 v_t;\n#endif\n"},
+                        '#include "h.h"\nkernel void k(global float4 *a) { v_t v = (float4)(1.0f); a[0] = v; }\n'),
+    # a function-like macro of the function's name decides what the call gives
+    "function-type-and-macro": ({"h.h": "float2 f(float4 a);\n", "m.h": "#define f(a) (a)\n"},
+                                '#include "h.h"\n#include "m.h"\n'
+                                'kernel void k(global float4 *a) { float4 c = f(a[0]); a[1] = c; }\n'),
+    # a header included inside a body declares nothing at file scope
+    "include-in-body": ({"h.h": "typedef float2 pair_t;\n"},
+                        'kernel void k(global float4 *a) {\n#include "h.h"\n}\n'
+                        'void g(global float4 *a) { pair_t p = (float4)(1.0f); a[0] = p; }\n'),
+    # a typedef a header declares twice (two headers) is left unknown
+    "typedef-twice": ({"a.h": "typedef float4 v_t;\n", "b.h": "typedef float2 v_t;\n"},
+                      '#include "a.h"\n#include "b.h"\nkernel void k(global float4 *a) { v_t v = (float4)(1.0f); }\n'),
     "computed-include": ({"h.h": "#define X 1\n"},
                          '#define HDR "h.h"\n#include HDR\nkernel void k(global float *a) { a[0] = unknown_thing; }\n'),
 }
@@ -146,3 +160,30 @@ def test_reported_with_read_headers() -> None:
     headers = {"h.h": "float scale(float x, float s);\n#define N 4\n"}
     assert _lint_with(headers, '#include "h.h"\nkernel void k(global float *a) {\n  a[0] = scale(a[0]) + N + nn;\n}\n') \
         == [(3, "CL013"), (3, "CL010")]
+
+
+def test_header_types_reported() -> None:
+    """Typedefs, struct members and prototypes of a read header are judged as the file's own."""
+    headers = {"h.h": '#ifndef H\n#define H\n#include "t.h"\ntypedef struct { float a; vec4 v; } P;\n'
+                      'vec2 half_of(vec4 v);\n#endif\n',
+               "t.h": "typedef float4 vec4;\ntypedef float2 vec2;\n"}
+    source = ('#include "h.h"\nkernel void k(global float4 *o, P p) {\n  vec4 a = half_of(p.v);\n'
+              '  o[0] = p.b;\n  o[1] = p.v.xyzw + (vec4)(1.0f, 2.0f);\n}\n')
+    assert _lint_with(headers, source) == [(3, "CL022"), (4, "CL017"), (5, "CL015")]
+
+
+def test_header_type_change_reaches_bodies_not_edited() -> None:
+    """A struct member added to a header in another buffer silences a body no edit touched."""
+    from cllint.analysis.db import Change, Host, TextEdit
+
+    headers = {"h.h": b"typedef struct { float a; } P;\n"}
+    host = Host(LintOptions(select=CODES),
+                include_resolver=lambda name, angled, including: (name, headers[name]) if name in headers else None)
+    text = (b'#include "h.h"\nkernel void a(global float *o, P p) { o[0] = p.b; }\n'
+            b"kernel void b(global float *o) { o[0] = 1.0f; }\n")
+    host.set_file("k.cl", text)
+    assert [d.code for d in host.snapshot().diagnostics("k.cl")] == ["CL017"]
+    headers["h.h"] = b"typedef struct { float a, b; } P;\n"
+    at = text.rindex(b"1.0f")
+    host.apply_change(Change(edits={"k.cl": [TextEdit(at, at + 4, b"2.0f")]}))
+    assert host.snapshot().diagnostics("k.cl") == []
