@@ -190,7 +190,8 @@ def _read(key: bytes, seq: list[tuple[_Layout, _Item, bool]], macros: frozenset[
         reader.defined_tags.clear()
         reader.enumerators.clear()
         reader.fields.clear()
-    agreed = {name: fs[0] for name, fs in functions.items() if all(f == fs[0] for f in fs)}
+    # A prototype and the definition may name the parameters differently: the types must agree.
+    agreed = {name: fs[-1] for name, fs in functions.items() if all(f.type == fs[0].type for f in fs)}
     return Imported(key, typedefs, tags, agreed)
 
 
