@@ -31,6 +31,9 @@ class Imported:
     typedefs: dict[str, Typedef] = field(default_factory=dict)
     tags: dict[str, Type] = field(default_factory=dict)
     functions: dict[str, HeaderFunction] = field(default_factory=dict)
+    # The model's symbols for `functions`, made once (model/symbols.py): shared by every
+    # model of a file while its headers are unchanged, as they are across keystrokes.
+    memo: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
 
 NOTHING = Imported(b"")

@@ -30,7 +30,7 @@ from cllint.analysis.target import Target
 from cllint.grammar import language
 
 from .decls import Attribute, Declared, MacroExpander, Specifiers, Typedef, TypeReader, text
-from .imported import Imported
+from .imported import HeaderFunction, Imported
 from .scopes import Scope, ScopeKind, Symbol, SymbolKind
 from .walk import KindIndex
 from .types import (
@@ -184,12 +184,12 @@ class _Builder:
         idx = self.index
         idx.typedefs.update(imported.typedefs)
         idx.tags.update(imported.tags)
-        for name, f in imported.functions.items():
-            sym = Symbol(name, SymbolKind.FUNCTION, f.type)
-            params = tuple(Symbol(p or "", SymbolKind.PARAMETER, t, None, None, AddressSpace.PRIVATE, False, cv=cv)
-                           for p, t, cv in zip(f.param_names, f.type.params, f.param_cv, strict=True))
-            idx.functions[name] = FunctionInfo(name, sym, False, f.type.ret, params, (), None, ())
-            idx.scope.symbols[name] = sym
+        infos = imported.memo.get("functions")
+        if infos is None:
+            infos = imported.memo["functions"] = {name: _header_function(name, f)
+                                                  for name, f in imported.functions.items()}
+        idx.functions.update(infos)  # type: ignore[arg-type]
+        idx.scope.symbols.update((name, info.symbol) for name, info in infos.items())  # type: ignore[attr-defined]
         if self._env is not None:
             self._env.update(imported.key)
 
@@ -441,6 +441,14 @@ class _Head:
 
 
 _HEADS: dict[tuple[Target, bytes, bytes, bytes, int], _Head] = {}
+
+
+def _header_function(name: str, f: HeaderFunction) -> FunctionInfo:
+    """A function only a header declares: no node of the file's tree names it."""
+    sym = Symbol(name, SymbolKind.FUNCTION, f.type)
+    params = tuple(Symbol(p or "", SymbolKind.PARAMETER, t, None, None, AddressSpace.PRIVATE, False, cv=cv)
+                   for p, t, cv in zip(f.param_names, f.type.params, f.param_cv, strict=True))
+    return FunctionInfo(name, sym, False, f.type.ret, params, (), None, ())
 
 
 def _param_symbols(got: Declared, item: Node) -> tuple[Symbol, ...]:

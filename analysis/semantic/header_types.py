@@ -38,7 +38,7 @@ from .headers import closure
 _WORD = re.compile(rb"[A-Za-z_]\w*")
 _LAYOUTS: OrderedDict[tuple[object, bytes], _Layout] = OrderedDict()
 _LAYOUTS_MAX = 256
-_IMPORTED: OrderedDict[bytes, Imported] = OrderedDict()
+_IMPORTED: OrderedDict[tuple, Imported] = OrderedDict()
 _IMPORTED_MAX = 32
 _UNSET = object()
 # Kinds whose presence makes a declaration unreadable without the preprocessor.
@@ -96,6 +96,20 @@ def _imported(view, tree: Tree, target: Target, strict_generic: bool) -> Importe
     found = closure(view)
     if found is None or not found.key:
         return None
+    # What decides the result, cheap to tell on a keystroke: the headers' contents (the
+    # closure's key), the file's includes where they are, its macros and the target.
+    includes = []
+    for d in view.directives:
+        if d.kind == "include" and d.path is not None:
+            active = view.active_at(d.start)
+            if active is not False:
+                includes.append((d.path, d.angled, active is True and _at_file_scope(tree.root_node, d.start)))
+    own_macros = frozenset(view.defined_names()) | frozenset(view.env.macros)
+    k = (found.key, tuple(includes), own_macros, target, strict_generic)
+    got = _IMPORTED.get(k)
+    if got is not None:
+        _IMPORTED.move_to_end(k)
+        return got
     resolver = view.include_resolver
     seq: list[tuple[_Layout, _Item, bool]] = []
     seen: set[object] = set()
@@ -117,31 +131,17 @@ def _imported(view, tree: Tree, target: Target, strict_generic: bool) -> Importe
             elif ev[0] is not None:
                 visit(ev[0], ev[1], file_id, certain and ev[2], depth + 1)
 
-    for d in view.directives:
-        if d.kind != "include" or d.path is None:
-            continue
-        active = view.active_at(d.start)
-        if active is False:
-            continue
-        visit(d.path, d.angled, view.file_id, active is True and _at_file_scope(tree.root_node, d.start), 0)
+    for path, angled, certain in includes:
+        visit(path, angled, view.file_id, certain, 0)
     macros = set().union(*(x.macro_names for x in layouts))
-    macros.update(n.encode() for n in view.defined_names())
-    macros.update(n.encode() for n in view.env.macros)
-    h = blake2b(digest_size=16)
-    h.update(repr((target, strict_generic)).encode())
-    for layout, item, certain in seq:
-        h.update(layout.digest)
-        h.update(b"%d:%d" % (item.node.start_byte, certain))
+    macros.update(n.encode() for n in own_macros)
+    h = blake2b(found.key, digest_size=16)
+    h.update(repr((includes, target, strict_generic)).encode())
     for m in sorted(macros):
         h.update(m + b"\0")
-    key = h.digest()
-    got = _IMPORTED.get(key)
-    if got is None:
-        got = _IMPORTED[key] = _read(key, seq, frozenset(macros), target, strict_generic)
-        if len(_IMPORTED) > _IMPORTED_MAX:
-            _IMPORTED.popitem(last=False)
-    else:
-        _IMPORTED.move_to_end(key)
+    got = _IMPORTED[k] = _read(h.digest(), seq, frozenset(macros), target, strict_generic)
+    if len(_IMPORTED) > _IMPORTED_MAX:
+        _IMPORTED.popitem(last=False)
     return got
 
 
