@@ -8,6 +8,9 @@ is a false alarm.
 
     .venv/bin/python bench/header_all_rules.py --split tune --out before.json
     .venv/bin/python bench/header_all_rules.py --split tune --out after.json --compare before.json
+
+`--off` lints with the header types off (the model as before them) in the same tree; `--unclean`
+also lints the files clang rejects (OpenCL C 1.2, no -D): what changes there is to be read.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from cllint.cli.engine import lint_source  # noqa: E402
 from cllint.includes import FileIncludeResolver  # noqa: E402
 
 
-def reports(split: str | None) -> dict[str, list[str]]:
+def reports(split: str | None, unclean: bool = False) -> dict[str, list[str]]:
     """file -> its reports ("line:col code message"), for every clang-clean file that
     bench/header_noise.py has a verdict for."""
     cache = json.loads(CACHE.read_text()) if CACHE.exists() else {}
@@ -55,7 +58,7 @@ def reports(split: str | None) -> dict[str, list[str]]:
             std, defines = cache.get(key), None
             if std is None:
                 defines = cache.get("D2:" + key)
-                if defines is None:
+                if defines is None and not unclean:
                     continue  # clang rejects it, or no verdict yet (run bench/header_noise.py)
                 std = "CL1.2"
             opts = LintOptions(target=Target.preset(std), mode="target", include_paths=tuple(str(d) for d in dirs),
@@ -74,11 +77,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", choices=("tune", "validate"))
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--compare", type=Path, help="an earlier --out: print what was added and dropped")
+    ap.add_argument("--off", action="store_true", help="header types off")
+    ap.add_argument("--unclean", action="store_true", help="also the files clang rejects")
     args = ap.parse_args(argv)
-    got = reports(args.split)
+    if args.off:
+        import cllint.analysis.rules._model as model
+
+        model.imported = lambda *a: None
+    got = reports(args.split, args.unclean)
     args.out.write_text(json.dumps(got, indent=1, sort_keys=True))
     codes = Counter(r.split()[1] for rs in got.values() for r in rs)
-    print(f"[{args.split or 'both halves'}] {len(got)} clang-clean files, {sum(codes.values())} reports {dict(codes)}")
+    print(f"[{args.split or 'both halves'}] {len(got)} {'' if args.unclean else 'clang-clean '}files, {sum(codes.values())} reports {dict(codes)}")
     if args.compare:
         old = json.loads(args.compare.read_text())
         added = [(f, r) for f, rs in got.items() for r in rs if r not in old.get(f, [])]
