@@ -283,7 +283,8 @@ class UnknownMember(_Semantic):
 
     ## Why is this bad?
     The compiler rejects it. Structs whose declaration the file does not show completely are
-    left alone.
+    left alone; those of the headers it includes are read when every include resolves, except
+    where an `#if` arm, a macro or a second declaration leaves them in doubt.
 
     ## Example
     ```c
