@@ -28,7 +28,7 @@ from tree_sitter import Node, Tree
 from cllint.analysis.digest import blake2b
 from cllint.analysis.model.decls import Typedef, TypeReader
 from cllint.analysis.model.imported import HeaderFunction, Imported
-from cllint.analysis.model.types import Function, Type
+from cllint.analysis.model.types import Array, Function, Pointer, Type, Unknown
 from cllint.analysis.preprocessor.directives import scan_directives
 from cllint.analysis.preprocessor.view import resolve_include
 from cllint.analysis.target import Target
@@ -204,7 +204,9 @@ def _declare(reader: TypeReader, item: Node, poison: set[tuple[str, str]], typed
         spec = reader.specifiers(item)
         for d in item.children_by_field_name("declarator"):
             got = reader.declare(spec, d, context="typedef")
-            if got.name and ("type", got.name) not in poison:
+            # `typedef REAL *rptr;` with REAL from the command line: what it points to and
+            # where are the macro's; as unknown as an unread header
+            if got.name and ("type", got.name) not in poison and _whole(got.type):
                 typedefs[got.name] = Typedef(got.type, got.space, got.cv)
     elif k in ("declaration", "function_definition"):
         spec = reader.specifiers(item)
@@ -214,6 +216,13 @@ def _declare(reader: TypeReader, item: Node, poison: set[tuple[str, str]], typed
                 params = got.params or ()
                 functions.setdefault(got.name, []).append(
                     HeaderFunction(got.type, tuple(p.name for p in params), tuple(p.cv for p in params)))
+
+
+def _whole(t: Type) -> bool:
+    """No unknown type along the pointers and arrays (a struct's members may be unknown)."""
+    while isinstance(t, (Pointer, Array)):
+        t = t.pointee if isinstance(t, Pointer) else t.elem
+    return not isinstance(t, Unknown)
 
 
 class _Wrap:

@@ -187,3 +187,18 @@ def test_header_type_change_reaches_bodies_not_edited() -> None:
     at = text.rindex(b"1.0f")
     host.apply_change(Change(edits={"k.cl": [TextEdit(at, at + 4, b"2.0f")]}))
     assert host.snapshot().diagnostics("k.cl") == []
+
+
+def test_pointer_typedef_behind_a_host_macro_stays_unknown() -> None:
+    """`typedef REAL *rptr;` with REAL from `-D` (maybe `global float`): where it points is
+    the macro's, so a global pointer stored in one is left alone (CL101 included)."""
+    from cllint.analysis.lint import lint_tree
+    from cllint.grammar import parse
+
+    headers = {"h.h": b"typedef REAL *rptr;\n"}
+    data = b'#include "h.h"\nkernel void k(global float *g) { rptr p = g; p[0] = 1.0f; }\n'
+    from cllint.analysis.target import Target
+
+    diags = lint_tree("k.cl", data, parse(data), LintOptions(target=Target.preset("CL1.2"), mode="target"),
+                      include_resolver=lambda name, angled, including: (name, headers[name]) if name in headers else None)
+    assert diags == []
