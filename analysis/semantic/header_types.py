@@ -40,7 +40,6 @@ _LAYOUTS: OrderedDict[tuple[object, bytes], _Layout] = OrderedDict()
 _LAYOUTS_MAX = 256
 _IMPORTED: OrderedDict[tuple, Imported] = OrderedDict()
 _IMPORTED_MAX = 32
-_UNSET = object()
 # Kinds whose presence makes a declaration unreadable without the preprocessor.
 _MACRO_KINDS = frozenset({"macro_modifier", "macro_declarator", "macro_type_specifier", "ERROR", "preproc_call",
                           "macro_invocation"})
@@ -77,19 +76,14 @@ class _Layout:
 
 def imported(view: object, tree: Tree, target: Target, strict_generic: bool) -> Imported | None:
     """The headers' declarations for the model; None where a header is unread (then the file
-    is checked as before) or the file has no includes. Remembered on the view."""
-    memo = getattr(view, "__dict__", None)
-    if memo is None:
+    is checked as before) or the file has no includes. Not remembered on the view: a view is
+    reused for a text whose directives did not move, where an include may have entered a body."""
+    if getattr(view, "directives", None) is None:
         return None
-    k = ("_header_types", target, strict_generic)
-    got = memo.get(k, _UNSET)
-    if got is _UNSET:
-        try:
-            got = _imported(view, tree, target, strict_generic)
-        except RecursionError:  # pathological nesting in a header: read nothing from them
-            got = None
-        memo[k] = got
-    return got  # type: ignore[return-value]
+    try:
+        return _imported(view, tree, target, strict_generic)
+    except RecursionError:  # pathological nesting in a header: read nothing from them
+        return None
 
 
 def _imported(view, tree: Tree, target: Target, strict_generic: bool) -> Imported | None:  # noqa: ANN001
