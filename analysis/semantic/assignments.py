@@ -10,9 +10,10 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from cllint.analysis.model import SymbolKind
-from cllint.analysis.model.types import AddressSpace, Array, Function, Pointer, Scalar, Type, Vector
+from cllint.analysis.model.types import AddressSpace, Array, Function, Pointer, Scalar, Struct, Type, Vector
 
 from .context import Body, known
+from .members import struct_name
 
 _WRITES = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|="})
 
@@ -46,6 +47,9 @@ def check_write(body: Body, expr: Node, target: Node | None) -> None:
                      f"cannot assign to variable '{sym.name}' with const-qualified type "
                      f"'{_const(sym.type)}'", body.declared_here(sym.node, sym.name))
         return
+    if target.type == "field_expression":
+        _check_member_write(body, target)
+        return
     if target.type in ("subscript_expression", "pointer_expression"):
         if target.type == "pointer_expression" and body.text(target.child_by_field_name("operator") or target) != "*":
             return
@@ -65,6 +69,33 @@ def check_write(body: Body, expr: Node, target: Node | None) -> None:
         body.add("CL021", target.start_byte, target.end_byte,
                  f"cannot assign to '{body.text(target)}': '{name}' points to const-qualified type '{pointee}'",
                  notes)
+
+
+def _check_member_write(body: Body, target: Node) -> None:
+    """`p->x = v` with `p` pointing to a const struct, or `s.x = v` with `s` a const struct
+    variable (CL021). Writes to `__constant` are CL112's; vector components are left alone."""
+    op, base = target.child_by_field_name("operator"), _strip(target.child_by_field_name("argument"))
+    if op is None or base is None or target.has_error or not body.certain(base):
+        return
+    fm = body.fm
+    t = fm.type_of(base)
+    sym = fm.refs.get(base.id) if base.type == "identifier" else None
+    notes = body.declared_here(sym.node, sym.name) if sym is not None else ()
+    written = body.text(target)
+    if body.text(op) == "->":
+        if not isinstance(t, Pointer) or "const" not in t.qualifiers or t.space is AddressSpace.CONSTANT:
+            return
+        record = fm.typer.complete(t.pointee)
+        if not isinstance(record, Struct):
+            return
+        space = f"{t.space.value} " if t.explicit else ""
+        body.add("CL021", target.start_byte, target.end_byte, f"cannot assign to '{written}': "
+                 f"'{body.text(base)}' points to const-qualified type 'const {space}{struct_name(body, record)}'",
+                 notes)
+    elif sym is not None and sym.kind in (SymbolKind.LOCAL, SymbolKind.PARAMETER) and "const" in sym.cv \
+            and isinstance(record := fm.typer.complete(sym.type), Struct) and not body.facts.is_macro(sym.name):
+        body.add("CL021", target.start_byte, target.end_byte, f"cannot assign to '{written}': "
+                 f"'{sym.name}' has const-qualified type 'const {struct_name(body, record)}'", notes)
 
 
 # -- kinds of value ----------------------------------------------------------------------------

@@ -63,7 +63,7 @@ def check_field(body: Body, expr: Node) -> None:
     elif isinstance(t, Struct) and t.fields is not None and known(t):
         if t.field(name) is not None or any(not f.name for f in t.fields):
             return
-        what = _struct_name(body, t)
+        what = struct_name(body, t)
         suggestion = closest(name, [f.name for f in t.fields])
         hint = f"; did you mean '{suggestion}'?" if suggestion else ""
         body.add("CL017", field.start_byte, field.end_byte, f"no member named '{name}' in '{what}'{hint}")
@@ -76,7 +76,7 @@ def _wrong_operator(body: Body, op: Node, t: Type, arrow: bool) -> bool:
         record = body.fm.typer.complete(t)
         if not isinstance(record, Struct) or not known(record):
             return False
-        message = f"member reference type '{_struct_name(body, record)}' is not a pointer; did you mean to use '.'?"
+        message = f"member reference type '{struct_name(body, record)}' is not a pointer; did you mean to use '.'?"
     else:
         if not isinstance(t, Pointer):
             return False
@@ -84,7 +84,7 @@ def _wrong_operator(body: Body, op: Node, t: Type, arrow: bool) -> bool:
         if not isinstance(record, Struct) or not known(record):
             return False
         space = f"{t.space.value} " if t.explicit else ""
-        message = (f"member reference type '{space}{_struct_name(body, record)} *' is a pointer; "
+        message = (f"member reference type '{space}{struct_name(body, record)} *' is a pointer; "
                    f"did you mean to use '->'?")
     body.add("CL024", op.start_byte, op.end_byte, message,
              fix=FixPlan(f"use '{'.' if arrow else '->'}'", (Edit(op.start_byte, op.end_byte, "." if arrow else "->"),)))
@@ -108,7 +108,8 @@ def _swizzle(body: Body, field: Node, t: Vector, name: str) -> None:
                  f"'{t.name}' ({t.n} components)")
 
 
-def _struct_name(body: Body, t: Struct) -> str:
+def struct_name(body: Body, t: Struct) -> str:
+    """A struct as the file names it: its tag, else the typedef that names it."""
     if t.name:
         return t.render()
     for name, td in body.model.index.typedefs.items():
