@@ -96,6 +96,40 @@ class UndeclaredIdentifier(_Semantic):
     spec_section = "the-opencl-c-programming-language"
 
 
+class UnknownTypeName(_Semantic):
+    """## What it does
+    Reports a word in a type's place (a declaration, a parameter, a cast, `sizeof`, a struct
+    member) that no typedef in scope, built-in type, macro or readable header declares, when it
+    is a near miss of a typedef or built-in type (named as "did you mean") and the file uses it
+    at most twice.
+
+    ## Why is this bad?
+    The compiler rejects it. Most often a typedef is misspelt (`ToneParam` for `ToneParams`)
+    or a vector type is (`flaot4`). A name used as a type throughout a file, or near no
+    declared type, is taken to come from the host (`-Dreal=float`, a header the host prepends)
+    and left alone, as are names spelled like a `-D` macro (all capitals), struct tags, vendor
+    names, a variable read as a type (`a*b;`) and files with an include cllint cannot read.
+
+    ## Example
+    ```c
+    kernel void k(global float4 *o) { flaot4 v = o[0]; o[1] = v; }
+    ```
+
+    ## Use instead
+    ```c
+    kernel void k(global float4 *o) { float4 v = o[0]; o[1] = v; }
+    ```
+
+    ## OpenCL spec
+    Section 6, "The OpenCL C Programming Language" (C99 6.7.2, type specifiers: a typedef
+    name must be declared) and 6.3, "Supported Data Types".
+    """
+
+    code = "CL025"
+    name = "unknown-type-name"
+    spec_section = "the-opencl-c-programming-language"
+
+
 class UndeclaredFunction(_Semantic):
     """## What it does
     Reports a call to a function that the file does not declare and that is not an OpenCL C
@@ -513,6 +547,6 @@ class InvalidOperand(_Semantic):
     spec_section = "other-built-in-data-types"
 
 
-RULES = [MacroArgumentCount, UndeclaredIdentifier, UndeclaredFunction, HostDefinedMacro, WrongArgumentCount, NoMatchingBuiltinOverload,
+RULES = [MacroArgumentCount, UndeclaredIdentifier, UndeclaredFunction, UnknownTypeName, HostDefinedMacro, WrongArgumentCount, NoMatchingBuiltinOverload,
          VectorLiteralSize, SwizzleOutOfRange, UnknownMember, MemberAccessOperator, Redefinition, ReturnValueMismatch, MissingReturn,
          AssignToConst, IncompatibleConversion, InvalidOperand]

@@ -19,7 +19,7 @@ from cllint.analysis.findings import Finding
 from cllint.analysis.model import SemanticModel
 from cllint.analysis.model.walk import nodes_of_kinds
 
-from . import assignments, calls, members, names, operands, redefinitions, returns
+from . import assignments, calls, members, names, operands, redefinitions, returns, types
 from .context import Body, FileFacts
 
 KINDS = frozenset({"identifier", "call_expression", "macro_invocation", "field_expression", "vector_literal", "return_statement",
@@ -36,8 +36,12 @@ def findings(model: SemanticModel, view: object | None, in_focus: Callable[[Node
         if block is None or not in_focus(definition):
             continue
         _check_body(Body(facts, model.function_at_node(definition), out), block)
-    redefinitions.check_functions(facts, model, in_focus,
-                                  lambda *a: out.append(Finding(*a)) if _active(view, a[1]) else None)
+    add = lambda *a: out.append(Finding(*a)) if _active(view, a[1]) else None  # noqa: E731
+    redefinitions.check_functions(facts, model, in_focus, add)
+    # Type names: in the functions in focus, heads included, and in file-level declarations.
+    items = [d for d in model.index.definitions if in_focus(d)]
+    items += [c for c in model.tree.root_node.named_children if c.type != "function_definition" and in_focus(c)]
+    types.check_type_names(facts, model, items, add)
     return out
 
 

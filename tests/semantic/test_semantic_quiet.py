@@ -20,6 +20,12 @@ def codes(source: str, defines: tuple[tuple[str, str], ...] = (), resolver=None)
 
 
 QUIET = {
+    "type-expression-ambiguity": "kernel void k(global int *o, int a, int b) { a*b; o[0] = a; }",
+    "host-type-used-throughout": "typedef float2 realC;\nreal twice(real x) { return x + x; }\n"
+                                 "kernel void k(global real *o) { real v = o[0]; o[0] = twice(v); }",
+    "host-type-all-capitals": "kernel void k(global float *o) { REALT v = o[0]; o[0] = (REALT)v; }",
+    "incomplete-struct-tag": "struct opaque;\nvoid f(struct opaque *p) { }\nkernel void k() { f(0); }",
+    "unknown-type-far-from-any": "kernel void k(global float *o) { Accumulator a = o[0]; o[0] = a; }",
     "macro-empty-argument": "#define ID(x) x\nkernel void k(global int *a) { a[0] = 1 ID(); }",
     "macro-variadic": "#define LOG(fmt, ...) printf(fmt, __VA_ARGS__)\n"
                       "kernel void k(global int *a) { LOG(\"%d %d\\n\", a[0], a[1]); }",
