@@ -16,6 +16,7 @@ from tree_sitter import Node
 
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.model.overloads import resolve_builtin
+from cllint.analysis.model.scopes import Scope
 
 from .context import HEADER_MACROS, HEADER_PREFIXES, VENDOR_PREFIXES, Body
 from .suggest import closest
@@ -64,6 +65,7 @@ def _is_builtin_function(name: str) -> bool:
 def check_names(body: Body, identifiers: list[Node]) -> None:
     fm, facts = body.fm, body.facts
     reported_macros: set[str] = set()
+    suggested: dict[tuple[str, int, str], str | None] = {}
     for ident in identifiers:
         if ident.id in fm.refs:
             continue
@@ -83,7 +85,13 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
             continue
         if facts.unread_include:
             continue  # a header the model cannot read may declare it
-        suggestion = closest(name, _visible(body, ident, role))
+        # One answer per name, scope and role: a host's `-D` name used 200 times in a body
+        # asked the same edit distances 200 times (each against every visible name).
+        scope = fm.scope_at(ident.start_byte)
+        key = (name, id(scope), role)
+        if key not in suggested:
+            suggested[key] = closest(name, _visible(body, scope, role))
+        suggestion = suggested[key]
         if suggestion is None and _MACRO_LIKE.match(name):
             if name not in reported_macros:
                 reported_macros.add(name)
@@ -107,9 +115,8 @@ def _type_name(body: Body, name: str) -> bool:
     return name in body.model.index.typedefs or name in body.fm._typedefs or name in body.model.index.tags
 
 
-def _visible(body: Body, ident: Node, role: str) -> list[str]:
+def _visible(body: Body, scope: Scope | None, role: str) -> list[str]:
     names: list[str] = []
-    scope = body.fm.scope_at(ident.start_byte)
     while scope is not None:
         names.extend(scope.symbols)
         scope = scope.parent

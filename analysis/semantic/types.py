@@ -40,6 +40,7 @@ def check_type_names(facts: FileFacts, model: SemanticModel, items: Iterable[Nod
     if facts.unread_include:
         return
     seen: set[int] = set()  # a definition inside a file-level `#if` is under both
+    uses: dict[str, int] = {}  # occurrences in the file, by name
     for item in items:
         found = nodes_of_kinds(item, _KINDS, ordered=False)
         broken = [(n.start_byte, n.end_byte) for n in found if n.type == "ERROR"]
@@ -47,10 +48,10 @@ def check_type_names(facts: FileFacts, model: SemanticModel, items: Iterable[Nod
             if n.type != "type_identifier" or n.id in seen or any(s <= n.start_byte < e for s, e in broken):
                 continue
             seen.add(n.id)
-            _check(facts, model, n, add)
+            _check(facts, model, n, add, uses)
 
 
-def _check(facts: FileFacts, model: SemanticModel, n: Node, add: Add) -> None:
+def _check(facts: FileFacts, model: SemanticModel, n: Node, add: Add, uses: dict[str, int]) -> None:
     name = model.source[n.start_byte:n.end_byte].decode("utf-8", "replace")
     if name in model.index.typedefs or builtin_named(name) is not None or _quiet(facts, name):
         return
@@ -64,8 +65,10 @@ def _check(facts: FileFacts, model: SemanticModel, n: Node, add: Add) -> None:
         return  # a variable: `a*b;` read as a declaration (C's own ambiguity, which tree-sitter guesses)
     # A name the file uses as a type again and again, with no declared type near its
     # spelling, is the host's (`-Dreal=float`, `-DDtype=half`): only a lone near miss is a typo.
+    if _uses(model.source, name, uses) > _MAX_TYPO_USES:
+        return  # counted first: the suggestion's edit distances cost more
     suggestion = closest(name, [*model.index.typedefs, *_builtin_names()])
-    if suggestion is None or _uses(model.source, name) > _MAX_TYPO_USES:
+    if suggestion is None:
         return
     add("CL025", n.start_byte, n.end_byte, f"unknown type name '{name}'; did you mean '{suggestion}'?", ())
 
@@ -73,8 +76,10 @@ def _check(facts: FileFacts, model: SemanticModel, n: Node, add: Add) -> None:
 _MAX_TYPO_USES = 2
 
 
-def _uses(source: bytes, name: str) -> int:
-    return len(re.findall(rb"\b" + re.escape(name.encode()) + rb"\b", source))
+def _uses(source: bytes, name: str, counted: dict[str, int]) -> int:
+    if name not in counted:
+        counted[name] = len(re.findall(rb"\b" + re.escape(name.encode()) + rb"\b", source))
+    return counted[name]
 
 
 def _quiet(facts: FileFacts, name: str) -> bool:
