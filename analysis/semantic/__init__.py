@@ -25,23 +25,32 @@ from .context import Body, FileFacts
 KINDS = frozenset({"identifier", "call_expression", "macro_invocation", "field_expression", "vector_literal", "return_statement",
                    "assignment_expression", "update_expression", "init_declarator", "ERROR", "block_literal",
                    "attribute_specifier", "attribute_declaration", "sizeof_expression", "binary_expression",
-                   "cast_expression"})
+                   "cast_expression", "type_identifier"})
+
+
+# A head's children that are a type name themselves, or hold none (`kernel`, `inline`, `float`).
+_HEAD_TYPES = frozenset({"type_identifier"})
+_HEAD_WORDS = frozenset({"primitive_type", "kernel_specifier", "storage_class_specifier", "type_qualifier",
+                         "function_specifier"})
 
 
 def findings(model: SemanticModel, view: object | None, in_focus: Callable[[Node], bool]) -> list[Finding]:
     facts = FileFacts.of(model, view)
     out: list[Finding] = []
+    # Type names are read off the same queries: the bodies', their heads', file-level items'.
+    typed: list[list[Node]] = []
     for definition in model.index.definitions:
         block = definition.child_by_field_name("body")
         if block is None or not in_focus(definition):
             continue
-        _check_body(Body(facts, model.function_at_node(definition), out), block)
+        typed.append(_check_body(Body(facts, model.function_at_node(definition), out), block))
+        typed += [[c] if c.type in _HEAD_TYPES else nodes_of_kinds(c, KINDS, ordered=False)
+                  for c in definition.children if c.end_byte <= block.start_byte and c.type not in _HEAD_WORDS]
     add = lambda *a: out.append(Finding(*a)) if _active(view, a[1]) else None  # noqa: E731
     redefinitions.check_functions(facts, model, in_focus, add)
-    # Type names: in the functions in focus, heads included, and in file-level declarations.
-    items = [d for d in model.index.definitions if in_focus(d)]
-    items += [c for c in model.tree.root_node.named_children if c.type != "function_definition" and in_focus(c)]
-    types.check_type_names(facts, model, items, add)
+    typed += [nodes_of_kinds(c, KINDS, ordered=False) for c in model.tree.root_node.named_children
+              if c.type != "function_definition" and in_focus(c)]
+    types.check_type_names(facts, model, typed, add)
     return out
 
 
@@ -49,8 +58,9 @@ def _active(view: object | None, offset: int) -> bool:
     return view is None or view.active_at(offset) is not False
 
 
-def _check_body(body: Body, block: Node) -> None:
-    found = nodes_of_kinds(block, KINDS)
+def _check_body(body: Body, block: Node) -> list[Node]:
+    """Checks one body; returns what its query found (for the type names)."""
+    found = all_found = nodes_of_kinds(block, KINDS)
     # Every identifier, broken code's too, by start: what a macro's arguments hold is a slice
     # (a query per call cost more than the rest of the body's checks on macro-heavy code).
     all_identifiers = [n for n in found if n.type == "identifier"]
@@ -107,3 +117,4 @@ def _check_body(body: Body, block: Node) -> None:
             operands.check_binary(body, n)
     if not errors:
         returns.check_falls_off(body)
+    return all_found

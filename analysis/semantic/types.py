@@ -20,13 +20,11 @@ from tree_sitter import Node
 
 from cllint.analysis.model import SemanticModel
 from cllint.analysis.model.types import OPAQUE_PREFIXES, SCALAR_NAMES, VECTOR_ELEMENTS, VECTOR_WIDTHS, builtin_named
-from cllint.analysis.model.walk import nodes_of_kinds
 
 from .context import VENDOR_PREFIXES, FileFacts
 from .suggest import closest
 
 _TAGS = frozenset({"struct_specifier", "union_specifier", "enum_specifier"})
-_KINDS = frozenset({"type_identifier", "ERROR"})
 # Built-in type names clang's OpenCL header also knows, beside the model's (for suggestions).
 _OPAQUE = ("image1d_t", "image1d_array_t", "image1d_buffer_t", "image2d_t", "image2d_array_t", "image3d_t",
            "image2d_depth_t", "image2d_array_depth_t", "sampler_t", "event_t", "clk_event_t", "queue_t",
@@ -35,14 +33,14 @@ _OPAQUE = ("image1d_t", "image1d_array_t", "image1d_buffer_t", "image2d_t", "ima
 Add = Callable[[str, int, int, str, tuple[tuple[int, int, str], ...]], None]
 
 
-def check_type_names(facts: FileFacts, model: SemanticModel, items: Iterable[Node], add: Add) -> None:
-    """Every type name under `items` (function definitions and file-level declarations)."""
+def check_type_names(facts: FileFacts, model: SemanticModel, captured: Iterable[list[Node]], add: Add) -> None:
+    """Every type name in `captured`: what a query for (at least) type names and ERROR nodes
+    found under each function body, head and file-level declaration."""
     if facts.unread_include:
         return
     seen: set[int] = set()  # a definition inside a file-level `#if` is under both
     uses: dict[str, int] = {}  # occurrences in the file, by name
-    for item in items:
-        found = nodes_of_kinds(item, _KINDS, ordered=False)
+    for found in captured:
         broken = [(n.start_byte, n.end_byte) for n in found if n.type == "ERROR"]
         for n in found:
             if n.type != "type_identifier" or n.id in seen or any(s <= n.start_byte < e for s, e in broken):
