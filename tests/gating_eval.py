@@ -29,11 +29,12 @@ ROOT = Path(__file__).parent / "rules" / "fixtures" / "gating"
 # version floors and byte-addressable stores on 1.0): a tune pair and a held-out third
 # written with it before the code, scored once after. heldout_r6 is a held-out set only, by
 # another author who had seen neither the code changes nor the other held-out files.
+# heldout_r7 likewise (round 7), by another author again, written before the round-7 fixes landed.
 # Round 7 (issue 18 follow-up: the 32-bit atom_* by address space on 1.0, vstore into byte
 # pointers on 1.0): a tune set, and a held-out third written with it before the code, scored
 # once after both classes were in.
 SPLITS = ("tune", "heldout", "tune_r3", "heldout_r3", "heldout_r4", "heldout_r5", "tune_r6", "heldout_r6a",
-          "heldout_r6", "tune_r7", "heldout_r7a")
+          "heldout_r6", "tune_r7", "heldout_r7a", "heldout_r7")
 _MARK = re.compile(r"//\s*expect((?:\s+CL\d{3})+)\s*$")
 
 

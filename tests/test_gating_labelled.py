@@ -35,6 +35,10 @@ KNOWN_SHORT = {
     # Session 8's two fixes (per-overload version floors, spec "Integer Functions"; stores
     # on 1.0 without cl_khr_byte_addressable_store, "Restrictions") bring it to 32/32, so it
     # is asserted now, no longer a clean held-out figure (BENCHMARKS.md).
+    # Round 7 held out (written apart from the code changes and the other held-out sets), first
+    # scored at defbe5d: recall 39/42 (a scalar half declared through a typedef name on 1.2,
+    # three lines of one file), precision 39/40 (CL304 on atomic_inc at 3.0, clang silent).
+    ("heldout_r7", "target"): "recall 39/42, precision 39/40 (held out, scored only)",
 }
 # heldout_r6 (round 6, written apart from the code changes and the other held-out sets) met the
 # target when first scored, at 6b139a5: recall 34/35, precision 34/35, so it is asserted.
