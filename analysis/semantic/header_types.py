@@ -29,11 +29,10 @@ from cllint.analysis.digest import blake2b
 from cllint.analysis.model.decls import Typedef, TypeReader
 from cllint.analysis.model.imported import HeaderFunction, Imported
 from cllint.analysis.model.types import Array, Function, Pointer, Type, Unknown
-from cllint.analysis.preprocessor.directives import scan_directives
 from cllint.analysis.preprocessor.view import resolve_include
 from cllint.analysis.target import Target
 
-from .headers import closure
+from .headers import closure, parsed
 
 _WORD = re.compile(rb"[A-Za-z_]\w*")
 _LAYOUTS: OrderedDict[tuple[object, bytes], _Layout] = OrderedDict()
@@ -236,7 +235,7 @@ def _layout(file_id: object, content: bytes) -> _Layout:
     k = (file_id, content)
     got = _LAYOUTS.get(k)
     if got is None:
-        got = _LAYOUTS[k] = _scan(content)
+        got = _LAYOUTS[k] = _scan(file_id, content)
         if len(_LAYOUTS) > _LAYOUTS_MAX:
             _LAYOUTS.popitem(last=False)
     else:
@@ -244,14 +243,13 @@ def _layout(file_id: object, content: bytes) -> _Layout:
     return got
 
 
-def _scan(content: bytes) -> _Layout:
-    from cllint.grammar import parse  # here: a file without includes never parses a header
-
-    digest = blake2b(content, digest_size=16).digest()
-    macros = frozenset(d.name.encode() for d in scan_directives(content) if d.kind == "define" and d.name)
+def _scan(file_id: object, content: bytes) -> _Layout:
+    once = parsed(file_id, content)  # the parse the name checks made (headers.py)
+    digest = once.digest
+    macros = frozenset(d.name.encode() for d in once.directives if d.kind == "define" and d.name)
     # Negative and far apart: a file's structs are keyed by their (non-negative) offsets.
     key_base = -((int.from_bytes(digest[:6], "big") + 1) << 32)
-    layout = _Layout(digest, content, parse(content), key_base, macros)
+    layout = _Layout(digest, content, once.tree, key_base, macros)
     _walk(layout, layout.tree.root_node, True)
     return layout
 

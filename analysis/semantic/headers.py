@@ -18,7 +18,7 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from tree_sitter import Node
+from tree_sitter import Node, Tree
 
 from cllint.analysis.digest import blake2b
 from cllint.analysis.preprocessor.directives import scan_directives
@@ -214,18 +214,42 @@ def _header(file_id: object, content: bytes) -> Header:
     return got
 
 
-def _read(file_id: object, content: bytes) -> Header:
-    from cllint.grammar import parse  # here: a file without includes never parses a header
+@dataclass(frozen=True)
+class Parsed:
+    """One header's text read once, for its names (here) and its types (header_types.py)."""
 
-    directives = scan_directives(content)
+    digest: bytes
+    directives: list
+    tree: Tree
+
+
+_PARSED: OrderedDict[tuple[object, bytes], Parsed] = OrderedDict()
+
+
+def parsed(file_id: object, content: bytes) -> Parsed:
+    """The header's digest, directives and tree, by (file, content) like `_header`."""
+    k = (file_id, content)
+    got = _PARSED.get(k)
+    if got is None:
+        from cllint.grammar import parse  # here: a file without includes never parses a header
+
+        got = _PARSED[k] = Parsed(blake2b(content, digest_size=16).digest(), scan_directives(content), parse(content))
+        if len(_PARSED) > _CACHE_MAX:
+            _PARSED.popitem(last=False)
+    else:
+        _PARSED.move_to_end(k)
+    return got
+
+
+def _read(file_id: object, content: bytes) -> Header:
+    once = parsed(file_id, content)
+    directives, digest, tree = once.directives, once.digest, once.tree
     includes = tuple((d.path, d.angled) for d in directives if d.kind == "include")
     macro_words: set[str] = set()
     for d in directives:
         if d.kind == "define" and d.name:
             macro_words.add(d.name)
             macro_words.update(body_words(d.params, d.body))
-    digest = blake2b(content, digest_size=16).digest()
-    tree = parse(content)
     reader = _Reader(content)
     reader.read(tree.root_node)
     errors = sum(n.end_byte - n.start_byte for n in tree.root_node.children if n.type == "ERROR")
