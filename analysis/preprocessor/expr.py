@@ -140,11 +140,17 @@ _INT = re.compile(r"(0[xX][0-9A-Fa-f]+|0[bB][01]+|[0-9]+)([uUlL]*)")
 _ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "a": 7, "b": 8, "f": 12, "v": 11, "\\": 92, "'": 39, '"': 34, "?": 63}
 
 
-def parse_tokens(tokens: list[Token]) -> Node:
-    """Parse an expanded token list (no `defined` left except as `Defined` tokens); raises ExprError."""
+HasInclude = Callable[[str, bool], "bool | None"]  # (path, angled) -> found; None: cannot tell
+
+
+def parse_tokens(tokens: list[Token], has_include: HasInclude | None = None) -> Node:
+    """Parse an expanded token list (no `defined` left except as `Defined` tokens); raises ExprError.
+
+    clang's feature-check operators (`__has_builtin(x)`, `__has_include(<h>)`, ...) become the
+    value clang-19 gives them (`has_operator`); `has_include` answers `__has_include`."""
     if not tokens:
         raise ExprError("expected value in expression")
-    p = _Parser(tokens)
+    p = _Parser(tokens, has_include)
     node = p.ternary()
     if p.i < len(tokens):
         tok = tokens[p.i]
@@ -155,10 +161,11 @@ def parse_tokens(tokens: list[Token]) -> Node:
 
 
 class _Parser:
-    def __init__(self, tokens: list[Token]) -> None:
+    def __init__(self, tokens: list[Token], has_include: HasInclude | None = None) -> None:
         self.toks = tokens
         self.i = 0
         self.depth = 0
+        self.has_include = has_include
 
     def peek(self) -> str | None:
         return self.toks[self.i].text if self.i < len(self.toks) else None
@@ -217,12 +224,61 @@ class _Parser:
         if tok.kind == "id":
             if tok.text in ("true", "false"):  # C23/C++ spelling; clang accepts with a warning
                 return TRUE if tok.text == "true" else FALSE
+            if tok.text in HAS_OPERATORS:
+                return self.has_operator(tok.text)
+            if self.peek() == "(":  # clang's words (`__has_cpp_attribute(x)` in OpenCL C, `F(1)`)
+                raise ExprError(f"function-like macro '{tok.text}' is not defined")
             return Ident(tok.text)
         if tok.kind == "str":
             raise ExprError("invalid token at start of a preprocessor expression")
         self.i -= 1
         raise ExprError("expected value in expression" if tok.text in (")", ",") else
                         f"invalid token '{tok.text}' at start of a preprocessor expression")
+
+
+    def has_operator(self, op: str) -> Node:
+        """`op(...)` after `op` was read: clang-19's answer (Num), or Unknown when it depends on
+        what cllint cannot see (an include path, a target-specific builtin)."""
+        if self.peek() != "(":
+            raise ExprError(f"missing '(' after '{op}'")
+        end = self.i + 1
+        depth = 0
+        while end < len(self.toks):
+            text = self.toks[end].text
+            if text == "(":
+                depth += 1
+            elif text == ")":
+                if depth == 0:
+                    break
+                depth -= 1
+            end += 1
+        if end >= len(self.toks):
+            raise ExprError(f"missing ')' after '{op}'" if end > self.i + 1 else "expected value in expression")
+        arg = self.toks[self.i + 1 : end]
+        self.i = end + 1
+        if op in ("__has_include", "__has_include_next"):
+            return self.include_value(op, arg)
+        if len(arg) == 4 and arg[0].kind == arg[3].kind == "id" and arg[1].text == arg[2].text == ":":
+            if op == "__has_c_attribute":
+                return Unknown(f"{op}({arg[0].text}::{arg[3].text})")  # scoped: vendor attributes
+            raise ExprError(f"missing ')' after '{arg[0].text}'")
+        if len(arg) != 1 or arg[0].kind != "id":
+            raise ExprError("builtin feature check macro requires a parenthesized identifier")
+        return feature_value(op, arg[0].text)
+
+    def include_value(self, op: str, arg: list[Token]) -> Node:
+        if len(arg) == 1 and arg[0].kind == "str" and len(arg[0].text) >= 2 and arg[0].text.endswith('"'):
+            path, angled = arg[0].text[1:-1], False
+        elif len(arg) >= 3 and arg[0].text == "<" and arg[-1].text == ">":
+            path, angled = "".join(t.text for t in arg[1:-1]), True
+        else:
+            raise ExprError(f"expected \"FILENAME\" or <FILENAME> in '{op}'")
+        found = self.has_include(path, angled) if self.has_include is not None else None
+        # What the include resolver (the -I paths cllint was given) finds; without one, or in
+        # a dead arm, the arms stay undecided.
+        if found is None:
+            return Unknown(f"{op}({arg[0].text}...)")
+        return TRUE if found else FALSE
 
 
 def _number(text: str) -> Num:
@@ -276,6 +332,47 @@ def _char(text: str) -> Num:
     return Num(_ESCAPES.get(esc[:1], ord(esc[:1] or "\\")))
 
 
+# -- clang's feature-check operators --------------------------------------------------------
+
+# The operators clang-19 accepts in OpenCL C `#if` lines (`__has_cpp_attribute` is not one:
+# clang rejects it there, "function-like macro '__has_cpp_attribute' is not defined").
+HAS_OPERATORS = frozenset({
+    "__has_builtin", "__has_attribute", "__has_feature", "__has_extension", "__has_c_attribute",
+    "__has_declspec_attribute", "__is_identifier", "__has_include", "__has_include_next",
+})  # fmt: skip
+# Builtins of one GPU or CPU family: clang answers for the target it compiles for, which
+# need not be the device's, so these stay undecided when clang-19's own table lacks them.
+_TARGET_BUILTIN = re.compile(r"^__(builtin_)?(amdgcn|r600|nvvm|nvptx|ptx|ia32|x86|arm|aarch64|neon|sve|mips|"
+                             r"hexagon|ppc|altivec|vsx|riscv|rvv|wasm|spirv|s390|ve|bpf|loongarch|lasx|lsx)_")
+
+
+def feature_value(op: str, name: str) -> Node:
+    """clang-19's value for `op(name)` (analysis/preprocessor/clang19.py), as a node: a number,
+    a choice on `__OPENCL_C_VERSION__` for the few OpenCL 2.0 builtins, or Unknown."""
+    from . import clang19
+
+    if op == "__is_identifier":
+        return FALSE if name in clang19.KEYWORDS else TRUE
+    if op == "__has_declspec_attribute":
+        return FALSE  # only with -fdeclspec / -fms-extensions
+    since = clang19.SINCE_2_0.get(op, {})
+    table = {"__has_builtin": clang19.BUILTIN, "__has_attribute": clang19.ATTRIBUTE,
+             "__has_feature": clang19.FEATURE, "__has_extension": clang19.EXTENSION,
+             "__has_c_attribute": clang19.C_ATTRIBUTE}[op]
+    keys = [name]
+    if op != "__has_builtin" and len(name) > 4 and name.startswith("__") and name.endswith("__"):
+        keys.append(name[2:-2])  # `__aligned__` is `aligned`
+    for key in keys:
+        if key in table:
+            return Num(table[key])
+        if key in since:
+            before, after = since[key]
+            return Ternary(Binary(">=", Ident(VERSION_MACRO), Num(200)), Num(after), Num(before))
+    if op == "__has_builtin" and _TARGET_BUILTIN.match(name):
+        return Unknown(f"__has_builtin({name}) depends on the device's compiler")
+    return FALSE
+
+
 # -- evaluation ---------------------------------------------------------------------------
 
 
@@ -283,12 +380,16 @@ class Env:
     """Macros the compiler and command line define (name -> replacement text)."""
 
     def __init__(self, macros: Mapping[str, str]) -> None:
-        self.macros = dict(macros)
+        from .clang19 import PREDEFINED
+
+        # The compiler is clang-19: its own macros (`__clang__`, `__clang_major__`, `__GNUC__`)
+        # are there under the target's and the command line's.
+        self.macros = {**PREDEFINED, **macros}
         self._values: dict[str, tuple[int, bool] | None] = {}
         self._busy: set[str] = set()
 
     def __contains__(self, name: str) -> bool:
-        return name in self.macros
+        return name in self.macros or name in HAS_OPERATORS  # `defined(__has_include)` is 1
 
     def value(self, name: str) -> tuple[int, bool] | None:
         """The integer value of macro `name` (0 when undefined); None when it is not an integer."""

@@ -21,6 +21,7 @@ from ..target import Target
 from .directives import Directive, scan_directives
 from .expr import (
     FALSE,
+    HAS_OPERATORS,
     TRUE,
     Condition,
     Defined,
@@ -525,12 +526,21 @@ class _Builder:
                 return negate(node) if d.kind.endswith("ndef") else node
             if not d.args:
                 raise ExprError(f"'#{d.keyword}' with no expression")
-            return parse_tokens(self._expand(tokenize(d.args), branch, frozenset(), 0))
+            return parse_tokens(self._expand(tokenize(d.args), branch, frozenset(), 0),
+                                lambda path, angled: self._has_include(path, angled, branch, file_id))
         except (ExprError, RecursionError) as exc:
             if branch.active is not False:
                 message = str(exc) if isinstance(exc, ExprError) else "expression nested too deeply"
                 diags.append(_diag("CL004", message, Span(file_id, d.args_start, max(d.end, d.args_start))))
             return Unknown(str(exc))
+
+    def _has_include(self, path: str, angled: bool, branch: Branch, file_id: FileId) -> bool | None:
+        """`__has_include`: whether the resolver finds `path` (None: no resolver, or a dead arm)."""
+        if branch.active is False or self.resolver is None:
+            return None
+        resolved = resolve_include(self.resolver, path, angled, file_id)
+        self.calls.append(((path, angled, file_id), resolved))  # the view is reused only on the same answers
+        return resolved is not None
 
     def _define(self, d: Directive, branch: Branch, file_id: FileId, where: int) -> None:
         if d.name is None or d.name == "defined":
@@ -631,7 +641,9 @@ class _Builder:
                 out.append(Token("node", name, self._defined_node(name, use)))
                 i = nxt
                 continue
-            if tok.text in hide or tok.text not in events:
+            if tok.text in hide or tok.text not in events or (
+                    tok.text in HAS_OPERATORS and all(e.branch.active is False for e in events[tok.text])):
+                # (`#ifndef __has_builtin` / `#define __has_builtin(x) 0`: clang's own stays)
                 out.append(tok)
                 i += 1
                 continue
