@@ -52,6 +52,7 @@ module.exports = grammar(C, {
     $.raw_string_marker,
     $._bare_macro,
     $._macro_pack,
+    $._attribute_macro,
     $._error_sentinel,
   ],
 
@@ -233,17 +234,38 @@ module.exports = grammar(C, {
     // that expands to more arguments (or to none): a `macro_argument_pack`. The scanner
     // reads one only for a name spelled as macros are (capitals, digits, `_`) right before
     // the `)`, so `float gmx_unused x)` keeps `gmx_unused` a macro before the declarator.
+    //
+    // A macro argument may also be empty (`M(x, )`, `F(, a)`), an operator alone
+    // (`DEF_BINARY(add, +)`), or a parameter declaration (`DEFINE_KERNEL(copy, __global
+    // float *in, ...)`, see `macro_type_argument`). The arguments are written as those
+    // followed by a comma, then the last one: a macro pack may follow only a last argument
+    // that is not empty, so `f(a, N)` keeps N an argument.
     argument_list: $ => seq(
       '(',
-      optional(seq(
-        commaSep1(choice($.expression, alias($.macro_type_argument, $.type_descriptor), $.compound_statement)),
-        optional($.macro_argument_pack),
-      )),
+      repeat(seq(optional($._argument), ',')),
+      optional(choice(seq($._argument_value, optional($.macro_argument_pack)), $.macro_operator_argument)),
       ')',
+    ),
+    _argument_value: $ => choice(
+      $.expression,
+      alias($.macro_type_argument, $.type_descriptor),
+      $.compound_statement,
+    ),
+    _argument: $ => choice($._argument_value, $.macro_operator_argument),
+    macro_operator_argument: _ => choice(
+      '+', '-', '*', '/', '%', '<<', '>>', '&', '|', '^', '&&', '||', '!', '~',
+      '<', '>', '<=', '>=', '==', '!=',
+      '=', '+=', '-=', '*=', '/=', '%=', '<<=', '>>=', '&=', '|=', '^=',
     ),
     // Lowest dynamic precedence: where the code reads another way too (`(T)N)` as a cast),
     // that reading wins.
     macro_argument_pack: $ => prec.dynamic(-1, $._macro_pack),
+    // `int x UNUSED = 1;`, `__global float *p MAYBE_UNUSED, int n`: an object-like macro
+    // after a declarator (an attribute, as `__attribute__((unused))` may stand there). The
+    // scanner reads one only for a name spelled as macros are, followed by `=`, `,`, `;` or
+    // `)`, so `float gmx_unused x` keeps the macro before the name (see src/scanner.c).
+    _trailing_macro: $ => alias($._trailing_macro_modifier, $.macro_modifier),
+    _trailing_macro_modifier: $ => field('name', alias($._attribute_macro, $.identifier)),
     macro_parameter_pack: $ => prec.dynamic(-1, $._macro_pack),
 
     // A type name, or qualifiers alone (`F(x, __constant, p)`, `__attribute__((const))`),
@@ -254,7 +276,7 @@ module.exports = grammar(C, {
         field('type', choice($.primitive_type, $.sized_type_specifier, $.struct_specifier,
           $.union_specifier, $.enum_specifier)),
         repeat($.type_qualifier),
-        field('declarator', optional($._abstract_declarator)),
+        field('declarator', optional(choice($._abstract_declarator, $._declarator))),
       ),
       prec.right(repeat1($.type_qualifier)),
     ),
@@ -266,7 +288,7 @@ module.exports = grammar(C, {
     parameter_declaration: $ => prec.right(seq(
       $._declaration_specifiers,
       optional(choice(
-        seq(field('declarator', $._declarator), optional($.macro_parameter_pack)),
+        seq(field('declarator', $._declarator), optional(choice($.macro_parameter_pack, $._trailing_macro))),
         field('declarator', $._abstract_declarator),
       )),
       repeat($.attribute_specifier),
@@ -299,16 +321,18 @@ module.exports = grammar(C, {
 
     declaration: $ => seq(
       $._declaration_specifiers,
-      commaSep1(seq(
-        field('declarator', choice(
-          seq(
+      // a macro after an initializer would end its expression (`= a / (T)N;`): only
+      // after a declarator without one (before `=` it is part of `init_declarator`)
+      commaSep1(choice(
+        seq(
+          field('declarator', seq(
             optional($.ms_call_modifier),
             $._declaration_declarator,
             optional($.gnu_asm_expression),
-          ),
-          $.init_declarator,
-        )),
-        repeat($.attribute_specifier),
+          )),
+          repeat(choice($.attribute_specifier, $._trailing_macro)),
+        ),
+        seq(field('declarator', $.init_declarator), repeat($.attribute_specifier)),
       )),
       ';',
     ),
@@ -340,7 +364,39 @@ module.exports = grammar(C, {
       original,
       $.vector_literal,
       $.block_literal,
+      $.macro_call_sequence,
     ),
+
+    // `FN(add) ARGS(x, y)`: function-like macros side by side in an expression, one
+    // expanding to a callee and the next to its arguments (or `STR(a) STR(b)`, strings
+    // that concatenate). Lowest static precedence: where a statement starts, `F(x)` on
+    // its own stays a statement macro and `G(y);` the next statement.
+    macro_call_sequence: $ => prec.left(-2, seq(
+      $.call_expression,
+      repeat1(alias($._macro_call, $.call_expression)),
+    )),
+    _macro_call: $ => prec(1, seq(field('function', $.identifier), field('arguments', $.argument_list))),
+
+    // `"v" STR(VERSION) "\n"`: string literals beside macros that expand to strings.
+    concatenated_string: $ => prec.right(seq(
+      choice(
+        seq($.identifier, $.string_literal),
+        seq($.string_literal, $.string_literal),
+        seq($.string_literal, $.identifier),
+        // below a statement macro's precedence, as `macro_call_sequence`
+        prec(-2, seq(choice($.call_expression, $.macro_call_sequence), $.string_literal)),
+        seq($.string_literal, alias($._macro_call, $.call_expression)),
+      ),
+      repeat(choice($.string_literal, $.identifier, alias($._macro_call, $.call_expression))),
+    )),
+
+    // `a[i, j]`: a comma expression as the subscript, as C allows.
+    subscript_expression: $ => prec(PREC.SUBSCRIPT, seq(
+      field('argument', $.expression),
+      '[',
+      field('index', choice($.expression, $.comma_expression)),
+      ']',
+    )),
 
     // `(float4)(1.0f, v.xy, 2)`: a cast applied to a parenthesised list of two or
     // more elements is a vector literal; with one element it stays a cast (splat).
@@ -358,7 +414,7 @@ module.exports = grammar(C, {
     // the declarator and its initializer.
     init_declarator: $ => seq(
       field('declarator', $._declarator),
-      repeat($.attribute_specifier),
+      repeat(choice($.attribute_specifier, $._trailing_macro)),
       '=',
       field('value', choice($.initializer_list, $.expression)),
     ),
@@ -399,7 +455,9 @@ module.exports = grammar(C, {
             hexDigits,
           )),
         )),
-        /[uUlLwWfFbBdDhH]*/,
+        // the rest of a preprocessing number (C11 6.4.8): a suffix, or what makes `0_` or
+        // `2x32` one token, as macro arguments pasted with `##` (`ROUND(0_, 0, 3)`)
+        /[a-zA-Z0-9_.]*/,
       ));
     },
 

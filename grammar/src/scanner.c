@@ -42,6 +42,9 @@
  * After the last argument or parameter, a name spelled as macros are (capitals, digits
  * and `_`, at least one capital) and followed by `)` is an object-like macro expanding to
  * more of the list (`f(a, b EXTRA_ARGS)`, `void g(int x EXTRA_PARAMS)`): `_macro_pack`.
+ * After a declarator, such a name followed by `=`, `,`, `;` or `)` is an attribute macro
+ * (`int x UNUSED = 1;`, `__global float *p MAYBE_UNUSED, int n`): `_attribute_macro`.
+ * Where both are valid and `)` follows, the pack is read.
  */
 
 #include "tree_sitter/parser.h"
@@ -70,6 +73,7 @@ enum TokenType {
   RAW_STRING_MARKER,
   BARE_MACRO,
   MACRO_PACK,
+  ATTRIBUTE_MACRO,
   ERROR_SENTINEL,
 };
 
@@ -728,8 +732,8 @@ static bool scan_bare_macro(TSLexer *lexer, const char *prefix) {
   return true;
 }
 
-/* `EXTRA_ARGS)`: see the header (lookahead on the name's first character). */
-static bool scan_macro_pack(TSLexer *lexer, bool capital) {
+/* `EXTRA_ARGS)` or `UNUSED =`: see the header (lookahead on the name's first character). */
+static bool scan_macro_pack(TSLexer *lexer, const bool *valid, bool capital) {
   while (is_word(lexer->lookahead) && !lexer->eof(lexer)) {
     int32_t c = lexer->lookahead;
     if (c >= 'a' && c <= 'z') return false;
@@ -738,8 +742,20 @@ static bool scan_macro_pack(TSLexer *lexer, bool capital) {
   }
   if (!capital) return false;
   lexer->mark_end(lexer);
-  if (!skip_blank_and_comments(lexer, false) || lexer->lookahead != ')') return false;
-  lexer->result_symbol = MACRO_PACK;
+  if (!skip_blank_and_comments(lexer, false)) return false;
+  int32_t c = lexer->lookahead;
+  if (c == ')' && valid[MACRO_PACK]) {
+    lexer->result_symbol = MACRO_PACK;
+    return true;
+  }
+  if (!valid[ATTRIBUTE_MACRO] || lexer->eof(lexer)) return false;
+  if (c == '=') {
+    advance(lexer);
+    if (lexer->lookahead == '=') return false;
+  } else if (c != ',' && c != ';' && c != ')') {
+    return false;
+  }
+  lexer->result_symbol = ATTRIBUTE_MACRO;
   return true;
 }
 
@@ -822,11 +838,12 @@ bool tree_sitter_opencl_external_scanner_scan(void *payload, TSLexer *lexer, con
     advance(lexer);
     if (lexer->lookahead == '"') return valid[RAW_STRING_MARKER] && scan_raw_open(lexer);
     if (valid[BARE_MACRO]) return scan_bare_macro(lexer, "R");
-    return valid[MACRO_PACK] && scan_macro_pack(lexer, true);
+    return (valid[MACRO_PACK] || valid[ATTRIBUTE_MACRO]) && scan_macro_pack(lexer, valid, true);
   }
   if (valid[RAW_STRING_MARKER] && lexer->lookahead == ')') return scan_raw_close(lexer);
   if (valid[BARE_MACRO] && is_word_start(lexer->lookahead)) return scan_bare_macro(lexer, "");
-  if (valid[MACRO_PACK] && is_word_start(lexer->lookahead)) return scan_macro_pack(lexer, false);
+  if ((valid[MACRO_PACK] || valid[ATTRIBUTE_MACRO]) && is_word_start(lexer->lookahead))
+    return scan_macro_pack(lexer, valid, false);
   if (lexer->lookahead != '#') return false;
   advance(lexer);
   while (is_hspace(lexer->lookahead)) advance(lexer);
