@@ -43,8 +43,41 @@ def check_binary(body: Body, node: Node) -> None:
     lt, rt = body.fm.type_of(left), body.fm.type_of(right)
     if not (_handle(lt) or _handle(rt)) or _declared_in_an_arm(body, left) or _declared_in_an_arm(body, right):
         return
+    if body.text(op) in _COMPARISONS and _comparable(body, lt, rt, left, right):
+        return
     body.add("CL023", node.start_byte, node.end_byte,
              f"invalid operands to binary expression ('{lt}' and '{rt}')")
+
+
+_COMPARISONS = frozenset({"==", "!=", "<", ">", "<=", ">="})
+# clang-19 reads these as pointers: two of one type compare, and a queue compares with a null
+# pointer constant (`q == 0`, `q != CLK_NULL_QUEUE`: the spec's invalid queue, 6.15.16).
+_POINTER_LIKE = frozenset({"queue_t", "clk_event_t"})
+_NULL_NAMES = frozenset({"NULL", "CLK_NULL_QUEUE"})
+
+
+def _comparable(body: Body, lt: object, rt: object, left: Node, right: Node) -> bool:
+    if _handle(lt) and _handle(rt):
+        return lt.name == rt.name and lt.name in _POINTER_LIKE  # type: ignore[attr-defined]
+    queue, other = (lt, right) if _handle(lt) else (rt, left)
+    return queue.name == "queue_t" and _null_constant(body, other)  # type: ignore[attr-defined]
+
+
+def _null_constant(body: Body, expr: Node) -> bool:
+    """An integer constant expression of value 0 (`0`, `0L`, `(1 - 1)`), `NULL` or `CLK_NULL_QUEUE`."""
+    from cllint.analysis.preprocessor.expr import ExprError, _const, parse_tokens, tokenize
+
+    text = body.text(expr).strip()
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1].strip()
+    if text in _NULL_NAMES:
+        return True
+    if any(c.isalpha() and c not in "uUlLxXabcdefABCDEF" for c in text):
+        return False  # a name: not a constant this check can read
+    try:
+        return _const(parse_tokens(tokenize(text))) == 0
+    except (ExprError, RecursionError):
+        return False
 
 
 def _may_be_handle(body: Body, expr: Node) -> bool:
