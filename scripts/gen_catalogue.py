@@ -818,7 +818,9 @@ def category_of(line: Line) -> str:
 
 
 def build(spec_path: Path) -> dict:
-    raw = spec_path.read_text(encoding="utf-8").split("\n")
+    # The spec breaks long names with a zero-width space (`get_kernel_preferred_&#8203;work_...`)
+    # for the HTML; it is no part of the name.
+    raw = spec_path.read_text(encoding="utf-8").replace("&#8203;", "").replace("\u200b", "").split("\n")
     lines = scan(raw)
     begin = next(i for i, ln in enumerate(raw) if ln.strip() == "[[built-in-functions]]")
     end = next(i for i, ln in enumerate(raw) if ln.strip() == "[[opencl-numerical-compliance]]")

@@ -109,6 +109,24 @@ def test_feature_gated_families() -> None:
     assert cat.function("sub_group_reduce_add").category == "sub-group"
 
 
+DEVICE_ENQUEUE = (
+    "enqueue_kernel", "enqueue_marker", "get_kernel_work_group_size", "get_kernel_preferred_work_group_size_multiple",
+    "get_kernel_sub_group_count_for_ndrange", "get_kernel_max_sub_group_size_for_ndrange", "retain_event",
+    "release_event", "create_user_event", "is_valid_event", "set_user_event_status", "capture_event_profiling_info",
+    "get_default_queue", "ndrange_1D", "ndrange_2D", "ndrange_3D",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", DEVICE_ENQUEUE)
+def test_device_side_enqueue_builtins(name: str) -> None:
+    """Every device-side enqueue built-in of 6.15.16, including names the spec breaks with a
+    zero-width space for its HTML (`get_kernel_preferred_&#8203;work_group_size_multiple`)."""
+    fn = catalogue().function(name)
+    assert fn is not None and fn.overloads, name
+    assert fn.since == "2.0" or fn.requires, name  # the sub-group queries: cl_khr_subgroups
+    assert "\u200b" not in name and all("&#" not in n for n in catalogue().functions)
+
+
 def test_types_and_constants() -> None:
     cat = catalogue()
     assert cat.type("double").requires == (("__opencl_c_fp64",), ("cl_khr_fp64",))
