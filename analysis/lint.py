@@ -11,6 +11,8 @@ from tree_sitter import Tree
 
 from cllint.analysis.captures import forget as forget_cuts
 from cllint.analysis.diagnostics import Diagnostic
+from cllint.analysis.preprocessor.choices import without_host_choices
+from cllint.analysis.source_kind import not_opencl_reason
 from cllint.analysis.registry import select
 from cllint.analysis.rules.base import Rule, RuleContext
 from cllint.analysis.suppression import apply_suppressions
@@ -35,6 +37,16 @@ class LintOptions:
     # Seconds for the rules of one file (None: no limit). When spent, the rule running is
     # stopped, the rest skipped, and one CL091 names them (analysis/budget.py).
     budget: float | None = None
+    # The program around the file (issue 29): sources the host puts before it and `-include`
+    # headers (absolute paths, in order; read as includes at offset 0 by the preprocessor).
+    prelude: tuple[str, ...] = ()
+    # Whether the host's build options are known (a `[[program]]` names them): when not, no
+    # report is made inside `#if` groups on macros nothing defines (preprocessor/choices.py).
+    options_known: bool = False
+    # Macro names the workspace's host code passes with `-D` (values unknown): never undeclared.
+    host_macros: tuple[str, ...] = ()
+    # CL007's note when the prelude was inferred (message, start, end in the file).
+    program_note: tuple[str, int, int] | None = None
 
     def rules(self) -> list[type[Rule]]:
         return list(_selected(self.select, self.ignore, self.extend_select, self.preview))
@@ -108,6 +120,12 @@ def lint_tree(
     where rules may not skip work (None: everywhere); `local_focus`, inside it: the same for
     `Rule.local` rules (analysis/incremental.py)."""
     forget_cuts()  # the last lint's deep trees: not this one's
+    reason = not_opencl_reason(source)
+    if reason is not None:  # CUDA, C++, a template or a string wrapper: nothing to check
+        from cllint.analysis.rules.program import NotOpenCLSource
+
+        enabled = any(r is NotOpenCLSource for r in options.rules())
+        return [NotOpenCLSource.report(file, source, reason)] if enabled else []
     if preprocessor is None:
         # Here, not at import: a `cllint check` whose files all hit the cache never lints.
         from cllint.analysis.preprocessor.view import build_view
@@ -117,13 +135,15 @@ def lint_tree(
     ctx = RuleContext(
         file=file, source=source, tree=tree, target=options.target,
         preprocessor=preprocessor, model=model,
-        options={"mode": options.mode, "focus": focus, "edited": edited},
+        options={"mode": options.mode, "focus": focus, "edited": edited, "program_note": options.program_note},
     )
     local_ctx = None
     if local_focus is not None and local_focus != focus:
         local_ctx = replace(ctx, options={**ctx.options, "focus": local_focus})
     rules = options.rules()
     diagnostics = run_rules(ctx, rules, options.budget, local_ctx)
+    if not options.options_known:
+        diagnostics = without_host_choices(preprocessor, file, diagnostics)
     if suppress:
         diagnostics = suppress_all(file, source, diagnostics, options)
     diagnostics.sort(key=lambda d: (d.span.start, d.code))

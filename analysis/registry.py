@@ -20,6 +20,7 @@ from cllint.analysis.rules.base import Group, Rule
 RULE_MODULES = [
     "syntax",
     "preprocessing",
+    "program",
     "address_space",
     "barriers",
     "races",

@@ -6,6 +6,7 @@ import argparse
 import fnmatch
 from dataclasses import replace
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from cllint.analysis import registry
@@ -14,7 +15,7 @@ from cllint.analysis.target import Target, TargetError
 from cllint.cli import render
 from cllint.cli.engine import MAX_BYTES, Job, apply_fixes, lint_source, run_all
 from cllint.cli.main import UsageError
-from cllint.cli.sources import discover
+from cllint.cli.sources import EXTENSIONS, discover
 from cllint.config import ConfigError, Settings, find_config, load_config, merge
 from cllint.config import lint_options as config_lint_options
 
@@ -244,11 +245,50 @@ def _read_inputs(args, resolver):
     return inputs, io_errors
 
 
+def _programs(args, inputs: list[tuple[str, Path, bytes]]) -> dict[Path, Callable[[LintOptions], LintOptions]]:
+    """Per OpenCL file, what its program changes in its options: the sources read before it.
+    The workspace is every OpenCL file checked, and the OpenCL files beside a file named alone."""
+    from cllint.project.workspace import fragments
+
+    sources: dict[Path, bytes] = {}
+    for name, path, data in inputs:
+        if path.suffix in EXTENSIONS and name != "<stdin>":
+            sources[path.resolve()] = data
+    for folder in {p.parent for p in sources}:
+        if any(Path(raw).resolve() == folder or Path(raw).is_dir() for raw in args.paths if raw != "-"):
+            continue  # a folder given whole: its files are inputs already
+        for sibling in folder.iterdir():
+            if sibling.suffix in EXTENSIONS and sibling not in sources and sibling.is_file():
+                try:
+                    if sibling.stat().st_size <= MAX_BYTES:
+                        sources[sibling] = sibling.read_bytes()
+                except OSError:
+                    continue
+    from cllint.project.hosts import host_files, host_macros
+
+    folders = [Path(raw) for raw in args.paths if raw != "-" and Path(raw).is_dir()]
+    hosted = tuple(sorted(host_macros(host_files(folders)))) if folders else ()
+    wanted = [path.resolve() for name, path, data in inputs if path.resolve() in sources]
+    found = fragments(sources, wanted) if len(sources) > 1 else {}
+    out: dict[Path, Callable[[LintOptions], LintOptions]] = {}
+    for path in wanted:
+        frag = found.get(path)
+        prelude = tuple(str(p) for p in frag.prelude) if frag else ()
+        note = frag.note if frag else None
+        if prelude or hosted:
+            out[path] = lambda o, prelude=prelude, note=note: replace(
+                o, prelude=(*o.prelude, *prelude), program_note=note or o.program_note,
+                host_macros=(*o.host_macros, *hosted))
+    return out
+
+
 def _check(args, resolver: SettingsResolver):
     inputs, io_errors = _read_inputs(args, resolver)
+    programs = _programs(args, inputs)
     jobs, settings_of = [], []
     for name, path, data in inputs:
         settings, options = resolver.for_file(path)
+        options = programs.get(path.resolve(), lambda o: o)(options)
         if args.budget is not None:
             options = replace(options, budget=args.budget)
         settings_of.append(settings)

@@ -36,7 +36,8 @@ def options_key(options: LintOptions) -> str:
     t = options.target
     return repr((t.name, str(t.version), sorted(t.features), sorted(t.extensions), options.select,
                  options.ignore, options.extend_select, options.defines, options.include_paths,
-                 options.mode, options.preview, options.budget))
+                 options.mode, options.preview, options.budget, options.prelude, options.options_known,
+                 options.program_note, options.host_macros))
 
 
 @cache
@@ -78,7 +79,7 @@ RACY_SECONDS = 2.0
 
 def lint_source(path: str, source: bytes, options: LintOptions,
                 resolver: FileIncludeResolver | None = None) -> list[Diagnostic]:
-    resolver = resolver or FileIncludeResolver(options.include_paths)
+    resolver = resolver or FileIncludeResolver(options.include_paths, options.prelude, options.host_macros)
     if host_language(path) is not None:  # kernels inside Python or C/C++ host code
         from cllint.analysis.embedded import lint_host  # imported for host files only
 
@@ -106,7 +107,7 @@ def run_job(job: Job) -> list[Diagnostic]:
     hit = _cached(job)
     if hit is not None:
         return hit
-    resolver = FileIncludeResolver(job.options.include_paths)
+    resolver = FileIncludeResolver(job.options.include_paths, job.options.prelude, job.options.host_macros)
     diagnostics = lint_source(job.path, job.source, job.options, resolver)
     now = time.time_ns()
     racy = any(s is not None and now - s[0] < RACY_SECONDS * 1e9 for s in resolver.probes.values())

@@ -445,4 +445,7 @@ def lint_options(settings: Settings, device_reader: Callable[[int], Target] | No
         include_paths=tuple(str(p) for p in settings.include),
         mode="target" if (settings.std or settings.target or settings.features) else "portability",
         preview=bool(settings.preview),
+        # Defines given (`-D`, `define = [...]`) say how the file is built: the macros they
+        # leave undefined are undefined, and `#if` arms on them are judged as the compiler does.
+        options_known=bool(settings.define),
     )

@@ -22,8 +22,12 @@ def stamp_of(path: Path) -> Stamp:
 
 
 class FileIncludeResolver:
-    def __init__(self, include_paths: Sequence[str | Path] = ()):
+    def __init__(self, include_paths: Sequence[str | Path] = (), prelude: Sequence[str] = (),
+                 host_macros: Sequence[str] = ()):
         self.paths = [Path(p) for p in include_paths]
+        self.host_macros = frozenset(host_macros)  # `-D` names the host passes, values unknown
+        # Sources the program reads before the file (analysis/preprocessor/view.py `with_prelude`).
+        self.prelude = tuple(prelude)
         self._cache: dict[Path, bytes | None] = {}
         # Every path looked at, found or not, with its stamp when read: what a result that
         # used this resolver depends on (a header that appears later changes it too).

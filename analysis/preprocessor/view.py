@@ -175,6 +175,12 @@ class PreprocessorView:
         # (analysis/semantic/headers.py), those in arms this view does not follow included.
         self.include_resolver: IncludeResolver | None = None
 
+    @property
+    def host_macros(self) -> frozenset[str]:
+        """Macro names the host passes with `-D`, values unknown (the resolver's, as the
+        prelude): names, never values, so no condition is decided by them."""
+        return frozenset(getattr(self.include_resolver, "host_macros", ()))
+
     # -- regions ------------------------------------------------------------------------
 
     def branch_at(self, offset: int) -> Branch:
@@ -398,7 +404,7 @@ def build_view(
 
     macros = target.predefined_macros()
     macros.update(defines or {})
-    directives = scan_directives(text, file_id)
+    directives = with_prelude(scan_directives(text, file_id), include_resolver)
     view = reuse.reused_view(file_id, len(text), macros, directives, include_resolver)
     if view is not None:
         view.include_resolver = include_resolver
@@ -414,6 +420,21 @@ def build_view(
     view._pragma_offsets = [p.offset for p in view.pragmas]
     reuse.remember(file_id, len(text), macros, include_resolver, tuple(builder.calls), builder.regions, view)
     return view
+
+
+PRELUDE = "prelude"  # the keyword of an include the program makes before the file's text
+
+
+def with_prelude(directives: list[Directive], resolver: IncludeResolver | None) -> list[Directive]:
+    """The file's directives after the includes its program puts before its text: the
+    `-include` headers and the sibling sources the host joins in front of it (the resolver's
+    `prelude`, absolute paths in order). They read as `#include "path"` at offset 0, so
+    macros, conditions and the headers' names and types see them as the compiler does."""
+    prelude = getattr(resolver, "prelude", ())
+    if not prelude:
+        return directives
+    made = [Directive("include", 0, 0, PRELUDE, "", -1, path=p, path_start=0, path_end=0) for p in prelude]
+    return [*made, *directives]
 
 
 def resolve_include(resolver: IncludeResolver, path: str, angled: bool,
@@ -574,9 +595,9 @@ class _Builder:
         if branch.active is not False and self.resolver is not None:
             resolved = resolve_include(self.resolver, d.path, d.angled, file_id)
             self.calls.append(((d.path, d.angled, file_id), resolved))
-            if resolved is None:
+            if resolved is None and d.keyword != PRELUDE:  # a missing source: the program's error
                 diags.append(_diag("CL002", f"cannot find include file '{d.path}'", sp, Severity.WARNING))
-        if len(stack) == 1:  # the include graph records the main file's own directives
+        if len(stack) == 1 and d.keyword != PRELUDE:  # the main file's own directives
             self.view.includes.append(
                 IncludeRef(sp, d.path, d.angled, resolved[0] if resolved else None, branch.active)
             )

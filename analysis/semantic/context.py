@@ -35,6 +35,8 @@ from cllint.analysis.model.types import (
 from .headers import NO_HEADERS, Headers, Pastes, body_words, closure, pastes_of
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
+# `__attribute__((overloadable)) float f(`, `float __attribute__((overloadable)) f(`: the name.
+_OVERLOADABLE_HEAD = re.compile(rb"\boverloadable\b\s*\)\s*\)[^;{}()]*?\b([A-Za-z_]\w*)\s*\(")
 _FACTS_MAX = 32
 # By content (a keystroke in a body builds a new, moved view with the same macros): the words
 # of every macro body are read once per change of directives, not once per keystroke.
@@ -88,6 +90,15 @@ class FileFacts:
         view = self.view
         return pastes_of([(m.params, m.body) for m in view.macro_definitions()]) if view is not None else Pastes()
 
+    @cached_property
+    def overloaded(self) -> frozenset[str]:
+        """Functions declared `__attribute__((overloadable))` (clang's OpenCL C overloading):
+        a call's overload, and so its type and argument count, is not one declaration's."""
+        src = self.model.source
+        if b"overloadable" not in src:
+            return frozenset()
+        return frozenset(m.group(1).decode() for m in _OVERLOADABLE_HEAD.finditer(src))
+
     def header_function(self, name: str) -> bool:
         """A function the headers declare, which no macro stands for."""
         return self.headers is not None and name in self.headers.functions and name not in self.macro_words
@@ -129,12 +140,16 @@ def _macro_facts(view, headers: Headers | None) -> tuple[frozenset[str], bool]: 
     # Computed includes (`#include M2S(PATH/x.h)`) are directives the view does not follow.
     computed = sum(1 for d in getattr(view, "directives", ()) if d.kind == "include" and d.path is None)
     includes += (("<computed>", None, None),) * computed
+    # The sources the program reads first (the view's prelude) are headers of the file too.
+    includes += tuple(("<prelude>", d.path, True) for d in getattr(view, "directives", ()) if d.keyword == "prelude")
+    host = getattr(view, "host_macros", frozenset())
     key = (view.macro_state_at(1 << 62), names, frozenset(view.env.macros), includes,
-           headers.key if headers is not None else None)
+           headers.key if headers is not None else None, host)
     found = _FACTS.get(key)
     if found is None:
         words = set(names)
         words.update(view.env.macros)
+        words.update(host)  # `-D` names the host passes, values unknown
         for m in view.macro_definitions():
             words.update(body_words(m.params, m.body))
         if headers is not None:  # every arm of every header, those the view leaves out included
@@ -218,7 +233,7 @@ class Body:
         sym = self.fm.refs.get(fn.id)
         name = self.text(fn)
         if sym is not None and sym.kind is not SymbolKind.BUILTIN:
-            return isinstance(sym.type, Function) and known(sym.type.ret)
+            return isinstance(sym.type, Function) and known(sym.type.ret) and name not in self.facts.overloaded
         args = call.child_by_field_name("arguments")
         types = [self.fm.type_of(a) for a in args.named_children if a.type != "comment"] if args else []
         if not all(known(t) for t in types):

@@ -38,9 +38,17 @@ def test_folder_search_reads_pyopencl_hosts_only(tmp_path: Path) -> None:
     (tmp_path / "host.cpp").write_text('const char *s = R"(kernel void k(global int *o) { o[0] = bad; })";\n'
                                        "void f() { clCreateProgramWithSource(0, 1, &s, 0, 0); }\n")
     (tmp_path / "other.cpp").write_text('const char *s = "kernel void k() { nope; }";\n')
-    r = check("--format", "json", ".", cwd=tmp_path)
+    # `-D` says how the kernels are built: `#ifndef SCALE` is then a decided arm
+    r = check("--format", "json", "-D", "OTHER", ".", cwd=tmp_path)
     assert r.returncode == 1, r.stderr
     assert rows(r) == [("app.py", "CL010", 7, 12), ("host.cpp", "CL010", 1, 58)]
+
+
+def test_an_arm_the_host_picks_is_not_judged_without_options(tmp_path: Path) -> None:
+    # nothing says whether the host passes -DSCALE: no report inside `#ifndef SCALE`
+    (tmp_path / "app.py").write_text(HOST)
+    r = check("--format", "json", "app.py", cwd=tmp_path)
+    assert r.returncode == 0 and rows(r) == [], r.stdout
 
 
 def test_defines_and_suppressions_apply_inside_the_string(tmp_path: Path) -> None:
@@ -51,13 +59,13 @@ def test_defines_and_suppressions_apply_inside_the_string(tmp_path: Path) -> Non
 
 def test_text_output_shows_the_host_line(tmp_path: Path) -> None:
     (tmp_path / "app.py").write_text(HOST)
-    r = check("app.py", cwd=tmp_path)
+    r = check("-D", "OTHER", "app.py", cwd=tmp_path)
     assert "app.py:7:12: CL010 use of undeclared identifier 'missing'" in r.stdout
     assert "    o[0] = missing;" in r.stdout
 
 
 def test_configuration_ignores_apply(tmp_path: Path) -> None:
     (tmp_path / "app.py").write_text(HOST)
-    (tmp_path / ".cllint.toml").write_text('ignore = ["CL010", "CL090"]\n')
+    (tmp_path / ".cllint.toml").write_text('ignore = ["CL010", "CL090"]\ndefine = ["OTHER"]\n')
     r = check("app.py", cwd=tmp_path)
     assert r.returncode == 0, r.stdout

@@ -1,0 +1,211 @@
+"""Whole projects as a new user lints them: `cllint check .` at the repository root, no
+configuration, and the reports counted per 1,000 lines of OpenCL source (issue 29).
+
+The projects are GitHub snapshots brought onto the machine by the search tool's `fetch`
+(`/work/.mirror/<owner>+<name>/repo`, `CLLINT_MIRRORS` to look elsewhere). Each pinned
+commit's whole tree (host code included) is checked out into `bench/.cache/projects/<name>/`
+with `git archive`; nothing of it is committed. CI has no fetch: no test needs these.
+
+**Split before looking.** A project is *validate* when it is among the first third of the
+list ordered by sha256("projects:<name>"), *tune* otherwise (`split_of`). Work comes from the
+tune projects only; the validate ones are scored once at the end.
+
+    .venv/bin/python bench/projects.py                   # tune projects, a table
+    .venv/bin/python bench/projects.py --split validate  # the held-out third, once
+    .venv/bin/python bench/projects.py --codes           # also the reports per code
+    .venv/bin/python bench/projects.py --show CODE       # every report of CODE (tune only)
+    .venv/bin/python bench/projects.py --server          # every file opened in the server too
+
+The command under test is `cllint check --format json --exit-zero --no-cache .` run in the
+project's folder (`--cllint` picks another executable, e.g. an older tree's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+CACHE = BENCH / ".cache" / "projects"
+MIRRORS = Path(os.environ.get("CLLINT_MIRRORS", "/work/.mirror"))
+OPENCL_EXTS = (".cl", ".clh", ".ocl", ".opencl")
+
+# name -> (GitHub repository, pinned commit)
+PROJECTS: dict[str, tuple[str, str]] = {
+    "arrayfire": ("arrayfire/arrayfire", "492718b5a256d4a9d5198fdce89d8fd21772bfda"),
+    "boost-compute": ("boostorg/compute", "cf7907574d6159cd43e6cf687a7b656278c61dd0"),
+    "clblas": ("clMathLibraries/clBLAS", "cf9113982fdfc994297d372785ce76eb80911af2"),
+    "clblast": ("CNugteren/CLBlast", "eeff251463434753470bccc16f2879437c220808"),
+    "clfft": ("clMathLibraries/clFFT", "c59712e136fa6207956af22f5c0e4cee7d05340e"),
+    "clpeak": ("krrishnarraj/clpeak", "a68fbf0514f0ada6a88823dba7cb7067569dbbf1"),
+    "clrng": ("clMathLibraries/clRNG", "4a16519ddf52ee0a5f0b7e6288b0803b9019c13b"),
+    "clsparse": ("clMathLibraries/clSPARSE", "62c93e6f0e05b84caefb1709c6118e0879b9f083"),
+    "deepcl": ("hughperkins/DeepCL", "46a7bba5eb9f0012d9d705e20c64848bad01285a"),
+    "fluidx3d": ("ProjectPhysX/FluidX3D", "8986874e626e0aebd317ab16c420b39e30dfa273"),
+    "ggml": ("ggml-org/ggml", "d99724f2b141fed9e1a9f402213506c081433465"),
+    "hashcat": ("hashcat/hashcat", "d3983edaf22f5370d1bb136c930460bcad2d9f6e"),
+    "john": ("openwall/john", "3c2e19c0dbe0bb6172780018b1d5a6097250dad1"),
+    "miopen": ("ROCm/MIOpen", "2d1fd997a6fcf801ac4ca7a63e0656ef1cb9f488"),
+    "pyopencl": ("inducer/pyopencl", "26c8ab983d31ec53f22ca7812194bf35d984cd78"),
+    "rodinia": ("yuhc/gpu-rodinia", "9c10d3ea16ddba2ba057cc3951a9efc4c2cc18a4"),
+    "sgminer": ("sgminer-dev/sgminer", "8bf1c1807cca1ca0ec0f87b452e3d1cb395f0b1b"),
+    "viennacl": ("viennacl/viennacl-dev", "dc552a8d4bba2bb028a346dc611deea0c67e3eed"),
+    "xmrig": ("xmrig/xmrig", "b2ca72480c58d197e18c885d9fc1a0c8d517e60a"),
+}
+VALIDATE_SHARE = 3  # one project in three is held out
+
+
+def _rank(name: str) -> str:
+    return hashlib.sha256(f"projects:{name}".encode()).hexdigest()
+
+
+def split_of(name: str) -> str:
+    ordered = sorted(PROJECTS, key=_rank)
+    held = ordered[: len(ordered) // VALIDATE_SHARE]
+    return "validate" if name in held else "tune"
+
+
+def _git_dir(repo: str) -> Path | None:
+    base = MIRRORS / repo.replace("/", "+") / "repo"
+    for candidate in (base, base / ".git"):
+        if (candidate / "HEAD").is_file():
+            return candidate
+    return None
+
+
+def checkout(name: str) -> Path | None:
+    """The project's tree at its pinned commit (extracted once), or None without a snapshot."""
+    repo, commit = PROJECTS[name]
+    dest = CACHE / name
+    stamp = dest / ".cllint-bench-commit"
+    if stamp.is_file() and stamp.read_text().strip() == commit:
+        return dest
+    git = _git_dir(repo)
+    if git is None:
+        return None
+    # Blob by blob: a snapshot may lack its largest files (`fetch` leaves them out), which
+    # `git archive` refuses; a missing blob is skipped.
+    listing = subprocess.run(["git", "--git-dir", str(git), "ls-tree", "-r", "-z", commit],
+                             capture_output=True, check=False)
+    if listing.returncode != 0:
+        print(f"{name}: git ls-tree failed: {listing.stderr.decode(errors='replace').strip()}", file=sys.stderr)
+        return None
+    entries = []
+    for item in listing.stdout.split(b"\0"):
+        if not item:
+            continue
+        meta, _, path = item.partition(b"\t")
+        mode, kind, sha = meta.split()
+        if kind == b"blob" and mode != b"120000":
+            entries.append((sha.decode(), path.decode(errors="replace")))
+    if dest.exists():
+        subprocess.run(["rm", "-rf", str(dest)], check=True)
+    dest.mkdir(parents=True)
+    batch = subprocess.Popen(["git", "--git-dir", str(git), "cat-file", "--batch"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert batch.stdin and batch.stdout
+    for sha, path in entries:
+        batch.stdin.write(sha.encode() + b"\n")
+        batch.stdin.flush()
+        header = batch.stdout.readline().split()
+        if len(header) < 3:  # "<sha> missing"
+            continue
+        data = batch.stdout.read(int(header[2]))
+        batch.stdout.read(1)
+        out = dest / path
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(data)
+    batch.stdin.close()
+    batch.wait()
+    stamp.write_text(commit + "\n")
+    return dest
+
+
+def opencl_lines(root: Path) -> int:
+    """Lines of OpenCL source files (the denominator; kernels inside host strings excluded)."""
+    total = 0
+    for p in root.rglob("*"):
+        if p.suffix in OPENCL_EXTS and p.is_file():
+            try:
+                total += p.read_bytes().count(b"\n")
+            except OSError:
+                pass
+    return total
+
+
+def run_check(root: Path, cllint: str) -> tuple[list[dict], float, str]:
+    start = time.perf_counter()
+    proc = subprocess.run([cllint, "check", "--format", "json", "--exit-zero", "--no-cache", "."],
+                          cwd=root, capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - start
+    try:
+        reports = json.loads(proc.stdout or "[]")
+    except json.JSONDecodeError:
+        reports = []
+    return reports, elapsed, proc.stderr if proc.returncode not in (0, 1) else ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--split", choices=["tune", "validate", "all"], default="tune")
+    ap.add_argument("--project", action="append", help="only these projects")
+    ap.add_argument("--codes", action="store_true", help="reports per code, per project")
+    ap.add_argument("--show", metavar="CODE", help="print every report of this code (tune projects only)")
+    ap.add_argument("--cllint", default=str(ROOT / ".venv" / "bin" / "cllint"))
+    ap.add_argument("--json", metavar="FILE", help="write the per-project figures here")
+    args = ap.parse_args(argv)
+
+    names = args.project or [n for n in sorted(PROJECTS) if args.split in ("all", split_of(n))]
+    if args.show and any(split_of(n) == "validate" for n in names):
+        ap.error("--show reads reports: tune projects only")
+    rows = []
+    print(f"{'project':15} {'split':8} {'kLOC':>7} {'errors':>7} {'warn':>6} {'info':>6} {'err/kLOC':>9} {'warn/kLOC':>9} {'s':>6}")
+    for name in names:
+        root = checkout(name)
+        if root is None:
+            print(f"{name:15} (no snapshot: fetch github:{PROJECTS[name][0]})")
+            continue
+        kloc = opencl_lines(root) / 1000
+        reports, elapsed, err = run_check(root, args.cllint)
+        sev = Counter(r["severity"] for r in reports)
+        rows.append({"project": name, "split": split_of(name), "kloc": round(kloc, 2),
+                     "errors": sev["error"], "warnings": sev["warning"], "info": sev["info"],
+                     "seconds": round(elapsed, 1),
+                     "codes": dict(Counter(f"{r['code']}:{r['severity'][0]}" for r in reports).most_common())})
+        e_k = sev["error"] / kloc if kloc else 0.0
+        w_k = sev["warning"] / kloc if kloc else 0.0
+        print(f"{name:15} {split_of(name):8} {kloc:7.1f} {sev['error']:7} {sev['warning']:6} {sev['info']:6} "
+              f"{e_k:9.2f} {w_k:9.2f} {elapsed:6.1f}")
+        if err:
+            print(f"   cllint failed: {err.strip()[:500]}")
+        if args.codes:
+            print("   " + ", ".join(f"{c} {n}" for c, n in Counter(
+                f"{r['code']}" for r in reports if r["severity"] != "info").most_common(12)))
+        if args.show:
+            for r in reports:
+                if r["code"] == args.show:
+                    print(f"   {r['path']}:{r['line']}:{r['column']}: {r['message']}")
+    if rows:
+        kloc = sum(r["kloc"] for r in rows)
+        errs = sum(r["errors"] for r in rows)
+        warns = sum(r["warnings"] for r in rows)
+        worst = max(rows, key=lambda r: r["errors"] / r["kloc"] if r["kloc"] else 0)
+        print(f"{'total':15} {'':8} {kloc:7.1f} {errs:7} {warns:6} {'':6} {errs / kloc:9.2f} {warns / kloc:9.2f}")
+        met = sum(1 for r in rows if r["kloc"] and r["errors"] / r["kloc"] <= 0.1 and r["warnings"] / r["kloc"] <= 1)
+        print(f"projects within 0.1 errors and 1 warning per kLOC: {met}/{len(rows)}; "
+              f"worst: {worst['project']} {worst['errors'] / worst['kloc'] if worst['kloc'] else 0:.2f} errors/kLOC")
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""The workspace index: what each OpenCL source defines at file scope and which names it uses,
+read lexically (no parse), so that a whole project is indexed in a fraction of its lint.
+
+Defined: macros (`#define`), functions (declared or defined), typedefs, struct/union/enum
+tags, enum constants and program-scope variables. Used: every word of the file outside
+comments and strings. A file is a fragment of a program when it uses names it does not define
+that another source does (workspace.py decides which).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Comments and string/char literals, blanked before anything is read; directive lines
+# handled apart (their continuation lines included).
+_STRIP = re.compile(rb"//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/|$)|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'", re.S)
+_DIRECTIVE = re.compile(rb"^[ \t]*#(?:[^\n\\]|\\.)*", re.M | re.S)
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
+_TOKEN = re.compile(rb"[A-Za-z_]\w*|[{}()\[\];,=]")
+_WORD = re.compile(rb"[A-Za-z_]\w*")
+
+
+@dataclass(frozen=True)
+class FileIndex:
+    macros: frozenset[str]
+    names: frozenset[str]  # file-scope names: functions, typedefs, tags, enum constants, variables
+    definitions: frozenset[str]  # functions with a body (two such files cannot share a program)
+    uses: frozenset[str]  # every word outside comments and strings
+
+    @property
+    def defines(self) -> frozenset[str]:
+        return self.macros | self.names
+
+
+def _blank(m: re.Match[bytes]) -> bytes:
+    return re.sub(rb"[^\n]", b" ", m.group(0))
+
+
+def index_source(data: bytes) -> FileIndex:
+    text = _STRIP.sub(_blank, data)
+    macros = frozenset(m.group(1).decode() for m in _DEFINE.finditer(text))
+    uses = frozenset(w.decode() for w in _WORD.findall(text))
+    code = _DIRECTIVE.sub(_blank, text)
+    names, definitions = _file_scope(code)
+    return FileIndex(macros, frozenset(names), frozenset(definitions), uses)
+
+
+_BRACE = re.compile(rb"[{}]")
+_TAG = re.compile(rb"\b(?:struct|union|enum)\s+([A-Za-z_]\w*)")
+_ENUM_BODY = re.compile(rb"\benum\b[^{;]*\{([^}]*)\}")
+_ENUMERATOR = re.compile(rb"(?:^|,)\s*([A-Za-z_]\w*)")
+
+
+def _file_scope(code: bytes) -> tuple[set[str], set[str]]:
+    """Names declared at brace depth 0, tags anywhere, enum constants. Only the text outside
+    braces is tokenised (bodies are most of a file, and say nothing at file scope)."""
+    outside: list[bytes] = []
+    depth = 0
+    start = 0
+    for m in _BRACE.finditer(code):
+        if m.group(0) == b"{":
+            if depth == 0:
+                outside.append(code[start:m.end()])
+            depth += 1
+        elif depth > 0:
+            depth -= 1
+            if depth == 0:
+                start = m.start()
+    if depth == 0:
+        outside.append(code[start:])
+    names = {m.group(1).decode() for m in _TAG.finditer(code)}
+    for body in _ENUM_BODY.findall(code):
+        names.update(m.group(1).decode() for m in _ENUMERATOR.finditer(body))
+    definitions: set[str] = set()
+    paren = 0
+    callee: bytes | None = None  # a name before `(`: a function if `{` follows its `)`
+    closed: bytes | None = None
+    prev = b""
+    for m in _TOKEN.finditer(b" ".join(outside)):
+        t = m.group(0)
+        if t == b"{":
+            if paren == 0 and closed is not None:
+                definitions.add(closed.decode())
+            closed = None
+        elif t == b"}":
+            closed = None
+        elif t == b"(":
+            if paren == 0 and _is_name(prev):
+                callee = prev
+            paren += 1
+        elif t == b")":
+            paren = max(0, paren - 1)
+            if paren == 0 and callee is not None:
+                closed, callee = callee, None
+        elif t in (b";", b",", b"=", b"["):
+            if paren == 0:
+                if _is_name(prev):
+                    names.add(prev.decode())
+                if closed is not None and t in (b";", b","):  # a prototype
+                    names.add(closed.decode())
+            if t == b";":
+                closed = None
+        prev = t
+    names |= definitions
+    return names, definitions
+
+
+def _is_name(t: bytes) -> bool:
+    return bool(t) and (t[:1].isalpha() or t[:1] == b"_") and t not in _KEYWORDS
+
+
+_KEYWORDS = frozenset(w.encode() for w in """
+auto break case char const continue default do double else enum extern float for goto if inline int long
+register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while
+bool half size_t ptrdiff_t uchar ushort uint ulong kernel __kernel global __global local __local constant
+__constant private __private generic __generic read_only write_only read_write __read_only __write_only
+__read_write __attribute__ attribute
+""".split())

@@ -1,0 +1,130 @@
+"""Programs inferred from the workspace when nothing says how a file is built (issue 29, 2c).
+
+A file that uses names it does not define, which exactly one other source of the workspace
+defines, is a fragment: the host joins that source before it. Such a source is read before the
+file (the file's *prelude*, as includes at offset 0), with the sources it needs in turn, in
+dependency order. A source that defines a function the file defines too cannot be in its
+program (the two would be alternatives), nor can one the file includes already.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from cllint.analysis.source_kind import not_opencl_reason
+
+from .index import FileIndex, index_source
+
+_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include\b([^\n]*)", re.M)
+_FILE_NAME = re.compile(rb"[\w.+-]+\.\w+")
+_QUOTED = re.compile(rb"\s*[<\"]")
+_MIN_NAME = 3  # shorter words are locals and parameters (`x`, `i0`) far more often than not
+_MAX_NAMES_SHOWN = 3
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """What a file's inferred program adds before it."""
+
+    prelude: tuple[Path, ...]  # in the order the program reads them
+    direct: dict[Path, tuple[str, ...]]  # the sources it uses directly, with the names
+    note: tuple[str, int, int] | None  # CL007: message and the span of the first such use
+
+
+@cache
+def _known() -> frozenset[str]:
+    """Names the compiler provides: never a reason to pull a sibling in."""
+    from cllint.analysis.catalogue import catalogue
+
+    c = catalogue()
+    return frozenset(c.functions) | frozenset(c.types) | frozenset(c.constants)
+
+
+def index_all(sources: Mapping[Path, bytes]) -> dict[Path, FileIndex]:
+    """The OpenCL C sources' indexes (files that are not OpenCL C are left out)."""
+    return {p: index_source(d) for p, d in sources.items() if not_opencl_reason(d) is None}
+
+
+def fragments(sources: Mapping[Path, bytes], wanted: list[Path] | None = None,
+              indexes: dict[Path, FileIndex] | None = None) -> dict[Path, Fragment]:
+    """Each wanted file's inferred prelude (files without one are left out)."""
+    idx = indexes if indexes is not None else index_all(sources)
+    providers: dict[str, list[Path]] = {}
+    for path, fi in idx.items():
+        for name in fi.defines:
+            providers.setdefault(name, []).append(path)
+    known = _known()
+    direct: dict[Path, dict[Path, list[str]]] = {}
+
+    def uses_of(f: Path) -> dict[Path, list[str]]:
+        if f not in direct:
+            fi = idx[f]
+            lines = _INCLUDE.findall(sources[f])
+            found: dict[Path, list[str]] = {}
+            if any(not _QUOTED.match(line) for line in lines):
+                direct[f] = {}  # a computed include (`#include M2S(PATH/x.cl)`): its sources are its own
+                return direct[f]
+            included = {os.path.basename(n.decode(errors="replace")) for line in lines for n in _FILE_NAME.findall(line)}
+            for name in sorted(fi.uses - fi.defines - known):
+                if len(name) < _MIN_NAME:
+                    continue
+                ps = providers.get(name)
+                if ps is None:
+                    continue
+                others = [p for p in ps if p != f]
+                if len(others) == 1:
+                    found.setdefault(others[0], []).append(name)
+            direct[f] = {s: names for s, names in found.items()
+                         if s.name not in included and not (idx[s].definitions & fi.definitions)}
+        return direct[f]
+
+    out: dict[Path, Fragment] = {}
+    for f in (wanted if wanted is not None else list(idx)):
+        if f not in idx:
+            continue
+        uses = uses_of(f)
+        if not uses:
+            continue
+        order: list[Path] = []
+        seen = {f}
+
+        def visit(s: Path) -> None:  # dependencies first; a cycle ends where it began
+            seen.add(s)
+            for t in sorted(uses_of(s)):
+                if t not in seen:
+                    visit(t)
+            order.append(s)
+
+        for s in sorted(uses):
+            if s not in seen:
+                visit(s)
+        out[f] = Fragment(tuple(order), {s: tuple(n) for s, n in uses.items()}, _note(f, sources[f], uses))
+    return out
+
+
+def _note(f: Path, data: bytes, uses: dict[Path, list[str]]) -> tuple[str, int, int] | None:
+    parts = []
+    first: tuple[int, int] | None = None
+    for s, names in sorted(uses.items(), key=lambda kv: -len(kv[1])):
+        shown = ", ".join(f"'{n}'" for n in names[:_MAX_NAMES_SHOWN])
+        more = f" and {len(names) - _MAX_NAMES_SHOWN} more" if len(names) > _MAX_NAMES_SHOWN else ""
+        parts.append(f"{len(names)} name{'s' if len(names) != 1 else ''} from {_relative(s, f)} ({shown}{more})")
+        for n in names:
+            m = re.search(rb"(?<![\w])" + re.escape(n.encode()) + rb"(?![\w])", data)
+            if m and (first is None or m.start() < first[0]):
+                first = (m.start(), m.end())
+    if first is None:
+        return None
+    return (f"uses {'; '.join(parts)}: read as one program, that source first", *first)
+
+
+def _relative(s: Path, f: Path) -> str:
+    try:
+        return os.path.relpath(s, f.parent)
+    except ValueError:
+        return str(s)
