@@ -14,11 +14,13 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from cllint.analysis.catalogue import catalogue
 from cllint.analysis.diagnostics import Diagnostic, Severity
 from cllint.analysis.findings import Finding
 from cllint.analysis.model import FunctionModel, SemanticModel, SymbolKind
 from cllint.analysis.model.types import AddressSpace
 from cllint.analysis.model.walk import nodes_of_kinds
+from cllint.analysis.preprocessor.macro_args import uses_argument_as_value
 from cllint.analysis.rules._findings import cached, diagnostics
 from cllint.analysis.rules._model import active, kind_index, model_for
 from cllint.analysis.rules.base import Rule, RuleContext
@@ -167,6 +169,8 @@ class _Scan:
                 if parent is not None and parent.type == "call_expression" and \
                         parent.child_by_field_name("function") == outer:
                     continue
+                if self._macro_keeps_no_value(fm, outer):
+                    continue
                 if parent is not None and parent.type == "pointer_expression" and \
                         _text(self.src, parent.child_by_field_name("operator") or parent)[:1] == "&":
                     self.add("CL401", parent.start_byte, parent.end_byte,
@@ -175,6 +179,21 @@ class _Scan:
                     self.add("CL401", ident.start_byte, ident.end_byte,
                              f"function '{sym.name}' used as a value: pointers to functions are not allowed "
                              "in OpenCL C")
+
+    def _macro_keeps_no_value(self, fm: FunctionModel, arg: Node) -> bool:
+        """`CALL(sq, x)`: an argument of a function-like macro that pastes, stringifies or calls
+        it (`sq##_impl(x)`), or of a macro the file does not define (its body is unknown)."""
+        args = arg.parent
+        call = args.parent if args is not None and args.type == "argument_list" else None
+        fn = call.child_by_field_name("function") if call is not None else None
+        if fn is None or fn.type != "identifier":
+            return False
+        name = _text(self.src, fn)
+        index = [c.id for c in args.named_children if c.type != "comment"].index(arg.id)
+        value = uses_argument_as_value(self.ctx.preprocessor, name, index, call.start_byte)
+        if value is None:  # no macro of the file's: a function (the name is a value), or unknown
+            return fm.refs.get(fn.id) is None and catalogue().function(name) is None
+        return not value
 
     # -- recursion ------------------------------------------------------------------------------
 

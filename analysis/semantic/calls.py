@@ -137,7 +137,7 @@ def macro_argument_count(text: bytes) -> int:
 
 def _user_call(body: Body, call: Node, fn: Node, name: str, args: list[Node]) -> None:
     info = body.model.index.functions.get(name)
-    if info is None or not isinstance(info.type, Function) or info.type.variadic:
+    if info is None or not isinstance(info.type, Function) or info.type.variadic or name in body.facts.overloaded:
         return
     view = body.facts.view
     decls = [info.definition, *info.prototypes]

@@ -4,6 +4,8 @@ the same block, and two bodies for one function. Two declarations in different a
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from cllint.analysis.model import SemanticModel, Symbol, SymbolKind
@@ -52,6 +54,7 @@ def _reads_as_expression(body: Body, sym: Symbol) -> bool:
 def check_functions(facts: FileFacts, model: SemanticModel, in_focus, add) -> None:  # noqa: ANN001
     """Two definitions of one function name in the same arm."""
     first: dict[str, Node] = {}
+    first_def: dict[str, Node] = {}
     for d in model.index.definitions:
         name_node = _name(d)
         if name_node is None:
@@ -60,12 +63,37 @@ def check_functions(facts: FileFacts, model: SemanticModel, in_focus, add) -> No
         prev = first.get(name)
         if prev is None:
             first[name] = name_node
+            first_def[name] = d
             continue
         if facts.is_macro(name) or facts.head_has_macro(d) or (facts.has_include and name.isupper()):
+            continue
+        if _overloads(model, first_def[name], d):
             continue
         if in_focus(d) and _same_arm(facts, prev.start_byte, name_node.start_byte):
             add("CL018", name_node.start_byte, name_node.end_byte, f"redefinition of '{name}'",
                 ((prev.start_byte, prev.end_byte, "previous definition is here"),))
+
+
+_OVERLOADABLE = re.compile(rb"\boverloadable\b")
+
+
+def _overloads(model: SemanticModel, a: Node, b: Node) -> bool:
+    """Two definitions that may both stand: `__attribute__((overloadable))` on each (clang's
+    OpenCL C overloading) and parameter types that differ, or that cllint cannot read."""
+    if not all(_OVERLOADABLE.search(_head(model, d)) for d in (a, b)):
+        return False
+    types = []
+    for d in (a, b):
+        params = model.function_at_node(d).params
+        if not all(known(p.type) for p in params):
+            return True
+        types.append([p.type.render() for p in params])
+    return types[0] != types[1]
+
+
+def _head(model: SemanticModel, definition: Node) -> bytes:
+    body = definition.child_by_field_name("body")
+    return model.source[definition.start_byte:body.start_byte if body is not None else definition.end_byte]
 
 
 def _name(definition: Node) -> Node | None:
