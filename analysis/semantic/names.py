@@ -73,8 +73,8 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
         name = body.text(ident)
         if facts.is_macro(name) or name in body.macro_args or name.startswith("__") or _type_name(body, name):
             continue
-        if facts.header_quiet(name):
-            continue
+        if facts.header_quiet(name) or (facts.view is not None and facts._own_pastes.could_make(name, facts.macro_words)):
+            continue  # (`GEN(float)` with `T add_##T(...)` defines `add_float`)
         if name in HEADER_MACROS or name.startswith(HEADER_PREFIXES):
             continue
         role = _use_role(ident)
