@@ -108,8 +108,9 @@ def test_recursion_follows_edits_in_the_editor() -> None:
 
 
 def test_recursion_in_the_editor_on_a_broken_tree() -> None:
-    """`t[0mid(t);]`: error recovery reads a call to `mid` after the digit, with no word
-    boundary in the text. The editor's cheap call scan must not miss what the model sees."""
+    """`t[0 mid(t);]`: error recovery reads a call to `mid` inside a broken subscript. The
+    editor's cheap call scan must not miss what the model sees. (`t[0mid(t);]` no longer
+    does: `0mid` is one preprocessing number, as in C.)"""
     from cllint.analysis.lint import suppress_all
 
     text = (b"void leaf(local float *t) { t[0] = 0.0f; }\n"
@@ -118,7 +119,7 @@ def test_recursion_in_the_editor_on_a_broken_tree() -> None:
     host = _opened(text)
     host.snapshot().diagnostics("f")
     pos = text.index(b"0] = 0.0f") + 1
-    _edit(host, pos, pos, b"mid(t);")
+    _edit(host, pos, pos, b" mid(t);")
     snap = host.snapshot()
     full = lint_tree("f", snap.text("f"), snap.tree("f"), EDITOR, preprocessor=snap.preprocessor("f"),
                      suppress=False)

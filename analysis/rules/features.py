@@ -12,7 +12,7 @@ import re
 import struct
 from collections.abc import Iterator
 
-from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Severity, Span, Tag
+from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Note, Severity, Span, Tag
 from cllint.analysis.features import CORE_2_0, EXTENSIONS, FEATURES, STRICT_PREFIXES, V1_1, V2_0
 from cllint.analysis.gating import guard_text, is_guarded, is_target_mode, needs_text, preprocessor_view
 from cllint.analysis.gating.uses import collect_uses_and_literals
@@ -196,21 +196,71 @@ class UnguardedOptionalFeature(_GatingRule):
         if is_target_mode(ctx):
             return
         view = preprocessor_view(ctx)
-        seen: set[tuple[object, object]] = set()
+        # One report per need and top-level item (a function, a program-scope declaration):
+        # one guard covers its uses, which follow as notes (issue 29: a kernel using `half`
+        # 300 times is one finding, not 300).
+        firsts: dict[tuple[object, ...], Use] = {}
+        more: dict[tuple[object, ...], list[Use]] = {}
+        items = _top_level_starts(ctx)
         for use in _uses(ctx):
             if not use.requires or _guarded_or_dead(view, use):
                 continue
             if _full_profile_guarantees(use.requires):
                 continue
-            key = _report_key(ctx, use, per_line=False)
-            if key in seen:
-                continue
-            seen.add(key)
+            # A file that enables the extension for all its code reads as one need: one report.
+            key = (-2 if _required_by_pragma(view, use) else _item_of(items, use.start), use.requires)
+            if key not in firsts:
+                firsts[key] = use
+                more[key] = []
+            elif _report_key(ctx, use, False) != _report_key(ctx, firsts[key], False):
+                more[key].append(use)
+        for key, use in firsts.items():
+            rest = more[key]
+            notes = [Note(Span(ctx.file, u.start, u.end), f"also used here ({_what(u)})") for u in rest[:_MAX_NOTES]]
+            if len(rest) > _MAX_NOTES:
+                notes.append(Note(Span(ctx.file, rest[_MAX_NOTES].start, rest[_MAX_NOTES].end),
+                                  f"and {len(rest) - _MAX_NOTES} more uses"))
+            also = f" (and {len(rest)} more use{'s' if len(rest) != 1 else ''} here)" if rest else ""
             yield self.diagnostic(
                 Span(ctx.file, use.start, use.end),
-                f"{_what(use)} is not guarded by {names_text(use.requires)}",
-                fix=_wrap_fix(ctx, use),
+                f"{_what(use)} is not guarded by {names_text(use.requires)}{also}",
+                fix=_wrap_fix(ctx, use) if not rest else None,
+                notes=notes,
             )
+
+
+_MAX_NOTES = 8
+
+
+def _required_by_pragma(view, use: Use) -> bool:  # noqa: ANN001 - a PreprocessorView
+    """The file enables an extension that meets the need with a
+    `#pragma OPENCL EXTENSION name : enable` before the use (in any arm not known to be
+    compiled out: `#ifdef cl_intel_subgroups` ... `#else` enabling `cl_khr_subgroups`): the file states that all its
+    code needs the extension, so its uses are one finding (one guard around the file, or a
+    host that builds it only where the extension is), not one per function (issue 29).
+    The pragma is still no guard (it does not make the extension exist)."""
+    if view is None:
+        return False
+    for alt in use.requires:
+        for name in alt:
+            if not name.startswith("cl_"):
+                continue
+            ev = view.extension_pragma_at(use.start, name)
+            if ev is not None and ev.behavior == "enable" and ev.name == name and ev.span.file == view.file_id:
+                return True
+    return False
+
+
+def _top_level_starts(ctx: RuleContext) -> list[int]:
+    return [c.start_byte for c in ctx.tree.root_node.children]
+
+
+def _item_of(starts: list[int], offset: int) -> int:
+    """The start of the top-level item holding `offset`."""
+    from bisect import bisect_right
+
+    i = bisect_right(starts, offset) - 1
+    return starts[i] if i >= 0 else -1
 
 
 # Portability mode assumes a full-profile device: there 64-bit integers are mandatory

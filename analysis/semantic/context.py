@@ -74,8 +74,9 @@ class FileFacts:
     @property
     def unread_include(self) -> bool:
         """An #include whose header the model cannot read (missing, computed, broken): any
-        name may be declared there."""
-        return self.has_include and self.headers is None
+        name may be declared there. Likewise a file its host builds with `-D` names it computes
+        (the host macro "*")."""
+        return (self.has_include and self.headers is None) or "*" in getattr(self.view, "host_macros", ())
 
     def header_quiet(self, name: str) -> bool:
         """A word of an included header outside its function bodies, or a name a `##` of the

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 HOST_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".py",
@@ -27,28 +28,95 @@ _STRINGIZING = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\
 _AFTER_D = re.compile(rb"-D[ \t]*\"[ \t]*#[ \t]*([A-Za-z_]\w*)")
 
 
-def host_files(roots: Iterable[Path]) -> list[Path]:
+def workspace_files(roots: Iterable[Path]) -> list[Path]:
+    """Every file under the folders (version-control and tool folders left out)."""
     out: list[Path] = []
     for root in roots:
         if root.is_file():
             continue
         for folder, dirs, files in os.walk(root):
             dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
-            for name in files:
-                if name in HOST_NAMES or os.path.splitext(name)[1].lower() in HOST_SUFFIXES:
-                    out.append(Path(folder, name))
+            out.extend(Path(folder, name) for name in files)
+    return out
+
+
+def host_files(files: Iterable[Path]) -> list[Path]:
+    return [p for p in files if p.name in HOST_NAMES or p.suffix.lower() in HOST_SUFFIXES]
+
+
+def _arguments(text: bytes, at: int, limit: int = 2000) -> list[bytes]:
+    """The top-level arguments of a call whose `(` ends just before `at` (nested calls kept whole)."""
+    depth = 0
+    args: list[bytes] = []
+    start = at
+    for i in range(at, min(len(text), at + limit)):
+        c = text[i]
+        if c in b"([{":
+            depth += 1
+        elif c in b")]}":
+            if depth == 0:
+                args.append(text[start:i].strip())
+                return args
+            depth -= 1
+        elif c == 44 and depth == 0:  # ','
+            args.append(text[start:i].strip())
+            start = i + 1
+    return args
+
+
+def read_hosts(paths: Iterable[Path]) -> dict[Path, bytes]:
+    out: dict[Path, bytes] = {}
+    for p in paths:
+        try:
+            if p.stat().st_size <= MAX_HOST_BYTES:
+                out[p] = p.read_bytes()
+        except OSError:
+            continue
     return out
 
 
 def host_macros(paths: Iterable[Path]) -> frozenset[str]:
-    texts: list[bytes] = []
-    for p in paths:
-        try:
-            if p.stat().st_size <= MAX_HOST_BYTES:
-                texts.append(p.read_bytes())
-        except OSError:
+    return macros_in(list(read_hosts(paths).values()))
+
+
+# A `-D` whose name the host computes: `" -D " + name`, `"-D" << x`, `f"-D{name}"`,
+# `"-D%s" % x`, `["-D", name]`.
+_COMPUTED = re.compile(rb"""-D[ \t]*(?:["']\s*(?:\+|<<|,|\)|\]|;)|\{|%[sdi]|\$\{)""")
+_DEFINE_BODY = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]*\(((?:[^\n\\]|\\.)*)", re.S)
+
+
+def computed_option_hosts(hosts: dict[Path, bytes]) -> list[Path]:
+    """Host files that pass `-D` options whose names are computed at run time, themselves or
+    through a macro that builds one (`#define DefineKeyFromStr(arg) " -D " + std::string(arg)`)."""
+    makers: set[bytes] = set()
+    direct: list[Path] = []
+    for path, text in hosts.items():
+        if b"-D" not in text:
             continue
-    return macros_in(texts)
+        if _COMPUTED.search(text):
+            direct.append(path)
+        for m in _DEFINE_BODY.finditer(text):
+            if _COMPUTED.search(m.group(2)):
+                makers.add(m.group(1))
+    if not makers:
+        return direct
+    call = re.compile(rb"\b(?:" + b"|".join(re.escape(k) for k in makers) + rb")\s*\(")
+    return sorted(set(direct) | {p for p, t in hosts.items() if call.search(t)})
+
+
+def kernels_named(hosts: dict[Path, bytes], chosen: list[Path], stems: Iterable[str]) -> set[str]:
+    """The stems of OpenCL sources the chosen host files name (`scan_dim.cl`, `scan_dim_cl_src`)."""
+    wanted = {s for s in stems if len(s) >= 3}
+    if not wanted or not chosen:
+        return set()
+    pattern = re.compile(rb"\b([A-Za-z_][\w-]*?)[._](?:cl|ocl|opencl|clh)(?![A-Za-z0-9])")
+    found: set[str] = set()
+    for p in chosen:
+        for m in pattern.finditer(hosts[p]):
+            stem = m.group(1).decode(errors="replace")
+            if stem in wanted:
+                found.add(stem)
+    return found
 
 
 def macros_in(texts: list[bytes]) -> frozenset[str]:
@@ -66,11 +134,60 @@ def macros_in(texts: list[bytes]) -> frozenset[str]:
             if after.group(1) in params:
                 makers[m.group(1)] = params.index(after.group(1))
     if makers:
-        call = re.compile(rb"\b(" + b"|".join(re.escape(k) for k in makers) + rb")\s*\(([^()]*)\)")
+        call = re.compile(rb"\b(" + b"|".join(re.escape(k) for k in makers) + rb")\s*\(")
         for text in texts:
             for m in call.finditer(text):
-                args = [a.strip() for a in m.group(2).split(b",")]
+                if b"define" in text[text.rfind(b"\n", 0, m.start()) + 1:m.start()]:
+                    continue  # the maker's own `#define` line
+                args = _arguments(text, m.end())
                 i = makers[m.group(1)]
                 if i < len(args) and re.fullmatch(rb"[A-Za-z_]\w*", args[i]):
                     names.add(args[i])
     return frozenset(n.decode() for n in names)
+
+
+_KERNEL_REF = re.compile(rb"\b([A-Za-z_][\w-]*?)[._](?:cl|ocl|opencl|clh)(?![A-Za-z0-9])")
+_MAX_GAP = 400  # bytes between two sources named in one statement
+_MAX_SOURCES = 8  # more in one statement is a list of files, not a program
+
+
+@dataclass(frozen=True)
+class HostProgram:
+    """Sources one host statement joins into a program, in order, and where it does."""
+
+    stems: tuple[str, ...]
+    host: Path
+    line: int
+
+
+def host_programs(hosts: dict[Path, bytes], stems: Iterable[str]) -> list[HostProgram]:
+    """Programs a host builds from several sources in one statement: `{{ops_cl_src,
+    mean_dim_cl_src}}`, `[read("common.cl"), read("k.cl")]`, `src = a_cl + b_cl;`. Sources
+    named within one statement (no `;` between them) are read in the order written."""
+    wanted = {s for s in stems if len(s) >= 3}
+    out: list[HostProgram] = []
+    for path in sorted(hosts):
+        if path.name in HOST_NAMES or path.suffix.lower() == ".cmake":
+            continue  # a build file lists every source, not one program's
+        text = hosts[path]
+        group: list[tuple[str, int]] = []
+        last_end = -1
+        for m in _KERNEL_REF.finditer(text):
+            stem = m.group(1).decode(errors="replace")
+            if stem not in wanted:
+                continue
+            between = text[last_end:m.start()] if last_end >= 0 else b""
+            if group and (b";" in between or len(between) > _MAX_GAP):
+                _close(group, path, text, out)
+                group = []
+            if not group or group[-1][0] != stem:
+                group.append((stem, m.start()))
+            last_end = m.end()
+        _close(group, path, text, out)
+    return out
+
+
+def _close(group: list[tuple[str, int]], path: Path, text: bytes, out: list[HostProgram]) -> None:
+    stems = tuple(dict.fromkeys(s for s, _ in group))
+    if 2 <= len(stems) <= _MAX_SOURCES:
+        out.append(HostProgram(stems, path, text.count(b"\n", 0, group[0][1]) + 1))

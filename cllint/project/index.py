@@ -17,6 +17,8 @@ from dataclasses import dataclass
 _STRIP = re.compile(rb"//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/|$)|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'", re.S)
 _DIRECTIVE = re.compile(rb"^[ \t]*#(?:[^\n\\]|\\.)*", re.M | re.S)
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
+# What is left of a C++ raw string around the file (`R"(` ... `)"`) once strings are blanked.
+_RAW_MARK = re.compile(rb"(?:u8|[uUL])?R\"[^\s()\\\"]{0,16}\(|\)[^\s()\\\"]{0,16}\"")
 _TOKEN = re.compile(rb"[A-Za-z_]\w*|[{}()\[\];,=]")
 _WORD = re.compile(rb"[A-Za-z_]\w*")
 
@@ -27,6 +29,7 @@ class FileIndex:
     names: frozenset[str]  # file-scope names: functions, typedefs, tags, enum constants, variables
     definitions: frozenset[str]  # functions with a body (two such files cannot share a program)
     uses: frozenset[str]  # every word outside comments and strings
+    pastes: frozenset[str] = frozenset()  # fixed parts its macros paste to a parameter (`TP##_new`)
 
     @property
     def defines(self) -> frozenset[str]:
@@ -38,12 +41,33 @@ def _blank(m: re.Match[bytes]) -> bytes:
 
 
 def index_source(data: bytes) -> FileIndex:
-    text = _STRIP.sub(_blank, data)
+    text = _RAW_MARK.sub(_blank, _STRIP.sub(_blank, data))
     macros = frozenset(m.group(1).decode() for m in _DEFINE.finditer(text))
     uses = frozenset(w.decode() for w in _WORD.findall(text))
     code = _DIRECTIVE.sub(_blank, text)
     names, definitions = _file_scope(code)
-    return FileIndex(macros, frozenset(names), frozenset(definitions), uses)
+    return FileIndex(macros, frozenset(names), frozenset(definitions), uses, _pastes(text))
+
+
+_PASTE = re.compile(rb"##\s*([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*(?=##)")
+_FUNCTION_MACRO = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*\(([^)]*)\)((?:[^\n\\]|\\.)*)", re.M | re.S)
+
+
+def _pastes(text: bytes) -> frozenset[str]:
+    """The fixed words next to `##` in function-like macros' bodies, at least 3 characters:
+    `TP##_new` pastes `_new` (parameters are what varies, never a fixed part)."""
+    if b"##" not in text:
+        return frozenset()
+    out = set()
+    for params, body in _FUNCTION_MACRO.findall(text):
+        if b"##" not in body:
+            continue
+        names = {w.strip() for w in params.split(b",")}
+        for a, b in _PASTE.findall(body):
+            w = a or b
+            if len(w) >= 3 and w not in names:
+                out.add(w.decode())
+    return frozenset(out)
 
 
 _BRACE = re.compile(rb"[{}]")

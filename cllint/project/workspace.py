@@ -58,6 +58,11 @@ def fragments(sources: Mapping[Path, bytes], wanted: list[Path] | None = None,
     for path, fi in idx.items():
         for name in fi.defines:
             providers.setdefault(name, []).append(path)
+    pasters = [(path, fi.pastes) for path, fi in idx.items() if fi.pastes]
+
+    def pasted_by(name: str) -> list[Path]:
+        """Sources whose macros could paste `name` (`cdouble_new` from `TPROOT##_new`)."""
+        return [path for path, parts in pasters if any(part in name for part in parts)]
     known = _known()
     direct: dict[Path, dict[Path, list[str]]] = {}
 
@@ -75,7 +80,7 @@ def fragments(sources: Mapping[Path, bytes], wanted: list[Path] | None = None,
                     continue
                 ps = providers.get(name)
                 if ps is None:
-                    continue
+                    ps = pasted_by(name) if pasters else []
                 others = [p for p in ps if p != f]
                 if len(others) == 1:
                     found.setdefault(others[0], []).append(name)

@@ -1,0 +1,107 @@
+"""Include folders a build passes (`-I`) that nothing told cllint: inferred from the workspace.
+
+An `#include` that resolves neither beside the including file nor on the configured paths is
+looked up among the workspace's files by its path: when exactly one file ends with it, the
+folder that makes it resolve is added to the file's include paths (as the build's `-I` would
+be). `<pyopencl-*.h>` headers come from the installed pyopencl package (its `cl` folder, which
+pyopencl puts on the path of every program it builds) when the workspace has none.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path, PurePosixPath
+
+HEADER_SUFFIXES = frozenset({".h", ".hh", ".hpp", ".inc", ".clh", ".cl", ".ocl", ".opencl", ".cuh"})
+_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*([<\"])([^>\"\n]+)[>\"]", re.M)
+_MAX_HEADER_BYTES = 4 * 1024 * 1024
+
+
+def by_name(files: Iterable[Path]) -> dict[str, list[Path]]:
+    out: dict[str, list[Path]] = {}
+    for p in files:
+        if p.suffix.lower() in HEADER_SUFFIXES:
+            out.setdefault(p.name, []).append(p)
+    return out
+
+
+@cache
+def pyopencl_include_dir() -> Path | None:
+    """The installed pyopencl's kernel headers (found without importing pyopencl)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("pyopencl")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        folder = Path(location) / "cl"
+        if folder.is_dir():
+            return folder
+    return None
+
+
+def _found(name: str, angled: bool, including: Path, paths: list[Path]) -> bool:
+    folders = ([] if angled else [including.parent]) + paths
+    return any((f / name).is_file() for f in folders)
+
+
+def _workspace_folder(name: str, named: Mapping[str, list[Path]]) -> Path | None:
+    parts = PurePosixPath(name).parts
+    if not parts or any(p in ("..", ".") for p in parts) or PurePosixPath(name).is_absolute():
+        return None
+    hits = [p for p in named.get(parts[-1], ()) if tuple(p.parts[-len(parts):]) == parts]
+    if len(hits) != 1:
+        return None
+    folder = hits[0]
+    for _ in parts:
+        folder = folder.parent
+    return folder
+
+
+def inferred_dirs(sources: Mapping[Path, bytes], named: Mapping[str, list[Path]],
+                  paths: Iterable[Path]) -> dict[Path, tuple[str, ...]]:
+    """Per source, the folders to add to its include paths (none: left out)."""
+    base = [Path(p) for p in paths]
+    out: dict[Path, tuple[str, ...]] = {}
+    for source, data in sources.items():
+        if b"include" not in data:
+            continue
+        added: list[Path] = []
+        todo: list[tuple[Path, bytes]] = [(source, data)]
+        seen: set[Path] = {source}
+        while todo:
+            including, text = todo.pop()
+            for quote, raw in _INCLUDE.findall(text):
+                name = raw.decode("utf-8", "replace").strip()
+                angled = quote == b"<"
+                if _found(name, angled, including, base + added):
+                    target = next(f / name for f in ([] if angled else [including.parent]) + base + added
+                                  if (f / name).is_file())
+                else:
+                    folder = _workspace_folder(name, named)
+                    if folder is None and name.startswith("pyopencl-"):
+                        folder = pyopencl_include_dir()
+                        if folder is not None and not (folder / name).is_file():
+                            folder = None
+                    if folder is None:
+                        continue
+                    added.append(folder)
+                    target = folder / name
+                target = Path(os.path.normpath(target))
+                if target in seen:
+                    continue
+                seen.add(target)
+                try:
+                    if target.stat().st_size <= _MAX_HEADER_BYTES:
+                        todo.append((target, target.read_bytes()))
+                except OSError:
+                    continue
+        if added:
+            out[source] = tuple(dict.fromkeys(str(f) for f in added))
+    return out
