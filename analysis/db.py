@@ -19,6 +19,7 @@ from cllint.analysis.budget import BUDGET_CODE
 from cllint.analysis.diagnostics import Diagnostic, FileId
 from cllint.analysis.incremental import IncrementalLinter, LintMemo
 from cllint.analysis.lint import LintOptions, lint_tree, suppress_all
+from cllint.analysis.preprocessor.view import program_resolver
 from cllint.analysis.preprocessor.view import build_view
 from cllint.grammar import language
 
@@ -308,7 +309,7 @@ class Snapshot:
         options = self.options(file)
         return self._cached("preprocessor", file, lambda: build_view(
             file, state.text, target=options.target, defines=dict(options.defines),
-            include_resolver=self.include_resolver))
+            include_resolver=program_resolver(self.include_resolver, options)))
 
     def diagnostics(self, file: FileId) -> list[Diagnostic]:
         return self._cached("diagnostics", file, lambda: self._lint(file))  # type: ignore[return-value]

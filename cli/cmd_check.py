@@ -15,7 +15,8 @@ from cllint.analysis.target import Target, TargetError
 from cllint.cli import render
 from cllint.cli.engine import MAX_BYTES, Job, apply_fixes, lint_source, run_all
 from cllint.cli.main import UsageError
-from cllint.cli.sources import EXTENSIONS, discover
+from cllint.cli.sources import discover
+from cllint.project.model import apply_configured, configured_program
 from cllint.config import ConfigError, Settings, find_config, load_config, merge
 from cllint.config import lint_options as config_lint_options
 
@@ -246,87 +247,16 @@ def _read_inputs(args, resolver):
 
 
 def _programs(args, inputs: list[tuple[str, Path, bytes]]) -> dict[Path, Callable[[LintOptions], LintOptions]]:
-    """Per OpenCL file, what its program changes in its options: the sources read before it.
-    The workspace is every OpenCL file checked, and the OpenCL files beside a file named alone."""
-    from cllint.project.workspace import fragments
+    """Per OpenCL file, what its program changes in its options (cllint/project/model.py).
+    The workspace is the folders named, or the folders of the files named alone."""
+    from cllint.project.model import NO_CONTEXT, Project
 
-    sources: dict[Path, bytes] = {}
-    for name, path, data in inputs:
-        if path.suffix in EXTENSIONS and name != "<stdin>":
-            sources[path.resolve()] = data
-    for folder in {p.parent for p in sources}:
-        if any(Path(raw).is_dir() for raw in args.paths if raw != "-"):
-            break  # folders given whole: their files are inputs already
-        for sibling in folder.iterdir():
-            if sibling.suffix in EXTENSIONS and sibling not in sources and sibling.is_file():
-                try:
-                    if sibling.stat().st_size <= MAX_BYTES:
-                        sources[sibling] = sibling.read_bytes()
-                except OSError:
-                    continue
-    from cllint.project.hosts import computed_option_hosts, host_files, host_programs, kernels_named, macros_in, \
-        read_hosts, workspace_files
-    from cllint.project.include_dirs import by_name, inferred_dirs
-
+    paths = [path for name, path, data in inputs if name != "<stdin>"]
+    if not paths:
+        return {}
     folders = [Path(raw) for raw in args.paths if raw != "-" and Path(raw).is_dir()]
-    everything = [p.resolve() for p in workspace_files(folders)] if folders else \
-        [p for folder in {p.parent for p in sources} for p in folder.iterdir() if p.is_file()]
-    hosts = read_hosts(host_files(everything)) if folders else {}
-    hosted = tuple(sorted(macros_in(list(hosts.values()))))
-    # Kernels a host builds with `-D` names it computes: any name may be the host's.
-    computed = kernels_named(hosts, computed_option_hosts(hosts), {p.stem for p in sources})
-    named = by_name(everything)
-    dirs = inferred_dirs(sources, named, [])
-    # Headers the sources include are sources of the program too (their names, for fragments).
-    indexed = dict(sources)
-    beside = {str(p.parent) for p in sources}  # headers beside the kernels are the kernels'
-    for folder in sorted(beside | {f for extra in dirs.values() for f in extra}):
-        if Path(folder).is_dir():
-            for header in Path(folder).iterdir():
-                if header.suffix in (".h", ".clh") and header not in indexed and header.is_file():
-                    try:
-                        indexed[header] = header.read_bytes()
-                    except OSError:
-                        continue
-    wanted = [path.resolve() for name, path, data in inputs if path.resolve() in sources]
-    found = fragments(indexed, wanted) if len(indexed) > 1 else {}
-    out: dict[Path, Callable[[LintOptions], LintOptions]] = {}
-    joined = _joined_by_hosts(host_programs(hosts, {p.stem for p in sources}), sources)
-    for path in wanted:
-        frag = found.get(path)
-        prelude = tuple(str(p) for p in frag.prelude) if frag else ()
-        note = frag.note if frag else None
-        if path in joined:  # what the host joins, then what the names suggest besides
-            before, note = joined[path]
-            prelude = (*before, *(p for p in prelude if p not in before))
-        include = dirs.get(path, ())
-        macros = (*hosted, "*") if path.stem in computed else hosted
-        if prelude or macros or include:
-            out[path] = lambda o, prelude=prelude, note=note, include=include, macros=macros: replace(
-                o, prelude=(*o.prelude, *prelude), program_note=note or o.program_note,
-                host_macros=(*o.host_macros, *macros), include_paths=(*o.include_paths, *include))
-    return out
-
-
-def _joined_by_hosts(programs, sources: dict[Path, bytes]) -> dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]:
-    """Per source, the sources a host statement joins before it, and CL007's note (the first
-    statement naming the source wins)."""
-    by_stem: dict[str, list[Path]] = {}
-    for p in sources:
-        by_stem.setdefault(p.stem, []).append(p)
-    out: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]] = {}
-    for prog in programs:
-        paths = [by_stem[s][0] if len(by_stem.get(s, ())) == 1 else None for s in prog.stems]
-        if None in paths:
-            continue  # a name several sources share: which one is not known
-        for i, path in enumerate(paths):
-            if i == 0 or path in out:
-                continue
-            before = tuple(str(p) for p in paths[:i])
-            names = ", ".join(p.name for p in paths[:i])
-            out[path] = (before, (f"read after {names}, as {prog.host.name}:{prog.line} joins them into one program",
-                                  -1, -1))
-    return out
+    project = Project(folders, [] if folders else paths)
+    return {p: ctx.apply for p, ctx in project.contexts(paths).items() if ctx is not NO_CONTEXT}
 
 
 def _check(args, resolver: SettingsResolver):
@@ -335,7 +265,11 @@ def _check(args, resolver: SettingsResolver):
     jobs, settings_of = [], []
     for name, path, data in inputs:
         settings, options = resolver.for_file(path)
-        options = programs.get(path.resolve(), lambda o: o)(options)
+        configured = configured_program(settings.programs, path) if settings.programs else None
+        if configured is not None:  # a `[[program]]` says how the host builds it: that, nothing guessed
+            options = apply_configured(*configured, options, settings)
+        else:
+            options = programs.get(path.resolve(), lambda o: o)(options)
         if args.budget is not None:
             options = replace(options, budget=args.budget)
         settings_of.append(settings)

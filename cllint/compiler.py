@@ -85,6 +85,8 @@ def clang_flags(options: LintOptions, folder: Path | None) -> list[str]:
         flags += ["-iquote", str(folder)]
     flags += [f"-I{p}" for p in options.include_paths]
     flags += [f"-D{name}={value}" for name, value in options.defines]
+    for path in options.prelude:  # the sources the program reads first (issue 29)
+        flags += ["-include", path]
     return flags
 
 
@@ -179,10 +181,46 @@ def wanted(options: LintOptions) -> bool:
     return any(r.code == CODE for r in options.rules())
 
 
+# clang's errors on a name nothing declares; the host may define it with `-D`.
+_UNDECLARED = re.compile(r"^(?:use of undeclared identifier|call to undeclared function|unknown type name|"
+                         r"call to undeclared library function) '([A-Za-z_]\w*)'")
+
+
+def _host_program(file: str, source: bytes, options: LintOptions, found: list[Diagnostic]) -> list[Diagnostic]:
+    """What the host decides stays the host's (issue 29), as for the rules: errors on names its
+    `-D` options define (any name, where it computes them), and errors inside `#if` arms it
+    picks while its options are unknown."""
+    host = set(options.host_macros)
+    if host:
+        found = [d for d in found
+                 if not ((m := _UNDECLARED.match(d.message.removeprefix("clang: "))) and
+                         ("*" in host or m.group(1) in host))]
+    if found and not options.options_known:
+        from bisect import bisect_right
+
+        from cllint.analysis.preprocessor.choices import host_choices
+        from cllint.analysis.preprocessor.view import build_view
+        from cllint.includes import FileIncludeResolver
+
+        resolver = FileIncludeResolver(options.include_paths, options.prelude, options.host_macros)
+        view = build_view(f"{file}#clang", source, target=options.target, defines=dict(options.defines),
+                          include_resolver=resolver)
+        ranges = host_choices(view)
+        starts = [r[0] for r in ranges]
+
+        def chosen(offset: int) -> bool:
+            i = bisect_right(starts, offset) - 1
+            return i >= 0 and offset < ranges[i][1]
+
+        found = [d for d in found if not chosen(d.span.start)]
+    return found
+
+
 def check(exe: str, file: str, source: bytes, options: LintOptions, folder: Path | None,
           native: Iterable[Diagnostic], timeout: float = TIMEOUT_S) -> list[Diagnostic]:
     if not wanted(options):
         return []
     found = compiler_diagnostics(file, source, run_clang(exe, source, options, folder, timeout), native)
+    found = _host_program(file, source, options, found)
     # `// cllint: ignore[CL099]` works as for any rule (the native pass reports unused ones)
     return apply_suppressions(file, source, found, report_unused=False)

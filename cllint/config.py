@@ -39,6 +39,7 @@ KEYS = (
     "per-file-ignores",
     "exclude",
     "preview",
+    "program",
 )
 _DEVICE = re.compile(r"^device:(\d+)$")
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -72,7 +73,30 @@ class Settings:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)  # glob -> codes
     exclude: list[str] = field(default_factory=list)  # globs
     preview: bool | None = None  # preview rules are opt-in, as in ruff
+    programs: list[ProgramSpec] = field(default_factory=list)  # `[[program]]`: how hosts build
     source: Path | None = None  # the configuration file these came from
+
+
+@dataclass(frozen=True)
+class ProgramSpec:
+    """One `[[program]]`: ordered sources (absolute paths, globs expanded in order) and the
+    options string the host gives `clBuildProgram`, read into its parts."""
+
+    sources: tuple[Path, ...]
+    defines: tuple[tuple[str, str], ...] = ()
+    include: tuple[Path, ...] = ()
+    force_include: tuple[Path, ...] = ()
+    std: str | None = None
+    line: int | None = None
+
+
+# Options of `clBuildProgram` that change nothing cllint checks (the OpenCL API's list).
+_QUIET_OPTIONS = frozenset({
+    "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
+    "-cl-single-precision-constant", "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt",
+    "-cl-opt-disable", "-cl-kernel-arg-info", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
+    "-w", "-Werror", "-g", "-cl-strict-aliasing",
+})
 
 
 # -- discovery ----------------------------------------------------------------------------
@@ -201,6 +225,58 @@ def _first_bad(overrides: str, message: str) -> str | None:
     return None
 
 
+def _build_options(text: str, base: Path, sources: list[Path],
+                   fail: Callable[[str, str | None], ConfigError]) -> ProgramSpec:
+    """`clBuildProgram`'s options string, as clang reads it (`-D`, `-I`, `-include`, `-cl-std`);
+    an option clang would reject is an error on its line."""
+    import shlex
+
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise fail(f"cannot read the options of [[program]]: {exc}", "options") from None
+    defines: list[tuple[str, str]] = []
+    include: list[Path] = []
+    force: list[Path] = []
+    std: str | None = None
+    i = 0
+    while i < len(words):
+        w = words[i]
+
+        def value() -> str:
+            nonlocal i
+            if i + 1 >= len(words):
+                raise fail(f"option '{w}' needs a value in [[program]] options", w)
+            i += 1
+            return words[i]
+
+        if w.startswith("-D"):
+            d = w[2:] or value()
+            name, eq, val = d.partition("=")
+            macro = name.split("(")[0]
+            if not _IDENT.match(macro):
+                raise fail(f"'-D {d}': '{macro}' is not a macro name", d)
+            defines.append((name, val if eq else "1"))
+        elif w.startswith("-I"):
+            include.append(Path(os.path.normpath(base / (w[2:] or value()))))
+        elif w in ("-include", "--include"):
+            f = Path(os.path.normpath(base / value()))
+            if not f.is_file():
+                raise fail(f"'-include {words[i]}': file not found", words[i])
+            force.append(f)
+        elif w.startswith("-cl-std="):
+            v = w.split("=", 1)[1]
+            if v not in STD_CHOICES:
+                raise fail(f"'{w}': expected one of {', '.join('-cl-std=' + c for c in STD_CHOICES)}", w)
+            std = v
+        elif w == "-cl-fast-relaxed-math":
+            defines.append(("__FAST_RELAXED_MATH__", "1"))
+        elif w not in _QUIET_OPTIONS and not w.startswith("-cl-ext="):
+            raise fail(f"unknown build option '{w}' in [[program]] options (clang would reject it)", w)
+        i += 1
+    return ProgramSpec(tuple(sources), tuple(defines), tuple(include), tuple(force), std)
+
+
 def _join(prefix: str, key: str) -> str:
     return f"{prefix}.{key}" if prefix else key
 
@@ -265,12 +341,56 @@ class _Reader:
             s.per_file_ignores = self.per_file_ignores(table["per-file-ignores"])
         if "exclude" in table:
             s.exclude = self.strings("exclude", table["exclude"])
+        if "program" in table:
+            s.programs = self.programs(table["program"])
         if "preview" in table:
             if not isinstance(table["preview"], bool):
                 raise self.fail("preview", f"option 'preview' must be a boolean, not {_type_name(table['preview'])}")
             s.preview = table["preview"]
         self.check_target(s, table)
         return s
+
+    def programs(self, value: object) -> list[ProgramSpec]:
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise self.fail("program", "'program' must be an array of tables ([[program]])")
+        headers = [n for n, raw in enumerate(self.lines.lines, 1)
+                   if re.match(r"^\[\[\s*(?:tool\s*\.\s*cllint\s*\.\s*)?program\s*\]\]", raw.strip())]
+        return [self.program(t, headers[i] if i < len(headers) else self.lines.key("program"))
+                for i, t in enumerate(value)]
+
+    def program(self, table: dict[str, object], line: int | None) -> ProgramSpec:
+        def fail(message: str, needle: str | None = None) -> ConfigError:
+            at = line
+            if needle is not None and line is not None:
+                for n in range(line, len(self.lines.lines) + 1):
+                    if needle in self.lines.lines[n - 1]:
+                        at = n
+                        break
+            return ConfigError(self.path, at, message)
+
+        for key in table:
+            if key not in ("sources", "options"):
+                raise fail(f"unknown key '{key}' in [[program]] (expected 'sources' and 'options')", key)
+        raw = table.get("sources")
+        if not isinstance(raw, list) or not raw or not all(isinstance(v, str) for v in raw):
+            raise fail("[[program]] needs 'sources', a non-empty array of paths or globs", "sources")
+        base = self.path.parent
+        sources: list[Path] = []
+        for pattern in raw:
+            if any(c in pattern for c in "*?["):
+                matches = sorted(p for p in base.glob(pattern) if p.is_file())
+                if not matches:
+                    raise fail(f"no file matches '{pattern}' in [[program]] sources", pattern)
+                sources += [Path(os.path.normpath(m)) for m in matches]
+            else:
+                path = Path(os.path.normpath(base / pattern))
+                if not path.is_file():
+                    raise fail(f"source '{pattern}' of [[program]] not found", pattern)
+                sources.append(path)
+        options = table.get("options", "")
+        if not isinstance(options, str):
+            raise fail(f"'options' of [[program]] must be a string, not {_type_name(options)}", "options")
+        return _build_options(options, base, sources, fail)
 
     def check_target(self, s: Settings, table: dict[str, object]) -> None:
         """Build the target once so bad combinations and overrides point at their line."""

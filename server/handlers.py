@@ -10,7 +10,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from cllint.analysis.ide.navigation import valid_name
 from cllint.server import features as f
-from cllint.server.lsp import SECTION, CllintServer
+from cllint.server.lsp import uri_to_path, SECTION, CllintServer
 
 TOKEN_LEGEND = types.SemanticTokensLegend(token_types=list(f.TOKEN_TYPES), token_modifiers=list(f.TOKEN_MODIFIERS))
 
@@ -70,7 +70,19 @@ def _register_sync(ls: CllintServer) -> None:
 
     @ls.feature(types.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: CllintServer, params: types.DidSaveTextDocumentParams) -> None:
+        if (path := uri_to_path(params.text_document.uri)) is not None:
+            ls.submit(ls.files_changed, [path])  # what the file defines, for its program's other sources
+            for uri in list(ls.docs):
+                ls.schedule(uri)
         await f.on_save(ls, params.text_document.uri)
+
+    @ls.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: CllintServer, params: types.DidChangeWatchedFilesParams) -> None:
+        paths = [p for c in params.changes if (p := uri_to_path(c.uri)) is not None]
+        if paths:
+            ls.submit(ls.files_changed, paths)
+            for uri in list(ls.docs):
+                ls.schedule(uri)
 
     @ls.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
                 types.DiagnosticOptions(identifier=SECTION, inter_file_dependencies=False, workspace_diagnostics=False))

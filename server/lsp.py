@@ -171,6 +171,7 @@ class CllintServer(LanguageServer):
         self.loop: asyncio.AbstractEventLoop | None = None
         self.collector = Collector(self.submit)
         self._disk = _HeaderCache()
+        self._projects: dict[Path, Any] = {}  # workspace root -> cllint.project.model.Project
         self.compiler = CompilerCheck(self)  # clang in the background (CL099)
         self._kernels: embedded.EmbeddedHost | None = None  # kernels of host buffers, made on first use
 
@@ -296,10 +297,71 @@ class CllintServer(LanguageServer):
 
     def options_for(self, path: Path | None) -> LintOptions:
         try:
-            return lint_options(path, self.editor, self.device.device_reader(self._device_target_ready))
+            options = lint_options(path, self.editor, self.device.device_reader(self._device_target_ready))
         except Exception as exc:  # a bad config file or target: say so, lint with defaults
             self.window_log_message(types.LogMessageParams(types.MessageType.Warning, f"cllint: {exc}"))
             return LintOptions(budget=self.editor.budget_s)
+        return self.program_of(path, options)
+
+    # -- the project model (worker thread): each file read through its program, as `cllint check` --
+
+    def _roots(self) -> list[Path]:
+        roots: list[Path] = []
+        if self.protocol._workspace is not None:
+            for folder in (self.workspace.folders or {}).values():
+                if (p := uri_to_path(folder.uri)) is not None:
+                    roots.append(p)
+            if not roots and self.workspace.root_path:
+                roots.append(Path(self.workspace.root_path))
+        return roots
+
+    def project_for(self, path: Path) -> Any:
+        from cllint.project.model import Project
+
+        root = next((r for r in self._roots() if path.is_relative_to(r)), None)
+        key = root if root is not None else path.parent
+        if key not in self._projects:
+            self._projects[key] = Project([root]) if root is not None else Project([], [path])
+        elif root is None and path.resolve() not in self._projects[key].extra:
+            self._projects[key] = Project([], [*self._projects[key].extra, path])
+        return self._projects[key]
+
+    def program_of(self, path: Path | None, options: LintOptions) -> LintOptions:
+        """`options` with the file's program: sources read before it, host `-D` names, inferred
+        include folders (cllint/project/model.py); unchanged when the project cannot be read."""
+        if path is None or not self.editor.project_model:
+            return options
+        try:
+            from cllint.project.model import apply_configured, configured_program
+            from cllint.server.settings import file_settings
+
+            settings = file_settings(path)
+            configured = configured_program(settings.programs, path) if settings.programs else None
+            if configured is not None:  # a `[[program]]` says how the host builds it
+                return apply_configured(*configured, options, settings)
+            return self.project_for(path).context(path).apply(options)
+        except Exception as exc:  # a workspace that cannot be read must not stop the analysis
+            self.window_log_message(types.LogMessageParams(types.MessageType.Warning,
+                                                           f"cllint: project model: {exc}"))
+            return options
+
+    def files_changed(self, paths: list[Path]) -> None:
+        """Files created, changed or deleted on disk: the programs that read them may change."""
+        for project in self._projects.values():
+            project.changed(paths)
+        snap = self.host.snapshot()
+        opts = {}
+        for uri, doc in self.docs.items():
+            new = self.options_for(doc.path)
+            try:
+                same = snap.options(uri) == new
+            except KeyError:
+                same = False
+            if not same:
+                opts[uri] = new
+                self.results.pop(uri, None)
+        if opts:  # only the files whose program changed are analysed again
+            self.host.apply_change(Change(options=opts))
 
     def push_enabled(self) -> bool:
         if self.diagnostic_mode in ("push", "both"):

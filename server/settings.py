@@ -17,7 +17,7 @@ from cllint.config import ConfigError, Settings, find_config, load_config, merge
 
 KEYS = ("std", "target", "features", "includePaths", "defines", "select", "ignore", "device",
         "buildOnSave", "runOnSave", "trustedWorkspace", "timeout", "analysisBudget",
-        "compilerCheck")
+        "compilerCheck", "projectModel")
 DEFAULT_TIMEOUT_S = 60.0
 # Seconds of analysis per file and edit in the editor: past it the file keeps what was
 # found and one CL091 names what was skipped (a pathological file never stalls the server).
@@ -40,6 +40,9 @@ class EditorSettings:
     timeout_s: float = DEFAULT_TIMEOUT_S  # per device build or run
     budget_s: float | None = DEFAULT_BUDGET_S  # per file analysis; None: unbounded
     compiler_check: str = "auto"  # "auto": clang in the background when found (CL099); "off"
+    # Each file read through its program (the workspace's other sources, host `-D` names):
+    # `projectModel: false` judges every file alone, as before issue 29.
+    project_model: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -86,6 +89,7 @@ def from_json(obj: Any) -> EditorSettings:
         trusted_workspace=obj.get("trustedWorkspace") is not False, timeout_s=_seconds(obj.get("timeout")),
         budget_s=_budget(obj.get("analysisBudget")),
         compiler_check="off" if obj.get("compilerCheck") in ("off", False) else "auto",
+        project_model=obj.get("projectModel") is not False,
         extra={k: v for k, v in obj.items() if k not in KEYS},
     )
 

@@ -422,6 +422,47 @@ def build_view(
     return view
 
 
+class ProgramResolver:
+    """An include resolver that also carries a file's program (issue 29): the sources read
+    before it, the `-D` names the host passes, and include folders the build adds. Wraps the
+    resolver of the CLI or the editor, which stay one per run."""
+
+    def __init__(self, base: IncludeResolver | None, prelude: tuple[str, ...], host_macros: tuple[str, ...],
+                 extra_paths: tuple[str, ...] = ()) -> None:
+        self.base = base
+        self.prelude = prelude
+        self.host_macros = frozenset(host_macros)
+        self.extra_paths = extra_paths
+
+    def __call__(self, name: str, angled: bool, including: FileId) -> tuple[FileId, bytes] | None:
+        if self.base is None:
+            return None
+        found = self.base(name, angled, including)
+        if found is None and self.extra_paths and not name.startswith("/"):
+            for folder in self.extra_paths:  # as an absolute name, which every resolver reads
+                found = self.base(f"{folder.rstrip('/')}/{name}", False, including)
+                if found is not None:
+                    break
+        return found
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ProgramResolver) and (self.base, self.prelude, self.host_macros,
+                                                       self.extra_paths) == (other.base, other.prelude,
+                                                                             other.host_macros, other.extra_paths)
+
+    def __hash__(self) -> int:
+        return hash((self.prelude, self.host_macros, self.extra_paths))
+
+
+def program_resolver(base: IncludeResolver | None, options: object) -> IncludeResolver | None:
+    """`base` with the program of `options` (a LintOptions) when it has one and `base` does not."""
+    prelude = getattr(options, "prelude", ())
+    host = getattr(options, "host_macros", ())
+    if not (prelude or host) or getattr(base, "prelude", None) == tuple(prelude):
+        return base
+    return ProgramResolver(base, tuple(prelude), tuple(host), tuple(getattr(options, "include_paths", ())))
+
+
 PRELUDE = "prelude"  # the keyword of an include the program makes before the file's text
 
 

@@ -1,0 +1,240 @@
+"""The project model (issue 29): each OpenCL file read through its program, the same for
+`cllint check` and the language server.
+
+A `Project` knows a workspace's files: OpenCL sources, headers and host code. For one source
+it answers a `ProgramContext`: the sources the program reads before it (a host statement that
+joins them, or the fragment inference of workspace.py), `-D` names the hosts pass, and include
+folders the build passes that nothing configured. Every file's facts are cached by its stamp
+(size, mtime): `refresh()` after files change re-reads only what changed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .hosts import HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS, computed_option_hosts, host_programs, kernels_named, \
+    macros_in
+from .include_dirs import by_name, inferred_dirs
+from .index import FileIndex, index_source
+from .workspace import fragments
+
+if TYPE_CHECKING:
+    from cllint.analysis.lint import LintOptions
+
+OPENCL_SUFFIXES = (".cl", ".clh", ".ocl", ".opencl")
+HEADER_SUFFIXES = (".h", ".clh")
+MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_FILES = 200_000  # a workspace past this is not walked further
+
+
+@dataclass(frozen=True)
+class ProgramContext:
+    """What a file's program adds to its options."""
+
+    prelude: tuple[str, ...] = ()
+    note: tuple[str, int, int] | None = None
+    host_macros: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+
+    def apply(self, options: LintOptions) -> LintOptions:
+        if self == NO_CONTEXT:
+            return options
+        return replace(options, prelude=(*options.prelude, *self.prelude),
+                       program_note=self.note or options.program_note,
+                       host_macros=(*options.host_macros, *self.host_macros),
+                       include_paths=(*options.include_paths, *self.include_dirs))
+
+
+NO_CONTEXT = ProgramContext()
+Stamp = tuple[int, int]
+
+
+class Project:
+    def __init__(self, roots: Iterable[Path], extra: Iterable[Path] = ()) -> None:
+        """`roots`: folders walked whole; `extra`: single files (with their folders' OpenCL
+        siblings, for a file named alone)."""
+        self.roots = [Path(r).resolve() for r in roots]
+        self.extra = [Path(p).resolve() for p in extra]
+        self._data: dict[Path, tuple[Stamp, bytes]] = {}
+        self._index: dict[Path, tuple[Stamp, FileIndex]] = {}
+        self._derived: dict[str, object] | None = None
+        self.files: list[Path] = []
+        self.refresh()
+
+    # -- files ----------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Walk the workspace again; changed files are read again when next needed."""
+        files: list[Path] = []
+        for root in self.roots:
+            for folder, dirs, names in os.walk(root):
+                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and d != "build")
+                files.extend(Path(folder, n) for n in names)
+                if len(files) > MAX_FILES:
+                    break
+        for p in self.extra:
+            if p.parent.is_dir():
+                files.extend(s for s in p.parent.iterdir() if s.suffix in OPENCL_SUFFIXES or s == p)
+        self.files = sorted(set(files))
+        self._derived = None
+
+    def changed(self, paths: Iterable[Path]) -> None:
+        """Files created, changed or deleted (the editor's watched-file events)."""
+        for p in paths:
+            self._data.pop(Path(p), None)
+            self._index.pop(Path(p), None)
+        self.refresh()
+
+    def _stamp(self, path: Path) -> Stamp | None:
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        return (st.st_size, st.st_mtime_ns) if st.st_size <= MAX_FILE_BYTES else None
+
+    def read(self, path: Path) -> bytes | None:
+        stamp = self._stamp(path)
+        if stamp is None:
+            return None
+        got = self._data.get(path)
+        if got is None or got[0] != stamp:
+            try:
+                got = (stamp, path.read_bytes())
+            except OSError:
+                return None
+            self._data[path] = got
+        return got[1]
+
+    # -- what the files say together ----------------------------------------------------
+
+    def _derive(self) -> dict[str, object]:
+        if self._derived is not None:
+            return self._derived
+        sources: dict[Path, bytes] = {}
+        for p in self.files:
+            if p.suffix in OPENCL_SUFFIXES and (data := self.read(p)) is not None and b"\x00" not in data[:8192]:
+                sources[p] = data
+        hosts: dict[Path, bytes] = {}
+        if self.roots:
+            for p in self.files:
+                if (p.name in HOST_NAMES or p.suffix.lower() in HOST_SUFFIXES) and (data := self.read(p)) is not None:
+                    hosts[p] = data
+        stems = {p.stem for p in sources}
+        named = by_name(self.files)
+        dirs = inferred_dirs(sources, named, [])
+        indexed = dict(sources)
+        beside = {p.parent for p in sources} | {Path(f) for extra in dirs.values() for f in extra}
+        for p in self.files:
+            if p.suffix in HEADER_SUFFIXES and p.parent in beside and p not in indexed \
+                    and (data := self.read(p)) is not None:
+                indexed[p] = data
+        self._derived = {
+            "sources": sources,
+            "indexed": indexed,
+            "dirs": dirs,
+            "host_macros": tuple(sorted(macros_in(list(hosts.values())))),
+            "computed": kernels_named(hosts, computed_option_hosts(hosts), stems),
+            "joined": _joined_by_hosts(host_programs(hosts, stems), sources),
+            "fragments": {},
+        }
+        return self._derived
+
+    def _indexes(self, indexed: dict[Path, bytes]) -> dict[Path, FileIndex]:
+        from cllint.analysis.source_kind import not_opencl_reason
+
+        out: dict[Path, FileIndex] = {}
+        for p, data in indexed.items():
+            stamp = self._data[p][0] if p in self._data else (len(data), 0)
+            got = self._index.get(p)
+            if got is None or got[0] != stamp:
+                if not_opencl_reason(data) is not None:
+                    continue
+                got = (stamp, index_source(data))
+                self._index[p] = got
+            out[p] = got[1]
+        return out
+
+    def contexts(self, paths: Iterable[Path]) -> dict[Path, ProgramContext]:
+        """The program context of each path (NO_CONTEXT where there is nothing to add)."""
+        d = self._derive()
+        sources: dict[Path, bytes] = d["sources"]  # type: ignore[assignment]
+        wanted = [Path(p).resolve() for p in paths]
+        todo = [p for p in wanted if p in sources and p not in d["fragments"]]  # type: ignore[operator]
+        if todo:
+            indexed: dict[Path, bytes] = d["indexed"]  # type: ignore[assignment]
+            found = fragments(indexed, todo, self._indexes(indexed)) if len(indexed) > 1 else {}
+            for p in todo:
+                d["fragments"][p] = found.get(p)  # type: ignore[index]
+        out: dict[Path, ProgramContext] = {}
+        hosted: tuple[str, ...] = d["host_macros"]  # type: ignore[assignment]
+        for path in wanted:
+            if path not in sources:
+                out[path] = ProgramContext(host_macros=hosted) if hosted else NO_CONTEXT
+                continue
+            frag = d["fragments"].get(path)  # type: ignore[attr-defined]
+            prelude = tuple(str(p) for p in frag.prelude) if frag else ()
+            note = frag.note if frag else None
+            joined = d["joined"].get(path)  # type: ignore[attr-defined]
+            if joined is not None:  # what the host joins, then what the names suggest besides
+                before, note = joined
+                prelude = (*before, *(p for p in prelude if p not in before))
+            macros = (*hosted, "*") if path.stem in d["computed"] else hosted  # type: ignore[operator]
+            include = d["dirs"].get(path, ())  # type: ignore[attr-defined]
+            ctx = ProgramContext(prelude, note, macros, include)
+            out[path] = ctx if (prelude or macros or include) else NO_CONTEXT
+        return out
+
+    def context(self, path: Path) -> ProgramContext:
+        return self.contexts([path])[Path(path).resolve()]
+
+
+def _joined_by_hosts(programs, sources: dict[Path, bytes]) -> dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]:  # noqa: ANN001
+    """Per source, the sources a host statement joins before it, and CL007's note (the first
+    statement naming the source wins; a name several sources share is left alone)."""
+    by_stem: dict[str, list[Path]] = {}
+    for p in sources:
+        by_stem.setdefault(p.stem, []).append(p)
+    out: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]] = {}
+    for prog in programs:
+        paths = [by_stem[s][0] if len(by_stem.get(s, ())) == 1 else None for s in prog.stems]
+        if None in paths:
+            continue
+        for i, path in enumerate(paths):
+            if i == 0 or path in out:
+                continue
+            before = tuple(str(p) for p in paths[:i])
+            names = ", ".join(p.name for p in paths[:i])  # type: ignore[union-attr]
+            out[path] = (before, (f"read after {names}, as {prog.host.name}:{prog.line} joins them into one program",
+                                  -1, -1))
+    return out
+
+
+def configured_program(programs: Iterable[object], path: Path) -> tuple[object, int] | None:
+    """The first `[[program]]` (a config.ProgramSpec) that names `path`, and its place there."""
+    target = Path(os.path.normpath(Path(path).resolve()))
+    for spec in programs:
+        sources = [Path(os.path.normpath(p.resolve())) for p in spec.sources]  # type: ignore[attr-defined]
+        if target in sources:
+            return spec, sources.index(target)
+    return None
+
+
+def apply_configured(spec: object, place: int, options: LintOptions, settings: object) -> LintOptions:
+    """`options` for the source at `place` of a configured program: the `-include` files and
+    the sources before it first, its `-D`, `-I` and `-cl-std`, and the options known (an `#if`
+    on a macro the options leave undefined is decided as the compiler decides it)."""
+    prelude = tuple(str(p) for p in (*spec.force_include, *spec.sources[:place]))  # type: ignore[attr-defined]
+    defines = dict(options.defines)
+    defines.update(spec.defines)  # type: ignore[attr-defined]
+    out = replace(options, prelude=(*options.prelude, *prelude), defines=tuple(sorted(defines.items())),
+                  include_paths=(*options.include_paths, *(str(p) for p in spec.include)),  # type: ignore[attr-defined]
+                  options_known=True)
+    if spec.std is not None and getattr(settings, "std", None) is None and getattr(settings, "target", None) is None:  # type: ignore[attr-defined]
+        from cllint.analysis.target import Target
+
+        out = replace(out, target=Target.preset(spec.std), mode="target")  # type: ignore[attr-defined]
+    return out

@@ -1,0 +1,253 @@
+"""Programs as their hosts build them (issue 29), end to end through `cllint check`: small
+workspaces in the shapes real projects have (fragments joined by the host, `-D` names the
+host passes or computes, include folders the build adds, files that are not OpenCL C,
+`[[program]]` in the configuration), each checked the way a user runs it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def check(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", *args],
+                          cwd=cwd, capture_output=True, text=True, timeout=180)
+
+
+def rows(r: subprocess.CompletedProcess) -> list[tuple[str, str, int]]:
+    assert r.returncode in (0, 1), r.stderr
+    return sorted((Path(x["path"]).name, x["code"], x["line"]) for x in json.loads(r.stdout))
+
+
+def codes(r: subprocess.CompletedProcess) -> list[str]:
+    return [c for _, c, _ in rows(r)]
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+COMMON = "#define SCALE 3\nfloat helper(float x) { return x * SCALE; }\n"
+MAIN = "__kernel void k(__global float *a) { a[0] = helper(a[1]) * SCALE; }\n"
+
+
+# -- fragments: names exactly one other source defines -----------------------------------
+
+
+def test_a_fragment_reads_the_source_that_defines_its_names(tmp_path: Path) -> None:
+    write(tmp_path, {"common.cl": COMMON, "main.cl": MAIN})
+    assert rows(check(".", cwd=tmp_path)) == [("main.cl", "CL007", 1)]
+    # named alone, the file still sees the sources beside it
+    assert rows(check("main.cl", cwd=tmp_path)) == [("main.cl", "CL007", 1)]
+
+
+def test_the_note_names_the_source_and_the_names(tmp_path: Path) -> None:
+    write(tmp_path, {"common.cl": COMMON, "main.cl": MAIN})
+    (row,) = json.loads(check("main.cl", cwd=tmp_path).stdout)
+    assert row["severity"] == "info"
+    assert row["message"] == ("uses 2 names from common.cl ('SCALE', 'helper'): read as one program, "
+                              "that source first")
+    assert (row["line"], row["column"], row["end_column"]) == (1, 45, 51)  # the first use
+
+
+def test_a_name_two_sources_define_is_not_guessed(tmp_path: Path) -> None:
+    write(tmp_path, {"a.cl": COMMON, "b.cl": COMMON, "main.cl": MAIN})
+    assert ("main.cl", "CL011", 1) in rows(check(".", cwd=tmp_path))
+
+
+def test_an_alternative_implementation_is_not_a_prelude(tmp_path: Path) -> None:
+    # both define `k`: they cannot be one program, so v2's `tail` is not v1's
+    v1 = "float tail(float x) { return x; }\n__kernel void k(__global float *a) { a[0] = tail(a[1]); }\n"
+    v2 = "__kernel void k(__global float *a) { a[0] = tail(a[1]); }\n"
+    write(tmp_path, {"v1.cl": v1, "v2.cl": v2})
+    assert rows(check(".", cwd=tmp_path)) == [("v2.cl", "CL011", 2 - 1)]
+
+
+def test_a_function_only_a_paste_makes_comes_from_its_header(tmp_path: Path) -> None:
+    header = ("#define DECLARE(T) inline T T##_twice(T x) { return x + x; }\n"
+              "DECLARE(float)\n")
+    user = "__kernel void k(__global float *a) { a[0] = float_twice(a[1]); }\n"
+    write(tmp_path, {"kernels/pasted.h": header, "kernels/user.cl": user})
+    assert codes(check(".", cwd=tmp_path)) == ["CL007"]
+
+
+# -- what the host code says ---------------------------------------------------------------
+
+
+def test_names_the_host_passes_with_minus_d_are_not_undeclared(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "k.cl": "__kernel void k(__global float *a) { a[0] = TILE * WIDTH + offset; }\n",
+        "host.cpp": 'void build(cl_program p) { clBuildProgram(p, 0, 0, "-DTILE=16 -D WIDTH=4", 0, 0); }\n',
+        "run.py": 'import pyopencl as cl\nopts = [f"-Doffset={3}"]\n',
+    })
+    assert codes(check(".", cwd=tmp_path)) == []
+    # without the host code the names are reported
+    (tmp_path / "host.cpp").unlink()
+    (tmp_path / "run.py").unlink()
+    assert sorted(set(codes(check(".", cwd=tmp_path)))) == ["CL010", "CL012"]
+
+
+def test_a_host_macro_that_stringizes_its_argument_after_minus_d(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "kern/scale.cl": "__kernel void k(__global float *a) { a[0] = kFactor * a[1]; }\n",
+        "src/args.hpp": '#define DefineKeyValue(key, v) " -D " #key "=" + std::to_string(v)\n',
+        "src/scale.cpp": 'auto o = DefineKeyValue(kFactor, (f ? 1 : 2));\n',
+    })
+    assert codes(check(".", cwd=tmp_path)) == []
+
+
+def test_a_kernel_the_host_builds_with_computed_names(tmp_path: Path) -> None:
+    kernel = "__kernel void k(__global float *a) { a[0] = binOp(a[1], a[2]); }\n"
+    write(tmp_path, {
+        "kernels/reduce.cl": kernel,
+        "kernels/other.cl": kernel,
+        "src/reduce.cpp": 'std::string opts = std::string(" -D ") + opName<T>();\nbuild(reduce_cl_src, opts);\n',
+    })
+    # reduce.cl is built with -D names computed at run time: its undeclared names are the host's
+    assert rows(check(".", cwd=tmp_path)) == [("other.cl", "CL011", 1)]
+
+
+def test_sources_a_host_joins_into_one_program(tmp_path: Path) -> None:
+    ops = "#define binOp(a, b) ((a) + (b))\n"
+    write(tmp_path, {
+        "kernel/ops.cl": ops,
+        "kernel/mul_ops.cl": "#define binOp(a, b) ((a) * (b))\n",
+        "kernel/mean.cl": "__kernel void k(__global float *a) { a[0] = binOp(a[1], a[2]); }\n",
+        "src/mean.cpp": "auto k = getKernel(\"mean\", {{ops_cl_src, mean_cl_src}}, args);\n",
+    })
+    r = json.loads(check(".", cwd=tmp_path).stdout)
+    assert [(x["code"], x["message"]) for x in r] == [
+        ("CL007", "read after ops.cl, as mean.cpp:1 joins them into one program")]
+
+
+def test_an_include_the_build_finds_on_its_own_path(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "include/util/defs.h": "#define WG 64\nfloat clampf(float x);\n",
+        "kernels/k.cl": "#include <util/defs.h>\n__kernel void k(__global float *a) { a[0] = clampf(a[WG]); }\n",
+    })
+    assert codes(check(".", cwd=tmp_path)) == []
+
+
+def test_an_include_two_folders_could_give_stays_missing(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "a/defs.h": "#define WG 64\n", "b/defs.h": "#define WG 32\n",
+        "kernels/k.cl": "#include <defs.h>\n__kernel void k(__global float *a) { a[0] = a[WG]; }\n",
+    })
+    assert "CL002" in codes(check(".", cwd=tmp_path))
+
+
+def test_pyopencl_headers_come_from_the_installed_package(tmp_path: Path) -> None:
+    pytest.importorskip("pyopencl")
+    write(tmp_path, {"k.cl": "#include <pyopencl-complex.h>\n"
+                             "__kernel void k(__global cfloat_t *a) { a[0] = cfloat_mul(a[1], a[2]); }\n"})
+    assert codes(check(".", cwd=tmp_path)) == []
+
+
+# -- files that are not OpenCL C -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("#include <cuda_runtime.h>\n__global__ void k(float *a) { a[threadIdx.x] = 1; }\n", "CUDA source"),
+    ('static const char *k = "__kernel void %NAME(__global %TYPE *a) {}";\n', "template"),
+    ('MSTRINGIFY(\n__kernel void k(__global float *a) { a[0] = 1; }\n)\n', "C string"),
+    ('R"(\n__kernel void a(__global float *p) { p[0] = 1; }\n)"\n\nR"(\n__kernel void b() {}\n)"\n',
+     "several pieces"),
+    ("template <typename T> T twice(T x) { return x + x; }\n", "C++ source"),
+])
+def test_a_file_that_is_not_opencl_c_gets_one_note(tmp_path: Path, text: str, reason: str) -> None:
+    write(tmp_path, {"k.cl": text})
+    (row,) = json.loads(check(".", cwd=tmp_path).stdout)
+    assert row["code"] == "CL006" and row["severity"] == "info" and row["line"] == 1
+    assert reason in row["message"]
+
+
+def test_one_raw_string_around_the_file_is_still_linted(tmp_path: Path) -> None:
+    write(tmp_path, {"k.opencl": 'R"(\n__kernel void k(__global float *a) { a[0] = nope; }\n)"\n'})
+    assert codes(check(".", cwd=tmp_path)) == ["CL010"]
+
+
+# -- arms the host picks ---------------------------------------------------------------------
+
+
+ARMS = ("__kernel void k(__global float *a) {\n#ifdef USE_B\n  a[0] = nope;\n#else\n  a[0] = 1.0f;\n#endif\n"
+        "#if (LOOKUP_GAP != 2)\nwrong lookup gap!\n#endif\n}\n")
+
+
+def test_nothing_is_reported_in_an_arm_the_host_picks(tmp_path: Path) -> None:
+    write(tmp_path, {"k.cl": ARMS})
+    assert codes(check(".", cwd=tmp_path)) == []
+    # once the options are given, an undefined macro is 0, as the compiler reads it
+    got = rows(check("-D", "LOOKUP_GAP=2", "-D", "USE_B", ".", cwd=tmp_path))
+    assert ("k.cl", "CL010", 3) in got and not any(line == 8 for _, _, line in got)
+
+
+# -- [[program]] in the configuration --------------------------------------------------------
+
+
+def test_a_configured_program_gives_the_order_and_the_options(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "common.cl": COMMON,
+        "main.cl": "__kernel void k(__global float *a) {\n#ifdef USE_B\n  a[0] = nope;\n#endif\n"
+                   "  a[1] = helper(a[2]) * EXTRA;\n}\n",
+        ".cllint.toml": '[[program]]\nsources = ["common.cl", "main.cl"]\noptions = "-DEXTRA=2 -cl-mad-enable"\n',
+    })
+    assert codes(check(".", cwd=tmp_path)) == []  # no CL007: the program is not a guess
+    (tmp_path / ".cllint.toml").write_text('[[program]]\nsources = ["common.cl", "main.cl"]\n'
+                                           'options = "-DEXTRA=2 -D USE_B"\n')
+    assert rows(check(".", cwd=tmp_path)) == [("main.cl", "CL010", 3)]
+
+
+def test_a_force_included_header_and_the_version(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "defs.h": "#define OVERLOADABLE __attribute__((overloadable))\n",
+        "lib.cl": "OVERLOADABLE float sq(float x) { return x * x; }\nOVERLOADABLE int sq(int x) { return x * x; }\n"
+                  "__kernel void k(__global float *a, __global int *b) { a[0] = sq(a[1]); b[0] = sq(b[1]); }\n",
+        "pyproject.toml": '[tool.cllint]\n[[tool.cllint.program]]\nsources = ["lib.cl"]\n'
+                          'options = "-include defs.h -cl-std=CL2.0"\n',
+    })
+    assert codes(check(".", cwd=tmp_path)) == []
+
+
+@pytest.mark.parametrize("program, line, message", [
+    ('sources = ["common.cl", "mian.cl"]\n', 2, "source 'mian.cl' of [[program]] not found"),
+    ('sources = ["*.cu"]\n', 2, "no file matches '*.cu'"),
+    ('sources = ["main.cl"]\noptions = "-DX=1 -cl-bogus"\n', 3, "unknown build option '-cl-bogus'"),
+    ('sources = ["main.cl"]\noptions = "-include nothere.h"\n', 3, "'-include nothere.h': file not found"),
+    ('sources = ["main.cl"]\noptions = "-D 1X"\n', 3, "'1X' is not a macro name"),
+    ('sources = ["main.cl"]\nflags = "-DX"\n', 3, "unknown key 'flags' in [[program]]"),
+    ('sources = []\n', 2, "needs 'sources'"),
+])
+def test_a_bad_program_is_named_with_its_file_and_line(tmp_path: Path, program: str, line: int, message: str) -> None:
+    write(tmp_path, {"common.cl": COMMON, "main.cl": MAIN, ".cllint.toml": "[[program]]\n" + program})
+    r = check(".", cwd=tmp_path)
+    assert r.returncode == 2
+    assert f".cllint.toml:{line}: " in r.stderr and message in r.stderr, r.stderr
+
+
+# -- bad input -------------------------------------------------------------------------------
+
+
+def test_unreadable_host_code_and_include_cycles_lose_nothing(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "host.cpp": "clBuildProgram(p, 0, 0, \"-D \" + (((( ;;; \xff\n",
+        "a.h": '#include "b.h"\n#define A 1\n', "b.h": '#include "a.h"\n#define B 2\n',
+        "k.cl": '#include "a.h"\n__kernel void k(__global int *o) { o[0] = A + B + nope; }\n',
+    })
+    (tmp_path / "bin.cpp").write_bytes(b"\x00\x01\x02-D\x00")
+    assert rows(check(".", cwd=tmp_path)) == [("k.cl", "CL010", 2)]
+
+
+def test_the_compiler_layer_reads_the_program_too(tmp_path: Path) -> None:
+    if shutil.which("clang-19") is None:
+        pytest.skip("clang-19 is not installed (scripts/setup installs it)")
+    write(tmp_path, {"common.cl": COMMON, "main.cl": MAIN, "k.cl": ARMS})
+    assert codes(check("--compiler", "clang", ".", cwd=tmp_path)) == ["CL007"]
