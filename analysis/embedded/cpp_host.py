@@ -5,6 +5,8 @@ literal with `// cllint: opencl` on the line before it."""
 
 from __future__ import annotations
 
+import re
+
 from functools import cache
 
 from tree_sitter import Language, Node, Parser, Tree
@@ -67,6 +69,8 @@ class CppFinder:
             except Unmappable:
                 continue
             text, positions = b.build()
+            if not _LOOKS_LIKE_CODE.search(text):
+                continue  # a title or a file name, not program text (no `;`, `{`, `}` or directive)
             out.append(HostKernel(text, positions, (literal.start_byte, literal.end_byte), origin))
         return out
 
@@ -86,8 +90,10 @@ class CppFinder:
         elif node.type == "declaration" and _is_wrapper(node.child_by_field_name("type")):
             for declarator in node.children_by_field_name("declarator"):
                 value = declarator.child_by_field_name("value")  # cl::Program p(ctx, src) / {src}
-                if value is not None:
+                if value is not None and value.type in ("argument_list", "initializer_list"):
                     args.extend(value.named_children)
+                elif value is not None:  # `cl::Program p = make(ctx, "title")`: the call's own business
+                    args.append(value)
                 elif declarator.type == "function_declarator":  # read as a function declaration
                     params = declarator.child_by_field_name("parameters")
                     args.extend(p.child_by_field_name("type") or p for p in (params.named_children if params else []))
@@ -113,6 +119,9 @@ class CppFinder:
             statement = statement.parent
         return marked_line_before(self.source, node.start_byte, b"//") or \
             marked_line_before(self.source, statement.start_byte, b"//")
+
+
+_LOOKS_LIKE_CODE = re.compile(rb"[;{}]|^[ \t]*#", re.M)
 
 
 def _declared_name(node: Node | None) -> str | None:

@@ -63,10 +63,16 @@ def _is_builtin_function(name: str) -> bool:
     return resolve_builtin(name, [], _ANY_TARGET) is not None  # convert_T, as_T
 
 
+_MAX_NOTES = 8
+
+
 def check_names(body: Body, identifiers: list[Node]) -> None:
+    """One report per name and code in a body: its other uses are the report's notes (a
+    host's `-D` name used 200 times is one finding, issue 29)."""
     fm, facts = body.fm, body.facts
-    reported_macros: set[str] = set()
     suggested: dict[tuple[str, int, str], str | None] = {}
+    first: dict[tuple[str, str], tuple[Node, str, tuple[tuple[int, int, str], ...]]] = {}
+    more: dict[tuple[str, str], list[Node]] = {}
     for ident in identifiers:
         if ident.id in fm.refs:
             continue
@@ -87,6 +93,10 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
             continue  # (an extension macro the target does not define: the target's business)
         if facts.unread_include:
             continue  # a header the model cannot read may declare it
+        if body.facts.view is not None and body.facts.view.active_at(ident.start_byte) is False:
+            continue
+        if (found := _seen(first, more, name, ident)) is not None:
+            continue
         # One answer per name, scope and role: a host's `-D` name used 200 times in a body
         # asked the same edit distances 200 times (each against every visible name).
         scope = fm.scope_at(ident.start_byte)
@@ -95,21 +105,36 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
             suggested[key] = closest(name, _visible(body, scope, role))
         suggestion = suggested[key]
         if suggestion is None and _MACRO_LIKE.match(name):
-            if name not in reported_macros:
-                reported_macros.add(name)
-                body.add("CL012", ident.start_byte, ident.end_byte,
-                         f"'{name}' is not defined in this file: pass it with '-D' or 'define = [...]' "
-                         "in the configuration")
+            first[("CL012", name)] = (ident, f"'{name}' is not defined in this file: pass it with '-D' or "
+                                             "'define = [...]' in the configuration", ())
+            more[("CL012", name)] = []
             continue
         hint = f"; did you mean '{suggestion}'?" if suggestion else ""
         notes = ()
         target = fm.scope_at(ident.start_byte).lookup(suggestion) if suggestion else None
         if target is not None and target.node is not None:
             notes = body.declared_here(target.node, suggestion)
-        if role == "call":
-            body.add("CL011", ident.start_byte, ident.end_byte, f"call to undeclared function '{name}'{hint}", notes)
-        else:
-            body.add("CL010", ident.start_byte, ident.end_byte, f"use of undeclared identifier '{name}'{hint}", notes)
+        code = "CL011" if role == "call" else "CL010"
+        message = f"call to undeclared function '{name}'{hint}" if role == "call" else \
+            f"use of undeclared identifier '{name}'{hint}"
+        first[(code, name)] = (ident, message, notes)
+        more[(code, name)] = []
+    for key, (ident, message, notes) in first.items():
+        rest = more[key]
+        extra = tuple((n.start_byte, n.end_byte, f"'{key[1]}' also used here") for n in rest[:_MAX_NOTES])
+        if len(rest) > _MAX_NOTES:
+            extra += ((rest[_MAX_NOTES].start_byte, rest[_MAX_NOTES].end_byte,
+                       f"and {len(rest) - _MAX_NOTES} more uses of '{key[1]}'"),)
+        body.add(key[0], ident.start_byte, ident.end_byte, message, tuple(notes) + extra)
+
+
+def _seen(first: dict, more: dict, name: str, ident: Node) -> bool | None:
+    """True when `name` was reported in this body already (this use joins its notes)."""
+    for code in ("CL010", "CL011", "CL012"):
+        if (code, name) in first:
+            more[(code, name)].append(ident)
+            return True
+    return None
 
 
 def _type_name(body: Body, name: str) -> bool:

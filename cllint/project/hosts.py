@@ -109,14 +109,31 @@ def kernels_named(hosts: dict[Path, bytes], chosen: list[Path], stems: Iterable[
     wanted = {s for s in stems if len(s) >= 3}
     if not wanted or not chosen:
         return set()
-    pattern = re.compile(rb"\b([A-Za-z_][\w-]*?)[._](?:cl|ocl|opencl|clh)(?![A-Za-z0-9])")
     found: set[str] = set()
     for p in chosen:
-        for m in pattern.finditer(hosts[p]):
-            stem = m.group(1).decode(errors="replace")
+        for stem, _, _ in _kernel_refs(hosts[p]):
             if stem in wanted:
                 found.add(stem)
     return found
+
+
+_SUFFIX_REF = re.compile(rb"[._](?:cl|ocl|opencl|clh)(?![A-Za-z0-9])")
+_STEM_BEFORE = re.compile(rb"[A-Za-z_][\w-]{0,199}\Z")
+
+
+def _kernel_refs(text: bytes):  # noqa: ANN202 - yields (stem, start, end)
+    """Names of OpenCL sources in host text: `scan_dim.cl`, `scan_dim_cl_src` give `scan_dim`.
+    Found by their suffix, the stem read backwards (linear in the text, whatever its words)."""
+    for m in _SUFFIX_REF.finditer(text):
+        window = text[max(0, m.start() - 200):m.start()]
+        before = _STEM_BEFORE.search(window)
+        if before is None:
+            continue
+        stem = before.group(0)
+        start = m.start() - len(stem)
+        if start > 0 and (text[start - 1:start].isalnum() or text[start - 1:start] == b"_"):
+            continue  # longer than the window: not a file's name
+        yield stem.decode(errors="replace"), start, m.end()
 
 
 def macros_in(texts: list[bytes]) -> frozenset[str]:
@@ -146,7 +163,6 @@ def macros_in(texts: list[bytes]) -> frozenset[str]:
     return frozenset(n.decode() for n in names)
 
 
-_KERNEL_REF = re.compile(rb"\b([A-Za-z_][\w-]*?)[._](?:cl|ocl|opencl|clh)(?![A-Za-z0-9])")
 _MAX_GAP = 400  # bytes between two sources named in one statement
 _MAX_SOURCES = 8  # more in one statement is a list of files, not a program
 
@@ -172,17 +188,16 @@ def host_programs(hosts: dict[Path, bytes], stems: Iterable[str]) -> list[HostPr
         text = hosts[path]
         group: list[tuple[str, int]] = []
         last_end = -1
-        for m in _KERNEL_REF.finditer(text):
-            stem = m.group(1).decode(errors="replace")
+        for stem, start, end in _kernel_refs(text):
             if stem not in wanted:
                 continue
-            between = text[last_end:m.start()] if last_end >= 0 else b""
+            between = text[last_end:start] if last_end >= 0 else b""
             if group and (b";" in between or len(between) > _MAX_GAP):
                 _close(group, path, text, out)
                 group = []
             if not group or group[-1][0] != stem:
-                group.append((stem, m.start()))
-            last_end = m.end()
+                group.append((stem, start))
+            last_end = end
         _close(group, path, text, out)
     return out
 

@@ -30,6 +30,7 @@ class FileIndex:
     definitions: frozenset[str]  # functions with a body (two such files cannot share a program)
     uses: frozenset[str]  # every word outside comments and strings
     pastes: frozenset[str] = frozenset()  # fixed parts its macros paste to a parameter (`TP##_new`)
+    locals: frozenset[str] = frozenset()  # names it declares in bodies and parameter lists
 
     @property
     def defines(self) -> frozenset[str]:
@@ -46,10 +47,29 @@ def index_source(data: bytes) -> FileIndex:
     uses = frozenset(w.decode() for w in _WORD.findall(text))
     code = _DIRECTIVE.sub(_blank, text)
     names, definitions = _file_scope(code)
-    return FileIndex(macros, frozenset(names), frozenset(definitions), uses, _pastes(text))
+    return FileIndex(macros, frozenset(names), frozenset(definitions), uses, _pastes(text), _declared(code))
 
 
-_PASTE = re.compile(rb"##\s*([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*(?=##)")
+# Words start at a word's start and match whole (`\w*+`): a 100,000-letter name must not be
+# tried at every split.
+_DECLARATOR = re.compile(rb"(?<!\w)([A-Za-z_]\w*+|\*)\s*+(?:\*\s*+)*+(?<!\w)([A-Za-z_]\w*+)\s*+(?=[=;,)\[])")
+_NOT_TYPES = frozenset({b"return", b"case", b"goto", b"sizeof", b"else", b"do", b"typedef"})
+
+
+def _declared(code: bytes) -> frozenset[str]:
+    """Names in a declarator's place anywhere (`float sigma)`, `int i =`, `T *p;`): a word
+    after a type-like word, before `=`, `;`, `,`, `)` or `[`. Locals and parameters, which
+    must never make a file look like a fragment of the source defining a global of that name."""
+    out = set()
+    for m in _DECLARATOR.finditer(code):
+        before, name = m.group(1), m.group(2)
+        if before in _NOT_TYPES or before == b"*" or name in _KEYWORDS:
+            continue
+        out.add(name.decode())
+    return frozenset(out)
+
+
+_PASTE = re.compile(rb"##\s*+([A-Za-z_]\w*+)|(?<!\w)([A-Za-z_]\w*+)\s*+(?=##)")
 _FUNCTION_MACRO = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*\(([^)]*)\)((?:[^\n\\]|\\.)*)", re.M | re.S)
 
 

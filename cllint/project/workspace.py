@@ -75,7 +75,7 @@ def fragments(sources: Mapping[Path, bytes], wanted: list[Path] | None = None,
                 direct[f] = {}  # a computed include (`#include M2S(PATH/x.cl)`): its sources are its own
                 return direct[f]
             included = {os.path.basename(n.decode(errors="replace")) for line in lines for n in _FILE_NAME.findall(line)}
-            for name in sorted(fi.uses - fi.defines - known):
+            for name in sorted(fi.uses - fi.defines - fi.locals - known):
                 if len(name) < _MIN_NAME:
                     continue
                 ps = providers.get(name)
