@@ -29,7 +29,8 @@ _FIRST: list[tuple[str, re.Pattern[bytes]]] = [
 # What the whole file may show.
 _ANYWHERE: list[tuple[str, re.Pattern[bytes]]] = [
     ("CUDA source", re.compile(
-        rb"^[ \t]*(?:#[ \t]*include[ \t]*[<\"]cuda|extern[ \t]+\"C\"[ \t]+__global__|(?:static[ \t]+)?__global__[ \t]+void\b)",
+        rb"^[ \t]*(?:#[ \t]*include[ \t]*[<\"]cuda|extern[ \t]+\"C\"[ \t]+__global__|(?:static[ \t]+)?__global__[ \t]+void\b|"
+        rb"(?:static[ \t]+|inline[ \t]+)*__device__[ \t]+\w)",
         re.M)),
     ("C++ source", re.compile(rb"^[ \t]*(?:template[ \t]*<[ \t]*(?:typename|class)\b|namespace[ \t]+\w+[ \t]*\{|"
                               rb"#[ \t]*include[ \t]*<(?:iostream|vector|string|cstdio|cstdlib|cmath)>)", re.M)),
@@ -47,3 +48,21 @@ def not_opencl_reason(data: bytes) -> str | None:
         if pattern.search(data):
             return reason
     return None
+
+
+_RAW_OPEN = re.compile(rb"(?:u8|[uUL])?R\"([^\s()\\\"]{0,16})\(")
+
+
+def without_raw_string(data: bytes) -> bytes:
+    """A file that is one C++ raw string around kernel text (`R"( ... )"`, which the grammar
+    reads) as a compiler sees the text: the two markers blanked, every offset kept."""
+    first = _LEADING.match(data)
+    at = first.end() if first else 0
+    m = _RAW_OPEN.match(data, at)
+    if m is None:
+        return data
+    close = b")" + m.group(1) + b'"'
+    end = data.rfind(close)
+    if end < m.end():
+        return data
+    return data[:m.start()] + b" " * (m.end() - m.start()) + data[m.end():end] + b" " * len(close) + data[end + len(close):]

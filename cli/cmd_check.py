@@ -156,9 +156,9 @@ def run(args: argparse.Namespace) -> int:
     clang = _clang(args)
     try:
         resolver = SettingsResolver(_overrides(args))
-        results, io_errors, fixed = _check(args, resolver)
+        results, io_errors, fixed, options_of = _check(args, resolver)
         if clang is not None:
-            results = _with_compiler(clang, results, resolver)
+            results = _with_compiler(clang, results, resolver, options_of)
     except (ConfigError, TargetError) as exc:
         raise UsageError(str(exc)) from None
 
@@ -193,7 +193,8 @@ def _clang(args: argparse.Namespace) -> str | None:
         raise UsageError(str(exc)) from None
 
 
-def _with_compiler(clang: str, results: list[render.FileResult], resolver: SettingsResolver) -> list[render.FileResult]:
+def _with_compiler(clang: str, results: list[render.FileResult], resolver: SettingsResolver,
+                   options_of: dict[str, LintOptions]) -> list[render.FileResult]:
     """Each OpenCL file's clang errors that no rule reported on the line (CL099), on
     threads: each run is a clang process, so the GIL is no bottleneck."""
     import os
@@ -207,6 +208,7 @@ def _with_compiler(clang: str, results: list[render.FileResult], resolver: Setti
             return r  # kernels inside host code: their text is not a file clang can read
         path = Path(r.path) if r.path != "<stdin>" else Path("stdin.cl")
         settings, options = resolver.for_file(path)
+        options = options_of.get(r.path, options)  # with the file's program, as the rules read it
         extra = [d for d in check(clang, r.path, r.source, options, path.resolve().parent, r.diagnostics)
                  if not _per_file_ignored(settings, path, d.code)]
         if not extra:
@@ -291,4 +293,4 @@ def _check(args, resolver: SettingsResolver):
                 diags = [d for d in lint_source(name, new, job.options)
                          if not _per_file_ignored(settings, path, d.code)]
         results.append(render.FileResult(name, data, diags))
-    return results, io_errors, fixed
+    return results, io_errors, fixed, {job.path: job.options for job in jobs}

@@ -85,8 +85,6 @@ def clang_flags(options: LintOptions, folder: Path | None) -> list[str]:
         flags += ["-iquote", str(folder)]
     flags += [f"-I{p}" for p in options.include_paths]
     flags += [f"-D{name}={value}" for name, value in options.defines]
-    for path in options.prelude:  # the sources the program reads first (issue 29)
-        flags += ["-include", path]
     return flags
 
 
@@ -101,9 +99,23 @@ class _Raw:
 
 def run_clang(exe: str, source: bytes, options: LintOptions, folder: Path | None,
               timeout: float = TIMEOUT_S) -> str:
-    """clang's diagnostics for `source` (given on stdin, so an unsaved buffer works)."""
+    """clang's diagnostics for `source` (given on stdin, so an unsaved buffer works), after the
+    sources its program reads first (issue 29), each under a `#line` naming it so that only
+    the file's own errors read as `<stdin>`'s."""
+    from cllint.analysis.source_kind import without_raw_string
+
+    text = b""
+    for path in options.prelude:
+        try:
+            part = without_raw_string(Path(path).read_bytes())
+        except OSError:
+            continue
+        text += b'#line 1 "' + path.replace("\\", "/").replace('"', "").encode() + b'"\n' + part + b"\n"
+    if text:
+        text += b'#line 1 "<stdin>"\n'
+    text += without_raw_string(source)
     try:
-        done = subprocess.run([exe, *clang_flags(options, folder), "-"], input=source,
+        done = subprocess.run([exe, *clang_flags(options, folder), "-"], input=text,
                               capture_output=True, timeout=timeout)
     except (OSError, subprocess.SubprocessError):
         return ""  # a clang that cannot run or hangs adds nothing; the native results stand
@@ -216,9 +228,44 @@ def _host_program(file: str, source: bytes, options: LintOptions, found: list[Di
     return found
 
 
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def build_known(source: bytes, options: LintOptions) -> bool:
+    """Whether clang can build the file as its host does (issue 29): the options are known, or
+    nothing in it or the sources read before it depends on them: no `#if` on a macro nothing
+    defines, no name the host passes with `-D` (its value unknown), no `-D` name the host
+    computes. Otherwise clang's one build is a guess, and its errors are not reported."""
+    if options.options_known:
+        return True
+    host = set(options.host_macros)
+    if "*" in host:
+        return False
+    from cllint.analysis.preprocessor.choices import _names_host_macro
+    from cllint.analysis.preprocessor.directives import scan_directives
+
+    texts = [source]
+    for path in options.prelude:
+        try:
+            texts.append(Path(path).read_bytes())
+        except OSError:
+            continue
+    scans = [scan_directives(t) for t in texts]
+    defined = {d.name for ds in scans for d in ds if d.kind in ("define", "undef") and d.name}
+    env = {**options.target.predefined_macros(), **dict(options.defines)}
+    if any(_names_host_macro(d, env, defined) for ds in scans for d in ds
+           if d.kind in ("if", "ifdef", "ifndef", "elif", "elifdef", "elifndef")):
+        return False
+    if host - defined:
+        words = set(_WORD.findall(source.decode("utf-8", "replace")))
+        if words & (host - defined):
+            return False
+    return True
+
+
 def check(exe: str, file: str, source: bytes, options: LintOptions, folder: Path | None,
           native: Iterable[Diagnostic], timeout: float = TIMEOUT_S) -> list[Diagnostic]:
-    if not wanted(options):
+    if not wanted(options) or not build_known(source, options):
         return []
     found = compiler_diagnostics(file, source, run_clang(exe, source, options, folder, timeout), native)
     found = _host_program(file, source, options, found)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 _STRIP = re.compile(rb"//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/|$)|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'", re.S)
 _DIRECTIVE = re.compile(rb"^[ \t]*#(?:[^\n\\]|\\.)*", re.M | re.S)
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
+_DEFINE_LINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(?:[^\n\\]|\\.)*", re.M | re.S)
 # What is left of a C++ raw string around the file (`R"(` ... `)"`) once strings are blanked.
 _RAW_MARK = re.compile(rb"(?:u8|[uUL])?R\"[^\s()\\\"]{0,16}\(|\)[^\s()\\\"]{0,16}\"")
 _TOKEN = re.compile(rb"[A-Za-z_]\w*|[{}()\[\];,=]")
@@ -44,8 +45,11 @@ def _blank(m: re.Match[bytes]) -> bytes:
 def index_source(data: bytes) -> FileIndex:
     text = _RAW_MARK.sub(_blank, _STRIP.sub(_blank, data))
     macros = frozenset(m.group(1).decode() for m in _DEFINE.finditer(text))
-    uses = frozenset(w.decode() for w in _WORD.findall(text))
     code = _DIRECTIVE.sub(_blank, text)
+    # Words of the code and of macro bodies; a word only an `#if` names is a choice the host
+    # makes, not a name the file needs from another source.
+    bodies = b"\n".join(m.group(0) for m in _DEFINE_LINE.finditer(text))
+    uses = frozenset(w.decode() for w in _WORD.findall(code) + _WORD.findall(bodies))
     names, definitions = _file_scope(code)
     return FileIndex(macros, frozenset(names), frozenset(definitions), uses, _pastes(text), _declared(code))
 

@@ -179,9 +179,9 @@ class Project:
             prelude = tuple(str(p) for p in frag.prelude) if frag else ()
             note = frag.note if frag else None
             joined = d["joined"].get(path)  # type: ignore[attr-defined]
-            if joined is not None:  # what the host joins, then what the names suggest besides
+            if joined is not None:  # what the names need first, then what the host joins
                 before, note = joined
-                prelude = (*before, *(p for p in prelude if p not in before))
+                prelude = (*(p for p in prelude if p not in before), *before)
             macros = (*hosted, "*") if path.stem in d["computed"] else hosted  # type: ignore[operator]
             include = d["dirs"].get(path, ())  # type: ignore[attr-defined]
             ctx = ProgramContext(prelude, note, macros, include)
