@@ -236,6 +236,10 @@ def build_known(source: bytes, options: LintOptions) -> bool:
     nothing in it or the sources read before it depends on them: no `#if` on a macro nothing
     defines, no name the host passes with `-D` (its value unknown), no `-D` name the host
     computes. Otherwise clang's one build is a guess, and its errors are not reported."""
+    from cllint.analysis.source_kind import not_opencl_reason
+
+    if not_opencl_reason(source) is not None:
+        return False  # CUDA, C++, a template: no OpenCL compiler sees it as it is (CL006)
     if options.options_known:
         return True
     host = set(options.host_macros)

@@ -146,7 +146,8 @@ class UnguardedOptionalFeature(_GatingRule):
     `#if __OPENCL_C_VERSION__ >= 200 && __OPENCL_C_VERSION__ < 300` (`>= 200` alone lets
     a 3.0 device without the feature in). A `#pragma OPENCL EXTENSION x : enable` is not a
     guard: it does not make the extension exist (CL309 checks the pragma is there). One
-    report per statement and requirement.
+    report per function and requirement, its other uses in the function as notes (outside
+    functions, one per declaration).
 
     The generic address space is also used without its keyword: in OpenCL C 2.0 and 3.0 a
     pointer with no address space on its pointee is generic, so `int *p = g;`, `(int *)g`
@@ -207,8 +208,8 @@ class UnguardedOptionalFeature(_GatingRule):
                 continue
             if _full_profile_guarantees(use.requires):
                 continue
-            # A file that enables the extension for all its code reads as one need: one report.
-            key = (-2 if _required_by_pragma(view, use) else _item_of(items, use.start), use.requires)
+            owner = _item_of(items, use.start)
+            key = (owner if owner is not None else ("at", use.item or use.start), use.requires)
             if key not in firsts:
                 firsts[key] = use
                 more[key] = []
@@ -232,35 +233,21 @@ class UnguardedOptionalFeature(_GatingRule):
 _MAX_NOTES = 8
 
 
-def _required_by_pragma(view, use: Use) -> bool:  # noqa: ANN001 - a PreprocessorView
-    """The file enables an extension that meets the need with a
-    `#pragma OPENCL EXTENSION name : enable` before the use (in any arm not known to be
-    compiled out: `#ifdef cl_intel_subgroups` ... `#else` enabling `cl_khr_subgroups`): the file states that all its
-    code needs the extension, so its uses are one finding (one guard around the file, or a
-    host that builds it only where the extension is), not one per function (issue 29).
-    The pragma is still no guard (it does not make the extension exist)."""
-    if view is None:
-        return False
-    for alt in use.requires:
-        for name in alt:
-            if not name.startswith("cl_"):
-                continue
-            ev = view.extension_pragma_at(use.start, name)
-            if ev is not None and ev.behavior == "enable" and ev.name == name and ev.span.file == view.file_id:
-                return True
-    return False
+def _top_level_starts(ctx: RuleContext) -> list[tuple[int, int]]:
+    """The function definitions the incremental driver re-analyses one by one (its own
+    reading): grouping by them keeps a function's findings its own."""
+    from cllint.analysis.incremental import top_level_functions
+
+    return [(f.start, f.end) for f in top_level_functions(ctx.tree, ctx.source)]
 
 
-def _top_level_starts(ctx: RuleContext) -> list[int]:
-    return [c.start_byte for c in ctx.tree.root_node.children]
-
-
-def _item_of(starts: list[int], offset: int) -> int:
-    """The start of the top-level item holding `offset`."""
+def _item_of(functions: list[tuple[int, int]], offset: int) -> int | None:
+    """The start of the function holding `offset`; None outside every function (its uses
+    are reported one statement at a time)."""
     from bisect import bisect_right
 
-    i = bisect_right(starts, offset) - 1
-    return starts[i] if i >= 0 else -1
+    i = bisect_right(functions, (offset, 1 << 62)) - 1
+    return functions[i][0] if i >= 0 and offset < functions[i][1] else None
 
 
 # Portability mode assumes a full-profile device: there 64-bit integers are mandatory

@@ -24,6 +24,8 @@ export interface ServerSettings {
   embeddedPython?: boolean;
   /** Lint the kernels in C/C++ buffers (the server's default: false). */
   embeddedCpp?: boolean;
+  /** Read each file through its program (sibling sources, host -D names); the server's default: true. */
+  projectModel?: boolean;
   /** Whether VS Code trusts the workspace; false: the server builds and runs nothing. */
   trustedWorkspace?: boolean;
 }
@@ -39,7 +41,7 @@ export interface Substitutions {
 
 const STRING_KEYS = ['std', 'target', 'device', 'compilerCheck'] as const;
 const LIST_KEYS = ['defines', 'select', 'ignore'] as const;
-const BOOL_KEYS = ['buildOnSave', 'runOnSave', 'embeddedPython', 'embeddedCpp'] as const;
+const BOOL_KEYS = ['buildOnSave', 'runOnSave', 'embeddedPython', 'embeddedCpp', 'projectModel'] as const;
 
 /** `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and a leading `~`, as VS Code users expect. */
 export function substitute(value: string, subs: Substitutions): string {

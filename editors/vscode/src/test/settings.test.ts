@@ -15,12 +15,12 @@ test('every server key is forwarded', () => {
     std: 'CL3.0', target: 'device:1', features: '+__opencl_c_fp64, -__opencl_c_images',
     includePaths: ['${workspaceFolder}/include', '~/cl'], defines: ['N=16', 'USE_LOCAL'],
     select: ['CL2', 'CL101'], ignore: ['CL5'], device: 'gpu', buildOnSave: true, runOnSave: false,
-    analysisBudget: 0.5, compilerCheck: 'off', python: '/usr/bin/python3',
+    analysisBudget: 0.5, compilerCheck: 'off', python: '/usr/bin/python3', projectModel: false,
   }), { workspaceFolder: '/ws', home: '/home/u' }), {
     std: 'CL3.0', target: 'device:1', features: '+__opencl_c_fp64,-__opencl_c_images',
     includePaths: ['/ws/include', '/home/u/cl'], defines: ['N=16', 'USE_LOCAL'],
     select: ['CL2', 'CL101'], ignore: ['CL5'], device: 'gpu', buildOnSave: true, runOnSave: false,
-    analysisBudget: 0.5, compilerCheck: 'off',
+    analysisBudget: 0.5, compilerCheck: 'off', projectModel: false,
   });
 });
 
