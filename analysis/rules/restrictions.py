@@ -164,6 +164,8 @@ class _Scan:
                     continue
                 outer = ident
                 parent = ident.parent
+                if parent is not None and parent.type == "function_declarator":
+                    continue  # a prototype's own name (`uint2 ARGS_25(state);` reads as one)
                 while parent is not None and parent.type == "parenthesized_expression":
                     outer, parent = parent, parent.parent
                 if parent is not None and parent.type == "call_expression" and \

@@ -79,8 +79,9 @@ def _check_body(body: Body, block: Node) -> list[Node]:
         if call.type not in ("call_expression", "macro_invocation"):
             continue
         fn = call.child_by_field_name("function")
-        if fn is not None and fn.type == "identifier" and fn.id not in body.fm.refs and \
-                not body.facts.header_function(body.text(fn)):
+        if fn is not None and fn.type == "identifier" and (
+                (fn.id not in body.fm.refs and not body.facts.header_function(body.text(fn)))
+                or body.facts.macro_arity(body.text(fn)) is not None):  # a function-like macro of the file
             args = call.child_by_field_name("arguments")
             if args is not None:  # a macro's arguments may be names it declares
                 within = all_identifiers[bisect_left(starts, args.start_byte):bisect_left(starts, args.end_byte)]

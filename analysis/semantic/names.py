@@ -79,8 +79,9 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
         name = body.text(ident)
         if facts.is_macro(name) or name in body.macro_args or name.startswith("__") or _type_name(body, name):
             continue
-        if facts.header_quiet(name) or (facts.view is not None and facts._own_pastes.could_make(name, facts.macro_words)):
-            continue  # (`GEN(float)` with `T add_##T(...)` defines `add_float`)
+        if facts.header_quiet(name) or (facts.view is not None and facts._own_pastes.could_make(
+                name, facts.macro_words | _body_words(body, identifiers))):
+            continue  # (`GEN(float)` with `T add_##T(...)` defines `add_float`; `ARGS_25(state)` `state0`)
         if name in HEADER_MACROS or name.startswith(HEADER_PREFIXES):
             continue
         role = _use_role(ident)
@@ -126,6 +127,16 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
             extra += ((rest[_MAX_NOTES].start_byte, rest[_MAX_NOTES].end_byte,
                        f"and {len(rest) - _MAX_NOTES} more uses of '{key[1]}'"),)
         body.add(key[0], ident.start_byte, ident.end_byte, message, tuple(notes) + extra)
+
+
+def _body_words(body: Body, identifiers: list[Node]) -> frozenset[str]:
+    """The body's words, once: an argument pasted by a macro (`uint2 ARGS_25(state);` with
+    `x ## 0, x ## 1, ...` declares `state0`...) is one of them."""
+    got = getattr(body, "_words", None)
+    if got is None:
+        got = frozenset(body.text(i) for i in identifiers)
+        body._words = got  # type: ignore[attr-defined]
+    return got
 
 
 def _seen(first: dict, more: dict, name: str, ident: Node) -> bool | None:
