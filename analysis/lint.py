@@ -45,6 +45,9 @@ class LintOptions:
     options_known: bool = False
     # Macro names the workspace's host code passes with `-D` (values unknown): never undeclared.
     host_macros: tuple[str, ...] = ()
+    # Extensions and features the workspace's host code checks on the device before it builds
+    # (`"cl_khr_fp16" in extensions`): their unguarded uses are the host's choice (CL301).
+    host_features: tuple[str, ...] = ()
     # CL007's note when the prelude was inferred (message, start, end in the file).
     program_note: tuple[str, int, int] | None = None
 
@@ -135,7 +138,8 @@ def lint_tree(
     ctx = RuleContext(
         file=file, source=source, tree=tree, target=options.target,
         preprocessor=preprocessor, model=model,
-        options={"mode": options.mode, "focus": focus, "edited": edited, "program_note": options.program_note},
+        options={"mode": options.mode, "focus": focus, "edited": edited, "program_note": options.program_note,
+                 "host_features": frozenset(options.host_features)},
     )
     local_ctx = None
     if local_focus is not None and local_focus != focus:

@@ -45,9 +45,29 @@ def not_opencl_reason(data: bytes) -> str | None:
         if pattern.match(data, at):
             return reason
     for reason, pattern in _ANYWHERE:
-        if pattern.search(data):
-            return reason
+        for m in pattern.finditer(data):
+            if not _in_language_arm(data, m.start()):
+                return reason  # (inside `#ifdef __cplusplus` it is one of the file's builds)
     return None
+
+
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b([^\n]*)", re.M)
+_LANGUAGE = re.compile(rb"__cplusplus|__CUDACC__|__CUDA_ARCH__|__HIP|__NVCC__|CUDA|__OPENCL")
+
+
+def _in_language_arm(data: bytes, offset: int) -> bool:
+    """Whether `offset` sits in a conditional group that picks a language (`#ifdef
+    __cplusplus`, `#if defined(__CUDACC__)`, `#ifdef __OPENCL_VERSION__ ... #else`)."""
+    stack: list[bool] = []
+    for m in _CONDITIONAL.finditer(data, 0, offset):
+        kind = m.group(1)
+        if kind in (b"if", b"ifdef", b"ifndef"):
+            stack.append(_LANGUAGE.search(m.group(2)) is not None)
+        elif kind == b"elif" and stack:
+            stack[-1] = stack[-1] or _LANGUAGE.search(m.group(2)) is not None
+        elif kind == b"endif" and stack:
+            stack.pop()
+    return any(stack)
 
 
 _RAW_OPEN = re.compile(rb"(?:u8|[uUL])?R\"([^\s()\\\"]{0,16})\(")

@@ -257,8 +257,13 @@ def _programs(args, inputs: list[tuple[str, Path, bytes]]) -> dict[Path, Callabl
     if not paths:
         return {}
     folders = [Path(raw) for raw in args.paths if raw != "-" and Path(raw).is_dir()]
-    project = Project(folders, [] if folders else paths)
-    return {p: ctx.apply for p, ctx in project.contexts(paths).items() if ctx is not NO_CONTEXT}
+    try:
+        project = Project(folders, [] if folders else paths)
+        return {p: ctx.apply for p, ctx in project.contexts(paths).items() if ctx is not NO_CONTEXT}
+    except Exception as exc:  # a workspace that cannot be read: each file is still checked alone
+        print(f"cllint: warning: the project model failed ({type(exc).__name__}: {exc}); "
+              "files are checked alone", file=sys.stderr)
+        return {}
 
 
 def _check(args, resolver: SettingsResolver):

@@ -206,7 +206,7 @@ class UnguardedOptionalFeature(_GatingRule):
         for use in _uses(ctx):
             if not use.requires or _guarded_or_dead(view, use):
                 continue
-            if _full_profile_guarantees(use.requires):
+            if _full_profile_guarantees(use.requires) or _host_checks(ctx, use.requires):
                 continue
             owner = _item_of(items, use.start)
             key = (owner if owner is not None else ("at", use.item or use.start), use.requires)
@@ -231,6 +231,13 @@ class UnguardedOptionalFeature(_GatingRule):
 
 
 _MAX_NOTES = 8
+
+
+def _host_checks(ctx: RuleContext, requires) -> bool:  # noqa: ANN001 - alternatives of names
+    """The workspace's host checks the device for one way to meet the need before it builds
+    (cllint/project/hosts.py `checked_extensions`): whether the kernel may use it is its choice."""
+    checked = ctx.options.get("host_features")
+    return bool(checked) and any(alt and all(name in checked for name in alt) for alt in requires)
 
 
 def _top_level_starts(ctx: RuleContext) -> list[tuple[int, int]]:

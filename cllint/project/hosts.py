@@ -206,3 +206,34 @@ def _close(group: list[tuple[str, int]], path: Path, text: bytes, out: list[Host
     stems = tuple(dict.fromkeys(s for s, _ in group))
     if 2 <= len(stems) <= _MAX_SOURCES:
         out.append(HostProgram(stems, path, text.count(b"\n", 0, group[0][1]) + 1))
+
+
+_EXTENSION_NAME = re.compile(rb"\b(cl_(?:khr|ext|intel|amd|nv|arm|qcom|img|apple|altera)_\w+|__opencl_c_\w+)")
+# Device queries that answer for a feature: a host that asks builds what needs it only where
+# the answer is yes.
+_QUERIES = {
+    b"CL_DEVICE_IMAGE_SUPPORT": ("__opencl_c_images",),
+    b"CL_DEVICE_DOUBLE_FP_CONFIG": ("cl_khr_fp64", "__opencl_c_fp64"),
+    b"CL_DEVICE_HALF_FP_CONFIG": ("cl_khr_fp16", "__opencl_c_fp16"),
+}
+# Extension and feature names that say the same (the spec's feature macros of 3.0).
+_SAME = {"cl_khr_fp64": "__opencl_c_fp64", "cl_khr_fp16": "__opencl_c_fp16",
+         "cl_khr_subgroups": "__opencl_c_subgroups", "cl_khr_3d_image_writes": "__opencl_c_3d_image_writes"}
+
+
+def checked_extensions(hosts: dict[Path, bytes]) -> frozenset[str]:
+    """Extensions and features the host code names (`"cl_khr_fp16" in dev.extensions`,
+    `CL_DEVICE_DOUBLE_FP_CONFIG`): the host decides whether to build what needs them, so a
+    kernel's unguarded use of one is the host's choice, not a portability problem (issue 29)."""
+    names: set[str] = set()
+    for path, text in hosts.items():
+        if path.name in HOST_NAMES or path.suffix.lower() == ".cmake":
+            continue  # a build file's option names say nothing about a device check
+        names.update(n.decode() for n in _EXTENSION_NAME.findall(text))
+        for query, features in _QUERIES.items():
+            if query in text:
+                names.update(features)
+    for a, b in _SAME.items():
+        if a in names or b in names:
+            names.update((a, b))
+    return frozenset(names)

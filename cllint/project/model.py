@@ -17,9 +17,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .hosts import HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS, computed_option_hosts, host_programs, kernels_named, \
-    macros_in
-from .include_dirs import by_name, inferred_dirs
+from .hosts import HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS, checked_extensions, computed_option_hosts, host_programs, \
+    kernels_named, macros_in
+from .include_dirs import by_name, inferred_dirs, pyopencl_include_dir
 from .index import FileIndex, index_source
 from .workspace import fragments
 
@@ -40,6 +40,7 @@ class ProgramContext:
     note: tuple[str, int, int] | None = None
     host_macros: tuple[str, ...] = ()
     include_dirs: tuple[str, ...] = ()
+    host_features: tuple[str, ...] = ()  # extensions and features the host checks before building
 
     def apply(self, options: LintOptions) -> LintOptions:
         if self == NO_CONTEXT:
@@ -47,7 +48,8 @@ class ProgramContext:
         return replace(options, prelude=(*options.prelude, *self.prelude),
                        program_note=self.note or options.program_note,
                        host_macros=(*options.host_macros, *self.host_macros),
-                       include_paths=(*options.include_paths, *self.include_dirs))
+                       include_paths=(*options.include_paths, *self.include_dirs),
+                       host_features=(*options.host_features, *self.host_features))
 
 
 NO_CONTEXT = ProgramContext()
@@ -138,6 +140,7 @@ class Project:
             "indexed": indexed,
             "dirs": dirs,
             "host_macros": tuple(sorted(macros_in(list(hosts.values())))),
+            "host_features": tuple(sorted(checked_extensions(hosts))),
             "computed": kernels_named(hosts, computed_option_hosts(hosts), stems),
             "joined": _joined_by_hosts(host_programs(hosts, stems), sources),
             "fragments": {},
@@ -166,26 +169,43 @@ class Project:
         todo = [p for p in wanted if p in sources and p not in d["fragments"]]  # type: ignore[operator]
         if todo:
             indexed: dict[Path, bytes] = d["indexed"]  # type: ignore[assignment]
-            found = fragments(indexed, todo, self._indexes(indexed)) if len(indexed) > 1 else {}
+            indexes = self._indexes(indexed)
+            found = fragments(indexed, todo, indexes) if len(indexed) > 1 else {}
+            if "macros" not in d:  # macro name -> how many sources define it
+                counts: dict[str, int] = {}
+                for fi in indexes.values():
+                    for m in fi.macros:
+                        counts[m] = counts.get(m, 0) + 1
+                d["macros"] = counts
             for p in todo:
-                d["fragments"][p] = found.get(p)  # type: ignore[index]
+                # Macros the file uses that another source defines (several do, so none is
+                # read before it): the host's choice of source, never "pass it with -D".
+                fi = indexes.get(p)
+                own = fi.macros if fi is not None else frozenset()
+                uses = fi.uses if fi is not None else frozenset()
+                shared = tuple(sorted(m for m in uses - own if d["macros"].get(m, 0) > 0))  # type: ignore[attr-defined]
+                d["fragments"][p] = (found.get(p), shared)  # type: ignore[index]
         out: dict[Path, ProgramContext] = {}
         hosted: tuple[str, ...] = d["host_macros"]  # type: ignore[assignment]
         for path in wanted:
-            if path not in sources:
-                out[path] = ProgramContext(host_macros=hosted) if hosted else NO_CONTEXT
+            checked: tuple[str, ...] = d["host_features"]  # type: ignore[assignment]
+            if path not in sources:  # host code: its kernels' programs (pyopencl's headers on its path)
+                pyopencl = pyopencl_include_dir() if path.suffix == ".py" else None
+                include = (str(pyopencl),) if pyopencl is not None else ()
+                out[path] = ProgramContext(host_macros=hosted, include_dirs=include, host_features=checked) \
+                    if hosted or checked or include else NO_CONTEXT
                 continue
-            frag = d["fragments"].get(path)  # type: ignore[attr-defined]
+            frag, shared = d["fragments"].get(path) or (None, ())  # type: ignore[attr-defined]
             prelude = tuple(str(p) for p in frag.prelude) if frag else ()
             note = frag.note if frag else None
             joined = d["joined"].get(path)  # type: ignore[attr-defined]
             if joined is not None:  # what the names need first, then what the host joins
                 before, note = joined
                 prelude = (*(p for p in prelude if p not in before), *before)
-            macros = (*hosted, "*") if path.stem in d["computed"] else hosted  # type: ignore[operator]
+            macros = (*hosted, *shared, "*") if path.stem in d["computed"] else (*hosted, *shared)  # type: ignore[operator]
             include = d["dirs"].get(path, ())  # type: ignore[attr-defined]
-            ctx = ProgramContext(prelude, note, macros, include)
-            out[path] = ctx if (prelude or macros or include) else NO_CONTEXT
+            ctx = ProgramContext(prelude, note, macros, include, checked)
+            out[path] = ctx if (prelude or macros or include or checked) else NO_CONTEXT
         return out
 
     def context(self, path: Path) -> ProgramContext:
