@@ -3,8 +3,8 @@
 `PreprocessorView.inactive_ranges()` lists every arm that is false with nothing more defined.
 That is too many to ignore: `#if defined(IMG_7x7)` or `#if TILE > 1` in a file built with `-D`
 is false here only because the host defines the name. An arm counts as *decided* dead only
-when every name its conditions mention is one the file (`#define`/`#undef`), `-D`, or, in
-target mode, the target speaks for.
+when every name its conditions mention is one the file (`#define`/`#undef`), `-D`, the
+compiler (reserved `__` names other than the target's) or, in target mode, the target speaks for.
 """
 
 from __future__ import annotations
@@ -60,8 +60,14 @@ def _decided_ranges(view: Any, portable: Mapping[str, str] | None, active: bool)
 def decided(branch: Any, known: set[str], by_target: bool = True) -> bool:
     """Every name the arm's conditions mention is one the file, `-D` or (with `by_target`) the
     target speaks for (`defined` aside)."""
-    return all(name == "defined" or name in known or by_target and _is_target_name(name)
-               for c in branch.conditions for name in _NAME.findall(str(c)))
+    return all(name == "defined" or name in known or (by_target and _is_target_name(name))
+               or _compiler_name(name) for c in branch.conditions for name in _NAME.findall(str(c)))
+
+
+def _compiler_name(name: str) -> bool:
+    """A reserved name (`__cplusplus`, `__CUDACC__`) that is not the target's: the compiler
+    alone defines those (clang-19's own are in its predefined macros), never a host's `-D`."""
+    return name.startswith("__") and not _is_target_name(name)
 
 
 def within(ranges: DeadRanges, offset: int) -> bool:

@@ -251,3 +251,27 @@ def test_the_compiler_layer_reads_the_program_too(tmp_path: Path) -> None:
         pytest.skip("clang-19 is not installed (scripts/setup installs it)")
     write(tmp_path, {"common.cl": COMMON, "main.cl": MAIN, "k.cl": ARMS})
     assert codes(check("--compiler", "clang", ".", cwd=tmp_path)) == ["CL007"]
+
+
+def test_an_extension_the_host_checks_is_its_choice(tmp_path: Path) -> None:
+    kernel = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n__kernel void k(__global half *h) { h[0] = h[1]; }\n"
+    write(tmp_path, {"k.cl": kernel})
+    assert "CL301" in codes(check(".", cwd=tmp_path))
+    # the host builds it only where the device has the extension
+    write(tmp_path, {"host.cpp": 'bool fp16 = strstr(extensions, "cl_khr_fp16") != nullptr;\n'})
+    assert "CL301" not in codes(check(".", cwd=tmp_path))
+
+
+def test_a_macro_several_sources_define_is_never_passed_with_minus_d(tmp_path: Path) -> None:
+    write(tmp_path, {"a.cl": "#define TILE 8\n", "b.cl": "#define TILE 16\n",
+                     "main.cl": "__kernel void k(__global float *x) { x[0] = TILE; }\n"})
+    assert "CL012" not in codes(check(".", cwd=tmp_path))
+    (tmp_path / "a.cl").unlink()
+    (tmp_path / "b.cl").unlink()
+    assert codes(check(".", cwd=tmp_path)) == ["CL012"]
+
+
+def test_cplusplus_in_a_language_arm_is_still_opencl(tmp_path: Path) -> None:
+    write(tmp_path, {"k.cl": "#ifdef __cplusplus\ntemplate <typename T> T id(T x) { return x; }\n#endif\n"
+                             "__kernel void k(__global int *o) { o[0] = nope; }\n"})
+    assert codes(check(".", cwd=tmp_path)) == ["CL010"]
