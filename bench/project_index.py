@@ -92,12 +92,22 @@ def main() -> int:
     tune = [n for n in sorted(P.PROJECTS) if P.split_of(n) == "tune"]
     roots = {n: r for n in tune if (r := P.checkout(n)) is not None}
     name = args.project or max(roots, key=lambda n: P.opencl_lines(roots[n]))
-    runs = [json.loads(subprocess.run([sys.executable, __file__, "--_index", str(roots[name])], check=True,
-                                      capture_output=True, text=True).stdout) for _ in range(args.runs)]
-    s = [r["seconds"] for r in runs]
-    print(f"index {name}: {runs[0]['files']} files, {runs[0]['sources']} OpenCL sources "
-          f"({runs[0]['with_prelude']} with a prelude); build + every context "
-          f"median {statistics.median(s):.2f} s (min {min(s):.2f}), peak RSS added {max(r['rss_mib'] for r in runs):.0f} MiB")
+    import os
+    import tempfile
+
+    for label in ("cold", "warm"):  # cold: an empty index cache each run; warm: the second run's
+        runs = []
+        for _ in range(args.runs):
+            with tempfile.TemporaryDirectory() as cache:
+                env = {**os.environ, "XDG_CACHE_HOME": cache}
+                for i in range(1 if label == "cold" else 2):
+                    out = subprocess.run([sys.executable, __file__, "--_index", str(roots[name])], check=True,
+                                         capture_output=True, text=True, env=env).stdout
+                runs.append(json.loads(out))
+        s = [r["seconds"] for r in runs]
+        print(f"index {name} ({label} cache): {runs[0]['files']} files, {runs[0]['sources']} OpenCL sources "
+              f"({runs[0]['with_prelude']} with a prelude); build + every context median "
+              f"{statistics.median(s):.2f} s (min {min(s):.2f}), peak RSS added {max(r['rss_mib'] for r in runs):.0f} MiB")
     if args.project:
         return 0
     # the file whose program spans the most sources, among the tune projects' sources

@@ -67,6 +67,17 @@ def includes(snap, u: Unit, like: FileId) -> list[Unit]:
             text = got[1] if got is not None and got[0] == ref.resolved else None
         if (inc := unit(snap, ref.resolved, text, like)) is not None:
             out.append(inc)
+    # The sources the file's program reads before it (issue 29): definitions, references and
+    # hover follow a name into them as into a header.
+    for d in u.view.directives:
+        if d.keyword != "prelude" or d.path is None or snap.include_resolver is None:
+            continue
+        try:
+            got = snap.include_resolver(d.path, False, u.file)
+        except Exception:  # noqa: BLE001 - a resolver bug must not take the feature down
+            got = None
+        if got is not None and (inc := unit(snap, got[0], None if snap.has_file(got[0]) else got[1], like)):
+            out.append(inc)
     return out
 
 

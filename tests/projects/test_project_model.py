@@ -275,3 +275,21 @@ def test_cplusplus_in_a_language_arm_is_still_opencl(tmp_path: Path) -> None:
     write(tmp_path, {"k.cl": "#ifdef __cplusplus\ntemplate <typename T> T id(T x) { return x; }\n#endif\n"
                              "__kernel void k(__global int *o) { o[0] = nope; }\n"})
     assert codes(check(".", cwd=tmp_path)) == ["CL010"]
+
+
+def test_go_to_definition_follows_a_name_into_the_source_read_before(tmp_path: Path) -> None:
+    from cllint.analysis.db import Change, Host
+    from cllint.analysis.ide import navigation
+    from cllint.analysis.lint import LintOptions
+    from cllint.includes import FileIncludeResolver
+    from cllint.project.model import Project
+
+    write(tmp_path, {"common.cl": COMMON, "main.cl": MAIN})
+    main = tmp_path / "main.cl"
+    options = Project([tmp_path]).context(main).apply(LintOptions())
+    host = Host(include_resolver=FileIncludeResolver([]))
+    host.apply_change(Change(files={str(main): main.read_bytes()}, options={str(main): options}))
+    snap = host.snapshot()
+    assert snap.diagnostics(str(main))[0].code == "CL007"  # and no CL011: the name is declared
+    (loc,) = navigation.definition(snap, str(main), MAIN.index("helper"))
+    assert Path(loc.file).name == "common.cl" and COMMON.encode()[loc.start:loc.end] == b"helper"
