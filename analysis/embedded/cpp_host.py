@@ -50,6 +50,9 @@ class CppFinder:
                 name = _declared_name(node.child_by_field_name("declarator"))
                 value = node.child_by_field_name("value")
                 if name and value is not None:
+                    if value.type == "initializer_list" and any(
+                            c.type not in _STRINGS for c in value.named_children if c.type != "comment"):
+                        continue  # `{cond ? "float" : "double", "...", ...}`: pieces of one program, some computed
                     for literal in _strings_in(value, deep=value.type == "initializer_list"):
                         self.literals.setdefault(name, []).append(literal)
 

@@ -293,3 +293,20 @@ def test_go_to_definition_follows_a_name_into_the_source_read_before(tmp_path: P
     assert snap.diagnostics(str(main))[0].code == "CL007"  # and no CL011: the name is declared
     (loc,) = navigation.definition(snap, str(main), MAIN.index("helper"))
     assert Path(loc.file).name == "common.cl" and COMMON.encode()[loc.start:loc.end] == b"helper"
+
+
+def test_a_program_of_several_strings_some_computed_is_not_read_piece_by_piece(tmp_path: Path) -> None:
+    write(tmp_path, {"host.c": (
+        'void make(cl_context ctx, int single) {\n'
+        '  const char *sources[3] = {\n'
+        '    "__kernel void fill(__global ",\n'
+        '    single ? "float" : "double",\n'
+        '    "* out) { out[get_global_id(0)] = 0; }\\n",\n'
+        '  };\n'
+        '  clCreateProgramWithSource(ctx, 3, sources, 0, 0);\n'
+        '}\n')})
+    assert codes(check(".", cwd=tmp_path)) == []
+    # one literal is still a kernel of its own
+    write(tmp_path, {"host.c": 'const char *src = "__kernel void k(__global int *o) { o[0] = nope; }";\n'
+                               'void make(cl_context c) { clCreateProgramWithSource(c, 1, &src, 0, 0); }\n'})
+    assert codes(check(".", cwd=tmp_path)) == ["CL010"]
