@@ -34,6 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--target", metavar="PRESET", help="target preset (CL1.2, CL3.0-all, ...) or device:N")
     p.add_argument("-I", dest="include", action="append", metavar="DIR", help="include search path")
     p.add_argument("-D", dest="define", action="append", metavar="NAME[=VALUE]", help="define a macro")
+    p.add_argument("--include", "-include", dest="force_include", action="append", metavar="FILE",
+                   help="read FILE before each file, as the compiler's -include (a header the build force-includes)")
     p.add_argument("--select", metavar="CODES", help="comma-separated codes or prefixes to enable")
     p.add_argument("--ignore", metavar="CODES", help="comma-separated codes or prefixes to disable")
     p.add_argument("--extend-select", metavar="CODES", help="codes or prefixes to enable on top of the selection")
@@ -266,7 +268,18 @@ def _programs(args, inputs: list[tuple[str, Path, bytes]]) -> dict[Path, Callabl
         return {}
 
 
+def _force_included(args) -> tuple[str, ...]:
+    out = []
+    for raw in args.force_include or ():
+        path = Path(raw)
+        if not path.is_file():
+            raise UsageError(f"--include {raw}: no such file")
+        out.append(str(path.resolve()))
+    return tuple(out)
+
+
 def _check(args, resolver: SettingsResolver):
+    forced = _force_included(args)
     inputs, io_errors = _read_inputs(args, resolver)
     programs = _programs(args, inputs)
     jobs, settings_of = [], []
@@ -277,6 +290,8 @@ def _check(args, resolver: SettingsResolver):
             options = apply_configured(*configured, options, settings)
         else:
             options = programs.get(path.resolve(), lambda o: o)(options)
+        if forced:  # the command line's -include files come first, as the compiler reads them
+            options = replace(options, prelude=(*forced, *options.prelude))
         if args.budget is not None:
             options = replace(options, budget=args.budget)
         settings_of.append(settings)

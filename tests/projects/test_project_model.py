@@ -310,3 +310,15 @@ def test_a_program_of_several_strings_some_computed_is_not_read_piece_by_piece(t
     write(tmp_path, {"host.c": 'const char *src = "__kernel void k(__global int *o) { o[0] = nope; }";\n'
                                'void make(cl_context c) { clCreateProgramWithSource(c, 1, &src, 0, 0); }\n'})
     assert codes(check(".", cwd=tmp_path)) == ["CL010"]
+
+
+def test_include_on_the_command_line_is_read_first(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "defs.h": "#define OVERLOADABLE __attribute__((overloadable))\n",
+        "lib.cl": "OVERLOADABLE float sq(float x) { return x * x; }\nOVERLOADABLE int sq(int x) { return x * x; }\n"
+                  "__kernel void k(__global float *a) { a[0] = sq(a[1]); }\n",
+    })
+    assert codes(check("lib.cl", cwd=tmp_path)) != []  # OVERLOADABLE unknown: not what the build reads
+    assert codes(check("--include", "defs.h", "lib.cl", cwd=tmp_path)) == []
+    r = check("--include", "nothere.h", "lib.cl", cwd=tmp_path)
+    assert r.returncode == 2 and "--include nothere.h: no such file" in r.stderr
