@@ -154,6 +154,9 @@ class CllintProtocol(LanguageServerProtocol):
                     answer["error"]["message"] if answer else exc)
 
 
+PROJECT_WAIT_S = 3.0  # how long the first file of a workspace waits for its project model
+
+
 class CllintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("cllint", __version__, protocol_cls=CllintProtocol)
@@ -172,6 +175,9 @@ class CllintServer(LanguageServer):
         self.collector = Collector(self.submit)
         self._disk = _HeaderCache()
         self._projects: dict[Path, Any] = {}  # workspace root -> cllint.project.model.Project
+        self._pending_project: dict[Path, Any] = {}  # read in the background, not yet taken
+        self._waiting: set[Path] = set()  # roots whose first request waits for the project
+        self._project_lock = threading.Lock()
         self.compiler = CompilerCheck(self)  # clang in the background (CL099)
         self._kernels: embedded.EmbeddedHost | None = None  # kernels of host buffers, made on first use
 
@@ -316,15 +322,61 @@ class CllintServer(LanguageServer):
         return roots
 
     def project_for(self, path: Path) -> Any:
+        """The project of `path`'s workspace folder, or None while it is first read (in the
+        background: a large workspace must not hold back the first diagnostics); a file outside
+        every folder gets one of its own folder's files, read at once."""
         from cllint.project.model import Project
 
         root = next((r for r in self._roots() if path.is_relative_to(r)), None)
-        key = root if root is not None else path.parent
-        if key not in self._projects:
-            self._projects[key] = Project([root]) if root is not None else Project([], [path])
-        elif root is None and path.resolve() not in self._projects[key].extra:
+        if root is not None:
+            if root not in self._projects:
+                self._projects[root] = None
+                done = threading.Event()
+                self._waiting.add(root)
+                threading.Thread(target=self._read_project, args=(root, done), daemon=True,
+                                 name="cllint-project").start()
+                # Most workspaces are read in well under this: their first diagnostics come
+                # through their programs, with no flood that then goes away.
+                done.wait(PROJECT_WAIT_S)
+                with self._project_lock:
+                    self._waiting.discard(root)
+                    self._projects[root] = self._pending_project.pop(root, None)
+            return self._projects[root]
+        key = path.parent
+        if key not in self._projects or self._projects[key] is None:
+            self._projects[key] = Project([], [path])
+        elif path.resolve() not in self._projects[key].extra:
             self._projects[key] = Project([], [*self._projects[key].extra, path])
         return self._projects[key]
+
+    def _read_project(self, root: Path, done: threading.Event) -> None:
+        """Background thread: index the workspace folder. Read within PROJECT_WAIT_S, the
+        first request takes it; later, the worker thread takes it and re-lints the open files
+        whose program it changes."""
+        from cllint.project.model import OPENCL_SUFFIXES, Project
+
+        try:
+            project = Project([root])
+            project.contexts([p for p in project.files if p.suffix in OPENCL_SUFFIXES])
+        except Exception as exc:  # files are then judged alone, as without the model
+            self.window_log_message(types.LogMessageParams(types.MessageType.Warning,
+                                                           f"cllint: cannot read the workspace {root}: {exc}"))
+            done.set()
+            return
+        with self._project_lock:
+            self._pending_project[root] = project
+            if root in self._waiting:
+                done.set()
+                return  # the waiting request takes it
+
+        def ready() -> None:
+            if (got := self._pending_project.pop(root, None)) is not None:
+                self._projects[root] = got
+                self.files_changed([])
+
+        self.submit(ready)
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(lambda: [self.schedule(uri) for uri in list(self.docs)])
 
     def program_of(self, path: Path | None, options: LintOptions) -> LintOptions:
         """`options` with the file's program: sources read before it, host `-D` names, inferred
@@ -339,7 +391,8 @@ class CllintServer(LanguageServer):
             configured = configured_program(settings.programs, path) if settings.programs else None
             if configured is not None:  # a `[[program]]` says how the host builds it
                 return apply_configured(*configured, options, settings)
-            return self.project_for(path).context(path).apply(options)
+            project = self.project_for(path)
+            return project.context(path).apply(options) if project is not None else options
         except Exception as exc:  # a workspace that cannot be read must not stop the analysis
             self.window_log_message(types.LogMessageParams(types.MessageType.Warning,
                                                            f"cllint: project model: {exc}"))
@@ -348,7 +401,8 @@ class CllintServer(LanguageServer):
     def files_changed(self, paths: list[Path]) -> None:
         """Files created, changed or deleted on disk: the programs that read them may change."""
         for project in self._projects.values():
-            project.changed(paths)
+            if project is not None and paths:
+                project.changed(paths)
         snap = self.host.snapshot()
         opts = {}
         for uri, doc in self.docs.items():
