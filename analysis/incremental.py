@@ -131,6 +131,28 @@ def top_level_functions(tree: Tree, source: bytes, known: dict[bytes, Function] 
     """`known`: the last run's functions by key (a keystroke changes one function: the
     others are not scanned again, only moved to where they now start)."""
     out: list[Function] = []
+    for node, body in _definitions(tree, source):
+        start = node.start_byte
+        key = hashlib.blake2b(source[start : node.end_byte], digest_size=16).digest()
+        seen = known.get(key) if known is not None else None
+        nodes = node.descendant_count
+        if seen is None or seen.nodes != nodes:
+            out.append(Function(_function_name(node), start, node.end_byte, body.start_byte + 1,
+                                body.end_byte - 1, key,
+                                _words(source, body.start_byte, body.end_byte),
+                                _may_take_pointer(node),
+                                b"\n".join(_DIRECTIVE.findall(source, body.start_byte, body.end_byte)),
+                                nodes, b"\n".join(_LOCAL_QUERY.findall(source, body.start_byte, body.end_byte))))
+        elif seen.start == start:
+            out.append(seen)  # same text at the same place: the same record
+        else:
+            out.append(seen.moved(start - seen.start))
+    return out
+
+
+def _definitions(tree: Tree, source: bytes):  # noqa: ANN202 - yields (definition, body) nodes
+    """The function definitions the driver analyses one by one, in order: found through the
+    containers (`#if` groups...), each with real braces around its body."""
     stack = list(reversed(tree.root_node.children))
     while stack:
         node = stack.pop()
@@ -142,24 +164,15 @@ def top_level_functions(tree: Tree, source: bytes, known: dict[bytes, Function] 
                     source[body.start_byte] == 123 and source[body.end_byte - 1] == 125) \
                     or body.child(body.child_count - 1).is_missing:  # 123, 125: '{', '}'
                 continue
-            start = node.start_byte
-            key = hashlib.blake2b(source[start : node.end_byte], digest_size=16).digest()
-            seen = known.get(key) if known is not None else None
-            nodes = node.descendant_count
-            if seen is None or seen.nodes != nodes:
-                out.append(Function(_function_name(node), start, node.end_byte, body.start_byte + 1,
-                                    body.end_byte - 1, key,
-                                    _words(source, body.start_byte, body.end_byte),
-                                    _may_take_pointer(node),
-                                    b"\n".join(_DIRECTIVE.findall(source, body.start_byte, body.end_byte)),
-                                    nodes, b"\n".join(_LOCAL_QUERY.findall(source, body.start_byte, body.end_byte))))
-            elif seen.start == start:
-                out.append(seen)  # same text at the same place: the same record
-            else:
-                out.append(seen.moved(start - seen.start))
+            yield node, body
         elif node.type in _CONTAINERS:
             stack.extend(reversed(node.children))
-    return out
+
+
+def function_ranges(tree: Tree, source: bytes) -> list[tuple[int, int]]:
+    """(start, end) of each function `top_level_functions` reads, without reading them (a rule
+    that groups findings by function asks this on every keystroke)."""
+    return [(node.start_byte, node.end_byte) for node, _ in _definitions(tree, source)]
 
 
 def skeleton_parses(tree: Tree, functions: list[Function]) -> bool:

@@ -26,7 +26,8 @@ _FIRST: list[tuple[str, re.Pattern[bytes]]] = [
     ("a macro that turns the text into a C string (the host includes it into a string)",
      re.compile(rb"[A-Z_][A-Z0-9_]*STRINGIFY[A-Z0-9_]*\s*\(")),
 ]
-# What the whole file may show.
+# What the whole file may show, each after a cheap test for a word it needs (the check runs on
+# every keystroke: a 90 KB file must not be scanned line by line for CUDA).
 _ANYWHERE: list[tuple[str, re.Pattern[bytes]]] = [
     ("CUDA source", re.compile(
         rb"^[ \t]*(?:#[ \t]*include[ \t]*[<\"]cuda|extern[ \t]+\"C\"[ \t]+__global__|(?:static[ \t]+)?__global__[ \t]+void\b|"
@@ -37,6 +38,9 @@ _ANYWHERE: list[tuple[str, re.Pattern[bytes]]] = [
 ]
 
 
+_NEEDS = ((b"cuda", b"__global__", b"__device__"), (b"template", b"namespace", b"#include <", b"# include <"))
+
+
 def not_opencl_reason(data: bytes) -> str | None:
     """Why a file with an OpenCL extension is not OpenCL C, or None when it may be."""
     first = _LEADING.match(data)
@@ -44,7 +48,9 @@ def not_opencl_reason(data: bytes) -> str | None:
     for reason, pattern in _FIRST:
         if pattern.match(data, at):
             return reason
-    for reason, pattern in _ANYWHERE:
+    for (reason, pattern), words in zip(_ANYWHERE, _NEEDS):
+        if not any(w in data for w in words):
+            continue
         for m in pattern.finditer(data):
             if not _in_language_arm(data, m.start()):
                 return reason  # (inside `#ifdef __cplusplus` it is one of the file's builds)

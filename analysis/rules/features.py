@@ -243,9 +243,9 @@ def _host_checks(ctx: RuleContext, requires) -> bool:  # noqa: ANN001 - alternat
 def _top_level_starts(ctx: RuleContext) -> list[tuple[int, int]]:
     """The function definitions the incremental driver re-analyses one by one (its own
     reading): grouping by them keeps a function's findings its own."""
-    from cllint.analysis.incremental import top_level_functions
+    from cllint.analysis.incremental import function_ranges
 
-    return [(f.start, f.end) for f in top_level_functions(ctx.tree, ctx.source)]
+    return function_ranges(ctx.tree, ctx.source)
 
 
 def _item_of(functions: list[tuple[int, int]], offset: int) -> int | None:
