@@ -97,20 +97,28 @@ class _Raw:
     message: str
 
 
+def prelude_texts(options: LintOptions) -> list[tuple[str, bytes]]:
+    """The sources the file's program reads before it (issue 29), as they are on disk."""
+    out = []
+    for path in options.prelude:
+        try:
+            out.append((path, Path(path).read_bytes()))
+        except OSError:
+            continue
+    return out
+
+
 def run_clang(exe: str, source: bytes, options: LintOptions, folder: Path | None,
-              timeout: float = TIMEOUT_S) -> str:
+              timeout: float = TIMEOUT_S, prelude: list[tuple[str, bytes]] | None = None) -> str:
     """clang's diagnostics for `source` (given on stdin, so an unsaved buffer works), after the
-    sources its program reads first (issue 29), each under a `#line` naming it so that only
-    the file's own errors read as `<stdin>`'s."""
+    sources its program reads first (`prelude`: `prelude_texts(options)` unless given), each
+    under a `#line` naming it so that only the file's own errors read as `<stdin>`'s."""
     from cllint.analysis.source_kind import without_raw_string
 
     text = b""
-    for path in options.prelude:
-        try:
-            part = without_raw_string(Path(path).read_bytes())
-        except OSError:
-            continue
-        text += b'#line 1 "' + path.replace("\\", "/").replace('"', "").encode() + b'"\n' + part + b"\n"
+    for path, data in prelude_texts(options) if prelude is None else prelude:
+        text += b'#line 1 "' + path.replace("\\", "/").replace('"', "").encode() + b'"\n' \
+            + without_raw_string(data) + b"\n"
     if text:
         text += b'#line 1 "<stdin>"\n'
     text += without_raw_string(source)
@@ -231,7 +239,7 @@ def _host_program(file: str, source: bytes, options: LintOptions, found: list[Di
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
 
-def build_known(source: bytes, options: LintOptions) -> bool:
+def build_known(source: bytes, options: LintOptions, prelude: list[tuple[str, bytes]] | None = None) -> bool:
     """Whether clang can build the file as its host does (issue 29): the options are known, or
     nothing in it or the sources read before it depends on them: no `#if` on a macro nothing
     defines, no name the host passes with `-D` (its value unknown), no `-D` name the host
@@ -245,19 +253,14 @@ def build_known(source: bytes, options: LintOptions) -> bool:
     host = set(options.host_macros)
     if "*" in host:
         return False
-    from cllint.analysis.preprocessor.choices import _names_host_macro
+    from cllint.analysis.preprocessor.choices import names_host_macro
     from cllint.analysis.preprocessor.directives import scan_directives
 
-    texts = [source]
-    for path in options.prelude:
-        try:
-            texts.append(Path(path).read_bytes())
-        except OSError:
-            continue
+    texts = [source, *(data for _, data in (prelude_texts(options) if prelude is None else prelude))]
     scans = [scan_directives(t) for t in texts]
     defined = {d.name for ds in scans for d in ds if d.kind in ("define", "undef") and d.name}
     env = {**options.target.predefined_macros(), **dict(options.defines)}
-    if any(_names_host_macro(d, env, defined) for ds in scans for d in ds
+    if any(names_host_macro(d, env, defined) for ds in scans for d in ds
            if d.kind in ("if", "ifdef", "ifndef", "elif", "elifdef", "elifndef")):
         return False
     if host - defined:
@@ -269,9 +272,12 @@ def build_known(source: bytes, options: LintOptions) -> bool:
 
 def check(exe: str, file: str, source: bytes, options: LintOptions, folder: Path | None,
           native: Iterable[Diagnostic], timeout: float = TIMEOUT_S) -> list[Diagnostic]:
-    if not wanted(options) or not build_known(source, options):
+    if not wanted(options):
         return []
-    found = compiler_diagnostics(file, source, run_clang(exe, source, options, folder, timeout), native)
+    prelude = prelude_texts(options)  # read once, for both questions
+    if not build_known(source, options, prelude):
+        return []
+    found = compiler_diagnostics(file, source, run_clang(exe, source, options, folder, timeout, prelude), native)
     found = _host_program(file, source, options, found)
     # `// cllint: ignore[CL099]` works as for any rule (the native pass reports unused ones)
     return apply_suppressions(file, source, found, report_unused=False)

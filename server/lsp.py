@@ -370,7 +370,9 @@ class CllintServer(LanguageServer):
                 return  # the waiting request takes it
 
         def ready() -> None:
-            if (got := self._pending_project.pop(root, None)) is not None:
+            with self._project_lock:
+                got = self._pending_project.pop(root, None)
+            if got is not None:
                 self._projects[root] = got
                 self.files_changed([])
 

@@ -30,6 +30,9 @@ def host_choices(view: object) -> list[tuple[int, int]]:
     """Byte ranges of the main file's conditional groups (after the `#if` line, to the end of
     the `#endif` line: reports on the condition itself stay) whose conditions name a macro nothing in the program defines. Nested groups inside one
     are covered by it; an unterminated group is not a choice (CL003 reports it)."""
+    memo = getattr(view, "__dict__", {})
+    if "_host_choices" in memo:  # a view is built once per text; a keystroke's lint asks again
+        return memo["_host_choices"]
     directives = getattr(view, "directives", ())
     if not directives:
         return []
@@ -40,10 +43,10 @@ def host_choices(view: object) -> list[tuple[int, int]]:
     for d in directives:
         k = d.kind
         if k in ("if", "ifdef", "ifndef"):
-            stack.append((d.end, _names_host_macro(d, env, defined)))
+            stack.append((d.end, names_host_macro(d, env, defined)))
         elif k in ("elif", "elifdef", "elifndef") and stack:
             start, host = stack[-1]
-            stack[-1] = (start, host or _names_host_macro(d, env, defined))
+            stack[-1] = (start, host or names_host_macro(d, env, defined))
         elif k == "endif" and stack:
             start, host = stack.pop()
             if host and not (out and out[-1][0] <= start and d.end <= out[-1][1]):
@@ -51,10 +54,11 @@ def host_choices(view: object) -> list[tuple[int, int]]:
                     out.pop()  # an inner group, now covered by this one
                 out.append((start, d.end))
     out.sort()
+    memo["_host_choices"] = out
     return out
 
 
-def _names_host_macro(d, env: dict[str, str], defined: Iterable[str]) -> bool:  # noqa: ANN001 - a Directive
+def names_host_macro(d, env: dict[str, str], defined: Iterable[str]) -> bool:  # noqa: ANN001 - a Directive
     words = [d.name] if d.kind in ("ifdef", "ifndef", "elifdef", "elifndef") and d.name else _WORD.findall(d.args)
     return any(_host_macro(w, env, defined) for w in words)
 

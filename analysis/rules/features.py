@@ -202,13 +202,13 @@ class UnguardedOptionalFeature(_GatingRule):
         # 300 times is one finding, not 300).
         firsts: dict[tuple[object, ...], Use] = {}
         more: dict[tuple[object, ...], list[Use]] = {}
-        items = _top_level_starts(ctx)
+        functions = _function_ranges_of(ctx)
         for use in _uses(ctx):
             if not use.requires or _guarded_or_dead(view, use):
                 continue
             if _full_profile_guarantees(use.requires) or _host_checks(ctx, use.requires):
                 continue
-            owner = _item_of(items, use.start)
+            owner = _item_of(functions, use.start)
             key = (owner if owner is not None else ("at", use.item or use.start), use.requires)
             if key not in firsts:
                 firsts[key] = use
@@ -240,7 +240,7 @@ def _host_checks(ctx: RuleContext, requires) -> bool:  # noqa: ANN001 - alternat
     return bool(checked) and any(alt and all(name in checked for name in alt) for alt in requires)
 
 
-def _top_level_starts(ctx: RuleContext) -> list[tuple[int, int]]:
+def _function_ranges_of(ctx: RuleContext) -> list[tuple[int, int]]:
     """The function definitions the incremental driver re-analyses one by one (its own
     reading): grouping by them keeps a function's findings its own."""
     from cllint.analysis.incremental import function_ranges

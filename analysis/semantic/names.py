@@ -11,6 +11,8 @@ computed), a compiler or vendor built-in, or an `#if` arm the preprocessor knows
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import cache
 
 from tree_sitter import Node
 
@@ -72,6 +74,7 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
     fm, facts = body.fm, body.facts
     suggested: dict[tuple[str, int, str], str | None] = {}
     first: dict[tuple[str, str], tuple[Node, str, tuple[tuple[int, int, str], ...]]] = {}
+    body_words = cache(lambda: frozenset(body.text(i) for i in identifiers))  # only if a paste asks
     more: dict[tuple[str, str], list[Node]] = {}
     for ident in identifiers:
         if ident.id in fm.refs:
@@ -79,8 +82,7 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
         name = body.text(ident)
         if facts.is_macro(name) or name in body.macro_args or name.startswith("__") or _type_name(body, name):
             continue
-        if facts.header_quiet(name) or (facts.view is not None and facts._own_pastes.could_make(
-                name, facts.macro_words | _body_words(body, identifiers))):
+        if facts.header_quiet(name) or (facts.view is not None and _pasted(facts, name, body_words)):
             continue  # (`GEN(float)` with `T add_##T(...)` defines `add_float`; `ARGS_25(state)` `state0`)
         if name in HEADER_MACROS or name.startswith(HEADER_PREFIXES):
             continue
@@ -96,7 +98,7 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
             continue  # a header the model cannot read may declare it
         if body.facts.view is not None and body.facts.view.active_at(ident.start_byte) is False:
             continue
-        if (found := _seen(first, more, name, ident)) is not None:
+        if _seen(first, more, name, ident):
             continue
         # One answer per name, scope and role: a host's `-D` name used 200 times in a body
         # asked the same edit distances 200 times (each against every visible name).
@@ -129,23 +131,22 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
         body.add(key[0], ident.start_byte, ident.end_byte, message, tuple(notes) + extra)
 
 
-def _body_words(body: Body, identifiers: list[Node]) -> frozenset[str]:
-    """The body's words, once: an argument pasted by a macro (`uint2 ARGS_25(state);` with
-    `x ## 0, x ## 1, ...` declares `state0`...) is one of them."""
-    got = getattr(body, "_words", None)
-    if got is None:
-        got = frozenset(body.text(i) for i in identifiers)
-        body._words = got  # type: ignore[attr-defined]
-    return got
+def _pasted(facts, name: str, body_words: Callable[[], frozenset[str]]) -> bool:  # noqa: ANN001 - FileFacts
+    """A name the file's own macros could paste from a macro word or a word of this body (an
+    argument: `uint2 ARGS_25(state);` with `x ## 0, x ## 1, ...` declares `state0`...)."""
+    pastes = facts._own_pastes
+    if not pastes.fragments and not pastes.free:
+        return False
+    return pastes.could_make(name, facts.macro_words) or (pastes.free and pastes.could_make(name, body_words()))
 
 
-def _seen(first: dict, more: dict, name: str, ident: Node) -> bool | None:
+def _seen(first: dict, more: dict, name: str, ident: Node) -> bool:
     """True when `name` was reported in this body already (this use joins its notes)."""
     for code in ("CL010", "CL011", "CL012"):
         if (code, name) in first:
             more[(code, name)].append(ident)
             return True
-    return None
+    return False
 
 
 def _type_name(body: Body, name: str) -> bool:

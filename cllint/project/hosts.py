@@ -9,7 +9,6 @@ kDim`). A kernel's use of such a name is the host's business: no report says it 
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -18,7 +17,6 @@ from pathlib import Path
 HOST_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".py",
                            ".cmake", ".java", ".rs", ".go", ".cs", ".jl", ".m", ".mm"})
 HOST_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "meson.build", "configure.ac"})
-MAX_HOST_BYTES = 4 * 1024 * 1024
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "__pycache__", ".cllint_cache"})
 
 # `-D NAME` after a quote, space, `(` or `,` (an option in a string, a list, a command line).
@@ -26,22 +24,6 @@ _OPTION = re.compile(rb"""(?:^|(?<=["'\s(,\[{]))-D[ \t]*([A-Za-z_]\w*)""", re.M)
 # A macro whose body stringizes one of its parameters right after a `-D` in a string.
 _STRINGIZING = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n\\]|\\.)*)", re.S)
 _AFTER_D = re.compile(rb"-D[ \t]*\"[ \t]*#[ \t]*([A-Za-z_]\w*)")
-
-
-def workspace_files(roots: Iterable[Path]) -> list[Path]:
-    """Every file under the folders (version-control and tool folders left out)."""
-    out: list[Path] = []
-    for root in roots:
-        if root.is_file():
-            continue
-        for folder, dirs, files in os.walk(root):
-            dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
-            out.extend(Path(folder, name) for name in files)
-    return out
-
-
-def host_files(files: Iterable[Path]) -> list[Path]:
-    return [p for p in files if p.name in HOST_NAMES or p.suffix.lower() in HOST_SUFFIXES]
 
 
 def _arguments(text: bytes, at: int, limit: int = 2000) -> list[bytes]:
@@ -62,21 +44,6 @@ def _arguments(text: bytes, at: int, limit: int = 2000) -> list[bytes]:
             args.append(text[start:i].strip())
             start = i + 1
     return args
-
-
-def read_hosts(paths: Iterable[Path]) -> dict[Path, bytes]:
-    out: dict[Path, bytes] = {}
-    for p in paths:
-        try:
-            if p.stat().st_size <= MAX_HOST_BYTES:
-                out[p] = p.read_bytes()
-        except OSError:
-            continue
-    return out
-
-
-def host_macros(paths: Iterable[Path]) -> frozenset[str]:
-    return macros_in(list(read_hosts(paths).values()))
 
 
 # A `-D` whose name the host computes: `" -D " + name`, `"-D" << x`, `f"-D{name}"`,

@@ -69,6 +69,7 @@ def inferred_dirs(sources: Mapping[Path, bytes], named: Mapping[str, list[Path]]
     """Per source, the folders to add to its include paths (none: left out)."""
     base = [Path(p) for p in paths]
     out: dict[Path, tuple[str, ...]] = {}
+    headers: dict[Path, bytes | None] = {}  # each header read once, whoever includes it
     for source, data in sources.items():
         if b"include" not in data:
             continue
@@ -97,11 +98,13 @@ def inferred_dirs(sources: Mapping[Path, bytes], named: Mapping[str, list[Path]]
                 if target in seen:
                     continue
                 seen.add(target)
-                try:
-                    if target.stat().st_size <= _MAX_HEADER_BYTES:
-                        todo.append((target, target.read_bytes()))
-                except OSError:
-                    continue
+                if target not in headers:
+                    try:
+                        headers[target] = target.read_bytes() if target.stat().st_size <= _MAX_HEADER_BYTES else None
+                    except OSError:
+                        headers[target] = None
+                if headers[target] is not None:
+                    todo.append((target, headers[target]))
         if added:
             out[source] = tuple(dict.fromkeys(str(f) for f in added))
     return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -56,6 +56,21 @@ NO_CONTEXT = ProgramContext()
 Stamp = tuple[int, int]
 
 
+@dataclass
+class _Derived:
+    """What the workspace's files say together, read once per refresh."""
+
+    sources: dict[Path, bytes]  # OpenCL sources
+    indexed: dict[Path, bytes]  # the sources and the headers beside them
+    dirs: dict[Path, tuple[str, ...]]  # inferred include folders per source
+    host_macros: tuple[str, ...]
+    host_features: tuple[str, ...]
+    computed: set[str]  # stems of sources built with `-D` names computed at run time
+    joined: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]  # host-joined sources before each
+    fragments: dict[Path, tuple[object, tuple[str, ...]]] = field(default_factory=dict)
+    macro_counts: dict[str, int] | None = None  # macro -> sources defining it, once indexed
+
+
 class Project:
     def __init__(self, roots: Iterable[Path], extra: Iterable[Path] = ()) -> None:
         """`roots`: folders walked whole; `extra`: single files (with their folders' OpenCL
@@ -64,7 +79,7 @@ class Project:
         self.extra = [Path(p).resolve() for p in extra]
         self._data: dict[Path, tuple[Stamp, bytes]] = {}
         self._index: dict[Path, tuple[Stamp, FileIndex]] = {}
-        self._derived: dict[str, object] | None = None
+        self._derived: _Derived | None = None
         self.files: list[Path] = []
         self.refresh()
 
@@ -114,7 +129,7 @@ class Project:
 
     # -- what the files say together ----------------------------------------------------
 
-    def _derive(self) -> dict[str, object]:
+    def _derive(self) -> _Derived:
         if self._derived is not None:
             return self._derived
         sources: dict[Path, bytes] = {}
@@ -127,24 +142,20 @@ class Project:
                 if (p.name in HOST_NAMES or p.suffix.lower() in HOST_SUFFIXES) and (data := self.read(p)) is not None:
                     hosts[p] = data
         stems = {p.stem for p in sources}
-        named = by_name(self.files)
-        dirs = inferred_dirs(sources, named, [])
+        dirs = inferred_dirs(sources, by_name(self.files), [])
         indexed = dict(sources)
         beside = {p.parent for p in sources} | {Path(f) for extra in dirs.values() for f in extra}
         for p in self.files:
             if p.suffix in HEADER_SUFFIXES and p.parent in beside and p not in indexed \
                     and (data := self.read(p)) is not None:
                 indexed[p] = data
-        self._derived = {
-            "sources": sources,
-            "indexed": indexed,
-            "dirs": dirs,
-            "host_macros": tuple(sorted(macros_in(list(hosts.values())))),
-            "host_features": tuple(sorted(checked_extensions(hosts))),
-            "computed": kernels_named(hosts, computed_option_hosts(hosts), stems),
-            "joined": _joined_by_hosts(host_programs(hosts, stems), sources),
-            "fragments": {},
-        }
+        self._derived = _Derived(
+            sources, indexed, dirs,
+            host_macros=tuple(sorted(macros_in(list(hosts.values())))),
+            host_features=tuple(sorted(checked_extensions(hosts))),
+            computed=kernels_named(hosts, computed_option_hosts(hosts), stems),
+            joined=_joined_by_hosts(host_programs(hosts, stems), sources),
+        )
         return self._derived
 
     def _indexes(self, indexed: dict[Path, bytes]) -> dict[Path, FileIndex]:
@@ -164,48 +175,38 @@ class Project:
     def contexts(self, paths: Iterable[Path]) -> dict[Path, ProgramContext]:
         """The program context of each path (NO_CONTEXT where there is nothing to add)."""
         d = self._derive()
-        sources: dict[Path, bytes] = d["sources"]  # type: ignore[assignment]
         wanted = [Path(p).resolve() for p in paths]
-        todo = [p for p in wanted if p in sources and p not in d["fragments"]]  # type: ignore[operator]
+        todo = [p for p in wanted if p in d.sources and p not in d.fragments]
         if todo:
-            indexed: dict[Path, bytes] = d["indexed"]  # type: ignore[assignment]
-            indexes = self._indexes(indexed)
-            found = fragments(indexed, todo, indexes) if len(indexed) > 1 else {}
-            if "macros" not in d:  # macro name -> how many sources define it
-                counts: dict[str, int] = {}
+            indexes = self._indexes(d.indexed)
+            found = fragments(d.indexed, todo, indexes) if len(d.indexed) > 1 else {}
+            if d.macro_counts is None:
+                d.macro_counts = {}
                 for fi in indexes.values():
                     for m in fi.macros:
-                        counts[m] = counts.get(m, 0) + 1
-                d["macros"] = counts
+                        d.macro_counts[m] = d.macro_counts.get(m, 0) + 1
             for p in todo:
                 # Macros the file uses that another source defines (several do, so none is
                 # read before it): the host's choice of source, never "pass it with -D".
                 fi = indexes.get(p)
-                own = fi.macros if fi is not None else frozenset()
-                uses = fi.uses if fi is not None else frozenset()
-                shared = tuple(sorted(m for m in uses - own if d["macros"].get(m, 0) > 0))  # type: ignore[attr-defined]
-                d["fragments"][p] = (found.get(p), shared)  # type: ignore[index]
+                shared = tuple(sorted(m for m in fi.uses - fi.macros if m in d.macro_counts)) if fi else ()
+                d.fragments[p] = (found.get(p), shared)
         out: dict[Path, ProgramContext] = {}
-        hosted: tuple[str, ...] = d["host_macros"]  # type: ignore[assignment]
         for path in wanted:
-            checked: tuple[str, ...] = d["host_features"]  # type: ignore[assignment]
-            if path not in sources:  # host code: its kernels' programs (pyopencl's headers on its path)
+            if path not in d.sources:  # host code: its kernels' programs (pyopencl's headers on its path)
                 pyopencl = pyopencl_include_dir() if path.suffix == ".py" else None
                 include = (str(pyopencl),) if pyopencl is not None else ()
-                out[path] = ProgramContext(host_macros=hosted, include_dirs=include, host_features=checked) \
-                    if hosted or checked or include else NO_CONTEXT
-                continue
-            frag, shared = d["fragments"].get(path) or (None, ())  # type: ignore[attr-defined]
-            prelude = tuple(str(p) for p in frag.prelude) if frag else ()
-            note = frag.note if frag else None
-            joined = d["joined"].get(path)  # type: ignore[attr-defined]
-            if joined is not None:  # what the names need first, then what the host joins
-                before, note = joined
-                prelude = (*(p for p in prelude if p not in before), *before)
-            macros = (*hosted, *shared, "*") if path.stem in d["computed"] else (*hosted, *shared)  # type: ignore[operator]
-            include = d["dirs"].get(path, ())  # type: ignore[attr-defined]
-            ctx = ProgramContext(prelude, note, macros, include, checked)
-            out[path] = ctx if (prelude or macros or include or checked) else NO_CONTEXT
+                ctx = ProgramContext(host_macros=d.host_macros, include_dirs=include, host_features=d.host_features)
+            else:
+                frag, shared = d.fragments.get(path) or (None, ())
+                prelude = tuple(str(p) for p in frag.prelude) if frag else ()
+                note = frag.note if frag else None
+                if (joined := d.joined.get(path)) is not None:  # what the names need first, then the host's
+                    before, note = joined
+                    prelude = (*(p for p in prelude if p not in before), *before)
+                macros = (*d.host_macros, *shared, *(("*",) if path.stem in d.computed else ()))
+                ctx = ProgramContext(prelude, note, macros, d.dirs.get(path, ()), d.host_features)
+            out[path] = NO_CONTEXT if ctx == NO_CONTEXT else ctx
         return out
 
     def context(self, path: Path) -> ProgramContext:

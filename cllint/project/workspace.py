@@ -16,9 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from cllint.analysis.source_kind import not_opencl_reason
-
-from .index import FileIndex, index_source
+from .index import FileIndex
 
 _INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include\b([^\n]*)", re.M)
 _FILE_NAME = re.compile(rb"[\w.+-]+\.\w+")
@@ -45,15 +43,9 @@ def _known() -> frozenset[str]:
     return frozenset(c.functions) | frozenset(c.types) | frozenset(c.constants)
 
 
-def index_all(sources: Mapping[Path, bytes]) -> dict[Path, FileIndex]:
-    """The OpenCL C sources' indexes (files that are not OpenCL C are left out)."""
-    return {p: index_source(d) for p, d in sources.items() if not_opencl_reason(d) is None}
-
-
-def fragments(sources: Mapping[Path, bytes], wanted: list[Path] | None = None,
-              indexes: dict[Path, FileIndex] | None = None) -> dict[Path, Fragment]:
-    """Each wanted file's inferred prelude (files without one are left out)."""
-    idx = indexes if indexes is not None else index_all(sources)
+def fragments(sources: Mapping[Path, bytes], wanted: list[Path], idx: dict[Path, FileIndex]) -> dict[Path, Fragment]:
+    """Each wanted file's inferred prelude (files without one are left out); `idx`: the
+    sources' indexes (those that are OpenCL C)."""
     providers: dict[str, list[Path]] = {}
     for path, fi in idx.items():
         for name in fi.defines:
@@ -89,7 +81,7 @@ def fragments(sources: Mapping[Path, bytes], wanted: list[Path] | None = None,
         return direct[f]
 
     out: dict[Path, Fragment] = {}
-    for f in (wanted if wanted is not None else list(idx)):
+    for f in wanted:
         if f not in idx:
             continue
         uses = uses_of(f)
