@@ -204,7 +204,8 @@ def _run_once(source: Path, kernel: str, dev: DeviceInfo, desc: Launch, options:
         local_size=tuple(r["local_size"]) if r["local_size"] else None, args=tuple(r["args"]),
         build_seconds=b.seconds,
         timing=Timing(**{**t, "samples_ms": tuple(t["samples_ms"])}) if t else None,
-        outputs=tuple(BufferSummary(**{**o, "first": tuple(o["first"])}) for o in data["outputs"]),
+        outputs=tuple(BufferSummary(**{**o, "first": tuple(o["first"]), "sample": tuple(o.get("sample", ()))})
+                      for o in data["outputs"]),
         diagnostics=b.diagnostics + tuple(checks), log=b.log, dumps=data.get("dumps", {}),
     )
 

@@ -83,6 +83,11 @@ class BufferSummary:
     nan: int
     inf: int
     saved: str | None = None  # .npy path written with `save=`
+    # for comparing runs without keeping buffers (.cllint/runs.jsonl): a hash of the bytes and
+    # every `stride`-th value (at most SAMPLE_MAX; NaN and infinities as "nan", "inf", "-inf")
+    digest: str = ""
+    stride: int = 1
+    sample: tuple[float | int | str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ which step died. The parent captures stdout/stderr (Oclgrind reports on stderr).
 from __future__ import annotations
 
 import json
+import math
 import os
 import resource
 import statistics
@@ -182,18 +183,35 @@ def _array(np: Any, a: Arg, base: Path) -> Any:
     return rng.integers(int(lo), int(hi), n, dtype=dt)
 
 
+SAMPLE_MAX = 1024  # values of each shown buffer kept in the run history
+
+
+def _sample(np: Any, flat: Any) -> tuple[int, list]:
+    """(stride, every stride-th value): at most SAMPLE_MAX values, JSON-safe (non-finite as text)."""
+    stride = max(1, -(-flat.size // SAMPLE_MAX))
+    picked = flat[::stride]
+    if flat.dtype.kind != "f":
+        return stride, [int(x) for x in picked.tolist()]
+    return stride, [x if math.isfinite(x) else ("nan" if x != x else "inf" if x > 0 else "-inf")
+                    for x in picked.astype(np.float64).tolist()]
+
+
 def _summary(np: Any, name: str, arr: Any, saved: str | None) -> dict:
+    import hashlib
+
     flat = arr.reshape(-1)
     isf = flat.dtype.kind == "f"
     finite = flat[np.isfinite(flat)] if isf else flat
     f64 = finite.astype(np.float64)
+    stride, sample = _sample(np, flat)
+    digest = hashlib.sha256(np.ascontiguousarray(flat).tobytes()).hexdigest()
     return dict(
         name=name, dtype=str(flat.dtype), count=int(flat.size),
         first=[float(x) for x in flat[:8]],
         min=float(f64.min()) if f64.size else None, max=float(f64.max()) if f64.size else None,
         mean=float(f64.mean()) if f64.size else None,
         nan=int(np.isnan(flat).sum()) if isf else 0, inf=int(np.isinf(flat).sum()) if isf else 0,
-        saved=saved,
+        saved=saved, digest=f"sha256:{digest}", stride=stride, sample=sample,
     )
 
 
