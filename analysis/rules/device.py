@@ -182,5 +182,71 @@ class OclgrindOther(_DeviceRule):
     severity = Severity.ERROR
 
 
+class SlowerThanPrevious(_DeviceRule):
+    """## What it does
+    Says that a kernel ran slower than its previous run, beyond noise.
+
+    The previous run is the last one of the same kernel with the same launch (global and
+    local size, argument descriptions) on the same device. Beyond noise: the median time grew by more than 5%, the new median is above every time the previous
+    run measured, and the previous median is below every time this run measured. It comes from
+    runs on save, from the ▶ Run lens and from `cllint run`, which keep their results in
+    `.cllint/runs.jsonl` (`cllint runs` lists them), and is shown at the kernel's name until
+    the next edit. Faster runs are shown in the lens, not as diagnostics.
+
+    ## Why is this bad?
+    A change meant to be neutral (a refactoring, a new guard, another work-group size inside
+    the kernel) may have cost time; seeing it at the save that caused it saves comparing
+    timings by hand.
+
+    ## Example
+    Saving a kernel that now recomputes a value in its loop:
+    `'vadd' took 0.47 ms, 12% slower than the previous run's 0.42 ms`.
+
+    ## Use instead
+    Look at what the save changed; keep the change if the time is worth it. Run with more
+    iterations (`iterations=` in the description) when one launch is too short to time well.
+
+    ## OpenCL spec
+    OpenCL 1.2 API, section 5.12 "Profiling Operations on Memory Objects and Kernels" (the times
+    come from `CL_PROFILING_COMMAND_START` and `END`).
+    """
+
+    code = "CL920"
+    name = "slower-than-previous"
+    severity = Severity.INFO
+
+
+class OutputChanged(_DeviceRule):
+    """## What it does
+    Warns that a shown output buffer of a kernel differs from its previous run's.
+
+    The previous run is the last one of the same kernel, launch (inputs included) and
+    device. It differs beyond a relative tolerance of 1e-4 and
+    an absolute one of 1e-5 for floating-point values, exactly for integers, on the stored
+    sample of the buffer (up to 1,024 evenly strided values) or on its summary (minimum,
+    maximum, mean, NaN and infinity counts). The message names the buffer, the first differing
+    index and both values. Shown at the kernel's name until the next edit.
+
+    ## Why is this bad?
+    The same inputs now give other results: an optimisation changed what the kernel computes,
+    or an out-of-bounds access or race now reads other values.
+
+    ## Example
+    `output 'c' changed since the previous run: c[8] is 3.5, was 2.5`.
+
+    ## Use instead
+    If the new output is the intended one, nothing: the next run compares with this one. If
+    not, undo the change or run on the `oclgrind` device to look for invalid accesses and races.
+
+    ## OpenCL spec
+    OpenCL 1.2, section 7.4 "Relative Error as ULPs" (why floating-point results may differ by
+    rounding, which the tolerance allows).
+    """
+
+    code = "CL921"
+    name = "output-changed"
+    severity = Severity.WARNING
+
+
 RULES = [BuildError, BuildWarning, OclgrindDivergence, OclgrindRace, OclgrindOutOfBounds,
-         OclgrindUninitialised, OclgrindOther]
+         OclgrindUninitialised, OclgrindOther, SlowerThanPrevious, OutputChanged]

@@ -12,7 +12,6 @@ Codes:
     CL912  out-of-bounds or invalid memory access (Oclgrind)
     CL913  use of uninitialised memory (Oclgrind)
     CL919  another error Oclgrind reported while the kernel ran
-    CL920  the worker stopped: time limit, memory limit or a crash
 """
 
 from __future__ import annotations
