@@ -5,7 +5,8 @@ build picks one), code-generator templates written as C string literals (clBLAS)
 wrapped for `#include` into C++ as a string (`R"( ... )"` pieces, `MSTRINGIFY( ... )`). A
 compiler never sees such a file as it is, so every report on it would be noise: it is skipped
 with one note (CL006). Recognised by the first code after comments and directives, or, for
-CUDA and C++, by a construct OpenCL C cannot have anywhere in the file.
+CUDA and C++, by a construct OpenCL C cannot have anywhere in the file; templates a host
+renders first (Jinja, Mako) by their placeholders in code, outside comments and strings.
 """
 
 from __future__ import annotations
@@ -48,12 +49,50 @@ def not_opencl_reason(data: bytes) -> str | None:
     for reason, pattern in _FIRST:
         if pattern.match(data, at):
             return reason
+    template = _template_engine(data)
+    if template is not None:
+        return f"a {template} template (the host renders its placeholders before building)"
     for (reason, pattern), words in zip(_ANYWHERE, _NEEDS):
         if not any(w in data for w in words):
             continue
         for m in pattern.finditer(data):
             if not _in_language_arm(data, m.start()):
                 return reason  # (inside `#ifdef __cplusplus` it is one of the file's builds)
+    return None
+
+
+# Comments and literals, where template markers are only text (`// {{{` fold markers,
+# `"${x}"` in a printf string, `{%0, %1}` in inline assembly).
+_TEXT = re.compile(rb'//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+_JINJA_STATEMENT = re.compile(
+    rb"\{%-?\s*(?:if|elif|else|endif|for|endfor|set|macro|endmacro|include|import|block|endblock|"
+    rb"raw|endraw|call|endcall|filter|with|endwith)\b")
+# `{{ name }}`, `{{ cfg.size | int }}`, `{{ f(x) }}`: one dotted name, maybe a filter or a call.
+# `{{0}}`, `{{a, b}}` and a braced initializer after `=`, `,`, `(`, `)` or `return` are C.
+_JINJA_EXPRESSION = re.compile(
+    rb"\{\{-?[ \t]*[A-Za-z_][\w.]*(?:[ \t]*\|[^{}\n]*|[ \t]*\([^{}\n]*\)|[ \t]*\[[^{}\n]*\])?[ \t]*-?\}\}")
+_INITIALIZER_BEFORE = re.compile(rb"(?:[=,({)]|\breturn)\s*$")
+_MAKO_EXPRESSION = re.compile(rb"\$\{\s*[A-Za-z_]")
+_MAKO_CLOSER = re.compile(rb"%[ \t]*end(?:if|for|while)\b")
+_MAKO_LINE = re.compile(rb"^[ \t]*%[ \t]*(?:if|elif|else|endif|for|endfor|while|endwhile)\b", re.M)
+
+
+def _template_engine(data: bytes) -> str | None:
+    """`Jinja` or `Mako` when code (not a comment or a string) holds the engine's markers.
+    Comments and strings are blanked only when the raw text has a candidate (a keystroke in a
+    2 MB file must not pay for it)."""
+    code: bytes | None = None
+    for engine, pattern in (("Jinja", _JINJA_STATEMENT), ("Jinja", _JINJA_EXPRESSION),
+                            ("Mako", _MAKO_EXPRESSION), ("Mako", _MAKO_LINE)):
+        if pattern is _MAKO_LINE and _MAKO_CLOSER.search(data) is None:
+            continue  # (a `% if` line needs its `% endif`; scanning 60,000 lines for `%` is slow)
+        if pattern.search(data) is None:
+            continue
+        if code is None:
+            code = _TEXT.sub(lambda m: b" " * (m.end() - m.start()), data)
+        for m in pattern.finditer(code):
+            if pattern is not _JINJA_EXPRESSION or not _INITIALIZER_BEFORE.search(code, max(0, m.start() - 40), m.start()):
+                return engine
     return None
 
 

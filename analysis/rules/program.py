@@ -18,8 +18,10 @@ class NotOpenCLSource(Rule):
     """## What it does
     Says, once, that a file named like OpenCL C (`.cl`, `.clh`, `.ocl`, `.opencl`) is not
     OpenCL C, and skips it: CUDA sources kept beside OpenCL ones, C++ sources, code-generator
-    templates written as C strings, and kernels wrapped in C++ raw strings (`R"( ... )"`) or
-    a stringify macro (`MSTRINGIFY( ... )`) for the host to `#include` into a string.
+    templates written as C strings, templates the host renders before building (Jinja's
+    `{{ name }}` and `{% if %}`, Mako's `${name}` and `% if` lines, in code rather than in
+    comments or strings), and kernels wrapped in C++ raw strings (`R"( ... )"`) or a
+    stringify macro (`MSTRINGIFY( ... )`) for the host to `#include` into a string.
 
     ## Why is this bad?
     Nothing is wrong: no compiler sees the file as it is, so no rule checks it. The note tells
