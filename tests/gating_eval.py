@@ -1,7 +1,8 @@
 """Scores the CL3xx rules on labelled kernels (tests/rules/fixtures/gating/{tune,heldout}).
 
 Each kernel names its target in header comments (`// target: PRESET`, `// features: LIST`,
-`// mode: target|portability`, and `// define: NAME=VALUE NAME...` for the host's `-D`s) and marks every line the spec says a CL3xx rule must report
+`// std: CLx.y` for the language version alone, as `--std` (portability mode at that version,
+issue 30), `// mode: target|portability`, and `// define: NAME=VALUE NAME...` for the host's `-D`s) and marks every line the spec says a CL3xx rule must report
 with a trailing `// expect CL301` (several codes may follow). A report counts when its code
 and line match a mark; a CL301 report's other uses in the same function are its notes
 ("also used here"), and count on their own lines. The `heldout` third was written with the rest, before the rules were
@@ -16,11 +17,11 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cllint.analysis.lint import LintOptions, lint_tree
-from cllint.config import Settings, build_target
+from cllint.config import Settings, lint_options
 from cllint.grammar import parse
 
 ROOT = Path(__file__).parent / "rules" / "fixtures" / "gating"
@@ -35,7 +36,10 @@ ROOT = Path(__file__).parent / "rules" / "fixtures" / "gating"
 # pointers on 1.0): a tune set, and a held-out third written with it before the code, scored
 # once after both classes were in.
 SPLITS = ("tune", "heldout", "tune_r3", "heldout_r3", "heldout_r4", "heldout_r5", "tune_r6", "heldout_r6a",
-          "heldout_r6", "tune_r7", "heldout_r7a", "heldout_r7")
+          "heldout_r6", "tune_r7", "heldout_r7a", "heldout_r7", "tune_r8", "heldout_r8a")
+# Round 8 (issue 30: `--std` alone is portability at that version, `CL3.0-all` is what clang-19
+# accepts, CL308 in target mode without fp64): a tune set and a held-out third written with it
+# before the code, scored once after.
 _MARK = re.compile(r"//\s*expect((?:\s+CL\d{3})+)\s*$")
 
 
@@ -74,9 +78,11 @@ def defines_for(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def options_for(text: str) -> LintOptions:
-    mode = header(text, "mode") or "portability"
-    settings = Settings(target=header(text, "target"), features=header(text, "features") or None)
-    return LintOptions(target=build_target(settings), mode=mode, select=("CL3",), defines=defines_for(text))
+    """The options `cllint check` would use for the fixture's headers (cllint/config.py decides
+    the mode from them), all CL3xx rules selected; `// mode:` must agree (test_gating_labelled)."""
+    settings = Settings(std=header(text, "std"), target=header(text, "target"),
+                        features=header(text, "features") or None)
+    return replace(lint_options(settings), select=("CL3",), defines=defines_for(text))
 
 
 def labels(path: Path) -> set[tuple[str, str, int]]:

@@ -15,7 +15,10 @@ names (a use guarded by one feature and needing another shows only there). Targe
 fixture's target spelled for clang (`-cl-std=CLx.y -cl-ext=-all,+each name it has`). The
 lines clang rejects must be exactly the lines labelled CL301/CL302/CL303 (or CL309: a `half`
 value without the fp16 pragma, rejected whatever the target); in target mode,
-the lines where it warns of an unsupported extension pragma exactly those labelled CL307.
+the lines where it warns of an unsupported extension pragma exactly those labelled CL307, and
+those where it warns "double precision constant requires cl_khr_fp64" exactly those labelled CL308.
+A fixture with `// std: CLx.y` is portability mode at that version: its devices are that
+version's with no optional feature and with each one the file names.
 A label the spec requires and clang-19 does not check (`memory_scope_device`, which clang
 declares unconditionally) carries `// spec-only` before its mark; clang must be silent there.
 """
@@ -31,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from gating_eval import defines_for, header, options_for  # noqa: E402
 
-from cllint.analysis.features import EXTENSIONS, SPEC_FEATURES, V2_0  # noqa: E402
+from cllint.analysis.features import EXTENSIONS, FEATURES, SPEC_FEATURES, V2_0  # noqa: E402
 from cllint.analysis.target import Target  # noqa: E402
 
 CLANG = shutil.which("clang-19") or "clang-19"
@@ -52,12 +55,24 @@ def _flags(t: Target) -> list[str]:
     return [f"-cl-std={t.version.std}", "-Xclang", f"-cl-ext=-all{',' + names if names else ''}", *defines]
 
 
+# Issue 30: `CL3.0-all` and `+all` are what clang-19's spir64 target accepts at CL3.0 (its header
+# declares the sub-group, mipmap and MSAA built-ins there only): that target is their oracle.
+SPIR64_ALL = ["-target", "spir64", "-cl-std=CL3.0"]
+
+
+def _all_of_clang(text: str) -> bool:
+    return (header(text, "target") or "").lower() == "cl3.0-all" or "+all" in (header(text, "features") or "")
+
+
 def clang_configurations(text: str) -> list[list[str]]:
     """The -cl-std/-cl-ext pairs that stand for the fixture's mode and target."""
     if (header(text, "mode") or "portability") == "target":
-        return [_flags(options_for(text).target)]
-    bare = Target.preset("CL3.0").apply_overrides("-all")
-    named = sorted(n for n in (*SPEC_FEATURES, *EXTENSIONS) if re.search(rf"\b{n}\b", text))
+        return [SPIR64_ALL if _all_of_clang(text) else _flags(options_for(text).target)]
+    # `// std: CLx.y` (issue 30): portability at that version, its devices with no optional feature
+    # and with one; without it, at 3.0, where the most is optional.
+    bare = Target.preset(header(text, "std") or "CL3.0").apply_overrides("-all")
+    named = sorted(n for n in (*SPEC_FEATURES, *EXTENSIONS) if re.search(rf"\b{n}\b", text)
+                   and FEATURES.get(n, EXTENSIONS.get(n)).since <= bare.version)
     return [_flags(bare), *(_flags(bare.apply_overrides(f"+{n}")) for n in named)]
 
 
@@ -75,15 +90,19 @@ def check(path: Path) -> list[str]:
     marks = {n: set(m.group(1).split()) for n, line in enumerate(text.splitlines(), 1) if (m := _MARK.search(line))}
     # A half value without the fp16 pragma (CL309) is rejected whatever the target has.
     pragma_less = {n for n, codes in marks.items() if "CL309" in codes}
+    every = SPIR64_ALL if _all_of_clang(text) else EVERY_FEATURE
     problems = [f"rejected with every feature: line {ln}: {msg}"
-                for ln, sev, msg in clang_diagnostics(path, EVERY_FEATURE)
+                for ln, sev, msg in clang_diagnostics(path, every)
                 if sev == "error" and ln not in pragma_less]
     diags = [d for flags in clang_configurations(text) for d in clang_diagnostics(path, flags)]
     target_mode = (header(text, "mode") or "portability") == "target"
     errors = {ln for ln, sev, _ in diags if sev == "error"}
     pragmas = {ln for ln, sev, msg in diags
                if target_mode and sev == "warning" and "unsupported OpenCL extension" in msg}
-    labelled: dict[str, set[int]] = {"error": set(), "pragma": set(), "spec": set()}
+    # Issue 30: in target mode, clang-19 warns of each double literal where fp64 is missing (CL308).
+    literals = {ln for ln, sev, msg in diags
+                if target_mode and sev == "warning" and "double precision constant requires" in msg}
+    labelled: dict[str, set[int]] = {"error": set(), "pragma": set(), "spec": set(), "literal": set()}
     lines = text.splitlines()
     for number, codes in marks.items():
         if "// spec-only" in lines[number - 1]:
@@ -92,12 +111,18 @@ def check(path: Path) -> list[str]:
             labelled["error"].add(number)
         if "CL307" in codes:
             labelled["pragma"].add(number)
+        if "CL308" in codes:
+            labelled["literal"].add(number)
     byline = {ln: msg for ln, _, msg in diags}
     problems += [f"labelled, clang accepts: line {ln}" for ln in sorted(labelled["error"] - errors)]
     problems += [f"clang rejects, not labelled: line {ln}: {byline[ln]}" for ln in sorted(errors - labelled["error"])]
     problems += [f"pragma label, clang silent: line {ln}" for ln in sorted(labelled["pragma"] - pragmas)]
     problems += [f"clang warns of the pragma, not labelled: line {ln}" for ln in sorted(pragmas - labelled["pragma"])]
     problems += [f"spec-only label, clang rejects: line {ln}" for ln in sorted(labelled["spec"] & errors)]
+    if target_mode:
+        problems += [f"CL308 label, clang silent: line {ln}" for ln in sorted(labelled["literal"] - literals)]
+        problems += [f"clang warns of a double literal, not labelled CL308: line {ln}"
+                     for ln in sorted(literals - labelled["literal"])]
     return problems
 
 
