@@ -24,6 +24,7 @@ COMMANDS = [
     "devices",
     "build",
     "run",
+    "runs",
 ]
 
 

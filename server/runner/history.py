@@ -21,8 +21,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from .changes import Entry, OutputChange, TimingChange, output_change, timing_change
-from .launch import Launch
+from cllint.analysis.diagnostics import Diagnostic, Severity, Span
+
+from .changes import Entry, OutputChange, TimingChange, ms, output_change, timing_change
+from .launch import Launch, kernel_name_span
 from .results import DeviceInfo, RunResult
 
 FORMAT = 1
@@ -54,7 +56,8 @@ class Recorded:
 
 
 def workspace_root(source: Path) -> Path:
-    """The folder of the configuration `cllint check` would read for `source`, else its folder."""
+    """The folder of the configuration `cllint check` would read for `source` (a file or a
+    folder), else the file's folder (the folder itself)."""
     from cllint.config import ConfigError, find_config
 
     source = Path(os.path.abspath(source))
@@ -62,7 +65,7 @@ def workspace_root(source: Path) -> Path:
         found = find_config(source)
     except ConfigError:  # an unreadable pyproject.toml that names cllint: still its folder
         found = None
-    return found.parent if found is not None else source.parent
+    return found.parent if found is not None else source if source.is_dir() else source.parent
 
 
 def runs_file(root: Path) -> Path:
@@ -226,3 +229,29 @@ def record(root: Path, e: Entry) -> Recorded:
     if prev is None:
         return Recorded(e, path, None, None, None, tuple(warnings))
     return Recorded(e, path, prev, timing_change(prev, e), output_change(prev, e), tuple(warnings))
+
+
+def slower_message(kernel: str, change: TimingChange, previous: Entry, current: Entry) -> str:
+    return (f"'{kernel}' took {ms(change.current_ms)}, {change.words()} than the previous run's "
+            f"{ms(change.previous_ms)} (this run {ms(current['min_ms'])} to {ms(current['max_ms'])}, "
+            f"the previous {ms(previous['min_ms'])} to {ms(previous['max_ms'])})")
+
+
+def diagnostics(rec: Recorded, source: Path) -> list[Diagnostic]:
+    """CL920 and CL921 for a recorded run, at the kernel's name in `source` as it is on disk."""
+    found: list[tuple[str, Severity, str]] = []
+    if rec.timing is not None and rec.timing.slower and rec.previous is not None:
+        found.append(("CL920", Severity.INFO, slower_message(rec.entry["kernel"], rec.timing, rec.previous,
+                                                             rec.entry)))
+    if rec.output is not None:
+        found.append(("CL921", Severity.WARNING, rec.output.message()))
+    if not found:
+        return []
+    try:
+        text = source.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = ""
+    chars = kernel_name_span(text, rec.entry["kernel"]) or (0, 0)
+    start = len(text[: chars[0]].encode("utf-8"))
+    span = Span(str(Path(os.path.abspath(source))), start, start + len(text[chars[0]: chars[1]].encode("utf-8")))
+    return [Diagnostic(code, sev, msg, span) for code, sev, msg in found]

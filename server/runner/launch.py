@@ -143,6 +143,16 @@ _KERNEL = r"(?:__)?kernel\b[^;{(]*?\b{name}\s*\("
 _ANNOT = re.compile(r"^\s*//\s*cllint-run:(.*)$")
 
 
+def kernel_name_span(text: str, kernel: str) -> tuple[int, int] | None:
+    """Character offsets of the kernel's name in its definition, or None (diagnostics about a
+    run sit there)."""
+    m = re.search(_KERNEL.replace("{name}", re.escape(kernel)), text)
+    if not m:
+        return None
+    start = text.rindex(kernel, m.start(), m.end())
+    return start, start + len(kernel)
+
+
 def from_annotation(text: str, kernel: str) -> Launch:
     """`// cllint-run: global=1024 local=64 a=rand:float n=1024` lines right above the kernel."""
     m = re.search(_KERNEL.replace("{name}", re.escape(kernel)), text)
