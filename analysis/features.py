@@ -139,6 +139,10 @@ FEATURES: dict[str, FeatureInfo] = {
            summary="sub-group clock"),
         _F("__opencl_c_ext_image_unorm_int_2_101010", V2_0,
            (("cl_ext_image_unorm_int_2_101010", IMAGES),), summary="CLK_UNORM_INT_2_101010_EXT"),
+        # cl_ext_image_raw10_raw12 (OpenCL extension specification): clang-19 defines the feature
+        # macro for spir64 from 2.0 on (analysis/clang19_targets.py), without the extension's.
+        _F("__opencl_c_ext_image_raw10_raw12", V2_0, ((IMAGES,),),
+           summary="CLK_UNSIGNED_INT_RAW10_EXT and CLK_UNSIGNED_INT_RAW12_EXT image channel types"),
         # cl_ext_float_atomics (OpenCL extension specification; clang knows them too).
         *[
             _F(f"__opencl_c_ext_{fp}_{space}_atomic_{op}", V2_0,

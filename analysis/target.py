@@ -28,7 +28,6 @@ from .features import (
     IMAGES,
     INT64,
     KNOWN_VERSIONS,
-    SPEC_FEATURES,
     STRICT_PREFIXES,
     V1_1,
     V1_2,
@@ -51,12 +50,17 @@ _CORE_1_1_EXTS = frozenset(n for n, e in EXTENSIONS.items() if e.core_since == V
 _CL1 = frozenset({IMAGES, INT64})  # a typical full-profile 1.x device: images and 64-bit ints
 _CL2_FEATURES = CORE_2_0 | IMAGE_FEATURES_2_0 | {INT64}
 _CL2_EXTS = _CORE_1_1_EXTS | {"cl_khr_3d_image_writes", "cl_khr_depth_images"}
-_ALL_EXTS = _CL2_EXTS | {
-    "cl_khr_fp64",
-    "cl_khr_fp16",
-    "cl_khr_int64_base_atomics",
-    "cl_khr_int64_extended_atomics",
-}
+
+
+def clang_all(version: Version) -> frozenset[str]:
+    """The features and extensions clang-19's spir64 target defines at `version` (everything
+    it accepts there: analysis/clang19_targets.py, generated), less clang's internal names."""
+    from .clang19_targets import SPIR64
+
+    return frozenset(n for n in SPIR64.get(version.std, ()) if n in FEATURES or n in EXTENSIONS)
+
+
+_ALL_3_0 = clang_all(V3_0)
 
 # name -> (version, features, extensions)
 PRESETS: dict[str, tuple[Version, frozenset[str], frozenset[str]]] = {
@@ -68,7 +72,10 @@ PRESETS: dict[str, tuple[Version, frozenset[str], frozenset[str]]] = {
     # full-profile devices always define it (only the embedded profile may lack 64-bit
     # integers), and clang-19 defines it for every target, whatever -cl-ext says.
     "CL3.0": (V3_0, frozenset({INT64}), _CORE_1_1_EXTS),
-    "CL3.0-all": (V3_0, SPEC_FEATURES, _ALL_EXTS),
+    # Everything clang-19 accepts for spir64 at CL3.0 (issue 30): the 6.2.1 table, the
+    # extension features (float atomics, dot products, clocks), mipmaps, MSAA, sub-groups,
+    # the image write extensions and the vendor extensions clang defines.
+    "CL3.0-all": (V3_0, frozenset(filter(is_feature, _ALL_3_0)), _ALL_3_0 - frozenset(filter(is_feature, _ALL_3_0))),
 }
 
 # The first version whose compilers must define each macro (spec "Preprocessor Directives and
@@ -265,7 +272,10 @@ class _State:
                     self.add(dep, strict=strict, why=item)
 
     def add_all(self) -> None:
-        """Every feature and extension this version can have (`+all`)."""
+        """Every feature and extension this version can have (`+all`): what clang-19's spir64
+        target defines at the version, and every other name the tables know for it."""
+        for name in sorted(clang_all(self.version)):
+            self.add(name, strict=False)
         for name, ext in EXTENSIONS.items():
             if ext.since <= self.version:
                 self.add(name, strict=False)
