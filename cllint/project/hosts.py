@@ -188,10 +188,29 @@ _SAME = {"cl_khr_fp64": "__opencl_c_fp64", "cl_khr_fp16": "__opencl_c_fp16",
          "cl_khr_subgroups": "__opencl_c_subgroups", "cl_khr_3d_image_writes": "__opencl_c_3d_image_writes"}
 
 
+# Creating an image object: a program whose host does this cannot run on a device without
+# images (the host's own call fails first), so the kernels' image types are its requirement.
+_CREATES_IMAGE = re.compile(
+    rb"\b(?:clCreateImage(?:2D|3D|WithProperties)?[ \t]*\(|cl::Image(?:1D|1DBuffer|1DArray|2D|2DArray|3D|GL)?\b[ \t]*[\w(<{]"
+    rb"|cl\.(?:Image|image_from_array)[ \t]*\()")
+_HOST_TEXT = re.compile(rb'//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/|"(?:\\.|[^"\\\n])*"', re.S)
+_PYTHON_COMMENT = re.compile(rb"#[^\n]*")
+
+
+def _creates_images(path: Path, text: bytes) -> bool:
+    if _CREATES_IMAGE.search(text) is None:
+        return False
+    code = _HOST_TEXT.sub(b" ", text)
+    if path.suffix == ".py":
+        code = _PYTHON_COMMENT.sub(b" ", code)
+    return _CREATES_IMAGE.search(code) is not None
+
+
 def checked_extensions(hosts: dict[Path, bytes]) -> frozenset[str]:
     """Extensions and features the host code names (`"cl_khr_fp16" in dev.extensions`,
     `CL_DEVICE_DOUBLE_FP_CONFIG`): the host decides whether to build what needs them, so a
-    kernel's unguarded use of one is the host's choice, not a portability problem (issue 29)."""
+    kernel's unguarded use of one is the host's choice, not a portability problem (issue 29).
+    A host that creates images requires them: that is images' "check"."""
     names: set[str] = set()
     for path, text in hosts.items():
         if path.name in HOST_NAMES or path.suffix.lower() == ".cmake":
@@ -200,6 +219,8 @@ def checked_extensions(hosts: dict[Path, bytes]) -> frozenset[str]:
         for query, features in _QUERIES.items():
             if query in text:
                 names.update(features)
+        if _creates_images(path, text):
+            names.add("__opencl_c_images")
     for a, b in _SAME.items():
         if a in names or b in names:
             names.update((a, b))

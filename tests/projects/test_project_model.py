@@ -265,6 +265,30 @@ def test_an_extension_the_host_checks_is_its_choice(tmp_path: Path) -> None:
     assert "CL301" not in codes(check(".", cwd=tmp_path))
 
 
+IMAGE_KERNEL = ("__kernel void k(__read_only image2d_t img, sampler_t s, __global float4 *o) {\n"
+                "  o[0] = read_imagef(img, s, (int2)(0, 0));\n}\n")
+
+
+@pytest.mark.parametrize("host", [
+    ("host.c", "cl_mem img = clCreateImage(ctx, CL_MEM_READ_ONLY, &fmt, &desc, NULL, &err);\n"),
+    ("host.cpp", "cl::Image2D img(context, CL_MEM_READ_ONLY, format, w, h);\n"),
+    ("host.py", "img = cl.Image(ctx, cl.mem_flags.READ_ONLY, fmt, shape=(w, h))\n"),
+    ("legacy.c", "cl_mem img = clCreateImage2D(ctx, CL_MEM_READ_ONLY, &fmt, w, h, 0, NULL, &err);\n"),
+])
+def test_a_host_that_creates_images_requires_them(tmp_path: Path, host: tuple[str, str]) -> None:
+    write(tmp_path, {"k.cl": IMAGE_KERNEL})
+    assert "CL301" in codes(check(".", cwd=tmp_path))
+    # the program cannot run on a device without images: the host's own calls would fail first
+    write(tmp_path, {host[0]: host[1]})
+    assert "CL301" not in codes(check(".", cwd=tmp_path))
+
+
+def test_a_host_that_only_mentions_images_in_text_requires_nothing(tmp_path: Path) -> None:
+    write(tmp_path, {"k.cl": IMAGE_KERNEL,
+                     "host.c": "// TODO: use clCreateImage here one day\nputs(\"cl::Image2D\");\n"})
+    assert "CL301" in codes(check(".", cwd=tmp_path))
+
+
 def test_a_macro_several_sources_define_is_never_passed_with_minus_d(tmp_path: Path) -> None:
     write(tmp_path, {"a.cl": "#define TILE 8\n", "b.cl": "#define TILE 16\n",
                      "main.cl": "__kernel void k(__global float *x) { x[0] = TILE; }\n"})
