@@ -9,7 +9,7 @@ from tree_sitter import Node, Tree
 
 from cllint.grammar import parse
 
-__all__ = ["SyntaxErrorInfo", "descend", "parse", "syntax_errors", "walk"]
+__all__ = ["SyntaxErrorInfo", "descend", "macro_named", "parse", "spelled_name", "syntax_errors", "walk"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +32,25 @@ def descend(top: Node, node: Node) -> list[Node] | None:
         path.append(nxt)
         at = nxt
     return path
+
+
+def macro_named(fdecl: Node | None) -> Node | None:
+    """For `NAME(x)(params)`, a function declarator whose declarator is itself a function
+    declarator (`kernel void NAME(float)(global float *a)`), the inner one: a macro makes the
+    function's name (`#define NAME(x) k_##x`, or one the includer defines). C has no
+    function returning a function, so the shape means nothing else; `(*f(int))(float)`
+    keeps its parentheses in between. None for any other node."""
+    if fdecl is None or fdecl.type != "function_declarator":
+        return None
+    inner = fdecl.child_by_field_name("declarator")
+    return inner if inner is not None and inner.type == "function_declarator" else None
+
+
+def spelled_name(node: Node) -> str:
+    """A declarator's name as written, whitespace collapsed: 'k', or 'NAME(float)' for a
+    name a macro makes; the name a function made so goes by in the model."""
+    text = (node.text or b"").decode("utf-8", "replace")
+    return " ".join(text.split()) if node.type != "identifier" else text
 
 
 def walk(node: Node) -> Iterator[Node]:

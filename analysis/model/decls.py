@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node
 
+from cllint.analysis.syntax import macro_named, spelled_name
 from cllint.analysis.target import Target
 
 from .types import (
@@ -372,6 +373,7 @@ class TypeReader:
         t: Type = spec.type
         space, cv = spec.space, set(spec.cv)
         name_node: Node | None = None
+        name: str | None = None
         init: Node | None = None
         params: tuple[Declared, ...] | None = None
         params_node: Node | None = None
@@ -413,6 +415,12 @@ class TypeReader:
                 for c in n.children:
                     if c.type == "attribute_specifier":
                         attrs.extend(self._attributes(c))
+                made = macro_named(n)
+                if made is not None:  # `NAME(x)(params)`: the outer list is the parameters
+                    inner = made.child_by_field_name("declarator")
+                    name_node = inner if inner is not None and inner.type == "identifier" else made
+                    name = spelled_name(made)
+                    break
                 n = n.child_by_field_name("declarator")
             elif k == "macro_declarator":
                 sub = _Acc(space=space, cv=cv)
@@ -437,7 +445,8 @@ class TypeReader:
                 break
         if space is not None:
             t = with_space(t, space)
-        name = text(self.source, name_node) if name_node is not None else None
+        if name is None and name_node is not None:
+            name = text(self.source, name_node)
         return Declared(name, name_node, t, space, frozenset(cv), init, params, params_node, tuple(attrs))
 
     def parameters(self, plist: Node) -> tuple[Declared, ...]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from cllint.analysis.syntax import walk
+from cllint.analysis.syntax import spelled_name, walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, control_dependence, postdominators, region
 from cllint.analysis.uniformity.macros import MacroSync
@@ -79,6 +79,9 @@ def _text(node: Node | None) -> str:
 
 def callee_name(call: Node) -> str | None:
     fn = call.child_by_field_name("function")
+    if fn is not None and fn.type == "call_expression":  # `FUNC(tile)(t, lid)`: a macro-made name
+        inner = fn.child_by_field_name("function")
+        return spelled_name(fn) if inner is not None and inner.type == "identifier" else None
     return _text(fn) if fn is not None and fn.type == "identifier" else None
 
 

@@ -17,7 +17,7 @@ from tree_sitter import Node, Tree
 
 from cllint.analysis.model.walk import meets_range, nodes_of_kinds
 from cllint.analysis.preprocessor.decided import decided_dead_ranges
-from cllint.analysis.syntax import walk
+from cllint.analysis.syntax import macro_named, spelled_name, walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import DeadRanges, build_cfg
 from cllint.analysis.uniformity.dataflow import CalleeSummary, CallSite, Facts, analyse, callee_name, deciding
@@ -76,6 +76,9 @@ def _function_name(func: Node) -> str | None:
     d = func.child_by_field_name("declarator")
     while d is not None and d.type != "function_declarator":
         d = d.child_by_field_name("declarator")
+    made = macro_named(d)
+    if made is not None:  # `kernel void NAME(x)(params)`: a macro makes the name
+        return spelled_name(made)
     ident = d.child_by_field_name("declarator") if d is not None else None
     return _text(ident) if ident is not None and ident.type == "identifier" else None
 
