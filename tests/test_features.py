@@ -26,7 +26,7 @@ CL3 = [r for code, r in all_rules().items() if code.startswith("CL3")]
 
 def lint(source: bytes, target: str = "CL1.2", mode: str | None = None, preview: bool = False):
     ctx = RuleContext(file="t.cl", source=source, tree=parse(source), target=Target.preset(target),
-                      options={"mode": mode} if mode else {})
+                      options={**({"mode": mode} if mode else {}), "preview": preview})
     rules = [r for r in CL3 if preview or r.group.value != "preview"]
     return sorted(run_rules(ctx, rules), key=lambda d: (d.span.start, d.code))
 
@@ -100,6 +100,26 @@ kernel void e(global int *x) { generic int *p = x; }
 #endif
 """
     assert lint(src) == []
+
+
+def test_a_vendor_fp64_extension_guards_double() -> None:
+    # AMD's cl_amd_fp64 gives `double` as cl_khr_fp64 does: code written for both is guarded
+    either = b"""#if defined(cl_amd_fp64) || defined(cl_khr_fp64)
+#if defined(cl_amd_fp64)
+#pragma OPENCL EXTENSION cl_amd_fp64 : enable
+#else
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+double twice(double x) { return 2.0 * x; }
+#endif
+#ifdef cl_amd_fp64
+kernel void k(global double *x) { x[0] = twice(x[1]); }
+#endif
+"""
+    assert lint(either, mode="portability") == []
+    # a guard on another vendor's unrelated extension is not one
+    other = b"#ifdef cl_amd_media_ops\nkernel void k(global double *x) { x[0] = x[1]; }\n#endif\n"
+    assert [d.code for d in lint(other, mode="portability")] == ["CL301"]
 
 
 def test_depth_image_type_from_2_0_or_with_the_extension() -> None:

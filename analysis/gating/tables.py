@@ -87,12 +87,20 @@ def family_requirement(name: str) -> DNF | None:
     return None
 
 
+# Vendor extensions that give what a Khronos name gates: code guarded by one may use it
+# (`#if defined(cl_amd_fp64) || defined(cl_khr_fp64)` around `double`, common in AMD-era code).
+VENDOR_EQUIVALENTS: dict[str, frozenset[str]] = {"cl_khr_fp64": frozenset({"cl_amd_fp64"})}
+
+
 @cache
 def implied_by(name: str) -> frozenset[str]:
-    """Names whose being defined implies `name` (6.2.1 "must also define", equivalents)."""
-    out = {name}
+    """Names whose being defined implies `name` (6.2.1 "must also define", equivalents) or
+    gives what it gates (a vendor equivalent)."""
+    out = {name} | VENDOR_EQUIVALENTS.get(name, frozenset())
     if name in EQUIVALENT:
         out.add(EQUIVALENT[name])
+    if name == IMAGES:
+        out.add("__IMAGE_SUPPORT__")  # "defined ... if images are supported" (spec, predefined macros)
     changed = True
     while changed:
         changed = False
