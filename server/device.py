@@ -6,7 +6,12 @@ Contract (server/handlers.py registers these; editors/vscode and editors/nvim ca
     cllint.listDevices []               -> [{index, platform, name, type, version, opencl_c_version, selector, oclgrind}]
     cllint.selectDevice [selector]      -> {ok, device: selector | None}  (the session's device)
     cllint.buildOnDevice [uri]          -> BuildResult JSON (`cllint.build` is an alias)
-    cllint.runKernel [uri, kernel]      -> RunResult JSON
+    cllint.runKernel [uri, kernel]      -> RunResult JSON, plus `history` (see run_job)
+    cllint.listRuns [uri?, kernel?]     -> {ok, root, file, runs: [entry + compared], lines: [text], warnings}
+    notification cllint/runRecorded     <- {uri, kernel, title, ok, median_ms, change, slower, output_changed, error}
+Every run (on save, from the lens) is kept in .cllint/runs.jsonl (server/runner/history.py) and
+compared with the previous run of the same kernel, launch and device: CL920 / CL921 at the kernel's
+name until the next edit, the ▶ Run lens's title says the last result.
 Errors come back as {ok: false, error, hint}. Diagnostics in results are objects
 {code, severity, message, range (LSP), uri, source}.
 """
@@ -134,15 +139,88 @@ def build_job(job: Job) -> tuple[dict, list[tuple[str, types.Diagnostic]]]:
     return out, lsp
 
 
-def run_job(job: Job, kernel: str) -> dict:
-    from cllint.server.runner import run, to_json
+@dataclass(frozen=True)
+class RunOutcome:
+    """What a run on save or from the lens gives the session: the reply, CL920/CL921 for the
+    kernel's file, the lens title and the cllint/runRecorded notification."""
 
-    r = run(job.path, kernel, job.device, options=_options(job), timeout_s=job.timeout_s)
+    result: dict
+    diagnostics: list[types.Diagnostic]
+    title: str
+    notice: dict
+
+
+def run_job(job: Job, kernel: str, via: str = "lens") -> RunOutcome:
+    """Run, record in the history, compare with the previous run. A worker that hangs or
+    crashes is recorded as a failure (no time) and answered as an error."""
+    from cllint.server.runner import WorkerStopped, find_device, history, launch_for, report, run, to_json
+
+    source = Path(job.path)
+    root = history.workspace_root(source)
+    digest = history.digest_of(source)  # before the run: a save meanwhile must not be credited
+    try:
+        r = run(job.path, kernel, job.device, options=_options(job), timeout_s=job.timeout_s)
+    except WorkerStopped as exc:
+        out = error_json(exc)
+        try:
+            e = history.entry(source, kernel, root, via, error=exc.message, device=find_device(job.device),
+                              requested=launch_for(source, kernel), source_digest=digest)
+        except Exception:  # the device or the description cannot be read again: nothing to record
+            return RunOutcome(out, [], "▶ Run · ✗ failed", _notice(job, kernel, "▶ Run · ✗ failed", out, None))
+        rec = history.record(root, e)
+        title = report.lens_title(report.Compared(e, None, None, None))
+        return RunOutcome({**out, "history": _history_json(rec, title)}, [], title, _notice(job, kernel, title, out, rec))
+    rec = history.record(root, history.entry(source, kernel, root, via, result=r, source_digest=digest))
+    title = report.lens_title(report.Compared(rec.entry, rec.previous, rec.timing, rec.output))
+    own = [d for u, d in convert_diagnostics(tuple(history.diagnostics(rec, source)), job.encoding)]
     out = to_json(r)
     out.pop("dumps", None)
+    for o in out.get("outputs") or []:
+        o.pop("sample", None)  # the history keeps it; the editor shows the summary
     out.update(device=device_json(r.device),
-               diagnostics=[diagnostic_json(u, d) for u, d in convert_diagnostics(r.diagnostics, job.encoding)])
-    return out
+               diagnostics=[diagnostic_json(u, d) for u, d in convert_diagnostics(r.diagnostics, job.encoding)],
+               history=_history_json(rec, title))
+    return RunOutcome(out, own, title, _notice(job, kernel, title, out, rec))
+
+
+def _history_json(rec: Any, title: str) -> dict:
+    prev = rec.previous
+    return {"file": str(rec.path), "title": title, "warnings": list(rec.warnings),
+            "previous": None if prev is None else {"time": prev.get("time"), "median_ms": prev.get("median_ms")},
+            "change": rec.timing.short() if rec.timing else None, "slower": bool(rec.timing and rec.timing.slower),
+            "output_changed": rec.output.message() if rec.output else None}
+
+
+def _notice(job: Job, kernel: str, title: str, out: dict, rec: Any) -> dict:
+    t = out.get("timing") or {}
+    return {"uri": Path(job.path).as_uri(), "kernel": kernel, "title": title, "ok": bool(out.get("ok")),
+            "median_ms": t.get("median_ms"), "error": out.get("error"),
+            "change": rec.timing.short() if rec is not None and rec.timing else None,
+            "slower": bool(rec is not None and rec.timing and rec.timing.slower),
+            "output_changed": rec.output.message() if rec is not None and rec.output else None}
+
+
+def lens_titles_job(path: str) -> dict[str, str]:
+    """The lens title of each kernel of `path` from the history (the last run of each)."""
+    from cllint.server.runner import history, report
+
+    source = Path(path)
+    root = history.workspace_root(source)
+    file = history.relative(source, root)
+    last: dict[str, report.Compared] = {}
+    for c in report.compared(history.read(root).of(file)):
+        last[c.entry["kernel"]] = c
+    return {k: report.lens_title(c) for k, c in last.items()}
+
+
+def list_runs_job(path: str | None, kernel: str | None) -> dict:
+    from cllint.server.runner import history, report
+
+    root = history.workspace_root(Path(path) if path else Path.cwd())
+    file = history.relative(Path(path), root) if path else None
+    found = history.read(root)
+    return {"ok": True, "root": str(root), "file": file, "warnings": found.warnings,
+            "runs": report.runs_json(found, file, kernel), "lines": report.lines(found, file, kernel)}
 
 
 def profile_target_job(index: int) -> Target:
@@ -210,7 +288,15 @@ class DeviceSession:
     trusted: bool = True  # initializationOptions.trusted / setting trustedWorkspace
     # device diagnostics from the last build on save, per uri; dropped on the next edit or save
     build_diags: dict[str, tuple[int, list[types.Diagnostic]]] = field(default_factory=dict)  # (generation, diags)
+    # CL920 / CL921 of the last run of each kernel, per uri; dropped on the next edit
+    run_diags: dict[str, dict[str, list[types.Diagnostic]]] = field(default_factory=dict)
     generation: int = 0
+    # the ▶ Run lens's title per file path and kernel (read from the history once per file)
+    titles: dict[str, dict[str, str]] = field(default_factory=dict)
+    # one run at a time per file: a save during a run queues one more, never a pile
+    running: set[str] = field(default_factory=set)
+    queued: set[str] = field(default_factory=set)
+    locks: dict[str, Any] = field(default_factory=dict)  # uri -> asyncio.Lock (made on the event loop)
     pool: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(2, thread_name_prefix="cllint-device"))
     _targets: dict[int, Target | Exception] = field(default_factory=dict)
     _fetching: set[int] = field(default_factory=set)
@@ -244,6 +330,19 @@ class DeviceSession:
         with self._lock:
             self._targets[index] = value
             self._fetching.discard(index)
+
+    def extra(self, uri: str) -> tuple[int, list[types.Diagnostic]]:
+        """The device diagnostics shown beside the static ones: the build on save's, then each
+        kernel's CL920 / CL921, and a generation that changes whenever they do."""
+        gen, diags = self.build_diags.get(uri, (0, []))
+        runs = [d for ds in self.run_diags.get(uri, {}).values() for d in ds]
+        return (self.generation if runs else gen), diags + runs
+
+    def drop(self, uri: str) -> None:
+        """An edit: the device's findings no longer describe the text."""
+        self.build_diags.pop(uri, None)
+        if self.run_diags.pop(uri, None):
+            self.generation += 1
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         return self.pool.submit(fn, *args)

@@ -27,6 +27,8 @@ BUILD_COMMAND = "cllint.buildOnDevice"
 BUILD_ALIAS = "cllint.build"
 LIST_DEVICES_COMMAND = "cllint.listDevices"
 SELECT_DEVICE_COMMAND = "cllint.selectDevice"
+LIST_RUNS_COMMAND = "cllint.listRuns"
+RUN_RECORDED = "cllint/runRecorded"
 
 _COMPLETION_KIND = {
     "function": types.CompletionItemKind.Function, "keyword": types.CompletionItemKind.Keyword,
@@ -299,10 +301,32 @@ def code_lenses(ls: CllintServer, uri: str) -> list[types.CodeLens] | None:
     if (found := _doc(ls, uri)) is None or found[0].path is None:
         return None
     doc, tree, src, _ = found
+    titles = ls.device.titles.get(str(doc.path))
+    if titles is None and ls.trusted():  # the last runs, from the history: read once, in the pool
+        ls.device.titles[str(doc.path)] = {}
+        ls.device.submit(device.lens_titles_job, str(doc.path)).add_done_callback(
+            lambda f, p=str(doc.path): _titles_read(ls, p, f))
+    titles = titles or {}
     return [types.CodeLens(doc.index.range(s.name_start, s.name_end),
-                           command=types.Command(title="▶ Run", command=RUN_COMMAND, arguments=[uri, s.name],
+                           command=types.Command(title=titles.get(s.name, "▶ Run"), command=RUN_COMMAND,
+                                                 arguments=[uri, s.name],
                                                  tooltip=f"Run '{s.name}' on the OpenCL device"))
             for s in symbols.document_symbols(tree, src) if s.kind == "kernel"]
+
+
+def _titles_read(ls: CllintServer, path: str, done) -> None:
+    """Pool thread: the history's titles arrived; runs since then keep their own."""
+    if done.exception() is not None or not done.result():
+        return
+    ls.device.titles[path] = {**done.result(), **ls.device.titles.get(path, {})}
+    if ls.loop is not None and not ls.loop.is_closed():
+        ls.loop.call_soon_threadsafe(_refresh_lenses, ls)
+
+
+def _refresh_lenses(ls: CllintServer) -> None:
+    caps = ls.client_capabilities.workspace
+    if caps is not None and caps.code_lens is not None and caps.code_lens.refresh_support:
+        ls.workspace_code_lens_refresh(None)
 
 
 async def _pooled(ls: CllintServer, fn, *args):
@@ -346,15 +370,49 @@ async def build_on_device(ls: CllintServer, uri: str) -> dict:
     return _show(ls, "build", result)
 
 
-async def run_kernel(ls: CllintServer, uri: str, kernel: str) -> dict:
+async def run_kernel(ls: CllintServer, uri: str, kernel: str, via: str = "lens") -> dict:
+    """One run, one at a time per file; recorded in the history and compared with the previous
+    run (CL920 / CL921 at the kernel's name until the next edit, the lens's title)."""
     job = _job(ls, uri)
     if isinstance(job, dict):
         return _show(ls, "run", job, kernel)
+    lock = ls.device.locks.setdefault(uri, asyncio.Lock())
+    async with lock:
+        doc = ls.docs.get(uri)
+        version = doc.version if doc else None
+        try:
+            outcome = await _pooled(ls, device.run_job, job, kernel, via)
+        except Exception as exc:  # RunnerError (bad description, launch refused), no pyopencl
+            return _show(ls, "run", device.error_json(exc), kernel)
+        ls.device.titles.setdefault(job.path, {})[kernel] = outcome.title
+        if await ls.on_host(_keep_run_diagnostics, ls, uri, version, kernel, outcome.diagnostics):
+            await _republish(ls, uri)
+        _refresh_lenses(ls)
+        ls.protocol.notify(RUN_RECORDED, outcome.notice)
+    return _show(ls, "run", outcome.result, kernel)
+
+
+def _keep_run_diagnostics(ls: CllintServer, uri: str, version: int | None, kernel: str,
+                          diags: list[types.Diagnostic]) -> bool:
+    """Host thread (ordered with edits): the kernel's CL920 / CL921, unless the buffer was edited
+    since the run began; True when what is shown changed."""
+    doc = ls.docs.get(uri)
+    if doc is None or doc.version != version:
+        return False
+    kernels = ls.device.run_diags.setdefault(uri, {})
+    if not diags and not kernels.get(kernel):
+        return False
+    kernels[kernel] = diags
+    ls.device.generation += 1
+    return True
+
+
+async def list_runs(ls: CllintServer, uri: str | None, kernel: str | None) -> dict:
+    path = uri_to_path(uri) if uri else None
     try:
-        result = await _pooled(ls, device.run_job, job, kernel)
-    except Exception as exc:  # RunnerError, WorkerStopped (time limit, crash)
-        result = device.error_json(exc)
-    return _show(ls, "run", result, kernel)
+        return await _pooled(ls, device.list_runs_job, str(path) if path else None, kernel or None)
+    except Exception as exc:
+        return device.error_json(exc)
 
 
 def register_runner_commands(ls: CllintServer, aliases: bool = True) -> None:
@@ -373,6 +431,11 @@ def register_runner_commands(ls: CllintServer, aliases: bool = True) -> None:
     async def devices(ls: CllintServer, *args: Any) -> list[dict] | dict:
         return await list_devices(ls)
 
+    @ls.command(LIST_RUNS_COMMAND)
+    async def runs(ls: CllintServer, *args: Any) -> dict:
+        return await list_runs(ls, str(args[0]) if args and args[0] else None,
+                               str(args[1]) if len(args) > 1 and args[1] else None)
+
     if aliases:
         register_alias_commands(ls)
 
@@ -390,8 +453,29 @@ def register_alias_commands(ls: CllintServer) -> None:
 
 async def on_save(ls: CllintServer, uri: str) -> None:
     """Build on save (device diagnostics published beside the static ones) and run on save
-    (each kernel with a `// cllint-run:` annotation); both off by default, never untrusted."""
+    (each kernel with a `// cllint-run:` annotation); both off by default, never untrusted.
+    One at a time per file: a save while its runs are under way queues one more round, which
+    reads the file as it is then (the latest text); more saves meanwhile add nothing."""
     ls.device.build_diags.pop(uri, None)
+    e = ls.editor
+    if not (e.build_on_save or e.run_on_save) or not ls.trusted():
+        return
+    if uri in ls.device.running:
+        ls.device.queued.add(uri)
+        return
+    ls.device.running.add(uri)
+    try:
+        while True:
+            ls.device.queued.discard(uri)
+            await _save_round(ls, uri)
+            if uri not in ls.device.queued:
+                break
+    finally:
+        ls.device.running.discard(uri)
+        ls.device.queued.discard(uri)
+
+
+async def _save_round(ls: CllintServer, uri: str) -> None:
     e = ls.editor
     if not (e.build_on_save or e.run_on_save) or not ls.trusted():
         return
@@ -417,7 +501,7 @@ async def on_save(ls: CllintServer, uri: str) -> None:
     if e.run_on_save:
         text = await asyncio.to_thread(Path(job.path).read_text, errors="replace")
         for kernel in device.annotated_kernels(text):
-            await run_kernel(ls, uri, kernel)
+            await run_kernel(ls, uri, kernel, "save")
 
 
 async def _republish(ls: CllintServer, uri: str) -> None:

@@ -16,6 +16,7 @@ import {
   asBuildResult, asRunResult, decorationText, errorOf, findKernelLine, formatBuildResult, formatRunResult, isBuildResult, isRunResult,
   kernelNames, pickCommand, RunResult, unwrap,
 } from './results';
+import { groupRuns, KernelRuns, noticeText, parseRuns, renderRunsHtml, RunNotice } from './runs';
 import { documentSelector, semanticTokensFor } from './selector';
 import { initializationOptions, RESTART_KEYS, substitute, Substitutions, toServerSettings, withTrust } from './settings';
 
@@ -29,6 +30,49 @@ let status: vscode.StatusBarItem;
 let resultDecoration: vscode.TextEditorDecorationType;
 let devices: Device[] | undefined;
 const decorations = new Map<string, vscode.DecorationOptions[]>();
+let runsView: RunsView | undefined;
+
+/** The "Kernel runs" view: every .cllint/runs.jsonl of the workspace, read again when one changes. */
+class RunsView implements vscode.WebviewViewProvider {
+  private view: vscode.WebviewView | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    view.webview.options = { enableScripts: false };
+    view.onDidChangeVisibility(() => { if (view.visible) this.refresh(); });
+    this.refresh();
+  }
+
+  /** Coalesced: a burst of runs (a save that runs three kernels) reads the files once. */
+  refresh(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => { void this.render(); }, 150);
+  }
+
+  private async render(): Promise<void> {
+    const files = await vscode.workspace.findFiles('**/.cllint/runs.jsonl', '**/node_modules/**', 50);
+    const groups: KernelRuns[] = [];
+    const warnings: string[] = [];
+    let activeFile: string | undefined;
+    const active = vscode.window.activeTextEditor?.document.uri;
+    for (const f of files) {
+      try {
+        const text = Buffer.from(await vscode.workspace.fs.readFile(f)).toString('utf8');
+        const label = vscode.workspace.asRelativePath(f);
+        const parsed = parseRuns(text, label);
+        groups.push(...groupRuns(parsed.entries, label));
+        warnings.push(...parsed.warnings);
+        const root = vscode.Uri.joinPath(f, '..', '..');
+        if (active && active.fsPath.startsWith(root.fsPath)) activeFile = active.fsPath.slice(root.fsPath.length + 1).split('\\').join('/');
+      } catch (e) {
+        warnings.push(`${f.fsPath}: ${String(e)}`);
+      }
+    }
+    void vscode.commands.executeCommand('setContext', 'cllint.hasRuns', groups.length > 0);
+    if (this.view) this.view.webview.html = renderRunsHtml(groups, { cspSource: this.view.webview.cspSource, activeFile, warnings });
+  }
+}
 
 function substitutions(): Substitutions {
   return { workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, home: os.homedir(), env: process.env };
@@ -174,6 +218,11 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
     },
   };
   client = new LanguageClient('cllint', 'cllint', serverOptions, clientOptions);
+  // Runs on save and from the lens: decorate the kernel's line and refresh the view.
+  context.subscriptions.push(client.onNotification('cllint/runRecorded', (n: RunNotice) => {
+    decorateNotice(n);
+    runsView?.refresh();
+  }));
   context.subscriptions.push(client.onDidChangeState((e) => {
     if (e.newState === State.Running) void refreshDevices();
   }));
@@ -256,6 +305,24 @@ function decorate(uri: string | undefined, result: RunResult): void {
       color: new vscode.ThemeColor(result.ok ? 'editorCodeLens.foreground' : 'editorError.foreground') } },
   });
   decorations.set(uri, others);
+  applyDecorations();
+}
+
+function decorateNotice(n: RunNotice): void {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === vscode.Uri.parse(n.uri).toString());
+  if (!doc) return;
+  const line = findKernelLine(doc.getText(), n.kernel);
+  if (line < 0) return;
+  const key = doc.uri.toString();
+  const others = (decorations.get(key) ?? []).filter((d) => d.range.start.line !== line);
+  const end = doc.lineAt(line).range.end;
+  others.push({
+    range: new vscode.Range(end, end),
+    hoverMessage: new vscode.MarkdownString(`${n.title}\n\nKept in \`.cllint/runs.jsonl\`; see the *Kernel runs* view.`),
+    renderOptions: { after: { contentText: `  ${noticeText(n)}`,
+      color: new vscode.ThemeColor(n.ok && !n.output_changed ? 'editorCodeLens.foreground' : 'editorWarning.foreground') } },
+  });
+  decorations.set(key, others);
   applyDecorations();
 }
 
@@ -353,6 +420,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('cllint.restartServer', restart),
     vscode.commands.registerCommand('cllint.showOutput', () => log.show()),
     vscode.commands.registerCommand('cllint.clearResults', () => { decorations.clear(); applyDecorations(); }),
+    vscode.window.registerWebviewViewProvider('cllint.kernelRuns', (runsView = new RunsView())),
+    vscode.commands.registerCommand('cllint.showRuns', () => vscode.commands.executeCommand('cllint.kernelRuns.focus')),
+    vscode.window.onDidChangeActiveTextEditor(() => runsView?.refresh()),
+    (() => {
+      const watcher = vscode.workspace.createFileSystemWatcher('**/.cllint/runs.jsonl');
+      watcher.onDidChange(() => runsView?.refresh());
+      watcher.onDidCreate(() => runsView?.refresh());
+      watcher.onDidDelete(() => runsView?.refresh());
+      return watcher;
+    })(),
     vscode.window.onDidChangeActiveTextEditor(updateStatus),
     vscode.window.onDidChangeVisibleTextEditors(applyDecorations),
     vscode.workspace.onDidChangeTextDocument((e) => {
