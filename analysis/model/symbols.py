@@ -29,6 +29,7 @@ from cllint.analysis.digest import blake2b
 from cllint.analysis.target import Target
 from cllint.grammar import language
 
+from .alternative_heads import alternative_parameter_names
 from .decls import Attribute, Declared, MacroExpander, Specifiers, Typedef, TypeReader, text
 from .imported import HeaderFunction, Imported
 from .scopes import Scope, ScopeKind, Symbol, SymbolKind
@@ -506,6 +507,12 @@ class FunctionModel:
                 self.scope.symbols[p.name] = sym
             if p.name_node is not None:
                 self.refs[p.name_node.id] = sym
+        body = node.child_by_field_name("body")
+        if body is not None and body.child_count > 1 and body.children[1].type == "preproc_skipped":
+            for name in alternative_parameter_names(body, self.source):
+                if name not in self.scope.symbols:  # another `#if` arm's head (its type is the build's)
+                    self.scope.symbols[name] = Symbol(name, SymbolKind.PARAMETER, Unknown(), None, None,
+                                                      AddressSpace.PRIVATE, False, scope_start=node.start_byte)
         own = self.index.functions.get(self.name)
         decl = node.child_by_field_name("declarator")
         self.name_id: int | None = None  # the function's own name in its declarator
