@@ -46,7 +46,6 @@ from cllint.server.settings import EditorSettings, from_json, lint_options
 log = logging.getLogger("cllint.server")
 T = TypeVar("T")
 SECTION = "cllint"
-SETTLE_S = 0.3  # idle time before a broken buffer is reparsed from scratch
 DEFAULT_DEBOUNCE_S = 0.0  # the edits of a burst are read before the analysis task first runs
 SWITCH_INTERVAL_S = 0.0005
 # Files that keep a syntax tree (2.8 MiB for darktable's 3,000-line, 91 KB basic.cl, the
@@ -70,7 +69,6 @@ class Result:
     version: int
     diagnostics: list[Diagnostic]
     texts: list[str]  # the LSP diagnostics as published, in JSON (server/convert.py, JsonCache)
-    canonical: bool = True  # False: from an incremental tree with errors, not yet settled
     _lsp: list[types.Diagnostic] | None = None
 
     @property
@@ -81,7 +79,7 @@ class Result:
         return self._lsp
 
     def result_id(self, uri: str) -> str:
-        return f"{uri}@{self.version}" + ("" if self.canonical else "~")
+        return f"{uri}@{self.version}"
 
 
 def uri_to_path(uri: str) -> Path | None:
@@ -528,24 +526,11 @@ class CllintServer(LanguageServer):
         snap = self.host.snapshot()
         diags = snap.diagnostics(uri)
         texts = doc.published.convert(diags, doc.index, self._index_for)
-        result = Result(doc.version, diags, texts, snap.is_canonical(uri))
+        # A version with syntax errors is read from a fresh parse (Host reparse_broken):
+        # what is published for it is what `cllint check` says of its text.
+        result = Result(doc.version, diags, texts)
         self.results[uri] = result
         return result
-
-    def settle(self, uri: str, version: int | None) -> Result | None:
-        """Reparse a broken buffer from scratch once the user pauses (see Host.settle);
-        the new result when that changed the diagnostics, else None."""
-        doc = self.docs.get(uri)
-        if doc is None or (version is not None and doc.version != version):
-            return None
-        before = self.results.get(uri)
-        if not self.host.settle(uri):
-            return None
-        self.results.pop(uri, None)
-        after = self.analyse(uri, version)
-        if after is None or (before is not None and before.diagnostics == after.diagnostics):
-            return None
-        return after
 
     def _index_for(self, file: str) -> convert.LineIndex | None:
         doc = self.docs.get(file)
@@ -568,11 +553,6 @@ class CllintServer(LanguageServer):
             if result is not None and not embedded.is_host_document(uri):
                 self.compiler.schedule(uri, result.version)
             self.collector.after_analysis()
-            if result is not None and not result.canonical:
-                await asyncio.sleep(SETTLE_S)  # a newer edit cancels this task first
-                settled = await self.on_host(self.settle, uri, version)
-                if settled is not None and self.push_enabled():
-                    self.publish(uri, settled)
         except asyncio.CancelledError:
             pass
         except Exception:

@@ -118,10 +118,6 @@ class EmbeddedHost:
             change.files[gone.file] = None
         if change.files or change.edits or change.options:
             self.host.apply_change(change)
-        for file in change.edits:
-            # A tree with errors from an incremental reparse may differ from a fresh one
-            # (tree-sitter's recovery reads the old tree); the CLI parses afresh.
-            self.host.settle(file)
         self._buffers[uri] = found = HostKernels(version, docs)
         return found
 
