@@ -108,19 +108,24 @@ def test_heldout_targets() -> None:
     assert f["recall"] >= 0.95 and f["precision"] >= 0.95, f
 
 
-def test_assertion_facts_in_the_view() -> None:
-    """The view itself: after the assertion the name is implied, before it and after the
-    enclosing arm it is not; a later `#ifdef` on it is taken."""
+def test_assertion_facts() -> None:
+    """After the assertion the name is implied, before it and after the enclosing arm it is
+    not; a later `#ifndef` on it is not compiled, an `#ifdef` on it is."""
+    from cllint.analysis.gating import assertions
+    from cllint.analysis.gating.guards import asserted, dead_code, is_guarded
     from cllint.analysis.preprocessor import build_view
 
-    src = (b"int a;\n#ifdef OUTER\n#ifndef cl_khr_fp64\n#error no\n#endif\nint b;\n"
-           b"#ifdef cl_khr_fp64\nint c;\n#endif\n#endif\nint d;\n")
+    src = (b"int a;\n#ifdef OUTER\n#ifndef cl_khr_fp64\n  /* why */\n#error no\n#endif\nint b;\n"
+           b"#ifndef cl_khr_fp64\nint c;\n#else\nint e;\n#endif\n#endif\nint d;\n"
+           b"#ifndef cl_khr_fp16\n#warning slow\n#endif\nint f;\n")
     view = build_view("f.cl", src, target=Target.preset("CL1.2"))
-    at = {name: src.index(f"int {name};".encode()) for name in "abcd"}
-    assert view.guard_implies(at["b"], "cl_khr_fp64")
-    assert not view.guard_implies(at["a"], "cl_khr_fp64")
-    assert not view.guard_implies(at["d"], "cl_khr_fp64")
-    assert view.active_at(at["c"]) is not False  # OUTER decides; cl_khr_fp64 is asserted
+    assertions.find(view, src)
+    at = {name: src.index(f"int {name};".encode()) for name in "abcdef"}
+    fp64 = (("cl_khr_fp64",),)
+    assert asserted(view, at["b"], {"cl_khr_fp64"}) and is_guarded(view, at["b"], fp64)
+    assert not is_guarded(view, at["a"], fp64) and not is_guarded(view, at["d"], fp64)
+    assert dead_code(view, at["c"]) and not dead_code(view, at["e"])
+    assert not asserted(view, at["f"], {"cl_khr_fp16"})  # a #warning asserts nothing
 
 
 if __name__ == "__main__":

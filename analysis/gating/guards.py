@@ -6,9 +6,10 @@ from typing import Any
 
 from ..features import DNF, FEATURES, V2_0, Version, is_feature, version_requirement
 from ..preprocessor import build_view
-from ..preprocessor.expr import VERSION_MACRO
+from ..preprocessor.expr import VERSION_MACRO, Condition, conj
 from ..preprocessor.view import PreprocessorView
-from . import tables
+from . import assertions, tables
+from .clang_decided import decided_false
 
 _VIEWS: dict[tuple[str, str, bytes], PreprocessorView] = {}
 
@@ -17,6 +18,7 @@ def preprocessor_view(ctx: Any) -> PreprocessorView | None:
     """The lint driver's view, or one built here (memoised on what builds it: the file, its
     text and the target; not on `id(ctx.tree)`, which a freed tree hands to the next one)."""
     if ctx.preprocessor is not None:
+        assertions.find(ctx.preprocessor, ctx.source)
         return ctx.preprocessor
     key = (ctx.file, ctx.target.describe(), ctx.source)
     view = _VIEWS.get(key)
@@ -27,6 +29,7 @@ def preprocessor_view(ctx: Any) -> PreprocessorView | None:
             return None
         _VIEWS.clear()
         _VIEWS[key] = view
+    assertions.find(view, ctx.source)
     return view
 
 
@@ -42,23 +45,52 @@ def is_target_mode(ctx: Any) -> bool:
 _FEATURE_MACROS = frozenset(FEATURES)
 
 
+def _guards(view: PreprocessorView, offset: int) -> tuple[Condition, ...]:
+    """The enclosing arms' conditions, with what the assertions before `offset` let the
+    build assume (`#ifndef X` / `#error` / `#endif`): each alone, and all together."""
+    branch = view.branch_at(offset)
+    conds = [*(branch.conditions if branch.parent is not None else ()), *assertions.in_effect(view, offset)]
+    if len(conds) > 1:
+        conds.insert(0, Condition(conj(c.node for c in conds)))
+    return tuple(conds)
+
+
+def _implies_any(view: PreprocessorView, offset: int, names: frozenset[str] | set[str]) -> bool:
+    return any(c.implies_any_defined(names) for c in _guards(view, offset))
+
+
+def _min_version(view: PreprocessorView, offset: int) -> int | None:
+    found = None
+    for c in _guards(view, offset):
+        v = c.implied_min_version()
+        if v is not None and (found is None or v > found):
+            found = v
+    return found
+
+
+def asserted(view: PreprocessorView | None, offset: int, names: frozenset[str] | set[str]) -> bool:
+    """An assertion before `offset` implies one of `names` (in target mode, the file is then
+    not built where they are missing: its `#error` says so, not each use)."""
+    return view is not None and any(c.implies_any_defined(names) for c in assertions.in_effect(view, offset))
+
+
 def _version_guarded(view: PreprocessorView, offset: int, floor: Version) -> bool:
-    v = view.guard_min_version(offset)
+    v = _min_version(view, offset)
     if v is not None and v >= floor.number:
         return True
-    return floor <= V2_0 and view.guard_implies_any(offset, _FEATURE_MACROS)
+    return floor <= V2_0 and _implies_any(view, offset, _FEATURE_MACROS)
 
 
 def _name_guarded(view: PreprocessorView, offset: int, name: str) -> bool:
     floor = version_requirement(name)
     if floor is not None:  # a version alternative (`__OPENCL_C_VERSION__>=200`)
         return _version_guarded(view, offset, floor)
-    if view.guard_implies_any(offset, tables.implied_by(name)):
+    if _implies_any(view, offset, tables.implied_by(name)):
         return True
     if tables.mandatory_in_2_0(name):
         # Mandatory in 2.0 only: OpenCL C 3.0 made it optional again (spec 6.2.1), so a
         # version test implies it when it also keeps 3.0 out (`>= 200 && < 300`).
-        v = view.guard_min_version(offset)
+        v = _min_version(view, offset)
         if v is not None and v >= 200 and _below_3_0(view, offset):
             return True
     return False
@@ -95,15 +127,23 @@ def is_guarded(view: PreprocessorView | None, offset: int, requires: DNF) -> boo
     # alone, but every way into the branch defines one of them.
     if len(requires) > 1 and all(len(alt) == 1 and version_requirement(alt[0]) is None for alt in requires):
         implied = frozenset().union(*(tables.implied_by(alt[0]) for alt in requires))
-        return view.guard_implies_any(offset, implied)
+        return _implies_any(view, offset, implied)
     return False
 
 
 def dead_code(view: PreprocessorView | None, offset: int) -> bool:
-    """Inside `#if 0` or another arm that is false whatever the target."""
+    """Inside `#if 0` or another arm that is false whatever the target: false by clang-19's
+    own macros (`#if __clang_major__ < 10`), or contradicted by an assertion before it
+    (`#ifndef X` after `#ifndef X` / `#error` / `#endif`)."""
     if view is None:
         return False
-    return any(c.is_constant() is False for c in view.conditions_at(offset))
+    conds = view.conditions_at(offset)
+    if any(c.is_constant() is False or decided_false(c) for c in conds):
+        return True
+    held = assertions.in_effect(view, offset)
+    if not held or not conds:
+        return False
+    return Condition(conj(c.node for c in (*conds, *held))).terms() == []
 
 
 def _need(name: str) -> str:

@@ -17,7 +17,8 @@ from cllint.analysis.features import CORE_2_0, EXTENSIONS, FEATURES, STRICT_PREF
 from cllint.analysis.gating import guard_text, is_guarded, is_target_mode, needs_text, preprocessor_view
 from cllint.analysis.gating.uses import collect_uses_and_literals
 from cllint.analysis.gating.generic import NEEDS_GENERIC, conversion_spans, generic_conversions
-from cllint.analysis.gating.guards import dead_code, names_text
+from cllint.analysis.gating.assertions import failing_on_target, in_effect
+from cllint.analysis.gating.guards import asserted, dead_code, names_text
 from cllint.analysis.gating.byte_stores import BYTE_ADDRESSABLE, byte_stores
 from cllint.analysis.gating.half_access import half_accesses
 from cllint.analysis.gating.macro_types import macro_type_uses
@@ -293,6 +294,9 @@ def _target_uses(ctx: RuleContext) -> Iterator[Use]:
         if None in active and use.requires and any(
                 is_guarded(view, at, use.requires) for at, a in zip(places, active) if a is None):
             continue
+        if use.requires and view is not None and any(
+                in_effect(view, at) and is_guarded(view, at, use.requires) for at in places):
+            continue  # asserted (`#ifndef X` / `#error`): where X is missing, the #error is the report
         yield use
 
 
@@ -353,6 +357,11 @@ class FeatureUnavailableOnTarget(_GatingRule):
         if not is_target_mode(ctx):
             return
         t = ctx.target
+        view = preprocessor_view(ctx)
+        for start, end, missing in failing_on_target(view, ctx.source, t.has) if view is not None else ():
+            yield self.diagnostic(Span(ctx.file, start, end),
+                                  f"'#error' is reached: the file requires {needs_text((tuple(missing),))}, "
+                                  f"which target '{t.describe()}' does not provide")
         seen: set[tuple[object, object]] = set()
         for use in _target_uses(ctx):
             if not use.requires or (use.since is not None and t.version < use.since):
@@ -747,7 +756,8 @@ class PragmaEnablesMissingExtension(_GatingRule):
                 continue
             if p.name not in EXTENSIONS and p.name not in FEATURES:
                 continue  # CL305 or a vendor extension
-            if ctx.target.has(p.name) or view.guard_implies(p.span.start, p.name):
+            if ctx.target.has(p.name) or view.guard_implies(p.span.start, p.name) or \
+                    asserted(view, p.span.start, {p.name}):
                 continue
             ls, le, _ = _line_bounds(ctx.source, p.span.start, p.span.end)
             fix = Fix(f"Wrap in '#ifdef {p.name}'",
