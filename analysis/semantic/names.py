@@ -16,6 +16,7 @@ from functools import cache
 
 from tree_sitter import Node
 
+from cllint.analysis.annotations import declared_by_macros
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.features import EXTENSIONS
 from cllint.analysis.model.overloads import resolve_builtin
@@ -75,6 +76,7 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
     suggested: dict[tuple[str, int, str], str | None] = {}
     first: dict[tuple[str, str], tuple[Node, str, tuple[tuple[int, int, str], ...]]] = {}
     body_words = cache(lambda: frozenset(body.text(i) for i in identifiers))  # only if a paste asks
+    type_words = cache(lambda: _type_words(body))  # only if a parenthesised name asks
     more: dict[tuple[str, str], list[Node]] = {}
     for ident in identifiers:
         if ident.id in fm.refs:
@@ -86,6 +88,8 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
             continue  # (`GEN(float)` with `T add_##T(...)` defines `add_float`; `ARGS_25(state)` `state0`)
         if name in HEADER_MACROS or name.startswith(HEADER_PREFIXES):
             continue
+        if name in declared_by_macros(body.source):
+            continue  # GPUVerify's `DECLARE_UF_BINARY(A, ...)` declares the function A
         role = _use_role(ident)
         if role is None or _on_directive_line(body.source, ident.start_byte):
             continue
@@ -96,6 +100,8 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
             continue  # (an extension macro the target does not define: the target's business)
         if facts.unread_include:
             continue  # a header the model cannot read may declare it
+        if role == "use" and _cast_shaped(ident) and name in type_words():
+            continue  # `(float32)(0)` where the body writes `float32 acc`: a cast to a type it can't see
         if body.facts.view is not None and body.facts.view.active_at(ident.start_byte) is False:
             continue
         if _seen(first, more, name, ident):
@@ -129,6 +135,29 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
             extra += ((rest[_MAX_NOTES].start_byte, rest[_MAX_NOTES].end_byte,
                        f"and {len(rest) - _MAX_NOTES} more uses of '{key[1]}'"),)
         body.add(key[0], ident.start_byte, ident.end_byte, message, tuple(notes) + extra)
+
+
+def _cast_shaped(ident: Node) -> bool:
+    """`(T)(x)` or `(T)x`: the name alone in parentheses that something follows."""
+    paren = ident.parent
+    if paren is None or paren.type != "parenthesized_expression" or paren.named_child_count != 1:
+        return False
+    after = paren.next_sibling
+    return (paren.parent is not None and paren.parent.type == "call_expression") or (
+        after is not None and after.is_named)
+
+
+def _type_words(body: Body) -> frozenset[str]:
+    """Names the body writes where a type goes (`float32 acc;`, a parameter's type)."""
+    out: set[str] = set()
+    stack = [body.fm.node]
+    while stack:
+        node = stack.pop()
+        if node.type == "type_identifier":
+            out.add(body.text(node))
+        elif node.child_count:
+            stack.extend(node.children)
+    return frozenset(out)
 
 
 def _pasted(facts, name: str, body_words: Callable[[], frozenset[str]]) -> bool:  # noqa: ANN001 - FileFacts

@@ -75,12 +75,23 @@ QUIET = {
     "attribute-arguments": "kernel void k(global float4 *a) {\n"
                            "  local float t[4] __attribute__((aligned(16)));\n"
                            "  global float4 *__attribute__((aligned(16))) p = a;\n  p[0].x = t[0];\n}",
+    # A type the file never declares (a vendor extension's `float32`, a header's) written as a
+    # type in the body: the same name in parentheses before a value is a cast, not a variable.
+    "unknown-type-cast-call-shape": "kernel void k(global float *o) {\n  __private float32 acc = (float32)(0);\n"
+                                    "  o[0] = acc.s0;\n}",
+    "unknown-type-cast-in-helper": "half16 widen(half8 a);\nkernel void k(global float *o) {\n  bigvec v;\n"
+                                   "  v = (bigvec)(o[0]);\n  o[1] = v.x;\n}",
 }
 
 
 @pytest.mark.parametrize("name", sorted(QUIET))
 def test_quiet(name: str) -> None:
     assert codes(QUIET[name]) == []
+
+
+def test_a_parenthesised_name_no_declaration_writes_as_a_type_is_still_undeclared() -> None:
+    src = "kernel void k(global float *o) {\n  float32 unused;\n  o[0] = (scale)(2.0f);\n}\n"
+    assert codes(src) == [(3, "CL010")]
 
 
 def test_host_macro_once_per_function() -> None:
