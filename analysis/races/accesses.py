@@ -10,6 +10,7 @@ from typing import Any
 
 from tree_sitter import Node
 
+from cllint.analysis.annotations import without_annotations
 from cllint.analysis.races.frames import Offset, Target, declared_dims
 from cllint.analysis.syntax import descend, walk
 from cllint.analysis.uniformity.names import Names, VarInfo
@@ -119,7 +120,7 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
         guards, unknown = guards_around(n, body, exits)
         out.append(Access(n, t.base, space, indices, read, write, atomic, cfg_node, guards, unknown,
                           offset=t.offset))
-    return out
+    return without_annotations(out, syntax)  # GPUVerify's annotations are never run
 
 
 def _use(n: Node) -> tuple[bool, bool, bool | None]:
