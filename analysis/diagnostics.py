@@ -16,6 +16,7 @@ class Severity(str, Enum):
     ERROR = "error"
     WARNING = "warning"
     INFO = "info"
+    HINT = "hint"  # true but harmless (a deprecation): editors only, unless selected by code
 
 
 class Applicability(str, Enum):

@@ -31,8 +31,13 @@ class LintOptions:
     defines: tuple[tuple[str, str], ...] = ()
     include_paths: tuple[str, ...] = ()
     # "portability": optional features must be guarded; "target": report what the
-    # target lacks. The CLI picks "target" when --std/--target/--features is given.
+    # target lacks. The CLI picks "target" when --target/--features (or a device) is given.
     mode: str = "portability"
+    # Portability mode at a known OpenCL C version (`--std` alone, a program's `-cl-std`; issue
+    # 30): the source's language version, as "CL2.0", whose preset is then `target`. Its mandatory
+    # features need no guard, its version floors and deprecations apply, arms no device of it
+    # compiles are not checked. None: any version (the target is a CL1.2 stand-in).
+    std: str | None = None
     preview: bool = False  # preview rules are opt-in (`--preview`, `preview = true`)
     # Seconds for the rules of one file (None: no limit). When spent, the rule running is
     # stopped, the rest skipped, and one CL091 names them (analysis/budget.py).
@@ -138,7 +143,8 @@ def lint_tree(
     ctx = RuleContext(
         file=file, source=source, tree=tree, target=options.target,
         preprocessor=preprocessor, model=model,
-        options={"mode": options.mode, "focus": focus, "edited": edited, "program_note": options.program_note,
+        options={"mode": options.mode, "std": options.std if options.mode == "portability" else None,
+                 "preview": options.preview, "named": _named(options), "focus": focus, "edited": edited, "program_note": options.program_note,
                  "host_features": frozenset(options.host_features)},
     )
     local_ctx = None
@@ -152,6 +158,12 @@ def lint_tree(
         diagnostics = suppress_all(file, source, diagnostics, options)
     diagnostics.sort(key=lambda d: (d.span.start, d.code))
     return diagnostics
+
+
+def _named(options: LintOptions) -> frozenset[str]:
+    """The rule codes the selection names in full (`--select CL308`): a rule's opt-in part
+    (CL308's preview half) runs for them."""
+    return frozenset(c.upper() for c in (*(options.select or ()), *options.extend_select) if len(c) == 5)
 
 
 def suppress_all(file: str, source: bytes, diagnostics: list[Diagnostic], options: LintOptions) -> list[Diagnostic]:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cllint.analysis import registry
+from cllint.analysis.diagnostics import Severity
 from cllint.analysis.lint import LintOptions
 from cllint.analysis.target import Target, TargetError
 from cllint.cli import render
@@ -28,7 +29,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("paths", nargs="*", default=["."], metavar="PATH",
                    help="files, folders (searched for .cl, .clh, .ocl, .opencl, and Python/C/C++ hosts of OpenCL), globs, or - for stdin")
     p.add_argument("--stdin-filename", metavar="NAME", help="path to report for stdin input")
-    p.add_argument("--std", choices=["CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"], help="OpenCL C version")
+    p.add_argument("--std", choices=["CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"],
+                   help="the OpenCL C version the source is written in, as clang's -cl-std (portability mode at it; "
+                        "--target CL2.0 checks against a device of that version)")
     p.add_argument("--features", metavar="LIST",
                    help="feature/extension overrides, as clang's -cl-ext: -all,+__opencl_c_fp64,-cl_khr_fp16")
     p.add_argument("--target", metavar="PRESET", help="target preset (CL1.2, CL3.0-all, ...) or device:N")
@@ -124,6 +127,15 @@ def _device_reader(index: int) -> Target:
 
 def _lint_options(settings: Settings) -> LintOptions:
     return config_lint_options(settings, _device_reader)
+
+
+def _hidden_hint(settings: Settings, d) -> bool:  # noqa: ANN001 - a Diagnostic
+    """A hint (a deprecation, CL304) is for editors: the command line shows it, and counts it
+    in its exit status, only when its code is selected by name (`--select CL304`; issue 30)."""
+    if d.severity is not Severity.HINT:
+        return False
+    named = {c.upper() for c in (*(settings.select or ()), *settings.extend_select)}
+    return d.code not in named
 
 
 def _per_file_ignored(settings: Settings, path: Path, code: str) -> bool:
@@ -300,7 +312,7 @@ def _check(args, resolver: SettingsResolver):
 
     results, fixed = [], 0
     for (name, path, data), job, settings, diags in zip(inputs, jobs, settings_of, all_diags):
-        diags = [d for d in diags if not _per_file_ignored(settings, path, d.code)]
+        diags = [d for d in diags if not _per_file_ignored(settings, path, d.code) and not _hidden_hint(settings, d)]
         if args.fix and diags:
             new, n = apply_fixes(data, diags, args.unsafe_fixes)
             if n:
@@ -311,6 +323,6 @@ def _check(args, resolver: SettingsResolver):
                     path.write_bytes(new)
                 data = new
                 diags = [d for d in lint_source(name, new, job.options)
-                         if not _per_file_ignored(settings, path, d.code)]
+                         if not _per_file_ignored(settings, path, d.code) and not _hidden_hint(settings, d)]
         results.append(render.FileResult(name, data, diags))
     return results, io_errors, fixed, {job.path: job.options for job in jobs}

@@ -41,7 +41,7 @@ def use_color(stream: TextIO) -> bool:
 
 def text(results: list[FileResult], out: TextIO, *, color: bool) -> None:
     paint = _color(color)
-    sev_color = {Severity.ERROR: "1;31", Severity.WARNING: "1;33", Severity.INFO: "1;36"}
+    sev_color = {Severity.ERROR: "1;31", Severity.WARNING: "1;33", Severity.INFO: "1;36", Severity.HINT: "2"}
     for r in results:
         if not r.diagnostics:
             continue
@@ -104,7 +104,7 @@ def json_output(results: list[FileResult], out: TextIO) -> None:
 
 
 def github(results: list[FileResult], out: TextIO) -> None:
-    level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+    level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice", Severity.HINT: "notice"}
     for row, d in zip(as_json(results), (d for r in results for d in r.diagnostics)):
         msg = row["message"].replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
         print(
@@ -119,7 +119,7 @@ def sarif(results: list[FileResult], out: TextIO) -> None:
 
     rules = all_rules()
     ids = list(rules)
-    level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+    level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.HINT: "note"}
     driver_rules = [
         {
             "id": code,

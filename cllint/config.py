@@ -62,7 +62,7 @@ class ConfigError(Exception):
 
 @dataclass
 class Settings:
-    std: str | None = None  # "CL1.2"; shorthand for the preset of that version
+    std: str | None = None  # "CL1.2": the source's OpenCL C version (portability mode at it, issue 30)
     target: str | None = None  # a preset name or "device:N"
     features: str | None = None  # clang-style overrides, "+__opencl_c_fp64,-cl_khr_fp16"
     include: list[Path] = field(default_factory=list)  # absolute, or relative to the cwd (CLI)
@@ -552,10 +552,13 @@ def build_target(
 def lint_options(settings: Settings, device_reader: Callable[[int], Target] | None = None,
                  extra_ignore: list[str] | None = None):
     """The analysis options these settings describe; shared by `cllint check` and the
-    server so that both lint a file the same way. Naming a target (`std`, `target` or
-    `features`) selects target mode; otherwise portability mode."""
+    server so that both lint a file the same way. Naming a device (`target`, `device:N` or
+    `features`) selects target mode; otherwise portability mode, at the `std` version when one
+    is given: `std` is the language the source is written in, as clang's `-cl-std`, not a
+    device (issue 30; `target = "CL2.0"` is the old reading of `std = "CL2.0"`)."""
     from cllint.analysis.lint import LintOptions
 
+    target_mode = bool(settings.target or settings.features)
     return LintOptions(
         target=build_target(settings, device_reader),
         select=tuple(settings.select) if settings.select is not None else None,
@@ -563,7 +566,8 @@ def lint_options(settings: Settings, device_reader: Callable[[int], Target] | No
         extend_select=tuple(settings.extend_select),
         defines=tuple(sorted(settings.define.items())),
         include_paths=tuple(str(p) for p in settings.include),
-        mode="target" if (settings.std or settings.target or settings.features) else "portability",
+        mode="target" if target_mode else "portability",
+        std=None if target_mode else settings.std,
         preview=bool(settings.preview),
         # Defines given (`-D`, `define = [...]`) say how the file is built: the macros they
         # leave undefined are undefined, and `#if` arms on them are judged as the compiler does.

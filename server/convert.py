@@ -30,6 +30,7 @@ _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
     Severity.WARNING: types.DiagnosticSeverity.Warning,
     Severity.INFO: types.DiagnosticSeverity.Information,
+    Severity.HINT: types.DiagnosticSeverity.Hint,
 }
 _TAGS = {Tag.UNNECESSARY: types.DiagnosticTag.Unnecessary, Tag.DEPRECATED: types.DiagnosticTag.Deprecated}
 

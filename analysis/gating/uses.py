@@ -266,7 +266,7 @@ class _Collector:
         half: list[Node] = []
         for n in found.get("number_literal", ()):
             raw = source[n.start_byte:n.end_byte]
-            if b"." in raw or b"e" in raw or b"E" in raw:
+            if b"." in raw or b"e" in raw or b"E" in raw or b"p" in raw or b"P" in raw:  # p: hex floats
                 self.literals.append(Literal(n.start_byte, n.end_byte, n, items=self.items))
             if raw and raw[-1] in _HALF_SUFFIX:
                 half.append(n)

@@ -13,20 +13,24 @@ import struct
 from collections.abc import Iterator
 
 from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Note, Severity, Span, Tag
-from cllint.analysis.features import CORE_2_0, EXTENSIONS, FEATURES, STRICT_PREFIXES, V1_1, V2_0
+from cllint.analysis.features import EXTENSIONS, FEATURES, STRICT_PREFIXES, V1_1, V2_0, V3_0
 from cllint.analysis.gating import guard_text, is_guarded, is_target_mode, needs_text, preprocessor_view
 from cllint.analysis.gating.uses import collect_uses_and_literals
 from cllint.analysis.gating.generic import NEEDS_GENERIC, conversion_spans, generic_conversions
+from cllint.analysis.features import GENERIC
 from cllint.analysis.gating.assertions import failing_on_target, in_effect
 from cllint.analysis.gating.guards import asserted, dead_code, names_text
 from cllint.analysis.gating.byte_stores import BYTE_ADDRESSABLE, byte_stores
 from cllint.analysis.gating.half_access import half_accesses
+from cllint.analysis.gating.macro_literals import macro_literals
 from cllint.analysis.gating.macro_types import macro_type_uses
 from cllint.analysis.gating.overloads import refine
 from cllint.analysis.gating.uses import Literal, Use
+from cllint.analysis.gating.version import known_version, mandatory, version_facts
+from cllint.analysis.gating.version import macro_facts as _macro_facts
+from cllint.analysis.gating.version import never_true as _never_true
 from cllint.analysis.model.walk import nodes_of_kinds
-from cllint.analysis.preprocessor.expr import _CMP
-from cllint.analysis.rules.base import FixAvailability, Group, Rule, RuleContext
+from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
 from cllint.analysis.rules._model import kind_index, model_for
 from cllint.analysis.rules.address_space import analysis_of
 from cllint.analysis.target import _did_you_mean
@@ -61,7 +65,7 @@ def _byte_store_uses(ctx: RuleContext, focus: list[tuple[int, int]] | None) -> l
     """Narrow stores on an OpenCL C 1.0 target without cl_khr_byte_addressable_store (spec,
     "Restrictions"; core from 1.1). The device decides, not a pragma: enabling an extension
     the target lacks does not make it exist (CL307 reports that pragma; the stores stay)."""
-    if not is_target_mode(ctx) or ctx.target.version >= V1_1 or ctx.target.has(BYTE_STORE):
+    if not (is_target_mode(ctx) or known_version(ctx)) or ctx.target.version >= V1_1 or ctx.target.has(BYTE_STORE):
         return []
     return byte_stores(lambda: model_for(ctx), ctx.tree, ctx.source, focus)
 
@@ -69,6 +73,9 @@ def _byte_store_uses(ctx: RuleContext, focus: list[tuple[int, int]] | None) -> l
 def _generic_uses(ctx: RuleContext) -> list[Use]:
     """Pointers into `__global`/`__local` memory converted to unqualified pointers: those
     are generic pointers, so the conversion needs the generic address space."""
+    version = known_version(ctx)
+    if version is not None and (version < V2_0 or mandatory(version).has(GENERIC)):
+        return []  # before 2.0 no generic space exists (CL1xx); in 2.0 it is mandatory
     view = preprocessor_view(ctx)
     expander = view.expand_type_macro if view is not None else None
     out = []
@@ -127,8 +134,9 @@ class _GatingRule(Rule):
 
 class UnguardedOptionalFeature(_GatingRule):
     """## What it does
-    In portability mode (the default, when no target is chosen), reports a use of an optional
-    feature or extension that no preprocessor guard implies: `double` and floating constants
+    In portability mode (the default, when no target is chosen; `--std S` alone sets the
+    version), reports a use of an optional feature or extension that no preprocessor guard
+    implies: `double` and floating constants
     such as `M_PI` without fp64, `half` variables, `half` vectors, loads and stores through
     a `half` pointer or of a `half` field (`h[i] = x`; `vload_half`/`vstore_half` need
     nothing) and `1.0h` without `cl_khr_fp16`, image and sampler types, `read_write` images,
@@ -198,6 +206,7 @@ class UnguardedOptionalFeature(_GatingRule):
         if is_target_mode(ctx):
             return
         view = preprocessor_view(ctx)
+        facts = version_facts(ctx)  # `--std S` alone: what the version decides (issue 30)
         # One report per need and top-level item (a function, a program-scope declaration):
         # one guard covers its uses, which follow as notes (issue 29: a kernel using `half`
         # 300 times is one finding, not 300).
@@ -209,6 +218,9 @@ class UnguardedOptionalFeature(_GatingRule):
                 continue
             if _full_profile_guarantees(use.requires) or _host_checks(ctx, use.requires):
                 continue
+            if facts is not None and (facts.provides(use.requires) or facts.newer(use.since)
+                                      or facts.never_compiled_use(view, use)):
+                continue  # mandatory in the version, newer than it (CL303), or never compiled
             owner = _item_of(functions, use.start)
             key = (owner if owner is not None else ("at", use.item or use.start), use.requires)
             if key not in firsts:
@@ -300,6 +312,24 @@ def _target_uses(ctx: RuleContext) -> Iterator[Use]:
         yield use
 
 
+def _version_mode(ctx: RuleContext) -> bool:
+    """The version is known: target mode, or portability mode at `--std S` (issue 30)."""
+    return is_target_mode(ctx) or known_version(ctx) is not None
+
+
+def _compiled_uses(ctx: RuleContext) -> Iterator[Use]:
+    """Target mode: the uses the target compiles. Portability mode at a known version: the uses
+    in arms some device of the version compiles (a feature guard keeps its arm in play)."""
+    if is_target_mode(ctx):
+        yield from _target_uses(ctx)
+        return
+    view = preprocessor_view(ctx)
+    facts = version_facts(ctx)
+    for use in _uses(ctx):
+        if facts is None or not (facts.never_compiled_use(view, use) or dead_code(view, use.start)):
+            yield use
+
+
 class FeatureUnavailableOnTarget(_GatingRule):
     """## What it does
     In target mode (`--target`, a device, or overrides), reports a use of a feature or
@@ -382,8 +412,9 @@ class FeatureUnavailableOnTarget(_GatingRule):
 
 class NewerThanTarget(_GatingRule):
     """## What it does
-    In target mode, reports a built-in, type, qualifier or construct that the target's
-    OpenCL C version does not have at all: OpenCL C 2.0 built-ins (`work_group_barrier`,
+    In target mode, or in portability mode at a version (`--std S` alone), reports a built-in,
+    type, qualifier or construct that the target's (or the source's) OpenCL C version does
+    not have at all: OpenCL C 2.0 built-ins (`work_group_barrier`,
     `atomic_*`, `to_global`), `generic`, `pipe` and blocks under 1.2, `printf` before 1.2,
     3-component vectors under 1.0. A built-in call is judged by the overload its argument
     types pick: `clamp` on integers and `max(int4, int)` need 1.1 where `clamp` on floats is
@@ -420,11 +451,14 @@ class NewerThanTarget(_GatingRule):
     spec_section = "built-in-functions"
 
     def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
-        if not is_target_mode(ctx):
+        if not _version_mode(ctx):
             return
         t = ctx.target
         view = preprocessor_view(ctx)
-        for use in _target_uses(ctx):
+        # Target mode names the target; `--std S` alone, the source's version (issue 30).
+        against = (f"target '{t.describe()}' is OpenCL C {t.version}" if is_target_mode(ctx)
+                   else f"the source is OpenCL C {t.version} ('--std {t.version.std}')")
+        for use in _compiled_uses(ctx):
             if use.since is None or t.version >= use.since:
                 continue
             v = view.guard_min_version(use.start) if view is not None else None
@@ -435,16 +469,21 @@ class NewerThanTarget(_GatingRule):
             yield self.diagnostic(
                 Span(ctx.file, use.start, use.end),
                 f"{use.kind} '{what}'{use.detail if use.defined_at is not None else ''} "
-                f"needs OpenCL C {use.since} or newer, "
-                f"target '{t.describe()}' is OpenCL C {t.version}",
+                f"needs OpenCL C {use.since} or newer, {against}",
             )
 
 
 class DeprecatedBuiltin(_GatingRule):
     """## What it does
-    In target mode, reports a built-in deprecated by the target's version or earlier:
-    `mem_fence`, `read_mem_fence`, `write_mem_fence`, the `atom_*` and `atomic_*`
-    OpenCL 1.x atomics (deprecated by OpenCL C 2.0).
+    In target mode, or in portability mode at a version (`--std S` alone), reports a built-in
+    deprecated by that OpenCL C version or earlier: `mem_fence`, `read_mem_fence`,
+    `write_mem_fence`, the `atom_*` and `atomic_*` OpenCL 1.x atomics (deprecated by OpenCL
+    C 2.0).
+
+    A hint, not a warning: the code is correct and clang-19 accepts it silently. Editors
+    show it with the *Deprecated* tag (the name struck through); `cllint check` leaves it
+    out of its output and exit status unless the code is selected by name
+    (`--select CL304`, `--extend-select CL304` or in the configuration).
 
     ## Why is this bad?
     Deprecated built-ins may be removed; their replacements carry explicit memory orders
@@ -467,14 +506,14 @@ class DeprecatedBuiltin(_GatingRule):
 
     code = "CL304"
     name = "deprecated-builtin"
-    severity = Severity.WARNING
+    severity = Severity.HINT
     spec_section = "built-in-functions"
 
     def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
-        if not is_target_mode(ctx):
+        if not _version_mode(ctx):
             return
         t = ctx.target
-        for use in _target_uses(ctx):
+        for use in _compiled_uses(ctx):
             if use.deprecated is None or t.version < use.deprecated:
                 continue
             yield self.diagnostic(
@@ -593,8 +632,9 @@ def _edit_distance(a: str, b: str) -> int:
 
 class GuardNeverTrue(_GatingRule):
     """## What it does
-    In target mode, reports an `#if`, `#ifdef` or `#elif` on feature or extension macros
-    that no device of the target's OpenCL C version can make true, in code that is
+    In target mode, or in portability mode at a version (`--std S` alone), reports an `#if`,
+    `#ifdef` or `#elif` on feature or extension macros that no device of that OpenCL C
+    version can make true, in code that is
     compiled: `#ifdef __opencl_c_fp64` under OpenCL C 1.2 (feature macros only exist from
     OpenCL C 2.0 on; 1.2 devices define `cl_khr_fp64`), `#ifdef __opencl_c_subgroups` under
     2.0. Guards that are false only because this target lacks an optional feature are the
@@ -629,7 +669,7 @@ class GuardNeverTrue(_GatingRule):
     spec_section = "features"
 
     def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
-        if not is_target_mode(ctx):
+        if not _version_mode(ctx):
             return
         view = preprocessor_view(ctx)
         if view is None:
@@ -670,47 +710,6 @@ def _condition_text(d) -> str:
     if d.kind in ("ifndef", "elifndef"):
         return f"!defined({d.name})"
     return d.args
-
-
-def _macro_facts(target) -> tuple[dict[str, str], frozenset[str]]:
-    """What every device of the target's version predefines (name -> value), and the
-    feature and extension macros a device of that version may or may not define."""
-    v = target.version
-    possible = set(EXTENSIONS)
-    if v.major >= 2:
-        possible |= {name for name, info in FEATURES.items() if info.since <= v}
-    mandatory = {name for name, e in EXTENSIONS.items() if e.core_since and not e.requires and e.core_since <= v}
-    if v == V2_0:
-        mandatory |= CORE_2_0
-    fixed = {n: text for n, text in target.predefined_macros().items()
-             if n not in FEATURES and n not in EXTENSIONS and n != "__IMAGE_SUPPORT__"}
-    fixed.update((n, "1") for n in mandatory)
-    return fixed, frozenset(possible - mandatory) | {"__IMAGE_SUPPORT__"}
-
-
-def _never_true(condition, fixed: dict[str, str], optional: frozenset[str]) -> bool:
-    """No device of the version makes `condition` true: every term of its DNF contradicts
-    what the version fixes. Optional macros may be defined or not; names that are neither
-    fixed nor optional feature/extension names (user macros) may be anything."""
-    terms = condition.terms()
-    if terms is None:
-        return False
-    known = set(FEATURES) | set(EXTENSIONS)
-
-    def holds(lit) -> bool:
-        kind, name = lit[0], lit[1]
-        if kind == "opaque" or name in optional or (name not in fixed and name not in known):
-            return True
-        value = fixed.get(name)
-        if kind == "def":
-            return (value is not None) == lit[2]
-        try:
-            number = int(value) if value is not None else 0
-        except ValueError:
-            return True
-        return _CMP[lit[2]](number, lit[3])
-
-    return not any(all(holds(lit) for lit in term) for term in terms)
 
 
 class PragmaEnablesMissingExtension(_GatingRule):
@@ -777,22 +776,29 @@ def _exact_in_float(text: str) -> bool:
         return False
 
 
-_FLOAT_LITERAL = re.compile(r"^(?:\d+\.\d*|\.\d+|\d+(?:\.\d*)?[eE][+-]?\d+|\.\d+[eE][+-]?\d+)$")
+_FLOAT_LITERAL = re.compile(r"^(?:\d+\.\d*|\.\d+|\d+(?:\.\d*)?[eE][+-]?\d+|\.\d+[eE][+-]?\d+"
+                            r"|0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+)$")
 
 
 class DoubleLiteral(_GatingRule):
     """## What it does
-    Reports an unsuffixed floating literal such as `1.0` or `0.5e-3` in code that no fp64
-    guard covers and that declares no `double`: the literal has type `double`. A literal
-    whose value goes into a `double` anyway is meant as one and not reported: assigned to a
-    `double` lvalue (`d[i] = 0.5` with `global double *d`), or in arithmetic with a `double`
-    operand. A preview rule: opt in with `--preview`.
+    In target mode, when the target has no fp64 (`cl_khr_fp64`, `__opencl_c_fp64`), reports
+    every unsuffixed floating literal such as `1.0`, `.5`, `0.5e-3` or `0x1p3` in code the
+    target compiles, as clang-19 does ("double precision constant requires cl_khr_fp64,
+    casting to single precision"): a warning, on by default.
+
+    Elsewhere (portability mode, or a target with fp64) a preview hint, opt in with
+    `--preview` or by naming CL308: an unsuffixed literal in code that no fp64 guard covers
+    and that declares no `double` has type `double`. A literal whose value goes into a
+    `double` anyway is meant as one and not reported there: assigned to a `double` lvalue
+    (`d[i] = 0.5` with `global double *d`), or in arithmetic with a `double` operand.
     The fix adds `f`; it is safe when the value is exact in `float`.
 
     ## Why is this bad?
+    On a device without fp64 clang gives the literal type `float` with a warning, which the
+    spec does not promise: the same source means two different computations on two devices.
     On a device with fp64, `x * 0.5` computes in double precision (slow on most GPUs) and
-    converts back. On a device without fp64 clang quietly gives the literal type `float`,
-    which the spec does not promise: the same source means two different computations.
+    converts back.
 
     ## Example
     ```c
@@ -811,8 +817,7 @@ class DoubleLiteral(_GatingRule):
 
     code = "CL308"
     name = "double-literal"
-    severity = Severity.INFO
-    group = Group.PREVIEW
+    severity = Severity.WARNING  # target mode without fp64; the preview half is information
     fix_availability = FixAvailability.ALWAYS
     spec_section = "built-in-scalar-data-types"
 
@@ -821,7 +826,10 @@ class DoubleLiteral(_GatingRule):
         fp64 = (("__opencl_c_fp64",), ("cl_khr_fp64",))
         target_mode = is_target_mode(ctx)
         if target_mode and not ctx.target.satisfies(None, fp64):
-            return  # the literal is float for this target
+            yield from self._without_fp64(ctx, view, fp64)  # clang-19's warning: on by default
+            return
+        if not (ctx.options.get("preview") or self.code in ctx.options.get("named", ())):
+            return  # the rest is a preview rule (issue 30)
         # The literals the gating walk met with a '.', 'e' or 'E' (no other can match
         # _FLOAT_LITERAL). Outside the focus, an incremental run takes the results from its cache.
         uses, literals = _collected(ctx)
@@ -845,9 +853,43 @@ class DoubleLiteral(_GatingRule):
             yield self.diagnostic(
                 Span(ctx.file, lit.start, lit.end),
                 f"floating literal '{text}' has type 'double'; use '{text}f'",
+                severity=Severity.INFO,
                 fix=Fix(f"Add the 'f' suffix: '{text}f'", (Edit(Span(ctx.file, lit.end, lit.end), "f"),),
                         Applicability.SAFE if safe else Applicability.UNSAFE),
             )
+
+
+    def _without_fp64(self, ctx: RuleContext, view, fp64) -> Iterator[Diagnostic]:  # noqa: ANN001
+        """Each double literal the target compiles: clang-19 casts it to float and warns."""
+        literals = _collected(ctx)[1]
+        if literals is None:
+            literals = [Literal(n.start_byte, n.end_byte, n)
+                        for n in nodes_of_kinds(ctx.tree.root_node, _NUMBER_LITERAL, ranges=ctx.focus)]
+        needs = "cl_khr_fp64 and __opencl_c_fp64" if ctx.target.version >= V3_0 else "cl_khr_fp64"
+        where = f"which target '{ctx.target.describe()}' does not provide: it is cast to single precision"
+
+        def compiled(offset: int) -> bool:
+            return not (dead_code(view, offset) or is_guarded(view, offset, fp64)
+                        or (view is not None and view.active_at(offset) is False))
+
+        for lit in literals:
+            # The grammar folds a sign into the literal (`-2.0`): the constant is what follows it.
+            text = ctx.source[lit.start : lit.end].decode("utf-8", "replace").lstrip("+-")
+            if not _FLOAT_LITERAL.match(text) or not compiled(lit.start):
+                continue
+            yield self.diagnostic(
+                Span(ctx.file, lit.start, lit.end),
+                f"double precision constant '{text}' requires {needs}, {where}; write '{text}f'",
+                fix=Fix(f"Add the 'f' suffix: '{text}f'", (Edit(Span(ctx.file, lit.end, lit.end), "f"),),
+                        Applicability.SAFE if _exact_in_float(text) else Applicability.UNSAFE),
+            )
+        # Spelled through a macro: clang reports it where the macro is used (no fix here).
+        for m in macro_literals(ctx.tree, ctx.source, view, lambda t: bool(_FLOAT_LITERAL.match(t)), ctx.focus):
+            if compiled(m.start):
+                yield self.diagnostic(
+                    Span(ctx.file, m.start, m.end),
+                    f"double precision constant '{m.literal}' (from macro '{m.macro}') requires {needs}, {where}",
+                )
 
 
 _NUMBER_LITERAL = frozenset({"number_literal"})
@@ -930,7 +972,7 @@ class ExtensionNotEnabled(_GatingRule):
         if target_mode and not ctx.target.has("cl_khr_fp16"):
             return  # CL302 reports the missing extension
         view = preprocessor_view(ctx)
-        uses = _target_uses(ctx) if target_mode else iter(_uses(ctx))
+        uses = _compiled_uses(ctx) if _version_mode(ctx) else iter(_uses(ctx))
         seen: set[int] = set()
         reported: set[object] = set()
         for use in uses:

@@ -306,5 +306,12 @@ def apply_configured(spec: object, place: int, options: LintOptions, settings: o
     if spec.std is not None and getattr(settings, "std", None) is None and getattr(settings, "target", None) is None:  # type: ignore[attr-defined]
         from cllint.analysis.target import Target
 
-        out = replace(out, target=Target.preset(spec.std), mode="target")  # type: ignore[attr-defined]
+        # `-cl-std` is the language version, as `--std` (issue 30): portability at it, unless
+        # `features` name a device (target mode, the overrides applied to that version).
+        base = Target.preset(spec.std)  # type: ignore[attr-defined]
+        if out.mode == "target":
+            features = getattr(settings, "features", None)
+            out = replace(out, target=base.apply_overrides(features) if features else base)
+        else:
+            out = replace(out, target=base, std=base.version.std)
     return out
