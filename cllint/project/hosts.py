@@ -20,7 +20,9 @@ HOST_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile",
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "__pycache__", ".cllint_cache"})
 
 # `-D NAME` after a quote, space, `(` or `,` (an option in a string, a list, a command line).
-_OPTION = re.compile(rb"""(?:^|(?<=["'\s(,\[{]))-D[ \t]*([A-Za-z_]\w*)""", re.M)
+# `-D NAME` at a string's or word's start, or after a format placeholder (`"%s-D NAME=%lu"`:
+# the host prepends other options to it).
+_OPTION = re.compile(rb"""(?:^|(?<=["'\s(,\[{])|(?<=%s))-D[ \t]*([A-Za-z_]\w*)""", re.M)
 # A macro whose body stringizes one of its parameters right after a `-D` in a string.
 _STRINGIZING = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n\\]|\\.)*)", re.S)
 _AFTER_D = re.compile(rb"-D[ \t]*\"[ \t]*#[ \t]*([A-Za-z_]\w*)")

@@ -96,6 +96,17 @@ def test_names_the_host_passes_with_minus_d_are_not_undeclared(tmp_path: Path) -
     assert sorted(set(codes(check(".", cwd=tmp_path)))) == ["CL010", "CL012"]
 
 
+@pytest.mark.parametrize("host", [
+    'sprintf(buf, " %s-D MAX_THREADS=%lu ", opts, n);\n',
+    'snprintf(buf, sizeof buf, "%s -DMAX_THREADS=%d", base, n);\n',
+    'options += std::string("-DMAX_THREADS=") + std::to_string(n);\n',
+])
+def test_a_minus_d_after_a_format_placeholder_or_at_a_string_start(tmp_path: Path, host: str) -> None:
+    write(tmp_path, {"k.cl": "__kernel void k(__global float *a) { a[get_global_id(0) % MAX_THREADS] = 0; }\n",
+                     "host.c": host})
+    assert codes(check(".", cwd=tmp_path)) == []
+
+
 def test_a_host_macro_that_stringizes_its_argument_after_minus_d(tmp_path: Path) -> None:
     write(tmp_path, {
         "kern/scale.cl": "__kernel void k(__global float *a) { a[0] = kFactor * a[1]; }\n",
