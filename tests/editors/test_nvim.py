@@ -162,3 +162,53 @@ def test_heldout_python_without_a_suffix_and_python_turned_off(tmp_path: Path) -
     assert files["tool"]["clients"] == ["standin"] and files["tool"]["diagnostics"] == []
     files = _run_embedded(tmp_path, ["app.py", "host.cpp"], {"embeddedPython": False, "embeddedCpp": True})
     assert files["app.py"]["clients"] == ["standin"] and files["app.py"]["diagnostics"] == []
+
+
+# -- run on save and the run history (issue 34) ----------------------------------------------
+
+RUN_KERNEL = """\
+// cllint-run: global=1024 iterations=3 a=range:float b=fill(2) c=zeros:float:1024:show
+__kernel void vadd(__global const float *a, __global const float *b, __global float *c)
+{
+    size_t i = get_global_id(0);
+    c[i] = a[i] + b[i];
+}
+"""
+
+
+@pytest.mark.device
+def test_run_on_save_virtual_text_and_runs_list(tmp_path: Path) -> None:
+    """Two saves with runOnSave on PoCL: each shows its result as virtual text at the kernel's
+    line, the second with the output change (CL921's message); :CllintRuns lists both runs."""
+    nvim = shutil.which("nvim")
+    if nvim is None:
+        pytest.skip("nvim is not installed (apt-get install neovim)")
+    from cllint.server.runner import list_devices
+
+    if not any(d.type == "cpu" and not d.oclgrind for d in list_devices()):
+        pytest.skip("no CPU OpenCL device (apt-get install pocl-opencl-icd)")
+    (tmp_path / ".cllint.toml").write_text("")
+    kernel = tmp_path / "vadd.cl"
+    kernel.write_text(RUN_KERNEL)
+    out = tmp_path / "report.json"
+    env = dict(os.environ)
+    env["PATH"] = _cllint_dir() + os.pathsep + env.get("PATH", "")
+    env.update(CLLINT_E2E_OUT=str(out), CLLINT_E2E_TIMEOUT="60000")
+    for key in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        env[key] = str(tmp_path / key.lower())
+    env.pop("CLLINT_CMD", None)
+    proc = subprocess.run([nvim, "--headless", "-u", str(NVIM_PLUGIN / "minimal_init.lua"), str(kernel),
+                           "-c", f"luafile {Path(__file__).with_name('nvim_runs.lua')}"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240)
+    assert out.exists(), f"nvim wrote no report (rc={proc.returncode})\n{proc.stdout}\n{proc.stderr}"
+    report = json.loads(out.read_text())
+    assert not report.get("error"), json.dumps(report, indent=1)
+    first, second = report["virt_texts"]
+    assert first["line"] == 1 and second["line"] == 1  # the kernel's line (0-based)
+    assert first["text"].strip().endswith("· PoCL") and " ms" in first["text"], first
+    assert second["text"].endswith(" · PoCL  ⚠ output 'c' changed since the previous run: c[0] is -2, was 2"), second
+    assert second["hl"] == "DiagnosticWarn"
+    lines = report["runs_lines"]
+    assert lines[0].startswith("vadd.cl: vadd on ") and lines[0].endswith("(2 runs)"), lines
+    assert len(lines[1].split()[0]) == 2 and "[CL921]" in lines[3], lines
+    assert len((tmp_path / ".cllint" / "runs.jsonl").read_text().splitlines()) == 2

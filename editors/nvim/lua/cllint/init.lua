@@ -231,6 +231,50 @@ function M.execute(command, arguments, bufnr, on_result)
   end, bufnr)
 end
 
+-- Run history (.cllint/runs.jsonl) ----------------------------------------------------------
+
+--- The virtual text for a run the server recorded (notification cllint/runRecorded): the lens's
+--- title without its '▶ Run · ', and what changed in the outputs.
+function M.run_text(n)
+  if type(n) ~= 'table' then return nil end
+  if not n.ok then return '✗ ' .. tostring(n.error or 'failed') end
+  local text = tostring(n.title or ''):gsub('^▶ Run · ', '')
+  if type(n.output_changed) == 'string' then
+    text = text:gsub(' · ≠ [%w_]+', '') .. '  ⚠ ' .. n.output_changed
+  end
+  return text
+end
+
+--- Shows a recorded run at its kernel's line in every buffer of that file.
+function M.on_run_recorded(_, params)
+  if type(params) ~= 'table' or type(params.uri) ~= 'string' then return end
+  local bufnr = vim.fn.bufnr(vim.uri_to_fname(params.uri))
+  if bufnr == -1 or not vim.api.nvim_buf_is_loaded(bufnr) then return end
+  local line = M.kernel_line(bufnr, params.kernel or '')
+  if not line then return end
+  vim.api.nvim_buf_clear_namespace(bufnr, ns, line, line + 1)
+  local bad = not params.ok or params.output_changed ~= nil and params.output_changed ~= vim.NIL
+  vim.api.nvim_buf_set_extmark(bufnr, ns, line, 0, {
+    virt_text = { { '  ' .. M.run_text(params), bad and 'DiagnosticWarn' or (params.slower and 'DiagnosticInfo' or 'Comment') } },
+    virt_text_pos = 'eol',
+  })
+end
+
+--- :CllintRuns [kernel]: the history of this file's runs, as `cllint runs FILE` prints it.
+function M.runs(kernel, bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local args = { vim.uri_from_bufnr(bufnr) }
+  if kernel and kernel ~= '' then table.insert(args, kernel) end
+  M.execute('cllint.listRuns', args, bufnr, function(result)
+    if type(result) ~= 'table' then return end
+    if type(result.error) == 'string' then return show_lines(M.format_result(result)) end
+    local lines = vim.deepcopy(result.lines or {})
+    if #lines == 0 then lines = { 'no runs of this file yet (:CllintRun, or runOnSave)' } end
+    for _, w in ipairs(result.warnings or {}) do table.insert(lines, 'warning: ' .. w) end
+    show_lines(lines)
+  end)
+end
+
 -- Commands ---------------------------------------------------------------------------------
 
 function M.run(kernel, bufnr)
@@ -333,6 +377,9 @@ local function create_commands()
     desc = 'cllint: choose the device (index, name substring, cpu, gpu, oclgrind)',
     complete = function() return { 'cpu', 'gpu', 'oclgrind' } end })
   cmd('CllintDevices', function() M.devices() end, { desc = 'cllint: list OpenCL devices' })
+  cmd('CllintRuns', function(a) M.runs(a.args) end, { nargs = '?',
+    desc = 'cllint: the runs of this file kept in .cllint/runs.jsonl (sparkline, changes, CL920/CL921)',
+    complete = function() return M.kernels(vim.api.nvim_get_current_buf()) end })
   cmd('CllintRestart', function() M.restart() end, { desc = 'cllint: restart the language server' })
   cmd('CllintClearResults', function()
     vim.api.nvim_buf_clear_namespace(0, ns, 0, -1)
@@ -562,6 +609,7 @@ function M.setup(opts)
     end)
   end
   register_lens_commands()
+  vim.lsp.handlers['cllint/runRecorded'] = M.on_run_recorded
   if M.config.commands then create_commands() end
   if M.config.treesitter then M.setup_treesitter() end
 
