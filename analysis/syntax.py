@@ -17,6 +17,7 @@ class SyntaxErrorInfo:
     start: int
     end: int
     message: str
+    opened_at: int | None = None  # a missing closing bracket: where its opening one is
 
 
 def descend(top: Node, node: Node) -> list[Node] | None:
@@ -77,6 +78,22 @@ def _first_line(source: bytes, start: int, end: int) -> int:
     return end if newline < 0 else max(newline, start + 1)
 
 
+_OPENERS = {"}": "{", ")": "(", "]": "["}
+
+
+def _opener(missing: Node, kind: str) -> int | None:
+    """The start of the bracket a missing closing one would close: its parent's first
+    child of the opening kind."""
+    want = _OPENERS.get(kind)
+    parent = missing.parent
+    if want is None or parent is None:
+        return None
+    for child in parent.children:
+        if child.type == want:
+            return child.start_byte
+    return None
+
+
 def syntax_errors(tree: Tree, source: bytes, limit: int = 200) -> list[SyntaxErrorInfo]:
     """Outermost ERROR nodes and MISSING tokens, in source order."""
     out: list[SyntaxErrorInfo] = []
@@ -87,7 +104,7 @@ def syntax_errors(tree: Tree, source: bytes, limit: int = 200) -> list[SyntaxErr
             kind = node.type
             if kind.startswith("#"):
                 continue  # an unclosed conditional: CL003 reports it from the directives
-            out.append(SyntaxErrorInfo(node.start_byte, node.end_byte, f"expected '{kind}'"))
+            out.append(SyntaxErrorInfo(node.start_byte, node.end_byte, f"expected '{kind}'", _opener(node, kind)))
             continue
         if node.is_error:
             start = node.start_byte

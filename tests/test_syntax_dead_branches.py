@@ -67,3 +67,26 @@ def test_the_target_decides_only_in_target_mode() -> None:
     # portability mode: the file may be built for any version; the branch may be compiled
     assert syntax_lines(VERSION, target=cl20, mode="portability") != []
     assert syntax_lines(VERSION, target=Target.preset("CL1.2"), mode="target") != []
+
+
+# A bracket opened in an arm no compiler of OpenCL C takes leaves the file's end unclosed
+# for the grammar, which reads every first arm (sph-style hash kernels copied from C sources
+# whose closing `#ifdef __cplusplus }` was cut). The compiler sees no bracket at all.
+CPLUSPLUS_OPEN = b"""#ifdef __cplusplus
+extern "C"{
+#endif
+kernel void k(global int *o) { o[0] = 1; }
+"""
+LIVE_OPEN = b"""#ifdef cl_khr_fp64
+void f(void) {
+#endif
+kernel void k(global int *o) { o[0] = 1; }
+"""
+
+
+def test_an_unclosed_bracket_opened_in_a_dead_arm_is_not_reported() -> None:
+    assert syntax_lines(CPLUSPLUS_OPEN) == []
+
+
+def test_an_unclosed_bracket_opened_in_a_live_arm_still_is() -> None:
+    assert syntax_lines(LIVE_OPEN) != []

@@ -52,7 +52,8 @@ class SyntaxError_(Rule):
         portable = ctx.target.predefined_macros() if ctx.options.get("mode", "portability") == "portability" else None
         dead = decided_dead_ranges(ctx.preprocessor, portable)
         for err in errors:
-            if not within(dead, err.start):
+            # (a bracket opened in a dead arm, `#ifdef __cplusplus` / `extern "C" {`, is no bracket)
+            if not within(dead, err.start) and (err.opened_at is None or not within(dead, err.opened_at)):
                 yield self.diagnostic(Span(ctx.file, err.start, err.end), err.message)
 
 
