@@ -148,7 +148,12 @@ void k(global float *a) {
   a[gid + 4] += 2.0f;
 }
 """
-    assert lint(src) == []  # with 4 work-items, gid + 4 is the next group's
+    # with 4 work-items, gid + 4 is the next group's: no race within a work-group, and one
+    # between two, which no barrier orders (so no fix)
+    (d,) = lint(src)
+    assert d.code == "CL211" and d.fix is None
+    assert d.message == ("work-item 0 of work-group 1 writes 'a[4]' while work-item 0 of work-group 0 updates it as "
+                         "'a[gid + 4]'; no barrier can order two work-groups")
 
 
 @pytest.mark.parametrize("arms", [
@@ -167,12 +172,12 @@ def test_preprocessor_arms_are_what_the_compiler_compiles(arms: bytes) -> None:
 def test_guard_the_evaluator_cannot_read_is_silent() -> None:
     src = b"""typedef struct { int lid; int passes; } ctx_t;
 int my_lid(void) { return get_local_id(0); }
-kernel void k(global float *a) {
+kernel void k(global const float *in, global float *a) {
   local float t[16];
   ctx_t c;
   c.lid = get_local_id(0);
   c.passes = 4;
-  t[c.lid] = a[get_global_id(0)];
+  t[c.lid] = in[get_global_id(0)];
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int p = 0, s = 8; p < c.passes; ++p, s >>= 1) {
     if (c.lid < s) t[c.lid] += t[c.lid + s];

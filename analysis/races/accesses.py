@@ -1,10 +1,17 @@
 """Each subscript of __local or __global memory in a kernel, with what decides whether
 a work-item makes it: the `if`, `?:`, `&&`/`||` and loop conditions around it and the
-early exits (`if (c) return;`) before it."""
+early exits (`if (c) return;`) before it.
+
+An access is to an element: `t[i]`, `*p` (`p[0]`), `p->f`, a `__local` scalar, the location
+an atomic built-in is given (`atomic_inc(p)` is an atomic access to `p[0]`), and a field
+or vector component of one (`G[3].y` is element 3, its part `y`; two parts of one element
+that do not overlap, `.x` and `.y`, are no conflict: `parts_overlap`). A pointer chosen by
+`?:` (`c ? a : b`) is an access to each, under the condition that picks it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +50,7 @@ class Access:
     site: Node | None = None  # in a helper: the kernel's call it is made through
     helper: str = ""  # in a helper: the function whose body holds `node`
     roots: tuple[Node, ...] = ()  # kernel syntax its values also depend on (the call)
+    part: tuple = ()  # a field or component of the element (`parts_overlap`); () the whole
 
     @property
     def anchor(self) -> Node:
@@ -73,21 +81,105 @@ def space_of(v: VarInfo) -> str | None:
     return None
 
 
+_SWIZZLE = {c: i for i, c in enumerate("xyzw")} | {c: i for i, c in enumerate("rgba")}
+_NUMBERED = re.compile(r"^[sS]([0-9a-fA-F]+)$")
+ATOMIC_READS = ("atomic_load", "atomic_load_explicit")
+ATOMIC_WRITES = ("atomic_store", "atomic_store_explicit")
+NOT_ACCESSES = ("atomic_init", "atomic_work_item_fence")
+
+
+def component(name: str) -> str | frozenset[int] | None:
+    """A field's name, or the vector components a swizzle selects (`.xy`, `.s01`); None for
+    `.lo`, `.hi`, `.even`, `.odd` (which depend on the width)."""
+    if name in ("lo", "hi", "even", "odd"):
+        return None
+    if name and all(c in "xyzw" for c in name) or name and all(c in "rgba" for c in name):
+        return frozenset(_SWIZZLE[c] for c in name)
+    m = _NUMBERED.match(name)
+    return frozenset(int(c, 16) for c in m.group(1)) if m else name
+
+
+def parts_overlap(p: tuple, q: tuple) -> bool:
+    """Whether two parts of one element share bytes: a whole element meets each of its
+    parts; `.x` and `.y`, or fields `a` and `b`, do not meet; unknown widths do."""
+    for a, b in zip(p, q):
+        if a is None or b is None:
+            return True
+        if isinstance(a, str) and isinstance(b, str):
+            if a != b:
+                return False
+        elif isinstance(a, frozenset) and isinstance(b, frozenset):
+            if not a & b:
+                return False
+        else:
+            return True
+    return True
+
+
+def _parts(n: Node) -> tuple[Node, tuple]:
+    """`t[i].a.x`: the outermost field expression over `n`, and the parts it selects."""
+    part: list = []
+    p = n.parent
+    while p is not None and p.type == "field_expression" and p.child_by_field_name("argument") == n \
+            and _text(p.child_by_field_name("operator")) == ".":
+        part.append(component(_text(p.child_by_field_name("field"))))
+        n, p = p, p.parent
+    return n, tuple(part)
+
+
 def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
-            target_of: Callable[[Node], Target | None], exits: BlockExits | None = None) -> list[Access]:
+            target_of: Callable[[Node], Target | None], exits: BlockExits | None = None,
+            targets_of: Callable[[Node], list[tuple[Target, tuple]]] | None = None,
+            scalar_of: Callable[[Node], Target | None] | None = None) -> list[Access]:
     """Accesses to shared memory in one CFG node's syntax (a statement or condition):
-    `t[i]`, `t[y][x]` and `*p`; `target_of` says what the pointer expression subscripted
-    or dereferenced there points into (None: not followed)."""
+    `t[i]`, `t[y][x]`, `*p`, `p->f`, a `__local` scalar, an atomic's location, and their
+    fields; `target_of` says what the pointer expression subscripted or dereferenced there
+    points into (None: not followed); `targets_of` each target a `?:` may pick, with the
+    conditions that pick it; `scalar_of` the `__local` scalar an identifier names."""
+    many = targets_of or (lambda e: [(t, ())] if (t := target_of(e)) is not None else [])
     out: list[Access] = []
     for n in walk(syntax):
-        if n.type == "pointer_expression":
+        choices: list[tuple[Target, tuple]]
+        part: tuple = ()
+        kind = n.type
+        if kind == "pointer_expression":
             if _text(n.child_by_field_name("operator")) != "*":
                 continue
-            t = target_of(n.child_by_field_name("argument"))
-            if t is None or t.base.array and declared_dims(t.base) != 1:
-                continue  # `*t` of a 2-D array: a row
+            choices = [(t, w) for t, w in many(n.child_by_field_name("argument"))
+                       if not (t.base.array and declared_dims(t.base) != 1)]  # `*t` of a 2-D array: a row
             indices: tuple[Node, ...] = ()  # the element at the pointer's offset
-        elif n.type != "subscript_expression" or n.parent is not None and n.parent.type == "subscript_expression" \
+        elif kind == "field_expression":
+            if _text(n.child_by_field_name("operator")) != "->":
+                continue
+            choices = [(t, w) for t, w in many(n.child_by_field_name("argument")) if not t.base.array]
+            indices, part = (), (component(_text(n.child_by_field_name("field"))),)
+        elif kind == "identifier":
+            t = scalar_of(n) if scalar_of is not None else None
+            if t is None or n.parent is None or n.parent.type in ("init_declarator", "declaration", "array_declarator",
+                                                                  "pointer_declarator", "parameter_declaration"):
+                continue
+            choices, indices = [(t, ())], ()
+        elif kind == "call_expression":
+            fn = _text(n.child_by_field_name("function"))
+            args = n.child_by_field_name("arguments")
+            first = next((a for a in (args.named_children if args else []) if a.type != "comment"), None)
+            if not fn.startswith(ATOMIC_PREFIXES) or fn in NOT_ACCESSES or first is None:
+                continue
+            while first.type == "parenthesized_expression" and first.named_child_count == 1:
+                first = first.named_children[0]
+            if first.type == "pointer_expression" and _text(first.child_by_field_name("operator")) == "&":
+                continue  # `&t[i]`, `&x`: the subscript or scalar is the access (`_use`)
+            choices = [(t, w) for t, w in many(first) if not (t.base.array and declared_dims(t.base) != 1)]
+            for t, when in choices:
+                space = space_of(t.base)
+                if space is None:
+                    continue
+                guards, unknown = guards_around(n, body, exits)
+                out.append(Access(n, t.base, space, (), not fn.startswith(ATOMIC_WRITES),
+                                  not fn.startswith(ATOMIC_READS), True, cfg_node,
+                                  tuple(Guard(c, h) for c, h in when) + guards, unknown, offset=t.offset))
+            continue
+        elif kind != "subscript_expression" or n.parent is not None and n.parent.type == "subscript_expression" \
                 and n.parent.child_by_field_name("argument") == n:
             continue  # only the outermost of `t[y][x]`
         else:
@@ -102,24 +194,24 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
                 continue
             # A __local array, a kernel's pointer argument that is never moved, or a pointer
             # derived from one: other private pointers may point anywhere per work-item.
-            t = target_of(root)
-            if t is None:
-                continue
             indices = tuple(i for i in reversed(chain) if i is not None)
-            if t.base.array:
-                if declared_dims(t.base) != len(indices):
-                    continue  # `t[i]` of a 2-D array: a row, not an element
-            elif len(indices) != 1:
-                continue
-        space = space_of(t.base)
-        if space is None:
+            choices = [(t, w) for t, w in many(root)
+                       if (declared_dims(t.base) == len(indices) if t.base.array else len(indices) == 1)]
+            # (`t[i]` of a 2-D array is a row, not an element)
+        if not choices:
             continue
-        read, write, atomic = _use(n)
+        outer, more = _parts(n)
+        read, write, atomic = _use(outer)
         if atomic is None:
             continue  # its address escapes: what is done with it is not known
         guards, unknown = guards_around(n, body, exits)
-        out.append(Access(n, t.base, space, indices, read, write, atomic, cfg_node, guards, unknown,
-                          offset=t.offset))
+        for t, when in choices:
+            space = space_of(t.base)
+            if space is None:
+                continue
+            out.append(Access(outer, t.base, space, indices, read, write, atomic, cfg_node,
+                              tuple(Guard(c, h) for c, h in when) + guards, unknown, offset=t.offset,
+                              part=part + more))
     return without_annotations(out, syntax)  # GPUVerify's annotations are never run
 
 
@@ -138,11 +230,11 @@ def _use(n: Node) -> tuple[bool, bool, bool | None]:
         call = p.parent.parent if p.parent is not None and p.parent.type == "argument_list" else None
         fn = _text(call.child_by_field_name("function")) if call is not None else ""
         if call is not None and call.type == "call_expression" and fn.startswith(ATOMIC_PREFIXES) \
-                and fn not in ("atomic_init", "atomic_work_item_fence"):
-            return True, True, True
+                and fn not in NOT_ACCESSES and call.child_by_field_name("arguments").named_children[0] == p:
+            return not fn.startswith(ATOMIC_WRITES), not fn.startswith(ATOMIC_READS), True
         return False, False, None
     if p.type == "field_expression" or p.type == "subscript_expression":
-        return False, False, None  # a vector component or struct field: left alone
+        return False, False, None  # a row's element or a `->` through it: not followed
     return True, False, False
 
 

@@ -99,7 +99,7 @@ class HelperCalls:
             [(syntax, self.phase_node(cfg_node, after)) for syntax, after in phases]
         out: list[Access] = []
         for syntax, at in units:
-            for a in collect(names, syntax, at, body, frame.target_of, self.exits):
+            for a in collect(names, syntax, at, body, frame.target_of, self.exits, frame.targets_of):
                 if _within(dead, a.node.start_byte) or self.in_undecided_arm(a.node, body):
                     continue
                 a.guards = guards + tuple(Guard(g.cond, g.holds, frame.ev) for g in a.guards)
@@ -225,6 +225,7 @@ def _bind(names: Names, defs: dict[int, Node], counters: set[int], moved: set[in
         return None
     values: dict[int, tuple[Evaluator, Node]] = {}
     frame = Frame(names, FrameEvaluator(names, defs, counters, constant, values), defs, moved, kernel=False)
+    frame.ev.expander = caller.ev.expander
     for v, arg in zip(params, passed):
         if v.key in moved:
             continue

@@ -1,5 +1,7 @@
 """Barrier intervals and the search for two work-items of one work-group that touch one
-element of shared memory between the same two barriers, at least one of them writing.
+element of shared memory between the same two barriers, at least one of them writing;
+and, for `__global` memory, for two work-items of two work-groups that touch one element
+anywhere in the kernel (no barrier orders work-groups).
 
 Two accesses are in one interval when a path of the control-flow graph leads from one to
 the other without crossing a barrier whose flags fence that memory (through loops: the
@@ -24,12 +26,13 @@ from tree_sitter import Node, Tree
 
 from cllint.analysis.model.walk import meets_range, nodes_of_kinds
 from cllint.analysis.preprocessor.decided import decided_live_ranges
-from cllint.analysis.races.accesses import Access, BlockExits, collect
+from cllint.analysis.races.accesses import Access, BlockExits, collect, parts_overlap
 from cllint.analysis.races.calls import HelperCalls
 from cllint.analysis.races.definitions import definitions
-from cllint.analysis.races.evaluate import Env, Evaluator
+from cllint.analysis.races.evaluate import DATA, Env, Evaluator
 from cllint.analysis.races.fences import fenced_spaces
 from cllint.analysis.races.frames import Frame, FrameEvaluator
+from cllint.analysis.races.macros import Expander
 from cllint.analysis.races.prefilter import may_share, may_write
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
@@ -38,6 +41,7 @@ from cllint.analysis.uniformity.dataflow import Facts, _Eval, analyse, callee_na
 from cllint.analysis.uniformity.macros import MacroSync
 from cllint.analysis.uniformity.names import resolve
 from cllint.analysis.uniformity.summaries import _dead_within, _FileAnalysis, _is_kernel, file_analysis
+from cllint.grammar import parse
 
 # Collectives whose result needs every work-item's argument: each work-item's reads in the
 # arguments come before any work-item's use of the result.
@@ -50,6 +54,18 @@ ROUNDS = 2  # samples for unknown uniform values
 ELEMENTS_KEPT = 4096  # accesses' elements kept per kernel (`elements`)
 _UNSEEN = object()
 _CALLS = frozenset({"call_expression"})
+_IDENTIFIERS = frozenset({"identifier"})
+_NUMBERS = frozenset({"number_literal"})
+_QUERY = re.compile(r"\b(get_(?:local_id|local_size|enqueued_local_size|global_id|group_id|num_groups|global_size"
+                    r"|local_linear_id|global_linear_id))\s*\(\s*(\w*)")
+_LOCAL_QUERIES = {"get_local_id", "get_local_size", "get_enqueued_local_size", "get_local_linear_id",
+                  "get_global_linear_id"}
+_GRID_QUERIES = {"get_global_id", "get_group_id", "get_num_groups", "get_global_size", "get_global_linear_id"}
+_GROUP_IDS = frozenset({"get_group_id", "get_global_id", "get_global_linear_id"})
+_GRID_WORD = re.compile(r"\bget_(?:group_id|global_id|global_linear_id)\b")
+_READS_MEMORY = ("atomic_", "atom_", "read_image", "vload", "work_group_", "sub_group_")
+MAX_MACRO_WORDS = 64  # names read as possible id macros per kernel
+
 
 
 @dataclass(frozen=True)
@@ -61,6 +77,7 @@ class Race:
     notes: tuple[tuple[int, int, str], ...]
     fix: tuple[tuple[int, int, str], ...] = ()
     fix_title: str = ""
+    across_groups: bool = False  # two work-groups: no barrier can order them
 
 
 def _text(node: Node | None, limit: int = 40) -> str:
@@ -154,8 +171,10 @@ class _Kernel(HelperCalls):
                                 for _, _, _, loop in self.counters.values()
                                 if loop.child_by_field_name("condition") is not None}
         self.ev = Evaluator(names, self.defs, set(self.counters), self._constant, lambda v: True)
+        self.expander = self.ev.expander = Expander(view, parse)
         self.frame = Frame(names, self.ev, self.defs, self.moved, kernel=True)
-        self.sizes = _model_sizes(func, fa.flat_dims)
+        self.asked = _asked(func, self._macro_queries())
+        self.sizes, self.reqd = _model_sizes(func, fa.flat_dims, self.asked)
         self.size = self.sizes[0]
 
     # -- facts ---------------------------------------------------------------------------
@@ -170,6 +189,19 @@ class _Kernel(HelperCalls):
         body = getattr(m, "body", None) if m is not None and not getattr(m, "params", None) else None
         got = re.fullmatch(r"\s*\(?\s*(\d+)[uUlL]*\s*\)?\s*", body or "")
         return int(got.group(1)) if got else None
+
+    def _macro_queries(self) -> list[tuple[str, str]]:
+        """(query, argument text) of the work-item queries the kernel makes through macros
+        (`#define tid get_local_id(0)`)."""
+        if self.view is None or self.body is None:
+            return []
+        words = {m.text for m in nodes_of_kinds(self.body, _IDENTIFIERS, ordered=False)
+                 if m.text and self.names.var(m) is None}
+        out: list[tuple[str, str]] = []
+        for w in sorted(words)[:MAX_MACRO_WORDS]:
+            m = self.expander.macro(w.decode("utf-8", "replace"), self.body.start_byte)
+            out += _QUERY.findall(getattr(m, "body", None) or "" if m is not None else "")
+        return out
 
     def _wrapper(self, m: MacroSync, at: int) -> bool:
         """A function-like macro whose body is just the call of its built-in on its parameters."""
@@ -188,7 +220,8 @@ class _Kernel(HelperCalls):
         for node in self.cfg.nodes:
             if node.syntax is None or node.id in self.barriers:
                 continue
-            out.extend(collect(self.names, node.syntax, node.id, self.body, self.frame.target_of, self.exits))
+            out.extend(collect(self.names, node.syntax, node.id, self.body, self.frame.target_of, self.exits,
+                               self.frame.targets_of, self.frame.scalar_of))
         out.extend(self.helper_accesses())
         for a in out:  # a counter's values already satisfy its loop's condition
             a.guards = tuple(g for g in a.guards if g.cond.id not in self.loop_conditions)
@@ -211,8 +244,12 @@ class _Kernel(HelperCalls):
         if self.body is None:
             return
         by_base: dict[int, list[Access]] = {}
-        for a in self.accesses():
+        accesses = self.accesses()
+        for a in accesses:
             by_base.setdefault(a.base.key, []).append(a)
+        if self.reqd is None:
+            self.sizes = _fit_constants(self.sizes, accesses)
+            self.size = self.sizes[0]
         used: set[int] = set()
         found: list[Race] = []
         for group in by_base.values():
@@ -225,7 +262,8 @@ class _Kernel(HelperCalls):
             reach_cov = reach_all if covering == all_blocks else \
                 {a.cfg_node: self.reach_of(a.cfg_node, covering) for a in group}
             pairs = sorted(((a, b) for a, b in itertools.combinations_with_replacement(group, 2)
-                            if (a.write or b.write) and not (a.atomic and b.atomic)),
+                            if (a.write or b.write) and not (a.atomic and b.atomic)
+                            and (self.asked.anything or _one_update(a, b))),
                            key=lambda p: max(p[0].anchor.start_byte, p[1].anchor.start_byte))
             for a, b in pairs:
                 if a.ident in used or b.ident in used:
@@ -236,11 +274,22 @@ class _Kernel(HelperCalls):
                 if race is not None:
                     used.update((a.ident, b.ident))
                     found.append(race)
+            if space != "global":
+                continue
+            for a, b in pairs:  # what no barrier orders: two work-groups
+                if a is b or not (a.read or b.read) or a.ident in used or b.ident in used \
+                        or not (self.grid_indexed(a) or self.grid_indexed(b)):
+                    continue
+                race = self.across(a, b)
+                if race is not None:
+                    used.update((a.ident, b.ident))
+                    found.append(race)
         yield from found
 
     def pair(self, a: Access, b: Access, reach: dict[int, set[int]], blocks: set[int], space: str,
              fence: bool) -> Race | None:
-        if a.unknown_guard or b.unknown_guard or self.ordered_by_collective(a, b):
+        if a.unknown_guard or b.unknown_guard or not parts_overlap(a.part, b.part) \
+                or self.ordered_by_collective(a, b):
             return None
         ab, ba = b.cfg_node in reach[a.cfg_node], a.cfg_node in reach[b.cfg_node]
         same = a.cfg_node == b.cfg_node
@@ -307,14 +356,16 @@ class _Kernel(HelperCalls):
                 break
         return out
 
-    def witness(self, first: Access, second: Access, between: set[int]) -> tuple | None:
+    def witness(self, first: Access, second: Access, between: set[int], across: bool = False) -> tuple | None:
         """Two work-items, the element and the counters' values where `first` and `second`
-        collide, for every round of samples; None if some round has none."""
-        if first.write and second.write and not (first.read or second.read) \
-                and not (self.stores_divergent(first) or self.stores_divergent(second)):
+        collide, for every round of samples; None if some round has none. `across`: the two
+        work-items are in two neighbouring work-groups (every counter independent), and the
+        witness is (w1, w2, element, group of w1, group of w2)."""
+        if self.same_value(first, second, across):
             return None  # every work-item stores the same value: benign, as Oclgrind deems it
         k1, k2 = self.counters_of(first), self.counters_of(second)
-        independent = {k for k in set(k1) | set(k2) if self.assigning.get(k, set()) & between}
+        independent = set(k1) | set(k2) if across else \
+            {k for k in set(k1) | set(k2) if self.assigning.get(k, set()) & between}
         got = None
         for size, r in itertools.product(self.sizes, range(ROUNDS)):
             self.size = size
@@ -322,13 +373,75 @@ class _Kernel(HelperCalls):
             def sample(symbol: object, r: int = r) -> int:
                 return 1_000_003 + 7_919 * (zlib.crc32(repr(symbol).encode()) % 1009) + 104_729 * r
             group = (0, 0, 0) if r == 0 else (3, 2, 1)
-            hit = self.search(first, second, k1, k2, independent, sample, group)
+            hit = None
+            for groups in (_neighbours(self.asked.grid) if across else [(group, group)]):
+                hit = self.search(first, second, k1, k2, independent, sample, groups)
+                if hit is not None:
+                    hit = (*hit, *groups) if across else hit
+                    break
             if hit is None:
                 self.size = self.sizes[0]
                 return None
             got = got or hit
         self.size = self.sizes[0]
         return got
+
+    def same_value(self, first: Access, second: Access, across: bool) -> bool:
+        """Two plain stores of one expression whose value the whole work-group shares (the
+        whole NDRange, `across`): a race between them changes nothing, and is not reported.
+        Stores of two different expressions (`A[0] = 1` and `A[0] = 2`) may store different
+        values; `differ` then looks at the values the two work-items found store."""
+        if not (first.write and second.write) or first.read or second.read:
+            return False
+        v1, v2 = _stored(first), _stored(second)
+        if v1 is None or v2 is None or (first is not second and _norm(v1) != _norm(v2)):
+            return False
+        if self.stores_divergent(first) or self.stores_divergent(second):
+            return False
+        return not across or not (self.group_dependent(v1, first) or self.group_dependent(v2, second))
+
+    def differ(self, first: Access, second: Access, w1, w2, g1, g2, c1, c2, sample) -> bool:
+        """Whether two work-items' stores can leave different values (a read is always a
+        conflict): False only where both values are computed here and equal."""
+        if not (first.write and second.write) or first.read or second.read:
+            return True
+        vals = []
+        for acc, w, g, c in ((first, w1, g1, c1), (second, w2, g2, c2)):
+            node = _stored(acc)
+            if node is None:
+                return True
+            v = (acc.ev or self.ev).value(node, Env(w, self.size, g, c, sample))
+            v = _number(node) if v is None else v
+            if v is None:
+                return True
+            vals.append(v)
+        return vals[0] != vals[1]
+
+    def group_dependent(self, value: Node, acc: Access, depth: int = 0) -> bool:
+        """Whether a stored value may differ between work-groups: it reads memory, a group or
+        global id, a function's result or a variable assigned more than once."""
+        if acc.ev is not None or depth > 8:
+            return True  # in a helper: not followed
+        for n in walk(value):
+            if n.type in ("subscript_expression", "pointer_expression") or n.type == "field_expression" \
+                    and _text(n.child_by_field_name("operator")) == "->":
+                return True
+            if n.type == "call_expression":
+                name = callee_name(n)
+                if not name or name in _GROUP_IDS or name.startswith(_READS_MEMORY) or name in self.fa.functions:
+                    return True
+            elif n.type == "identifier":
+                v = self.names.var(n)
+                if v is None:
+                    if self._constant(n) is None and self.expander.text_of(n, n.start_byte) is not None:
+                        return True  # a macro for something other than a number
+                    continue
+                if v.key in self.counters or v.param_index is not None and not (v.pointer or v.array):
+                    continue
+                d = self.defs.get(v.key)
+                if d is None or self.group_dependent(d, acc, depth + 1):
+                    return True
+        return False
 
     def stores_divergent(self, acc: Access) -> bool:
         """Whether the value a plain `x[i] = v` stores may differ between work-items."""
@@ -388,7 +501,7 @@ class _Kernel(HelperCalls):
         return False
 
     def search(self, first: Access, second: Access, k1: list[int], k2: list[int], independent: set[int],
-               sample, group) -> tuple | None:
+               sample, groups) -> tuple | None:
         shared = [k for k in k1 if k not in independent] + [k for k in k2 if k not in independent and k not in k1]
         only1 = [k for k in k1 if k in independent]
         only2 = [k for k in k2 if k in independent]
@@ -400,7 +513,7 @@ class _Kernel(HelperCalls):
                     tried += 1
                     if tried > MAX_COMBOS:
                         return None
-                    hit = self.collide(first, second, c1, c2, sample, group)
+                    hit = self.collide(first, second, c1, c2, sample, groups)
                     if hit is not None:
                         return hit
         return None
@@ -416,7 +529,7 @@ class _Kernel(HelperCalls):
         """Element -> up to two work-items that make the access; None if unknown for one.
         Kept per access, counters and round: an access meets every other of its memory object
         (up to MAX_ACCESSES), and each pair asked for both sides' elements again."""
-        key = (id(acc), tuple(counters.items()), self.round)  # the accesses live as long as the memo
+        key = (id(acc), tuple(counters.items()), self.round, group)  # the accesses live as long as the memo
         got = self._elements.get(key, _UNSEEN)
         if got is _UNSEEN:
             if len(self._elements) > ELEMENTS_KEPT:
@@ -430,7 +543,9 @@ class _Kernel(HelperCalls):
             env = Env(lid, self.size, group, counters, sample)
             on = True
             for g in acc.guards:
-                c = (g.ev or self.ev).value(g.cond, env)
+                c = (g.ev or self.ev).guard(g.cond, env)
+                if c is DATA:
+                    continue  # on loaded data: some input makes it hold here
                 if c is None:
                     if g.ev is not None or self.divergent(g.cond, acc.cfg_node):
                         return None
@@ -462,9 +577,10 @@ class _Kernel(HelperCalls):
         ev.cfg_node, ev.guards, ev.calls, ev.origins = cfg_node, [], {}, {}
         return bool(ev.expr(expr, dict(self.facts.in_states[cfg_node])) & B.WG_DIVERGENT)
 
-    def collide(self, first: Access, second: Access, c1, c2, sample, group) -> tuple | None:
-        e1 = self.elements(first, c1, sample, group)
-        e2 = self.elements(second, c2, sample, group) if (first is not second or c1 != c2) else e1
+    def collide(self, first: Access, second: Access, c1, c2, sample, groups) -> tuple | None:
+        g1, g2 = groups
+        e1 = self.elements(first, c1, sample, g1)
+        e2 = self.elements(second, c2, sample, g2) if (first is not second or c1 != c2 or g1 != g2) else e1
         if e1 is None or e2 is None:
             return None
         for key, items2 in e2.items():
@@ -473,31 +589,82 @@ class _Kernel(HelperCalls):
                 continue
             for w1 in items1:
                 for w2 in items2:
-                    if w1 != w2:
+                    if (w1 != w2 or g1 != g2) and self.differ(first, second, w1, w2, g1, g2, c1, c2, sample):
                         return w1, w2, key
         return None
 
     # -- the report ----------------------------------------------------------------------
+    def grid_indexed(self, acc: Access) -> bool:
+        """Whether the element `acc` touches, or whether it is made at all, depends on the
+        work-group (a group or global id in its index or a guard, directly, through
+        variables defined once, macros or a helper's arguments: `a[gid + 1]`, `if (gid ==
+        0) *count = 0`). Races between work-groups are looked for only where one side is
+        such an access: the same accesses in every work-group (`p[lid] = ...`, `p[0] +=
+        ...`) are what kernels written for one work-group do."""
+        roots = [(n, acc.ev or self.ev) for n in acc.indices] + [(n, ev) for ev, n, _ in acc.offset] \
+            + [(g.cond, g.ev or self.ev) for g in acc.guards]
+        seen: set[int] = set()
+        while roots:
+            node, ev = roots.pop()
+            for n in walk(node):
+                if n.id in seen:
+                    continue
+                seen.add(n.id)
+                if n.type == "call_expression" and callee_name(n) in _GROUP_IDS:
+                    return True
+                if n.type not in ("identifier", "call_expression"):
+                    continue
+                v = ev.names.var(n) if n.type == "identifier" else None
+                if v is None:
+                    text = self.expander.text_of(n, n.start_byte)
+                    if text is not None and _GRID_WORD.search(text):
+                        return True
+                    continue
+                bound = getattr(ev, "params", {}).get(v.key) if v.param_index is not None else None
+                if bound is not None:
+                    roots.append((bound[1], bound[0]))
+                elif v.key in ev.defs:
+                    roots.append((ev.defs[v.key], ev))
+                elif v.key in self.counters and ev is self.ev:
+                    roots.append((self.counters[v.key][0], ev))
+        return False
+
+    def across(self, a: Access, b: Access) -> Race | None:
+        """A race between two work-groups: anywhere in the kernel, barriers or not."""
+        if a.unknown_guard or b.unknown_guard or not parts_overlap(a.part, b.part):
+            return None
+        first, second = sorted((a, b), key=_order)
+        witness = self.witness(first, second, set(), across=True)
+        return self.report(first, second, witness, set(), "global", False) if witness is not None else None
+
     def report(self, first: Access, second: Access, witness: tuple, between: set[int], space: str,
                fence: bool) -> Race:
-        w1, w2, key = witness
+        w1, w2, key = witness[:3]
+        across = len(witness) == 5
         dims = sum(1 for n in self.size if n > 1) or 1
-        elem = f"{first.base.name}" + "".join(f"[{k}]" for k in key)
+        part = _part_text(first) if len(first.part) >= len(second.part) else _part_text(second)
+        elem = f"{first.base.name}" + "".join(f"[{k}]" for k in key) + part
         # No line numbers in the text: an incremental run moves a cached report with its
         # code, and the note (or the range itself) shows where each access is.
         code = "CL212" if fence else "CL210" if space == "local" else "CL211"
+        one, two = f"work-item {_item(w1, dims)}", f"work-item {_item(w2, dims)}"
+        if across:
+            one += f" of work-group {_item(witness[3], dims)}"
+            two += f" of work-group {_item(witness[4], dims)}"
         if first is second:
-            message = (f"work-items {_item(w1, dims)} and {_item(w2, dims)} both {_verb(first, plural=True)} '{elem}' "
-                       f"with no barrier between")
+            both = f"{one} and {two}" if across else f"work-items {_item(w1, dims)} and {_item(w2, dims)}"
+            tail = "no barrier can order two work-groups" if across else "with no barrier between"
+            message = f"{both} both {_verb(first, plural=True)} '{elem}'" + ("; " if across else " ") + tail
         else:
-            tail = (f"the barrier between does not fence {space} memory" if fence
+            tail = ("no barrier can order two work-groups" if across
+                    else f"the barrier between does not fence {space} memory" if fence
                     else "no barrier between")
-            message = (f"work-item {_item(w1, dims)} {_verb(first)} '{elem}'{_inside(first)} while work-item "
-                       f"{_item(w2, dims)} {_verb(second)} it as '{_text(second.node)}'{_inside(second)}; {tail}")
+            message = (f"{one} {_verb(first)} '{elem}'{_inside(first)} while "
+                       f"{two} {_verb(second)} it as '{_text(second.node)}'{_inside(second)}; {tail}")
         notes: list[tuple[int, int, str]] = []
         if first is not second:
             notes.append((first.node.start_byte, first.node.end_byte,
-                          f"work-item {_item(w1, dims)} {_verb(first)} '{elem}' here{_inside(first)}"))
+                          f"{one} {_verb(first)} '{elem}' here{_inside(first)}"))
             if first.site is not None and first.site != second.anchor:
                 notes.append((first.site.start_byte, first.site.end_byte, f"in this call to '{first.helper}'"
                                if first.site.child_by_field_name("function") is None
@@ -505,16 +672,20 @@ class _Kernel(HelperCalls):
                                else f"'{first.helper}' is reached from this call"))
         if second.site is not None:
             notes.append((second.node.start_byte, second.node.end_byte,
-                          f"work-item {_item(w2, dims)} {_verb(second)} '{elem}' here{_inside(second)}"))
+                          f"{two} {_verb(second)} '{elem}' here{_inside(second)}"))
         fix: tuple[tuple[int, int, str], ...] = ()
         title = ""
         flag = "CLK_LOCAL_MEM_FENCE" if space == "local" else "CLK_GLOBAL_MEM_FENCE"
-        if fence:
+        if across:
+            pass  # no fix: a barrier orders the work-items of one work-group only
+        elif fence:
             barrier = next((self.barriers[n][1] for n in sorted(between) if n in self.barriers), None)
             args = barrier.child_by_field_name("arguments") if barrier is not None else None
             if barrier is not None and args is not None:
+                spaces = self.barriers[self._node_of(barrier)][0]
                 notes.append((barrier.start_byte, barrier.end_byte,
-                              f"this barrier fences {' and '.join(sorted(self.barriers[self._node_of(barrier)][0]))} memory only"))
+                              f"this barrier fences {' and '.join(sorted(spaces))} memory only" if spaces
+                              else "this barrier fences no memory: it orders execution only"))
                 fix = ((args.start_byte, args.end_byte, "(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)"),)
                 title = "Fence both local and global memory"
         elif first is not second:
@@ -522,7 +693,7 @@ class _Kernel(HelperCalls):
             if at is not None:
                 fix = ((at[0], at[0], f"barrier({flag});\n{at[1]}"),)
                 title = f"Insert 'barrier({flag})' before this statement"
-        return Race(code, second.anchor.start_byte, second.anchor.end_byte, message, tuple(notes), fix, title)
+        return Race(code, second.anchor.start_byte, second.anchor.end_byte, message, tuple(notes), fix, title, across)
 
     def _node_of(self, call: Node) -> int:
         return next(n for n, (_, c) in self.barriers.items() if c == call)
@@ -554,8 +725,75 @@ class _Kernel(HelperCalls):
         return (stmt.start_byte, indent) if not indent.strip() else None
 
 
+def _part_text(acc: Access) -> str:
+    """`.y` of `G[3].y`, `.pos.x` of `s[i].pos.x`, `->v` of `p->v`: the part the access names."""
+    out: list[str] = []
+    n = acc.node
+    while n.type == "field_expression" and len(out) < len(acc.part):
+        out.append(_text(n.child_by_field_name("operator")) + _text(n.child_by_field_name("field")))
+        n = n.child_by_field_name("argument")
+        while n is not None and n.type == "parenthesized_expression" and n.named_child_count == 1:
+            n = n.named_children[0]
+        if n is None:
+            break
+    return "".join(reversed(out)) if acc.part and len(out) == len(acc.part) else ""
+
+
 def _inside(acc: Access) -> str:
     return f" in '{acc.helper}'" if acc.site is not None else ""
+
+
+def _one_update(a: Access, b: Access) -> bool:
+    """One statement that reads and writes one location (`A[0] += 1`, `A[0] = A[0] + 1`):
+    what a kernel that asks no work-item id is checked for. Every work-item then makes the
+    same accesses, so its other stores and loads race only if it runs in more than one
+    work-item, which such kernels (single work-item tasks, mostly) often do not; a counter
+    updated in place means to be shared."""
+    if a.atomic or b.atomic or a.cfg_node != b.cfg_node:
+        return False
+    return (a.read and a.write) if a is b else (a.read or b.read) and (a.write or b.write)
+
+
+def _stored(acc: Access) -> Node | None:
+    """The value a plain `x[i] = v` stores (None: not a plain store)."""
+    p = acc.node.parent
+    while p is not None and p.type == "parenthesized_expression":
+        p = p.parent
+    if p is None or p.type != "assignment_expression" or _text(p.child_by_field_name("operator")) != "=":
+        return None
+    return p.child_by_field_name("right")
+
+
+def _norm(node: Node) -> str:
+    return "".join(_text(node, 10_000).split())
+
+
+def _number(node: Node) -> float | None:
+    """A number literal's value, floats included (`1.0f` and `1` store the same)."""
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    if node.type != "number_literal":
+        return None
+    t = _text(node).rstrip("fFhHlLuU")
+    try:
+        return float(int(t, 0)) if not any(c in t for c in ".eEpP") or t.lower().startswith("0x") and "p" not in t.lower() \
+            else float(t)
+    except ValueError:
+        try:
+            return float(t)
+        except ValueError:
+            return None
+
+
+def _neighbours(dims: set[int]) -> list[tuple[tuple[int, int, int], tuple[int, int, int]]]:
+    """Pairs of neighbouring work-groups, one per dimension `dims`, both ways round: where two
+    work-groups' ranges meet."""
+    out = []
+    for d in range(3):
+        if d in dims:
+            nxt = tuple(1 if i == d else 0 for i in range(3))
+            out += [((0, 0, 0), nxt), (nxt, (0, 0, 0))]
+    return out  # type: ignore[return-value]
 
 
 def _order(acc: Access) -> tuple[int, int]:
@@ -607,11 +845,48 @@ def _step(ev: Evaluator, update: Node | None, key: int, env: Env) -> int | None:
     return None
 
 
-def _model_sizes(func: Node, flat: frozenset[int]) -> list[tuple[int, int, int]]:
-    """Model work-groups: `reqd_work_group_size` if given; else two sizes, 16 and 4
-    work-items in one dimension, 8x8 and 4x4 in two, 4x4x4 and 2x2x2 in three (a race must
-    show in both, so it does not hang on the size). Dimensions the kernel never asks about,
-    or that the file treats as one work-item wide (uniformity's flat dimensions): 1."""
+@dataclass(frozen=True)
+class Asked:
+    """Which dimensions a kernel asks about (directly or through macros): `local`, its place
+    in the work-group (`get_local_id`, `get_local_size`); `grid`, its place among work-groups
+    (`get_global_id`, `get_group_id`, `get_num_groups`, `get_global_size`)."""
+
+    local: frozenset[int]
+    grid: frozenset[int]
+
+    @property
+    def anything(self) -> bool:
+        return bool(self.local or self.grid)
+
+
+def _asked(func: Node, via_macros: list[tuple[str, str]]) -> Asked:
+    body = func.child_by_field_name("body")
+    calls: list[tuple[str, str]] = list(via_macros)
+    # The calls only, found by one query (in C) rather than a Python walk of every node.
+    for n in nodes_of_kinds(body, _CALLS, ordered=False) if body is not None else ():
+        name = callee_name(n)
+        if name in _LOCAL_QUERIES or name in _GRID_QUERIES:
+            calls.append((name, _text(_arg(n, 0))))
+    local: set[int] = set()
+    grid: set[int] = set()
+    for name, arg in calls:
+        dims = {0, 1, 2} if "linear" in name else {int(arg)} if arg in ("0", "1", "2") else {0, 1, 2}
+        if name in _LOCAL_QUERIES:
+            local |= dims
+        if name in _GRID_QUERIES:
+            grid |= dims
+    return Asked(frozenset(local), frozenset(grid))
+
+
+def _model_sizes(func: Node, flat: frozenset[int], asked: Asked
+                 ) -> tuple[list[tuple[int, int, int]], tuple[int, int, int] | None]:
+    """Model work-groups: `reqd_work_group_size` if given (also returned, second); else two
+    sizes, 16 and 4 work-items in one dimension, 8x8 and 4x4 in two, 4x4x4 and 2x2x2 in three
+    (a race must show in both, so it does not hang on the size; `_fit_constants` widens them
+    to the constants the accesses name). A work-group spans dimension 0 and the others whose
+    place in it the kernel asks (`get_local_id(1)`; a kernel that asks only `get_global_id(1)`
+    is taken to run one work-item wide there, its rows in separate work-groups), less those
+    the file treats as one work-item wide (uniformity's flat dimensions)."""
     body = func.child_by_field_name("body")
     # Only the head (what comes before the body) can hold the attribute: one look at its
     # text before a walk of its nodes.
@@ -623,16 +898,59 @@ def _model_sizes(func: Node, flat: frozenset[int]) -> list[tuple[int, int, int]]
             if b"reqd_work_group_size" in (n.text or b"") and n.type != "function_definition":
                 nums = [int(x) for x in re.findall(rb"\d+", (n.text or b"").split(b"reqd_work_group_size", 1)[1])[:3]]
                 if len(nums) == 3 and all(0 < x for x in nums) and nums[0] * nums[1] * nums[2] <= 1024:
-                    return [(nums[0], nums[1], nums[2])]
-    used: set[int] = set()
-    # The calls only, found by one query (in C) rather than a Python walk of every node.
-    for n in nodes_of_kinds(body, _CALLS, ordered=False) if body is not None else ():
-        name = callee_name(n)
-        if name in ("get_local_id", "get_global_id", "get_local_size"):
-            t = _text(_arg(n, 0))
-            used |= {int(t)} if t in ("0", "1", "2") else {0, 1, 2}
-        elif name in ("get_local_linear_id", "get_global_linear_id"):
-            used |= {0, 1, 2}
-    used -= flat
+                    reqd = (nums[0], nums[1], nums[2])
+                    return [reqd], reqd
+    used = (set(asked.local) | {0}) - flat
     widths = {1: (16, 4), 2: (8, 4), 3: (4, 2)}.get(max(used) + 1 if used else 1, (16, 4))
-    return [tuple(w if d in used else 1 for d in range(3)) for w in widths]  # type: ignore[misc]
+    return [tuple(w if d in used else 1 for d in range(3)) for w in widths], None  # type: ignore[misc]
+
+
+def _fit_constants(sizes: list[tuple[int, int, int]], accesses: list[Access]) -> list[tuple[int, int, int]]:
+    """Model sizes wide enough for the elements and work-items the accesses name by a
+    constant (`a[7]`, `lid == 5`): a race there exists in every work-group larger than the
+    constant, and real launches are. The smaller model grows up to the larger one, never
+    past it; constants in arithmetic (`3 - lid`, `lid + 4`) often are the launch size a
+    kernel was written for, and leave the models alone."""
+    big = 0
+    for a in accesses:
+        for n in (*a.indices, *(c for g in a.guards for c in _compared(g.cond))):
+            while n.type == "parenthesized_expression" and n.named_child_count == 1:
+                n = n.named_children[0]
+            v = _small_int(n) if n.type == "number_literal" else None
+            if v is not None and v > big:
+                big = v
+    if big < min(max(s) for s in sizes):
+        return sizes
+    need = 1 << big.bit_length()  # the power of two above it
+    if need > max(sizes[0]):
+        return sizes  # beyond the largest model: `l[32]` is often the halo past a 32-wide group
+
+    out: list[tuple[int, int, int]] = []
+    for s in sizes:
+        fitted = tuple(max(n, need) if n > 1 else 1 for n in s)
+        if fitted not in out:
+            out.append(fitted)  # type: ignore[arg-type]
+    return out
+
+
+def _compared(cond: Node) -> list[Node]:
+    """The operands of the `==` and `!=` tests in a condition (through `&&`, `||`, `!`)."""
+    out: list[Node] = []
+    stack = [cond]
+    while stack:
+        n = stack.pop()
+        if n.type in ("parenthesized_expression", "unary_expression"):
+            stack.extend(n.named_children)
+        elif n.type == "binary_expression":
+            op = _text(n.child_by_field_name("operator"))
+            kids = [n.child_by_field_name("left"), n.child_by_field_name("right")]
+            if op in ("&&", "||"):
+                stack.extend(k for k in kids if k is not None)
+            elif op in ("==", "!="):
+                out.extend(k for k in kids if k is not None)
+    return out
+
+
+def _small_int(n: Node) -> int | None:
+    t = n.text.decode("ascii", "replace").rstrip("uUlL") if n.text else ""
+    return int(t) if t.isdigit() and len(t) < 4 else None

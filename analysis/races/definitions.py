@@ -15,7 +15,7 @@ from cllint.analysis.uniformity.names import Names
 
 # The kinds the two passes read, found by a query (in C) instead of Python walks of every node.
 _DEFINING = frozenset({"init_declarator", "assignment_expression", "update_expression", "pointer_expression"})
-_LOOPS = frozenset({"for_statement"})
+_LOOPS = frozenset({"for_statement", "while_statement"})
 
 
 def _text(node: Node | None) -> str:
@@ -61,6 +61,11 @@ def definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], di
                 whole |= _root_keys(names, n.child_by_field_name("argument"))
     counters: dict[int, tuple] = {}
     for n in nodes_of_kinds(body, _LOOPS):
+        if n.type == "while_statement":
+            got = _while_counter(n, names, inits, writes)
+            if got is not None:
+                counters[got[0]] = got[1]
+            continue
         init, update = n.child_by_field_name("initializer"), n.child_by_field_name("update")
         if init is None or update is None:
             continue
@@ -90,9 +95,50 @@ def definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], di
     for node in cfg.nodes:
         for k, (_, _, update, loop) in counters.items():
             init = loop.child_by_field_name("initializer")
-            if node.syntax is not None and (node.syntax == update or node.syntax == init):
+            if node.syntax is not None and (node.syntax == update or node.syntax == init
+                                            or node.syntax == update.parent and update.parent.type == "expression_statement"):
                 assigning.setdefault(k, set()).add(node.id)
     return defs, counters, assigning, set(writes)
+
+
+def _while_counter(loop: Node, names: Names, inits: dict[int, Node | None],
+                   writes: dict[int, int]) -> tuple[int, tuple] | None:
+    """`int d = 16; while (d > 0) { ...; d >>= 1; }`: a variable its declaration starts, the
+    loop's condition tests and one statement of the body's own changes, read like a `for`
+    counter: nothing after that statement in the body names it, nothing in the body may
+    `continue` past it, and nothing outside the loop reads it (its values are the loop's)."""
+    cond, body = loop.child_by_field_name("condition"), loop.child_by_field_name("body")
+    if cond is None or body is None or body.type != "compound_statement":
+        return None
+    stmts = [c for c in body.named_children if c.type != "comment"]
+    for i, st in enumerate(stmts):
+        e = st.named_children[0] if st.type == "expression_statement" and st.named_child_count == 1 else None
+        if e is None or e.type not in ("assignment_expression", "update_expression"):
+            continue
+        target = e.child_by_field_name("left" if e.type == "assignment_expression" else "argument")
+        v = names.var(target) if target is not None and target.type == "identifier" else None
+        if v is None or v.pointer or v.array or writes.get(v.key, 0) != 1 or inits.get(v.key) is None:
+            continue
+        uses = [u for u in walk(cond) if u.type == "identifier" and names.var(u) is v]
+        later = any(u.type == "identifier" and names.var(u) is v for s2 in stmts[i + 1:] for u in walk(s2))
+        if not uses or later or _continues(body):
+            continue
+        if any(u is v and at != v.key and not loop.start_byte <= at < loop.end_byte for at, u in names.uses.items()):
+            continue  # read outside the loop
+        return v.key, (inits[v.key], cond, e, loop)
+    return None
+
+
+def _continues(body: Node) -> bool:
+    """A `continue` of this loop (not of a loop inside it)."""
+    for n in walk(body):
+        if n.type == "continue_statement":
+            p = n.parent
+            while p is not None and p != body and p.type not in ("for_statement", "while_statement", "do_statement"):
+                p = p.parent
+            if p == body:
+                return True
+    return False
 
 
 def _field_definitions(body: Node, names: Names, fields: dict[tuple[int, str], list[Node]], touched: set[int],

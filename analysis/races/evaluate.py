@@ -4,14 +4,21 @@ An `Env` fixes the work-item's local id, the work-group's id and size, the loop
 counters being enumerated, and samples for uniform values nothing here can compute
 (kernel scalar arguments, `get_num_groups`). `value` answers None for anything else:
 loads, private variables (or fields of private structs) assigned more than once, floats.
-Unknown stays unknown.
+Unknown stays unknown, with one exception (`guard`): a condition on loaded data (`if
+(score[gid] == best[0])`) is `DATA`, a value some inputs make true for any work-item.
+
+Macros that stand for arithmetic (`#define tid get_local_id(0)`, `#define IDX(d) ...`)
+are read through their expansions (races/macros.py), and the integer built-ins `min`,
+`max`, `clamp` and `abs` are computed.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+import copy
 from dataclasses import dataclass, field
+from typing import Any
 
 from tree_sitter import Node
 
@@ -29,6 +36,19 @@ class Env:
     group: tuple[int, int, int]
     counters: dict[int, int] = field(default_factory=dict)  # loop variable key -> value
     sample: Callable[[object], int] = lambda symbol: 1_000_003
+
+
+class _Data:
+    """The value of a condition on loaded data: unknown, and possibly true in every work-item."""
+
+    def __repr__(self) -> str:
+        return "DATA"
+
+
+DATA: Any = _Data()
+_LOADS = frozenset({"subscript_expression"})
+_PURE = {"fmax", "fmin", "max", "min", "abs", "fabs", "clamp", "isnan", "isinf", "sqrt", "exp", "log",
+         "convert_int", "convert_float", "as_int", "as_uint", "as_float"}
 
 
 def _text(node: Node | None) -> str:
@@ -53,11 +73,47 @@ class Evaluator:
         self.names, self.defs, self.counters = names, defs, counters
         self.constant, self.uniform = constant, uniform
         self._busy: set[int] = set()
+        self.expander: Any = None  # races.macros.Expander: macros read as their expansions
+        self._foreign: Evaluator | None = None  # this evaluator, reading an expansion's tree
+        self._at: int | None = None  # where the expansion being read is used
+        self._data = False  # within `guard`: loads are DATA
+        self._parent: Evaluator | None = None  # of an expansion's reader: the evaluator of the real tree
 
-    def value(self, node: Node | None, env: Env) -> int | None:  # noqa: C901 - one case per node kind
+    def guard(self, node: Node | None, env: Env) -> Any:
+        """A condition's value, DATA where it depends on loaded data only (beyond what is known)."""
+        self._data = True
+        try:
+            return self.value(node, env)
+        finally:
+            self._data = False
+
+    def expanded(self, node: Node, env: Env) -> int | None:
+        """The value of a macro use (`tid`, `IDX(0)`): its expansion, read by name."""
+        if self.expander is None:
+            return None
+        at = self._at if self._at is not None else node.start_byte
+        tree = self.expander.expression(node, at)
+        if tree is None:
+            return None
+        sub = self._foreign
+        if sub is None:
+            from cllint.analysis.races.macros import ByName  # one-way: macros reads no evaluator
+            sub = self._foreign = copy.copy(self)
+            sub.names, sub._foreign, sub._busy = ByName(self.names), sub, set()  # type: ignore[assignment]
+            sub._parent = self
+        saved, sub._at, sub._data = sub._at, at, self._data
+        try:
+            return sub.value(tree, env)
+        finally:
+            sub._at = saved
+
+    def value(self, node: Node | None, env: Env) -> Any:  # noqa: C901 - one case per node kind
         if node is None:
             return None
         t = node.type
+        if self._data and (t in _LOADS or t == "pointer_expression"
+                           and _text(node.child_by_field_name("operator")) == "*"):
+            return DATA
         if t == "number_literal":
             m = _INT.match(_text(node))
             if m is None:
@@ -83,13 +139,16 @@ class Evaluator:
         if t == "unary_expression":
             v = self.value(node.child_by_field_name("argument"), env)
             op = _text(node.child_by_field_name("operator"))
-            if v is None:
-                return None
+            if v is None or v is DATA:
+                return v
             return {"-": -v, "+": v, "!": int(not v), "~": ~v}.get(op)
         if t == "conditional_expression":
             c = self.value(node.child_by_field_name("condition"), env)
             if c is None:
                 return None
+            if c is DATA:
+                a, b = (self.value(node.child_by_field_name(f), env) for f in ("consequence", "alternative"))
+                return None if a is None or b is None else a if a == b and a is not DATA else DATA
             return self.value(node.child_by_field_name("consequence" if c else "alternative"), env)
         if t == "binary_expression":
             return self.binary(node, env)
@@ -101,15 +160,23 @@ class Evaluator:
         if op in ("&&", "||"):
             if a is None:
                 return None
-            if op == "&&" and not a:
+            if a is not DATA and op == "&&" and not a:
                 return 0
-            if op == "||" and a:
+            if a is not DATA and op == "||" and a:
                 return 1
             b = self.value(node.child_by_field_name("right"), env)
-            return None if b is None else int(bool(b))
+            if b is None:
+                return None
+            if b is DATA:
+                return DATA
+            if a is DATA:  # DATA && 0 is 0, DATA || 1 is 1
+                return DATA if bool(b) == (op == "&&") else int(bool(b))
+            return int(bool(b))
         b = self.value(node.child_by_field_name("right"), env)
         if a is None or b is None:
             return None
+        if a is DATA or b is DATA:
+            return DATA
         if op == "/":
             return c_div(a, b)
         if op == "%":
@@ -127,7 +194,11 @@ class Evaluator:
     def identifier(self, node: Node, env: Env) -> int | None:
         v = self.names.var(node)
         if v is None:
-            return self.constant(node)
+            c = self.constant(node)
+            return c if c is not None else self.expanded(node, env)
+        return (self._parent or self).var_value(v, env)
+
+    def var_value(self, v: VarInfo, env: Env) -> int | None:
         if v.key in env.counters:
             return env.counters[v.key]
         if v.key in self.counters or v.pointer or v.array or v.shared:
@@ -167,10 +238,22 @@ class Evaluator:
         named = [a for a in (args.named_children if args else []) if a.type != "comment"]
         if fn == "get_local_linear_id" and not named:
             return env.lid[0] + env.size[0] * (env.lid[1] + env.size[1] * env.lid[2])
+        if fn in _ARITH and len(named) == _ARITH[fn][0]:
+            vals = [self.value(a, env) for a in named]
+            if any(v is None for v in vals):
+                return None
+            if any(v is DATA for v in vals):
+                return DATA
+            return _ARITH[fn][1](*vals)
+        if fn in _PURE and self._data:
+            vals = [self.value(a, env) for a in named]
+            return None if any(v is None for v in vals) else DATA if any(v is DATA for v in vals) else None
         if len(named) != 1:
-            return None
+            return self.expanded(node, env)
+        if fn not in _IDS:
+            return self.expanded(node, env)
         d = self.value(named[0], env)
-        if d is None or not 0 <= d <= 2:
+        if d is None or d is DATA or not 0 <= d <= 2:
             return None
         if fn == "get_local_id":
             return env.lid[d]
@@ -182,4 +265,12 @@ class Evaluator:
             return env.group[d] * env.size[d] + env.lid[d]
         if fn in ("get_num_groups", "get_global_size", "get_global_offset"):
             return env.sample((fn, d))
-        return None
+        return self.expanded(node, env)
+
+
+_IDS = frozenset({"get_local_id", "get_local_size", "get_enqueued_local_size", "get_group_id", "get_global_id",
+                  "get_num_groups", "get_global_size", "get_global_offset"})
+_ARITH: dict[str, tuple[int, Any]] = {
+    "min": (2, min), "max": (2, max), "abs": (1, abs),
+    "clamp": (3, lambda x, lo, hi: min(max(x, lo), hi)),
+}

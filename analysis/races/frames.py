@@ -85,6 +85,37 @@ class Frame:
             return self.target_of(d, depth + 1) if d is not None else None
         return None
 
+    def scalar_of(self, ident: Node) -> Target | None:
+        """A kernel's `__local` scalar (`__local int base;`) named by `ident`: one element."""
+        v = self.names.var(ident) if self.kernel else None
+        if v is None or not v.shared or v.pointer or v.array or v.param_index is not None:
+            return None
+        return Target(v)
+
+    def targets_of(self, expr: Node | None, depth: int = 0) -> list[tuple[Target, tuple]]:
+        """Each target `expr` may point into, with the conditions ((node, holds), ...) under
+        which it does: a pointer chosen by `c ? a : b` (or defined once by one) is `a` where
+        `c` holds and `b` where it does not; anything else is `target_of`."""
+        while expr is not None and expr.type == "parenthesized_expression" and expr.named_child_count == 1:
+            expr = expr.named_children[0]
+        if expr is None or depth > MAX_DEPTH:
+            return []
+        if expr.type == "identifier":
+            v = self.names.var(expr)
+            d = self.defs.get(v.key) if v is not None and v.pointer and not v.array and v.key not in self.moved \
+                and v.param_index is None else None
+            if d is not None and _choice(d) is not None:
+                return self.targets_of(d, depth + 1)
+        c = _choice(expr)
+        if c is not None:
+            cond, a, b = c
+            left, right = self.targets_of(a, depth + 1), self.targets_of(b, depth + 1)
+            if not left or not right:
+                return []  # one side not followed: which work-items use the other is unknown
+            return [(t, ((cond, True), *w)) for t, w in left] + [(t, ((cond, False), *w)) for t, w in right]
+        t = self.target_of(expr, depth)
+        return [(t, ())] if t is not None else []
+
     def target_of(self, expr: Node | None, depth: int = 0) -> Target | None:
         """The target of a pointer expression: `p`, `p + e`, `e + p`, `p - e`, `&p[e]`."""
         while expr is not None and expr.type == "parenthesized_expression" and expr.named_child_count == 1:
@@ -110,6 +141,8 @@ class Frame:
             sub = expr.child_by_field_name("argument")
             while sub is not None and sub.type == "parenthesized_expression" and sub.named_child_count == 1:
                 sub = sub.named_children[0]
+            if sub is not None and sub.type == "identifier":
+                return self.scalar_of(sub)  # `&base` of a __local scalar
             if sub is None or sub.type != "subscript_expression":
                 return None
             t = self.target_of(sub.child_by_field_name("argument"), depth + 1)
@@ -121,6 +154,16 @@ class Frame:
         """Not itself a pointer (the other operand of pointer arithmetic)."""
         return self.target_of(expr, MAX_DEPTH) is None and not (
             expr.type == "identifier" and (v := self.names.var(expr)) is not None and (v.pointer or v.array))
+
+
+def _choice(expr: Node) -> tuple[Node, Node, Node] | None:
+    """`c ? a : b` (parentheses allowed): (c, a, b)."""
+    while expr.type == "parenthesized_expression" and expr.named_child_count == 1:
+        expr = expr.named_children[0]
+    if expr.type != "conditional_expression":
+        return None
+    c, a, b = (expr.child_by_field_name(f) for f in ("condition", "consequence", "alternative"))
+    return (c, a, b) if c is not None and a is not None and b is not None else None
 
 
 def _shifted(t: Target, off: Offset) -> Target | None:
