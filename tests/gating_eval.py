@@ -3,7 +3,8 @@
 Each kernel names its target in header comments (`// target: PRESET`, `// features: LIST`,
 `// std: CLx.y` for the language version alone, as `--std` (portability mode at that version,
 issue 30), `// mode: target|portability`, and `// define: NAME=VALUE NAME...` for the host's `-D`s) and marks every line the spec says a CL3xx rule must report
-with a trailing `// expect CL301` (several codes may follow). A report counts when its code
+with a trailing `// expect CL301` (several codes may follow). Hints (CL304 since issue 30), which
+`cllint check` prints only when selected by code, are scored apart. A report counts when its code
 and line match a mark; a CL301 report's other uses in the same function are its notes
 ("also used here"), and count on their own lines. The `heldout` third was written with the rest, before the rules were
 changed, and left untouched while they were: it is scored separately.
@@ -20,7 +21,9 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from cllint.analysis.diagnostics import Severity
 from cllint.analysis.lint import LintOptions, lint_tree
+from cllint.analysis.registry import all_rules
 from cllint.config import Settings, lint_options
 from cllint.grammar import parse
 
@@ -112,12 +115,21 @@ def files(split: str, mode: str | None = None) -> list[Path]:
     return [p for p in found if mode is None or (header(p.read_text(), "mode") or "portability") == mode]
 
 
-def score(split: str, mode: str | None = None) -> Score:
+def hint_codes() -> frozenset[str]:
+    """Rules whose reports are hints (CL304, issue 30): `cllint check` prints them only when
+    selected by code, so the figures leave them out and score them apart (`hints=True`)."""
+    return frozenset(code for code, rule in all_rules().items() if rule.severity is Severity.HINT)
+
+
+def score(split: str, mode: str | None = None, hints: bool = False) -> Score:
     expected: set[tuple[str, str, int]] = set()
     reported: set[tuple[str, str, int]] = set()
     for path in files(split, mode):
         expected |= labels(path)
         reported |= reports(path)
+    keep = hint_codes()
+    expected = {e for e in expected if (e[1] in keep) == hints}
+    reported = {r for r in reported if (r[1] in keep) == hints}
     return Score(frozenset(expected), frozenset(reported))
 
 
@@ -135,6 +147,10 @@ def main(argv: list[str]) -> int:
                 print(f"    missed {miss}")
             for extra in s.extras():
                 print(f"    extra  {extra}")
+            h = score(split, mode, hints=True)
+            if h.expected or h.reported:
+                print(f"    hints (CL304, shown when selected by code): labelled {len(h.expected)}  "
+                      f"reported {len(h.reported)}  recall {h.recall:.3f}  precision {h.precision:.3f}")
     return 0
 
 

@@ -61,7 +61,9 @@ SPIR64_ALL = ["-target", "spir64", "-cl-std=CL3.0"]
 
 
 def _all_of_clang(text: str) -> bool:
-    return (header(text, "target") or "").lower() == "cl3.0-all" or "+all" in (header(text, "features") or "")
+    """`CL3.0-all` as it is, or `CL3.0 +all`: nothing removed (a removal is spelled for nvptx64)."""
+    target, features = (header(text, "target") or "").lower(), (header(text, "features") or "").replace(" ", "")
+    return (target == "cl3.0-all" and not features) or (target == "cl3.0" and features == "+all")
 
 
 def clang_configurations(text: str) -> list[list[str]]:

@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from gating_eval import SPLITS, files, labels, reports, score  # noqa: E402
+from gating_eval import SPLITS, files, header, hint_codes, labels, options_for, reports, score  # noqa: E402
 from gating_label import check  # noqa: E402
 
 TARGET = 0.95
@@ -38,12 +38,17 @@ KNOWN_SHORT = {
     # Round 7 held out (written apart from the code changes and the other held-out sets), first
     # scored at defbe5d: recall 39/42 (a scalar half declared through a typedef name on 1.2,
     # three lines of one file), precision 39/40 (CL304 on atomic_inc at 3.0, clang silent).
-    ("heldout_r7", "target"): "recall 39/42, precision 39/40 (held out, scored only)",
+    # Issue 30: its CL304 false alarm is a hint now (scored apart, as `cllint check` hides it),
+    # and clang-19's double-literal warning is labelled CL308 (found): recall 40/43, precision 40/40.
+    ("heldout_r7", "target"): "recall 40/43 (held out, scored only)",
 }
 # heldout_r6 (round 6, written apart from the code changes and the other held-out sets) met the
 # target when first scored, at 6b139a5: recall 34/35, precision 34/35, so it is asserted.
 # heldout_r7a (round 7's kept-aside third, written with tune_r7 before the code) scored once at
 # 3ef6ce9, after both classes: recall 6/6, precision 6/6, so it is asserted.
+# heldout_r8a (issue 30's kept-aside third, written with tune_r8 before the code and checked with
+# clang-19) scored once after classes 1, 2, 4 and 5 (at 6e8f942): portability 7/7 and 7/7, target
+# 5/5 and 5/5, so it is asserted.
 
 
 # Only the pairs that have kernels: rounds 3 to 5 are target mode only.
@@ -69,6 +74,24 @@ def test_every_labelled_file_has_a_mode_header() -> None:
     for split in SPLITS:
         for path in files(split):
             assert "// mode: " in path.read_text(), path
+
+
+def test_every_mode_header_is_what_the_options_select() -> None:
+    """`// mode:` agrees with the mode cllint/config.py picks from the other headers (issue 30:
+    `// std:` alone is portability mode, `// target:`/`// features:` target mode)."""
+    for split in SPLITS:
+        for path in files(split):
+            text = path.read_text()
+            assert options_for(text).mode == header(text, "mode"), path
+
+
+@pytest.mark.parametrize("split", [s for s in SPLITS if s.startswith("tune")])
+def test_hints_are_scored_apart(split: str) -> None:
+    """CL304 (a hint since issue 30) is left out of the figures and scored on its own."""
+    main, hints = score(split), score(split, hints=True)
+    assert not {c for _, c, _ in main.expected | main.reported} & hint_codes()
+    assert {c for _, c, _ in hints.expected | hints.reported} <= hint_codes()
+    assert hints.recall >= TARGET and hints.precision >= TARGET, (hints.misses(), hints.extras())
 
 
 def test_a_missing_report_lowers_recall(tmp_path) -> None:
