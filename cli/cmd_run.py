@@ -112,6 +112,9 @@ def _history_text(rec, source) -> None:
     for w in rec.warnings:
         print(f"cllint: warning: {w}", file=sys.stderr)
     where = os.path.relpath(rec.path) if not os.path.isabs(str(source)) else str(rec.path)
+    if not rec.entry.get("ok") and rec.entry.get("median_ms") is None:
+        print(f"  history: {where} (recorded as a failure, with no time)")
+        return
     if rec.previous is None:
         print(f"  history: {where} (the first run of this kernel, launch and device)")
         return
