@@ -131,7 +131,7 @@ def test_cli_json_outputs(devices):
     data = json.loads(p.stdout)
     cpu = next(d for d in data["devices"] if d["type"] == "cpu")
     assert cpu["max_work_group_size"] > 0 and cpu["opencl_c_version"].startswith("OpenCL C")
-    p = _cli("run", str(KERNELS), "-k", "vadd", "--format", "json", "-n", "2")
+    p = _cli("run", str(KERNELS), "-k", "vadd", "--format", "json", "-n", "2", "--no-history")
     out = json.loads(p.stdout)
     assert p.returncode == 0 and out["outputs"][0]["first"][:3] == [2.0, 3.0, 4.0]
     assert out["timing"]["iterations"] == 2
