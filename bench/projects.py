@@ -168,10 +168,13 @@ def run_check(root: Path, cllint: str) -> tuple[list[dict], float, str]:
                           cwd=root, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - start
     try:
-        reports = json.loads(proc.stdout or "[]")
+        reports = json.loads(proc.stdout)
     except json.JSONDecodeError:
-        reports = []
-    return reports, elapsed, proc.stderr if proc.returncode not in (0, 1) else ""
+        reports = None
+    # With --exit-zero any other status is a crash: a crash must never read as a silent project.
+    if proc.returncode != 0 or reports is None:
+        return reports or [], elapsed, proc.stderr or f"exit status {proc.returncode}, no JSON"
+    return reports, elapsed, ""
 
 
 def run_server(root: Path, cllint: str, limit: int, batch: int = 40, quiet_s: float = 3.0) -> tuple[list[dict], int]:
@@ -240,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.show and any(split_of(n) != "tune" for n in names):
         ap.error("--show reads reports: tune projects only")
     rows = []
+    failed: list[str] = []
     print(f"{'project':15} {'split':8} {'kLOC':>7} {'errors':>7} {'warn':>6} {'info':>6} {'err/kLOC':>9} {'warn/kLOC':>9} {'s':>6}")
     for name in names:
         root = checkout(name)
@@ -268,7 +272,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:15} {split_of(name):8} {kloc:7.1f} {sev['error']:7} {sev['warning']:6} {sev['info']:6} "
               f"{e_k:9.2f} {w_k:9.2f} {elapsed:6.1f}")
         if err:
-            print(f"   cllint failed: {err.strip()[:500]}")
+            failed.append(name)
+            print(f"   cllint failed: {err.strip()[-500:]}")
         if args.codes:
             print("   " + ", ".join(f"{c} {n}" for c, n in Counter(
                 f"{r['code']}" for r in reports if r["severity"] != "info").most_common(12)))
@@ -287,6 +292,9 @@ def main(argv: list[str] | None = None) -> int:
               f"worst: {worst['project']} {worst['errors'] / worst['kloc'] if worst['kloc'] else 0:.2f} errors/kLOC")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
+    if failed:
+        print(f"cllint FAILED on: {', '.join(failed)} (their figures are not counts)", file=sys.stderr)
+        return 1
     return 0
 
 
