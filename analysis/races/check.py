@@ -176,16 +176,43 @@ class _Kernel(HelperCalls):
         self.asked = _asked(func, self._macro_queries())
         self.sizes, self.reqd = _model_sizes(func, fa.flat_dims, self.asked)
         self.size = self.sizes[0]
+        self._enter_loops(heads)
+
+    def _enter_loops(self, heads: dict[int, int]) -> None:
+        """A loop whose counter's first value meets its condition, at every model size and
+        sample (`for (d = n >> 1; d > 0; ...)` with `n = 2 * get_local_size(0)`), runs its
+        body at least once: the CFG's way from before the loop to past it without entering it
+        is no path (its barrier, if any, always runs first). Edges into the head from outside
+        the body go straight into the body instead."""
+        for k, (_, _, update, loop) in self.counters.items():
+            at = heads.get(loop.id)
+            body = loop.child_by_field_name("body")
+            if at is None or body is None or not self._always_enters(k):
+                continue
+            head = self.cfg.nodes[at]
+            if len(head.succs) != 2:
+                continue
+            for n in self.cfg.nodes:
+                if at in n.succs and n.syntax is not None and n.syntax != update \
+                        and not body.start_byte <= n.syntax.start_byte < body.end_byte \
+                        and not (n.syntax.parent is not None and n.syntax.parent == update.parent
+                                 and update.parent.type == "expression_statement" and n.syntax == update.parent):
+                    n.succs = [head.succs[0] if s == at else s for s in n.succs]
+
+    def _always_enters(self, key: int) -> bool:
+        try:
+            for size, r in itertools.product(self.sizes, range(ROUNDS)):
+                self.size = size
+                if not self.values(key, {}, lambda symbol, r=r: 1_000_003 + 104_729 * r):
+                    return False
+            return True
+        finally:
+            self.size = self.sizes[0]
 
     # -- facts ---------------------------------------------------------------------------
     def _constant(self, ident: Node) -> int | None:
         """An object-like macro whose body is an integer (`#define T 16`)."""
-        if self.view is None:
-            return None
-        try:
-            m = self.view.macro_at(_text(ident, 200), ident.start_byte)
-        except Exception:  # noqa: BLE001 - someone else's code
-            return None
+        m = self.expander.macro(_text(ident, 200), ident.start_byte)
         body = getattr(m, "body", None) if m is not None and not getattr(m, "params", None) else None
         got = re.fullmatch(r"\s*\(?\s*(\d+)[uUlL]*\s*\)?\s*", body or "")
         return int(got.group(1)) if got else None
@@ -314,6 +341,12 @@ class _Kernel(HelperCalls):
         while stack:
             n = stack.pop()
             for m in walk(n):
+                if m.type == "field_expression":
+                    fk = self.ev.field_key(m)  # a field defined once: what its value names
+                    if fk is not None and fk in self.defs and fk not in seen:
+                        seen.add(fk)
+                        stack.append(self.defs[fk])
+                    continue
                 if m.type != "identifier":
                     continue
                 v = self.names.var(m)
@@ -643,7 +676,8 @@ class _Kernel(HelperCalls):
         across = len(witness) == 5
         dims = sum(1 for n in self.size if n > 1) or 1
         part = _part_text(first) if len(first.part) >= len(second.part) else _part_text(second)
-        elem = f"{first.base.name}" + "".join(f"[{k}]" for k in key) + part
+        scalar = not (first.base.array or first.base.pointer)  # a __local scalar: no index to show
+        elem = f"{first.base.name}" + ("" if scalar else "".join(f"[{k}]" for k in key)) + part
         # No line numbers in the text: an incremental run moves a cached report with its
         # code, and the note (or the range itself) shows where each access is.
         code = "CL212" if fence else "CL210" if space == "local" else "CL211"

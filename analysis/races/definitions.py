@@ -90,7 +90,7 @@ def definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], di
         counters[v.key] = (start, n.child_by_field_name("condition"), update, n)
     defs = {k: val for k, val in inits.items() if val is not None and not writes.get(k) and k not in counters}
     defs.update(_field_definitions(body, names, fields, whole | set(writes) | {k for k, v in inits.items() if v},
-                                   set(counters)))
+                                   counters))
     assigning: dict[int, set[int]] = {}
     for node in cfg.nodes:
         for k, (_, _, update, loop) in counters.items():
@@ -142,11 +142,13 @@ def _continues(body: Node) -> bool:
 
 
 def _field_definitions(body: Node, names: Names, fields: dict[tuple[int, str], list[Node]], touched: set[int],
-                       counters: set[int]) -> dict[int, Node]:
+                       counters: dict[int, tuple]) -> dict[int, Node]:
     """Field key -> value of each field stored once, by a plain `c.f = v;` among the body's
-    own statements (so it runs before everything after it, once), where nothing else stores
-    into `c` (no other store to an overlapping field, no initialiser, no `&c`) and `v` names
-    no loop counter."""
+    own statements (so it runs before everything after it, once), or among those of the
+    block that declares `c` (`pair_t p; p.partner = lid ^ j;` in a loop's body: a fresh `c`
+    each time the block runs, so `v` may name the loops' counters around it), where nothing
+    else stores into `c` (no other store to an overlapping field, no initialiser, no `&c`)
+    and, at the body's top level, `v` names no loop counter."""
     by_var = {v.key: v for v in names.variables}
     out: dict[int, Node] = {}
     for (vk, path), stores in fields.items():
@@ -157,13 +159,26 @@ def _field_definitions(body: Node, names: Names, fields: dict[tuple[int, str], l
             continue
         a = stores[0]
         value = a.child_by_field_name("right") if a.type == "assignment_expression" else None
+        block = a.parent.parent if a.parent is not None else None
         if value is None or _text(a.child_by_field_name("operator")) != "=" or a.parent is None \
-                or a.parent.type != "expression_statement" or a.parent.parent != body:
+                or a.parent.type != "expression_statement" or block is None \
+                or block != body and not _declares(block, by_var[vk]):
             continue
-        if any(m.type == "identifier" and (u := names.var(m)) is not None and u.key in counters for m in walk(value)):
+        named = [u.key for m in walk(value) if m.type == "identifier" and (u := names.var(m)) is not None
+                 and u.key in counters]
+        if named and (block == body or any(not counters[k][3].start_byte <= block.start_byte < counters[k][3].end_byte
+                                           for k in named)):
             continue
         out[names.field_key(by_var[vk], path)] = value
     return out
+
+
+def _declares(block: Node, v: object) -> bool:
+    """Whether `v` is declared by one of `block`'s own statements."""
+    decl = getattr(v, "decl", None)
+    while decl is not None and decl.type != "declaration":
+        decl = decl.parent
+    return decl is not None and decl.parent == block
 
 
 def _root_keys(names: Names, node: Node) -> set[int]:

@@ -46,6 +46,26 @@ class ByName:
         return None  # fields of private structs are keyed by the function's own tree
 
 
+class _Given:
+    """An object-like macro the build defines (`-DWG=16`)."""
+
+    params = None
+    variadic = False
+
+    def __init__(self, body: str) -> None:
+        self.body = body
+
+
+class _Defined:
+    """Names a `-D` may give: anything but the compiler's and the target's own (`__x__`)."""
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and not name.startswith("__")
+
+
+_DEFINED = _Defined()
+
+
 class Expander:
     """Parses macro bodies (and function-like macros' expansions) into expression trees."""
 
@@ -55,10 +75,14 @@ class Expander:
         self._kept: list[Any] = []  # the parsed expansions' trees, alive as long as their nodes
 
     def macro(self, name: str, at: int) -> Any:
+        """The definition of `name` at `at`: the source's `#define`, else a `-D` option's."""
         if self.view is None:
             return None
         try:
-            return self.view.macro_at(name, at)
+            m = self.view.macro_at(name, at)
+            if m is None and name in _DEFINED and (given := self.view.env.macros.get(name)) is not None:
+                return _Given(given)
+            return m
         except Exception:  # noqa: BLE001 - someone else's code
             return None
 

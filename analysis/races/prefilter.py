@@ -28,7 +28,7 @@ def may_share(source: bytes, start: int, end: int) -> bool:
 
 _WRITES = frozenset({"assignment_expression", "update_expression", "call_expression"})
 _DECLARATORS = frozenset({"pointer_declarator", "array_declarator"})
-_STORED = ("subscript_expression", "pointer_expression")
+_STORED = ("subscript_expression", "pointer_expression", "identifier")
 _ATOMIC = ("atomic_", "atom_")  # accesses._use: `&t[i]` passed to one is a write
 
 
@@ -55,7 +55,9 @@ def may_write(func: Node, defined: Container[str]) -> bool:
             target = n.child_by_field_name("arguments")
         else:
             target = n.child_by_field_name("left" if n.type == "assignment_expression" else "argument")
-            while target is not None and target.type == "parenthesized_expression" and target.named_child_count == 1:
+            # `(t[i])`, `t[i].x`, `p->f`: the store is into what is subscripted or pointed at
+            while target is not None and (target.type == "parenthesized_expression" and target.named_child_count == 1
+                                          or target.type == "field_expression"):
                 target = target.named_children[0]
             if target is None or target.type not in _STORED:
                 continue
@@ -68,9 +70,16 @@ def may_write(func: Node, defined: Container[str]) -> bool:
 
 def _bases(func: Node) -> set[bytes]:
     """Names the kernel declares that frames.Frame.target may follow: every pointer (a
-    shared argument, or a private pointer derived from one) and every array declared with
-    a `local`/`global` word (a `__local` array; private arrays are not followed)."""
+    shared argument, or a private pointer derived from one), every array declared with
+    a `local`/`global` word (a `__local` array; private arrays are not followed), and every
+    scalar declared with one (a `__local` scalar)."""
     out: set[bytes] = set()
+    for decl in nodes_of_kinds(func, _DECLARATIONS, ordered=False):
+        if decl.text is not None and _QUALIFIER.search(decl.text) is not None:
+            for d in decl.children_by_field_name("declarator"):
+                d = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+                if d is not None and d.type == "identifier" and d.text:
+                    out.add(d.text)
     for d in nodes_of_kinds(func, _DECLARATORS, ordered=False):
         if d.type == "array_declarator":
             decl = d.parent
@@ -96,3 +105,4 @@ def _mentions(node: Node, names: set[bytes]) -> bool:
 
 
 _IDENTIFIER = frozenset({"identifier"})
+_DECLARATIONS = frozenset({"declaration"})

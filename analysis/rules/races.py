@@ -1,4 +1,5 @@
-"""CL21x: data races between work-items of one work-group, found as you type.
+"""CL21x: data races between work-items of one work-group (and, on `__global` memory, of two
+work-groups), found as you type.
 
 The three rules read one race analysis of the file (analysis/races/), run once per tree
 and shared between them; it builds on the uniformity analysis behind CL2xx.
@@ -12,25 +13,17 @@ from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, No
 from cllint.analysis.races import Race, analyse_races
 from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
 
-_LAST: tuple[object, bytes, object, object, object, list[Race]] | None = None
-
-
 def _races(ctx: RuleContext) -> list[Race]:
-    """Shared by the three rules; keyed like barriers._uniformity (tree, text, focus,
-    preprocessor view, mode)."""
-    global _LAST
-    focus, view = ctx.focus, ctx.preprocessor
+    """Shared by the three rules, once per run (`RuleContext.memo`), like barriers._uniformity."""
+    return ctx.memo("races", lambda: _analysed(ctx))
+
+
+def _analysed(ctx: RuleContext) -> list[Race]:
     portable = ctx.target.predefined_macros() if ctx.options.get("mode", "portability") == "portability" else None
-    last = _LAST
-    if last is not None and last[0] is ctx.tree and last[1] == ctx.source and last[2] == focus \
-            and last[3] is view and last[4] == portable:
-        return last[5]
     try:
-        result = analyse_races(ctx.tree, ctx.source, focus, ctx.file, view, portable)
+        return analyse_races(ctx.tree, ctx.source, ctx.focus, ctx.file, ctx.preprocessor, portable)
     except RecursionError:  # pathological nesting: stay silent rather than fail the file
-        result = []
-    _LAST = (ctx.tree, ctx.source, focus, view, portable, result)
-    return result
+        return []
 
 
 class _RaceRule(Rule):
@@ -54,17 +47,37 @@ class LocalMemoryRace(_RaceRule):
     `barrier(CLK_LOCAL_MEM_FENCE)` between them: `l[lid]` written and `l[lid + 1]` read,
     `l[0]` written by every work-item, a reduction loop with no barrier per step. The
     message names both accesses and two work-items that collide, on model work-groups
-    (16 and 4 work-items in one dimension, 8x8 and 4x4 in two; the race must show in both)
-    or the kernel's `reqd_work_group_size`.
+    (16 and 4 work-items in one dimension, 8x8 and 4x4 in two; the race must show in both;
+    where an access names an element or a work-item by a constant, `l[7]` or `lid == 5`,
+    the smaller model grows to hold it) or the kernel's `reqd_work_group_size`.
+
+    An access is to an element: `l[i]`, `*p` (`p[0]`), a `__local` scalar, the location an
+    atomic built-in is given (`atomic_inc(p)` is an atomic access to `p[0]`), and a field or
+    vector component of one (`l[3].y` is element 3; `.x` and `.y` of one element do not
+    meet). A pointer chosen by `c ? a : b` is an access to `a` where `c` holds and to `b`
+    where it does not. Macros that stand for ids and index arithmetic (`#define tid
+    get_local_id(0)`, `#define IDX(i) ((i) ^ 1)`) are read as what they expand to. A kernel
+    that asks no work-item id is checked for one location updated in place by every
+    work-item (`A[0] += 1`, `A[0] = A[0] + 1`) only: its other accesses race only if it runs
+    in more than one work-item, which such kernels (single work-item tasks) often do not.
+
+    Same-value policy: two plain stores race only if the values can differ. A store every
+    work-item makes with a value the whole work-group shares (`l[0] = 1.0f`, `flag[0] =
+    n`) is benign and not reported, as Oclgrind deems it; two stores of different
+    expressions to one element (`if (lid == 0) l[0] = 1; l[0] = 2;`) are reported unless
+    both values are computed and equal (`1.0f` and `1`).
 
     Indices are followed where they are affine in work-item ids, group ids and sizes,
-    loop counters and kernel arguments (`l[2 * lid + 1]`, `t[ly][lx - 1]`); guards
-    (`if (lid < s)`, `lid % (2 * s) == 0`, `if (lid >= n) return;`) restrict which
-    work-items make an access. Barrier intervals run through loops (the end of one
-    iteration meets the start of the next) and calls (a call to a helper that reaches a
-    barrier is one). An index or guard the linter cannot evaluate (loaded from memory,
-    a private variable assigned more than once) keeps the access out of the check:
-    precision first. Atomics do not race with atomics.
+    loop counters (of `for` loops, and of `while` loops whose one update ends the body:
+    `d >>= 1`, `i *= 2`) and kernel arguments (`l[2 * lid + 1]`, `t[ly][lx - 1]`, also
+    through `min`, `max` and `clamp`); guards (`if (lid < s)`, `lid % (2 * s) == 0`, `if
+    (lid >= n) return;`) restrict which work-items make an access. A guard on loaded data
+    (`if (score[lid] == best[0])`) may hold in any work-item. Barrier intervals run through
+    loops (the end of one iteration meets the start of the next; a loop whose counter
+    always enters it runs its body at least once) and calls (a call to a helper that
+    reaches a barrier is one). An index or guard the linter cannot evaluate otherwise
+    (loaded from memory, a private variable assigned more than once) keeps the access out
+    of the check: precision first. Atomics do not race with atomics.
 
     Helpers are followed: `store(tile, lid, x)` with `void store(local float *l, int i,
     float v) { l[i] = v; }` writes `tile[lid]` at the call, the helper's parameters standing
@@ -116,8 +129,18 @@ class GlobalMemoryRace(_RaceRule):
     different work-items of one work-group can make to the same element with no
     `barrier(CLK_GLOBAL_MEM_FENCE)` between them (`a[gid]` written and `a[gid + 1]`
     read). Indices, guards and intervals are followed as for CL210. Distinct pointer
-    arguments are taken not to alias. Only races within a work-group are reported: a
-    barrier cannot order work-groups.
+    arguments are taken not to alias.
+
+    Races between two work-groups are reported too, wherever the two accesses are in the
+    kernel, barriers or not: a barrier orders the work-items of one work-group only, so
+    the message names two work-items of two neighbouring work-groups and offers no fix
+    (use two kernels, atomics, or indices that keep the work-groups apart). One side must
+    read (a load, an update, an atomic) and one of the two accesses must depend on the
+    work-group, in its index or a guard (`a[gid + 1]`, `if (gid == 0) *count = 0`): the
+    same accesses made by every work-group (`p[lid] = ...`, `out[0] = ...`) are how kernels
+    written for a single work-group look, and are left alone. Work-groups are taken to
+    neighbour in the dimensions the kernel asks about (`get_group_id(d)`,
+    `get_global_id(d)`, ...).
 
     ## Why is this bad?
     Without a barrier the other work-item's write may or may not be visible, so the
@@ -152,6 +175,9 @@ class BarrierFenceMissesMemory(_RaceRule):
     write and read, or `CLK_LOCAL_MEM_FENCE` alone between `__global` ones. The fix
     fences both (safe: a wider fence only orders more).
 
+    `barrier(0)` fences no memory: it orders execution, but neither side's `__local` or
+    `__global` stores need be visible across it.
+
     Flags are read through the file's object-like macros (`#define LFENCE
     CLK_LOCAL_MEM_FENCE`, chains of them, `(A | B)`), as defined where the barrier is. A
     flag argument that is anything else (a variable, a function-like macro, a macro
@@ -177,7 +203,8 @@ class BarrierFenceMissesMemory(_RaceRule):
 
     ## OpenCL spec
     Section 6.15.9, "Synchronization Functions": the flags argument "specifies the
-    memory address space" the barrier's fence applies to.
+    memory address space" the barrier's fence applies to; with no flag (0) the barrier
+    makes no memory consistent.
     """
 
     code = "CL212"
