@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         root = history.workspace_root(Path.cwd())
         file = None
-    found = history.read(root)
+    found = history.read(root, file, args.kernel)
     for w in found.warnings:
         print(f"cllint: warning: {w}", file=sys.stderr)
     if args.format == "json":

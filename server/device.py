@@ -208,7 +208,7 @@ def lens_titles_job(path: str) -> dict[str, str]:
     root = history.workspace_root(source)
     file = history.relative(source, root)
     last: dict[str, report.Compared] = {}
-    for c in report.compared(history.read(root).of(file)):
+    for c in report.compared(history.read(root, file).entries):
         last[c.entry["kernel"]] = c
     return {k: report.lens_title(c) for k, c in last.items()}
 
@@ -218,7 +218,7 @@ def list_runs_job(path: str | None, kernel: str | None) -> dict:
 
     root = history.workspace_root(Path(path) if path else Path.cwd())
     file = history.relative(Path(path), root) if path else None
-    found = history.read(root)
+    found = history.read(root, file, kernel)
     return {"ok": True, "root": str(root), "file": file, "warnings": found.warnings,
             "runs": report.runs_json(found, file, kernel), "lines": report.lines(found, file, kernel)}
 

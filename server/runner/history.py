@@ -77,7 +77,7 @@ def relative(source: Path, root: Path) -> str:
     return source.relative_to(root).as_posix() if source.is_relative_to(root) else source.as_posix()
 
 
-def _digest(source: Path) -> str | None:
+def digest_of(source: Path) -> str | None:
     try:
         return "sha256:" + hashlib.sha256(source.read_bytes()).hexdigest()
     except OSError:
@@ -98,7 +98,7 @@ def entry(source: Path, kernel: str, root: Path, via: str, *, result: RunResult 
     launch the driver refused), which records what was asked and no time."""
     when = (now or datetime.now(timezone.utc)).isoformat(timespec="milliseconds")
     base: Entry = {"v": FORMAT, "time": when, "file": relative(source, root), "kernel": kernel, "via": via,
-                   "source_digest": source_digest or _digest(source)}
+                   "source_digest": source_digest or digest_of(source)}
     ok = result is not None and result.ok and error is None
     if result is not None and result.global_size:
         base.update(_device(result.device, None))
@@ -162,9 +162,33 @@ def _valid(obj: Any) -> str | None:
     return None
 
 
-def read(root: Path) -> History:
-    """Every usable entry, oldest first; a line that is not one (corrupt, hand-edited, from a
-    newer cllint) is skipped with a warning naming its line."""
+def _parse(line: str, where: str) -> tuple[Entry | None, str | None]:
+    """(entry, None), or (None, why the line is skipped)."""
+    try:
+        obj = json.loads(line)
+    except ValueError as exc:
+        return None, f"{where}: skipped a line that is not JSON ({exc.msg})"
+    why = _valid(obj)
+    if why is None and int(obj.get("v", FORMAT)) > FORMAT:
+        why = f"written by a newer cllint (format {obj.get('v')})"
+    return (obj, None) if why is None else (None, f"{where}: skipped an entry: {why}")
+
+
+def _needles(file: str | None, kernel: str | None) -> tuple[str, ...]:
+    return tuple(json.dumps(v, ensure_ascii=False) for v in (file, kernel) if v is not None)
+
+
+def _elsewhere(line: str, needles: tuple[str, ...]) -> bool:
+    """A whole-looking object that cannot be about this file and kernel (it lacks them as JSON
+    strings): passed over unparsed, as a long history holds many kernels' runs. A line cut
+    short or garbled is still parsed, so that it is reported."""
+    text = line.strip()
+    return bool(needles) and text.startswith("{") and text.endswith("}") and not all(x in text for x in needles)
+
+
+def read(root: Path, file: str | None = None, kernel: str | None = None) -> History:
+    """Every usable entry (of `file` and `kernel`, when given), oldest first; a line that is not
+    one (corrupt, hand-edited, from a newer cllint) is skipped with a warning naming its line."""
     path = runs_file(root)
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -172,24 +196,65 @@ def read(root: Path) -> History:
         return History([])
     except OSError as exc:
         return History([], [f"cannot read {path}: {exc}"])
+    needles = _needles(file, kernel)
     entries: list[Entry] = []
     warnings: list[str] = []
     for n, line in enumerate(lines, 1):
-        if not line.strip():
+        if not line.strip() or _elsewhere(line, needles):
             continue
-        try:
-            obj = json.loads(line)
-        except ValueError as exc:
-            warnings.append(f"{path}:{n}: skipped a line that is not JSON ({exc.msg})")
-            continue
-        why = _valid(obj)
-        if why is None and int(obj.get("v", FORMAT)) > FORMAT:
-            why = f"written by a newer cllint (format {obj.get('v')})"
-        if why is not None:
-            warnings.append(f"{path}:{n}: skipped an entry: {why}")
-            continue
-        entries.append(obj)
+        obj, why = _parse(line, f"{path}:{n}")
+        if obj is None:
+            warnings.append(str(why))
+        elif (file is None or obj["file"] == file) and (kernel is None or obj["kernel"] == kernel):
+            entries.append(obj)
     return History(entries, warnings)
+
+
+def _reversed_lines(path: Path, block: int = 1 << 16):
+    """(k, text) of a file's lines, the last first (k = 1), read in blocks from the end."""
+    with open(path, "rb") as f:
+        end, rest, k = f.seek(0, os.SEEK_END), b"", 0
+        while end > 0:
+            start = max(0, end - block)
+            f.seek(start)
+            parts = (f.read(end - start) + rest).split(b"\n")
+            end = start
+            rest = parts.pop(0) if end > 0 else b""
+            if k == 0 and parts and parts[-1] == b"":
+                parts.pop()  # the newline that ends the file ends the last line
+            for raw in reversed(parts):
+                k += 1
+                yield k, raw.decode("utf-8", errors="replace")
+
+
+def _count_lines(path: Path) -> int:
+    data = path.read_bytes()
+    return data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+
+
+def find_previous(root: Path, current: Entry) -> tuple[Entry | None, list[str]]:
+    """The previous run to compare `current` with, read from the end of the history: usually a
+    few lines, however long the history is. Warnings name the unusable lines passed on the way."""
+    path = runs_file(root)
+    warnings: list[str] = []
+    if not path.exists():
+        return None, warnings
+    needles = _needles(current.get("file"), current.get("kernel"))
+    k = key(current)
+    try:
+        total = 0  # lines in the file, counted only to name a line that is skipped
+        for k_from_end, line in _reversed_lines(path):
+            if not line.strip() or _elsewhere(line, needles):
+                continue
+            obj, why = _parse(line, "")
+            if obj is None:
+                total = total or _count_lines(path)
+                warnings.append(f"{path}:{total - k_from_end + 1}{why}")
+            elif obj.get("ok") and obj.get("launch") is not None and key(obj) == k:
+                return obj, warnings
+    except OSError as exc:
+        warnings.append(f"cannot read {path}: {exc}")
+    return None, warnings
 
 
 def append(root: Path, e: Entry) -> Path:
@@ -218,14 +283,12 @@ def _ends_with_newline(path: Path) -> bool:
 def record(root: Path, e: Entry) -> Recorded:
     """Compare with the previous run of the same key, then append. A history that cannot be
     read or written never stops the run: the problem comes back as a warning."""
-    history = read(root)
-    warnings = list(history.warnings)
+    prev, warnings = find_previous(root, e)
     path = runs_file(root)
     try:
         path = append(root, e)
     except (OSError, ValueError) as exc:
         warnings.append(f"cannot write {path}: {exc}")
-    prev = previous(history.entries, e)
     if prev is None:
         return Recorded(e, path, None, None, None, tuple(warnings))
     return Recorded(e, path, prev, timing_change(prev, e), output_change(prev, e), tuple(warnings))

@@ -192,7 +192,11 @@ def _sample(np: Any, flat: Any) -> tuple[int, list]:
     picked = flat[::stride]
     if flat.dtype.kind != "f":
         return stride, [int(x) for x in picked.tolist()]
-    return stride, [x if math.isfinite(x) else ("nan" if x != x else "inf" if x > 0 else "-inf")
+    # 7 significant digits for float32 and half (10 for double): the sample compares with a
+    # tolerance of 1e-4, and the history's lines stay half as long as with float64 reprs
+    digits = 10 if flat.dtype.itemsize > 4 else 7
+    return stride, [float(f"{x:.{digits}g}") if math.isfinite(x)
+                    else ("nan" if x != x else "inf" if x > 0 else "-inf")
                     for x in picked.astype(np.float64).tolist()]
 
 

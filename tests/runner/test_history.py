@@ -127,6 +127,7 @@ def test_corrupt_and_hand_edited_lines_are_skipped_with_a_warning(tmp_path):
     assert "'median_ms'" in h.warnings[1] and "newer" in h.warnings[2]
     rec = history.record(tmp_path, history.entry(src, "k", tmp_path, "cli", result=_result(0.5, (1.0, 2.0))))
     assert rec.previous is not None and len(rec.warnings) == 4  # the run still compares and records
+    assert [w.split("runs.jsonl:")[1].split(":")[0] for w in rec.warnings] == ["5", "4", "3", "2"]
     assert len(history.read(tmp_path).entries) == 2  # the new line was not glued to the open one
 
 
@@ -140,3 +141,15 @@ def test_a_failure_records_no_time(tmp_path):
     assert history.read(tmp_path).entries[0]["error"] == e["error"]
     ok = history.entry(src, "k", tmp_path, "save", result=_result(0.5, (1.0,)))
     assert history.previous([e], ok) is None  # a failure is no baseline
+
+
+@pytest.mark.parametrize("block", [1, 3, 7, 1 << 16])
+@pytest.mark.parametrize("text", ["a\nbb\n\nccc\n", "a\nbb\n\nccc", "only", ""])
+def test_the_history_is_read_from_the_end_in_blocks(tmp_path, block, text):
+    path = tmp_path / "runs.jsonl"
+    path.write_text(text)
+    got = list(history._reversed_lines(path, block))
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    assert got == [(k, line) for k, line in enumerate(reversed(lines if text else []), 1)]
