@@ -18,7 +18,6 @@ import os
 import sys
 import time
 import zlib
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -36,26 +35,92 @@ def spec_url(anchor: str) -> str:
     return f"{SPEC_URL}#{anchor}"
 
 
-@dataclass(frozen=True)
 class Param:
+    __slots__ = ("name", "type")
     name: str
     type: str
 
+    __match_args__ = ("name", "type")
 
-@dataclass(frozen=True)
+    def __init__(self, name: str, type: str) -> None:
+        set_ = object.__setattr__  # immutable: __setattr__ refuses
+        set_(self, "name", name)
+        set_(self, "type", type)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(name={self.name!r}, type={self.type!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name, self.type) == (other.name, other.type)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.type))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: Param is shared and immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: Param is shared and immutable")
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle without __setattr__
+        return (type(self), (self.name, self.type))
+
+
 class Overload:
+    __slots__ = ("returns", "params", "since", "requires")
     returns: str
     params: tuple[Param, ...]
     since: str | None  # the overload's own minimum version, None when it is the function's
     requires: Requires | None  # the overload's own requirement, None when it is the function's
+
+    __match_args__ = ("returns", "params", "since", "requires")
+
+    def __init__(
+        self,
+        returns: str,
+        params: tuple[Param, ...],
+        since: str | None,
+        requires: Requires | None,
+    ) -> None:
+        set_ = object.__setattr__  # immutable: __setattr__ refuses
+        set_(self, "returns", returns)
+        set_(self, "params", params)
+        set_(self, "since", since)
+        set_(self, "requires", requires)
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"returns={self.returns!r}, " f"params={self.params!r}, "
+                f"since={self.since!r}, " f"requires={self.requires!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.returns, self.params, self.since, self.requires)
+        theirs = (other.returns, other.params, other.since, other.requires)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.returns, self.params, self.since, self.requires))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: Overload is shared and immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: Overload is shared and immutable")
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle without __setattr__
+        return (type(self), (self.returns, self.params, self.since, self.requires))
 
     @property
     def signature(self) -> str:
         return f"{self.returns} ({', '.join(p.type for p in self.params)})"
 
 
-@dataclass(frozen=True)
 class Builtin:
+    __slots__ = ("name", "category", "summary", "since", "requires", "deprecated", "removed", "spec",
+                 "overloads")
     name: str
     category: str
     summary: str
@@ -65,6 +130,61 @@ class Builtin:
     removed: str | None
     spec: str
     overloads: tuple[Overload, ...]
+
+    __match_args__ = ("name", "category", "summary", "since", "requires", "deprecated", "removed", "spec",
+                      "overloads")
+
+    def __init__(
+        self,
+        name: str,
+        category: str,
+        summary: str,
+        since: str,
+        requires: Requires,
+        deprecated: str | None,
+        removed: str | None,
+        spec: str,
+        overloads: tuple[Overload, ...],
+    ) -> None:
+        set_ = object.__setattr__  # immutable: __setattr__ refuses
+        set_(self, "name", name)
+        set_(self, "category", category)
+        set_(self, "summary", summary)
+        set_(self, "since", since)
+        set_(self, "requires", requires)
+        set_(self, "deprecated", deprecated)
+        set_(self, "removed", removed)
+        set_(self, "spec", spec)
+        set_(self, "overloads", overloads)
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"name={self.name!r}, " f"category={self.category!r}, "
+                f"summary={self.summary!r}, " f"since={self.since!r}, " f"requires={self.requires!r}, "
+                f"deprecated={self.deprecated!r}, " f"removed={self.removed!r}, " f"spec={self.spec!r}, "
+                f"overloads={self.overloads!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.name, self.category, self.summary, self.since, self.requires, self.deprecated,
+                self.removed, self.spec, self.overloads)
+        theirs = (other.name, other.category, other.summary, other.since, other.requires, other.deprecated,
+                  other.removed, other.spec, other.overloads)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.category, self.summary, self.since, self.requires, self.deprecated,
+                     self.removed, self.spec, self.overloads))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: Builtin is shared and immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: Builtin is shared and immutable")
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle without __setattr__
+        return (type(self), (self.name, self.category, self.summary, self.since, self.requires,
+                             self.deprecated, self.removed, self.spec, self.overloads))
 
     @property
     def url(self) -> str:
@@ -77,15 +197,44 @@ class Builtin:
         return self.requires if overload.requires is None else overload.requires
 
 
-@dataclass(frozen=True)
 class BuiltinType:
+    __slots__ = ("name", "since", "requires")
     name: str
     since: str | None
     requires: Requires
 
+    __match_args__ = ("name", "since", "requires")
 
-@dataclass(frozen=True)
+    def __init__(self, name: str, since: str | None, requires: Requires) -> None:
+        set_ = object.__setattr__  # immutable: __setattr__ refuses
+        set_(self, "name", name)
+        set_(self, "since", since)
+        set_(self, "requires", requires)
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"name={self.name!r}, " f"since={self.since!r}, "
+                f"requires={self.requires!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name, self.since, self.requires) == (other.name, other.since, other.requires)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.since, self.requires))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: BuiltinType is shared and immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: BuiltinType is shared and immutable")
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle without __setattr__
+        return (type(self), (self.name, self.since, self.requires))
+
+
 class Constant:
+    __slots__ = ("name", "type", "value", "since", "requires", "spec")
     name: str
     type: str
     value: str | None
@@ -93,12 +242,91 @@ class Constant:
     requires: Requires
     spec: str
 
+    __match_args__ = ("name", "type", "value", "since", "requires", "spec")
 
-@dataclass(frozen=True)
+    def __init__(
+        self,
+        name: str,
+        type: str,
+        value: str | None,
+        since: str | None,
+        requires: Requires,
+        spec: str,
+    ) -> None:
+        set_ = object.__setattr__  # immutable: __setattr__ refuses
+        set_(self, "name", name)
+        set_(self, "type", type)
+        set_(self, "value", value)
+        set_(self, "since", since)
+        set_(self, "requires", requires)
+        set_(self, "spec", spec)
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"name={self.name!r}, " f"type={self.type!r}, "
+                f"value={self.value!r}, " f"since={self.since!r}, " f"requires={self.requires!r}, "
+                f"spec={self.spec!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.name, self.type, self.value, self.since, self.requires, self.spec)
+        theirs = (other.name, other.type, other.value, other.since, other.requires, other.spec)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.type, self.value, self.since, self.requires, self.spec))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: Constant is shared and immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: Constant is shared and immutable")
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle without __setattr__
+        return (type(self), (self.name, self.type, self.value, self.since, self.requires, self.spec))
+
+
 class Catalogue:
+    __slots__ = ("functions", "types", "constants")
     functions: Mapping[str, Builtin]
     types: Mapping[str, BuiltinType]
     constants: Mapping[str, Constant]
+
+    __match_args__ = ("functions", "types", "constants")
+
+    def __init__(
+        self,
+        functions: Mapping[str, Builtin],
+        types: Mapping[str, BuiltinType],
+        constants: Mapping[str, Constant],
+    ) -> None:
+        set_ = object.__setattr__  # immutable: __setattr__ refuses
+        set_(self, "functions", functions)
+        set_(self, "types", types)
+        set_(self, "constants", constants)
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"functions={self.functions!r}, " f"types={self.types!r}, "
+                f"constants={self.constants!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.functions, self.types, self.constants)
+        theirs = (other.functions, other.types, other.constants)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.functions, self.types, self.constants))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: Catalogue is shared and immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: Catalogue is shared and immutable")
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle without __setattr__
+        return (type(self), (self.functions, self.types, self.constants))
 
     def function(self, name: str) -> Builtin | None:
         return self.functions.get(name)

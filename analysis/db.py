@@ -11,7 +11,8 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from cllint.analysis.records import replace
 
 from tree_sitter import Parser, Point, Tree
 

@@ -14,19 +14,45 @@ actually predefined is decided by `Target.predefined_macros()`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import total_ordering
 
 DNF = tuple[tuple[str, ...], ...]
 
 
 @total_ordering
-@dataclass(frozen=True, slots=True)
 class Version:
     """An OpenCL C language version such as 1.2; ordered, hashable."""
 
+    __slots__ = ("major", "minor")
     major: int
     minor: int
+
+    __match_args__ = ("major", "minor")
+
+    def __init__(self, major: int, minor: int) -> None:
+        set_ = object.__setattr__  # immutable: __setattr__ refuses
+        set_(self, "major", major)
+        set_(self, "minor", minor)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(major={self.major!r}, minor={self.minor!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.major, self.minor) == (other.major, other.minor)
+
+    def __hash__(self) -> int:
+        return hash((self.major, self.minor))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: Version is shared and immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: Version is shared and immutable")
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle without __setattr__
+        return (type(self), (self.major, self.minor))
 
     @classmethod
     def parse(cls, text: str) -> Version:
@@ -72,23 +98,108 @@ V1_0, V1_1, V1_2, V2_0, V3_0 = (Version(1, 0), Version(1, 1), Version(1, 2), Ver
 KNOWN_VERSIONS: tuple[Version, ...] = (V1_0, V1_1, V1_2, V2_0, V3_0)
 
 
-@dataclass(frozen=True, slots=True)
 class FeatureInfo:
+    __slots__ = ("name", "since", "requires", "core_in_2_0", "extension", "summary")
     name: str
     since: Version  # earliest version in which a device can have the capability
-    requires: DNF = ()
-    core_in_2_0: bool = False  # OpenCL C 2.0 provides it unconditionally
-    extension: str | None = None  # extension macro that means the same thing (kept in sync)
-    summary: str = ""
+    requires: DNF
+    core_in_2_0: bool  # OpenCL C 2.0 provides it unconditionally
+    extension: str | None  # extension macro that means the same thing (kept in sync)
+    summary: str
+
+    __match_args__ = ("name", "since", "requires", "core_in_2_0", "extension", "summary")
+
+    def __init__(
+        self,
+        name: str,
+        since: Version,
+        requires: DNF = (),
+        core_in_2_0: bool = False,
+        extension: str | None = None,
+        summary: str = "",
+    ) -> None:
+        set_ = object.__setattr__  # immutable: __setattr__ refuses
+        set_(self, "name", name)
+        set_(self, "since", since)
+        set_(self, "requires", requires)
+        set_(self, "core_in_2_0", core_in_2_0)
+        set_(self, "extension", extension)
+        set_(self, "summary", summary)
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"name={self.name!r}, " f"since={self.since!r}, "
+                f"requires={self.requires!r}, " f"core_in_2_0={self.core_in_2_0!r}, "
+                f"extension={self.extension!r}, " f"summary={self.summary!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.name, self.since, self.requires, self.core_in_2_0, self.extension, self.summary)
+        theirs = (other.name, other.since, other.requires, other.core_in_2_0, other.extension, other.summary)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.since, self.requires, self.core_in_2_0, self.extension, self.summary))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: FeatureInfo is shared and immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: FeatureInfo is shared and immutable")
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle without __setattr__
+        return (type(self), (self.name, self.since, self.requires, self.core_in_2_0, self.extension,
+                             self.summary))
 
 
-@dataclass(frozen=True, slots=True)
 class ExtensionInfo:
+    __slots__ = ("name", "since", "requires", "core_since", "summary")
     name: str
-    since: Version = V1_0  # first version it is defined for (informational)
-    requires: DNF = ()
-    core_since: Version | None = None  # promoted to core: a preset of this version has it
-    summary: str = ""
+    since: Version  # first version it is defined for (informational)
+    requires: DNF
+    core_since: Version | None  # promoted to core: a preset of this version has it
+    summary: str
+
+    __match_args__ = ("name", "since", "requires", "core_since", "summary")
+
+    def __init__(
+        self,
+        name: str,
+        since: Version = V1_0,
+        requires: DNF = (),
+        core_since: Version | None = None,
+        summary: str = "",
+    ) -> None:
+        set_ = object.__setattr__  # immutable: __setattr__ refuses
+        set_(self, "name", name)
+        set_(self, "since", since)
+        set_(self, "requires", requires)
+        set_(self, "core_since", core_since)
+        set_(self, "summary", summary)
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"name={self.name!r}, " f"since={self.since!r}, "
+                f"requires={self.requires!r}, " f"core_since={self.core_since!r}, "
+                f"summary={self.summary!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.name, self.since, self.requires, self.core_since, self.summary)
+        theirs = (other.name, other.since, other.requires, other.core_since, other.summary)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.since, self.requires, self.core_since, self.summary))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: ExtensionInfo is shared and immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: ExtensionInfo is shared and immutable")
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle without __setattr__
+        return (type(self), (self.name, self.since, self.requires, self.core_since, self.summary))
 
 
 IMAGES = "__opencl_c_images"

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from cllint.analysis.records import replace
 
 from tree_sitter import Node, Tree
 
@@ -63,22 +63,72 @@ _DIRECTIVE = re.compile(rb"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
 _LOCAL_QUERY = re.compile(rb"\b(?:" + b"|".join(sorted(n.encode() for n in LOCAL_QUERIES)) + rb")\b[^\n]*")
 
 
-@dataclass(frozen=True)
 class Function:
+    __slots__ = ("name", "start", "end", "body_start", "body_end", "key", "words", "pointer_params",
+                 "directives", "nodes", "local_queries")
     name: bytes
     start: int
     end: int
     body_start: int  # just inside '{'
     body_end: int  # at '}'
     key: bytes  # hash of the function's text
-    words: frozenset[bytes] = frozenset()  # identifiers in the body (calls, by name)
-    pointer_params: bool = True  # its head may declare a pointer (or array) parameter
-    directives: bytes = b""  # preprocessor lines in the body: they act beyond it
+    words: frozenset[bytes]  # identifiers in the body (calls, by name)
+    pointer_params: bool  # its head may declare a pointer (or array) parameter
+    directives: bytes  # preprocessor lines in the body: they act beyond it
     # its node count: with a syntax error elsewhere the same text can parse otherwise
-    nodes: int = 0
+    nodes: int
     # its local-id queries, each with the rest of its line: the barrier rules read which
     # dimensions the whole file asks local ids for (flat_dimensions), not just callers
-    local_queries: bytes = b""
+    local_queries: bytes
+
+    __match_args__ = ("name", "start", "end", "body_start", "body_end", "key", "words", "pointer_params",
+                      "directives", "nodes", "local_queries")
+
+    def __init__(
+        self,
+        name: bytes,
+        start: int,
+        end: int,
+        body_start: int,
+        body_end: int,
+        key: bytes,
+        words: frozenset[bytes] = frozenset(),
+        pointer_params: bool = True,
+        directives: bytes = b"",
+        nodes: int = 0,
+        local_queries: bytes = b"",
+    ) -> None:
+        self.name = name
+        self.start = start
+        self.end = end
+        self.body_start = body_start
+        self.body_end = body_end
+        self.key = key
+        self.words = words
+        self.pointer_params = pointer_params
+        self.directives = directives
+        self.nodes = nodes
+        self.local_queries = local_queries
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"name={self.name!r}, " f"start={self.start!r}, "
+                f"end={self.end!r}, " f"body_start={self.body_start!r}, " f"body_end={self.body_end!r}, "
+                f"key={self.key!r}, " f"words={self.words!r}, " f"pointer_params={self.pointer_params!r}, "
+                f"directives={self.directives!r}, " f"nodes={self.nodes!r}, "
+                f"local_queries={self.local_queries!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.name, self.start, self.end, self.body_start, self.body_end, self.key, self.words,
+                self.pointer_params, self.directives, self.nodes, self.local_queries)
+        theirs = (other.name, other.start, other.end, other.body_start, other.body_end, other.key,
+                  other.words, other.pointer_params, other.directives, other.nodes, other.local_queries)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.start, self.end, self.body_start, self.body_end, self.key, self.words,
+                     self.pointer_params, self.directives, self.nodes, self.local_queries))
 
     def moved(self, delta: int) -> Function:
         """The same function text, `delta` bytes further on."""
@@ -86,16 +136,47 @@ class Function:
                        body_end=self.body_end + delta)
 
 
-@dataclass
 class LintMemo:
     """What one file's previous lint left behind for the next one."""
 
-    skeleton: bytes = b""
-    functions: list[Function] = field(default_factory=list)
-    diags: list[list[Diagnostic]] = field(default_factory=list)  # per function, at old offsets
-    outside: list[Diagnostic] = field(default_factory=list)  # not inside any function
-    stats: dict[str, int] = field(default_factory=dict)
-    revision: int = -1  # the file revision it was made from (analysis/db.py)
+    skeleton: bytes
+    functions: list[Function]
+    diags: list[list[Diagnostic]]  # per function, at old offsets
+    outside: list[Diagnostic]  # not inside any function
+    stats: dict[str, int]
+    revision: int  # the file revision it was made from (analysis/db.py)
+
+    __match_args__ = ("skeleton", "functions", "diags", "outside", "stats", "revision")
+
+    def __init__(
+        self,
+        skeleton: bytes = b"",
+        functions: list[Function] | None = None,
+        diags: list[list[Diagnostic]] | None = None,
+        outside: list[Diagnostic] | None = None,
+        stats: dict[str, int] | None = None,
+        revision: int = -1,
+    ) -> None:
+        self.skeleton = skeleton
+        self.functions = [] if functions is None else functions
+        self.diags = [] if diags is None else diags
+        self.outside = [] if outside is None else outside
+        self.stats = {} if stats is None else stats
+        self.revision = revision
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"skeleton={self.skeleton!r}, "
+                f"functions={self.functions!r}, " f"diags={self.diags!r}, " f"outside={self.outside!r}, "
+                f"stats={self.stats!r}, " f"revision={self.revision!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.skeleton, self.functions, self.diags, self.outside, self.stats, self.revision)
+        theirs = (other.skeleton, other.functions, other.diags, other.outside, other.stats, other.revision)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
 def _function_name(node: Node) -> bytes:

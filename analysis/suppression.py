@@ -4,21 +4,51 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from cllint.analysis.diagnostics import Diagnostic, Severity, Span, Tag
 
 _DIRECTIVE = re.compile(rb"cllint:\s*(ignore|file-ignore)\[([A-Za-z0-9_,\s]*)\]")
 
 
-@dataclass
 class Suppression:
     kind: str  # "ignore" or "file-ignore"
     codes: tuple[str, ...]
     span: Span
     line: int  # 0-based line of the comment
     used: set[str]
-    alone: bool = False  # the comment stands alone on its line: it covers the next line too
+    alone: bool  # the comment stands alone on its line: it covers the next line too
+
+    __match_args__ = ("kind", "codes", "span", "line", "used", "alone")
+
+    def __init__(
+        self,
+        kind: str,
+        codes: tuple[str, ...],
+        span: Span,
+        line: int,
+        used: set[str],
+        alone: bool = False,
+    ) -> None:
+        self.kind = kind
+        self.codes = codes
+        self.span = span
+        self.line = line
+        self.used = used
+        self.alone = alone
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"kind={self.kind!r}, " f"codes={self.codes!r}, "
+                f"span={self.span!r}, " f"line={self.line!r}, " f"used={self.used!r}, "
+                f"alone={self.alone!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.kind, self.codes, self.span, self.line, self.used, self.alone)
+        theirs = (other.kind, other.codes, other.span, other.line, other.used, other.alone)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
 def find_suppressions(file: str, source: bytes) -> list[Suppression]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
 
@@ -12,12 +11,34 @@ from cllint.grammar import parse
 __all__ = ["SyntaxErrorInfo", "descend", "macro_named", "parse", "spelled_name", "syntax_errors", "walk"]
 
 
-@dataclass(frozen=True, slots=True)
 class SyntaxErrorInfo:
+    __slots__ = ("start", "end", "message", "opened_at")
     start: int
     end: int
     message: str
-    opened_at: int | None = None  # a missing closing bracket: where its opening one is
+    opened_at: int | None  # a missing closing bracket: where its opening one is
+
+    __match_args__ = ("start", "end", "message", "opened_at")
+
+    def __init__(self, start: int, end: int, message: str, opened_at: int | None = None) -> None:
+        self.start = start
+        self.end = end
+        self.message = message
+        self.opened_at = opened_at
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"start={self.start!r}, " f"end={self.end!r}, "
+                f"message={self.message!r}, " f"opened_at={self.opened_at!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.start, self.end, self.message, self.opened_at)
+        theirs = (other.start, other.end, other.message, other.opened_at)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.start, self.end, self.message, self.opened_at))
 
 
 def descend(top: Node, node: Node) -> list[Node] | None:

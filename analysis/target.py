@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from .features import (
     CORE_2_0,
@@ -93,12 +92,40 @@ SPEC_MACRO_SINCE: dict[str, Version] = {
 _VENDOR_NAME = re.compile(r"^cl_[a-z0-9]+_\w+$")
 
 
-@dataclass(frozen=True, slots=True)
 class Target:
+    __slots__ = ("version", "features", "extensions", "name")
     version: Version
     features: frozenset[str]
     extensions: frozenset[str]
     name: str
+
+    __match_args__ = ("version", "features", "extensions", "name")
+
+    def __init__(
+        self,
+        version: Version,
+        features: frozenset[str],
+        extensions: frozenset[str],
+        name: str,
+    ) -> None:
+        self.version = version
+        self.features = features
+        self.extensions = extensions
+        self.name = name
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"version={self.version!r}, " f"features={self.features!r}, "
+                f"extensions={self.extensions!r}, " f"name={self.name!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.version, self.features, self.extensions, self.name)
+        theirs = (other.version, other.features, other.extensions, other.name)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.version, self.features, self.extensions, self.name))
 
     # -- construction -------------------------------------------------------------------
 

@@ -16,7 +16,6 @@ CONTAINERS.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from tree_sitter import Node, Tree
@@ -50,7 +49,6 @@ class Item:
         self.facts: dict[str, Any] = {}
 
 
-@dataclass
 class _Previous:
     """What the next tree of the same file is matched against."""
 
@@ -60,14 +58,48 @@ class _Previous:
     kinds: list[int]
     counts: list[int]
     items: list[Item]
-    derived: dict[str, Any] = field(default_factory=dict)  # see Items.derived
+    derived: dict[str, Any]  # see Items.derived
+
+    __match_args__ = ("source", "starts", "ends", "kinds", "counts", "items", "derived")
+
+    def __init__(
+        self,
+        source: bytes,
+        starts: list[int],
+        ends: list[int],
+        kinds: list[int],
+        counts: list[int],
+        items: list[Item],
+        derived: dict[str, Any] | None = None,
+    ) -> None:
+        self.source = source
+        self.starts = starts
+        self.ends = ends
+        self.kinds = kinds
+        self.counts = counts
+        self.items = items
+        self.derived = {} if derived is None else derived
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"source={self.source!r}, " f"starts={self.starts!r}, "
+                f"ends={self.ends!r}, " f"kinds={self.kinds!r}, " f"counts={self.counts!r}, "
+                f"items={self.items!r}, " f"derived={self.derived!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.source, self.starts, self.ends, self.kinds, self.counts, self.items, self.derived)
+        theirs = (other.source, other.starts, other.ends, other.kinds, other.counts, other.items,
+                  other.derived)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
 # A part's memo key: its kind, text and node count (see `Item`).
 PartKey = tuple[int, bytes, int]
 
 
-@dataclass
 class Body:
     """A function item's body as the children of its braces: an edit inside a function
     changes one of them, and what is read off the others (keyed on `PartKey`) stays."""
@@ -76,8 +108,24 @@ class Body:
     end: int
     parts: list[tuple[Node, PartKey]]
 
+    __match_args__ = ("start", "end", "parts")
 
-@dataclass
+    def __init__(self, start: int, end: int, parts: list[tuple[Node, PartKey]]) -> None:
+        self.start = start
+        self.end = end
+        self.parts = parts
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(start={self.start!r}, end={self.end!r}, parts={self.parts!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.start, self.end, self.parts) == (other.start, other.end, other.parts)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
+
+
 class Items:
     """The items of one tree in source order, with their nodes and starts."""
 
@@ -93,7 +141,51 @@ class Items:
     # items; all but `fresh` carried over), so that a family re-reads the fresh ones only.
     derived: dict[str, Any]
     previous: dict[str, Any] | None
-    bodies: dict[int, Body | None] = field(default_factory=dict)  # by item index, as asked for
+    bodies: dict[int, Body | None]  # by item index, as asked for
+
+    __match_args__ = ("tree", "source", "nodes", "starts", "ends", "items", "fresh", "derived", "previous",
+                      "bodies")
+
+    def __init__(
+        self,
+        tree: Tree,
+        source: bytes,
+        nodes: list[Node],
+        starts: list[int],
+        ends: list[int],
+        items: list[Item],
+        fresh: list[int],
+        derived: dict[str, Any],
+        previous: dict[str, Any] | None,
+        bodies: dict[int, Body | None] | None = None,
+    ) -> None:
+        self.tree = tree
+        self.source = source
+        self.nodes = nodes
+        self.starts = starts
+        self.ends = ends
+        self.items = items
+        self.fresh = fresh
+        self.derived = derived
+        self.previous = previous
+        self.bodies = {} if bodies is None else bodies
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"tree={self.tree!r}, " f"source={self.source!r}, "
+                f"nodes={self.nodes!r}, " f"starts={self.starts!r}, " f"ends={self.ends!r}, "
+                f"items={self.items!r}, " f"fresh={self.fresh!r}, " f"derived={self.derived!r}, "
+                f"previous={self.previous!r}, " f"bodies={self.bodies!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.tree, self.source, self.nodes, self.starts, self.ends, self.items, self.fresh,
+                self.derived, self.previous, self.bodies)
+        theirs = (other.tree, other.source, other.nodes, other.starts, other.ends, other.items, other.fresh,
+                  other.derived, other.previous, other.bodies)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
     def body(self, k: int) -> Body | None:
         """The body of item k, a function definition (None without one)."""

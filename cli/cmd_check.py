@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-from dataclasses import replace
+from cllint.analysis.records import replace
 import sys
 from collections.abc import Callable
 from pathlib import Path

@@ -13,7 +13,8 @@ source shows both (a program bound once to a name, built from a literal we read 
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from cllint.analysis.records import replace
 
 from tree_sitter import Node
 

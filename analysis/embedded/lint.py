@@ -4,7 +4,7 @@ diagnostic back into the host file (line and column inside the string literal)."
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from cllint.analysis.records import replace
 
 from cllint.analysis.diagnostics import Diagnostic, Edit, Fix, Note, Span
 from cllint.analysis.lint import LintOptions, lint_tree

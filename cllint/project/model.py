@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from cllint.analysis.records import replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
