@@ -17,9 +17,10 @@ the last region's end (the text's length); they are handled on their own.
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, FileId, Span
+from ..records import replace
 from .directives import Directive, _moved
 from .expr import Env
 from .view import (
