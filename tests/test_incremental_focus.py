@@ -13,7 +13,6 @@ from cllint.analysis.db import Change, Host, TextEdit
 from cllint.analysis.gating.uses import collect_uses_and_literals
 from cllint.analysis.lint import LintOptions, lint_tree, suppress_all
 from cllint.analysis.preprocessor.view import build_view
-from cllint.analysis.rules import barriers, features
 from cllint.analysis.target import Target
 from cllint.analysis import toplevel
 from cllint.analysis.uniformity import summaries
@@ -78,7 +77,6 @@ class _FromScratch:
         summaries._MEMO.clear()
         summaries._PREPASS.clear()
         toplevel.forget()
-        barriers._LAST = features._LAST = None  # results shared between the rules of one run
 
     def __exit__(self, *exc: object) -> None:
         memo, prepass, previous, last = self.saved

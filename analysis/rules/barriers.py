@@ -12,28 +12,19 @@ from cllint.analysis.diagnostics import Diagnostic, Note, Span
 from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
 from cllint.analysis.uniformity import FileUniformity, analyse_file
 
-_LAST: tuple[object, bytes, object, object, object, FileUniformity] | None = None
-
-
 def _uniformity(ctx: RuleContext) -> FileUniformity:
-    """Shared by the five rules. With a focus, findings only for the functions it meets
-    (an incremental run takes the others from its cache): keyed on the focus too, as an
-    incremental run and a full run may share tree and source; and on the preprocessor
-    view, whose macros may stand for barriers (an edited header makes a new view)."""
-    global _LAST
-    focus, view = ctx.focus, ctx.preprocessor
+    """Shared by the five rules, once per run (`RuleContext.memo`). With a focus, findings
+    only for the functions it meets (an incremental run takes the others from its cache)."""
+    return ctx.memo("uniformity", lambda: _analysed(ctx))
+
+
+def _analysed(ctx: RuleContext) -> FileUniformity:
     # In portability mode no target decides a preprocessor arm (`#if __OPENCL_C_VERSION__`).
     portable = ctx.target.predefined_macros() if ctx.options.get("mode", "portability") == "portability" else None
-    last = _LAST
-    if last is not None and last[0] is ctx.tree and last[1] == ctx.source and last[2] == focus and last[3] is view \
-            and last[4] == portable:
-        return last[5]
     try:
-        result = analyse_file(ctx.tree, ctx.source, focus, ctx.file, view, portable)
+        return analyse_file(ctx.tree, ctx.source, ctx.focus, ctx.file, ctx.preprocessor, portable)
     except RecursionError:  # pathological nesting: stay silent rather than fail the file
-        result = FileUniformity([])
-    _LAST = (ctx.tree, ctx.source, focus, view, portable, result)
-    return result
+        return FileUniformity([])
 
 
 class _UniformityRule(Rule):

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from cllint.analysis.diagnostics import Diagnostic, Fix, Note, Severity, Span, Tag
 from cllint.analysis.model.walk import in_ranges
@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
     from cllint.analysis.target import Target
+
+T = TypeVar("T")
 
 
 class FixAvailability(str, Enum):
@@ -46,6 +48,19 @@ class RuleContext:
     preprocessor: Any = None
     model: Any = None
     options: dict[str, Any] = field(default_factory=dict)
+    # What several rules of one run share (a family's analysis of the file), by family, with
+    # the focus it was made for: made by the first rule that asks, gone with the run, so that
+    # no result outlives the tree, view and options it was read from (issue 33).
+    shared: dict[str, tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
+
+    def memo(self, family: str, compute: Callable[[], T]) -> T:
+        """`compute()` once per run and focus (a run's local rules read another focus)."""
+        got = self.shared.get(family)
+        if got is not None and got[0] == self.focus:
+            return got[1]
+        value = compute()
+        self.shared[family] = (self.focus, value)
+        return value
 
     def in_focus(self, node: Node) -> bool:
         """False for code whose findings the incremental driver will take from its

@@ -36,24 +36,20 @@ from cllint.analysis.rules.address_space import analysis_of
 from cllint.analysis.target import _did_you_mean
 from cllint.analysis.toplevel import CONTAINERS
 
-_LAST: tuple[object, bytes, object, object, list[Use], list[Literal] | None] | None = None
-
-
 def _collected(ctx: RuleContext) -> tuple[list[Use], list[Literal] | None]:
-    global _LAST
-    focus = ctx.options.get("focus")
-    # Keyed on the focus too: an incremental run and a full run may share tree and source;
-    # and on the target, which the overloads of a call are picked for.
-    if (_LAST is not None and _LAST[0] is ctx.tree and _LAST[1] is ctx.source and _LAST[2] == focus
-            and _LAST[3] == ctx.target):
-        return _LAST[4], _LAST[5]
+    """Shared by the family's rules, once per run (`RuleContext.memo`): a memo keyed on the
+    tree outlived a change of `-D` options, which makes another preprocessor view."""
+    return ctx.memo("features", lambda: _collect(ctx))
+
+
+def _collect(ctx: RuleContext) -> tuple[list[Use], list[Literal] | None]:
+    focus = ctx.focus
     uses, literals = collect_uses_and_literals(ctx.tree, ctx.source, preprocessor_view(ctx), focus, ctx.file,
                                                kind_index(ctx))
     # Calls whose argument types decide what they need: typed on every run, never memoised.
     uses = refine(uses, lambda: model_for(ctx), ctx.tree, ctx.target, preprocessor_view(ctx))
     uses = (uses + _generic_uses(ctx) + macro_type_uses(ctx.tree, ctx.source, preprocessor_view(ctx), ctx.file, focus)
             + half_accesses(lambda: model_for(ctx), ctx.tree, ctx.source, focus) + _byte_store_uses(ctx, focus))
-    _LAST = (ctx.tree, ctx.source, focus, ctx.target, uses, literals)
     return uses, literals
 
 

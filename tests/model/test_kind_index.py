@@ -10,7 +10,7 @@ import pytest
 from cllint.analysis.gating.uses import VISIT_ALL, _visited
 from cllint.analysis.lint import LintOptions, lint_tree
 from cllint.analysis.model.walk import KindIndex, nodes_of_kinds
-from cllint.analysis.rules import _model, features
+from cllint.analysis.rules import _model
 from cllint.analysis.syntax import parse
 from cllint.analysis.target import Target
 
@@ -78,8 +78,6 @@ def test_lint_is_the_same_without_the_index(name: str, src: bytes, monkeypatch: 
         with monkeypatch.context() as m:
             # The one place an index is made: every family then runs its own queries.
             m.setattr(KindIndex, "of", classmethod(lambda cls, root, kinds: None))
-            features._LAST = None
             alone = lint_tree(name, src, tree, options)
-        features._LAST = None
         assert [(d.code, d.span.start, d.span.end, d.message) for d in shared] == \
             [(d.code, d.span.start, d.span.end, d.message) for d in alone]
