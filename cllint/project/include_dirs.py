@@ -51,17 +51,27 @@ def _found(name: str, angled: bool, including: Path, paths: list[Path]) -> bool:
     return any((f / name).is_file() for f in folders)
 
 
-def _workspace_folder(name: str, named: Mapping[str, list[Path]]) -> Path | None:
+def _workspace_folder(name: str, named: Mapping[str, list[Path]], including: Path) -> Path | None:
+    """The one folder of the workspace that makes `name` resolve; when several do, the one
+    nearest above the including file (a host running in a program's folder builds its
+    `kernel/` sources there: benchmark suites give every program its own `main.h`)."""
     parts = PurePosixPath(name).parts
     if not parts or any(p in ("..", ".") for p in parts) or PurePosixPath(name).is_absolute():
         return None
-    hits = [p for p in named.get(parts[-1], ()) if tuple(p.parts[-len(parts):]) == parts]
-    if len(hits) != 1:
+    folders = []
+    for hit in named.get(parts[-1], ()):
+        if tuple(hit.parts[-len(parts):]) == parts:
+            folder = hit
+            for _ in parts:
+                folder = folder.parent
+            folders.append(folder)
+    if len(folders) == 1:
+        return folders[0]
+    above = [f for f in folders if f in including.parents]
+    if not above:
         return None
-    folder = hits[0]
-    for _ in parts:
-        folder = folder.parent
-    return folder
+    nearest = max(above, key=lambda f: len(f.parts))
+    return nearest if sum(len(f.parts) == len(nearest.parts) for f in above) == 1 else None
 
 
 def inferred_dirs(sources: Mapping[Path, bytes], named: Mapping[str, list[Path]],
@@ -85,7 +95,7 @@ def inferred_dirs(sources: Mapping[Path, bytes], named: Mapping[str, list[Path]]
                     target = next(f / name for f in ([] if angled else [including.parent]) + base + added
                                   if (f / name).is_file())
                 else:
-                    folder = _workspace_folder(name, named)
+                    folder = _workspace_folder(name, named, including)
                     if folder is None and name.startswith("pyopencl-"):
                         folder = pyopencl_include_dir()
                         if folder is not None and not (folder / name).is_file():

@@ -156,6 +156,19 @@ def test_an_include_two_folders_could_give_stays_missing(tmp_path: Path) -> None
     assert "CL002" in codes(check(".", cwd=tmp_path))
 
 
+def test_an_include_from_the_folder_the_host_runs_in(tmp_path: Path) -> None:
+    # benchmark suites: every program has its own main.h; a kernel in prog/kernel/ built by a
+    # host running in prog/ includes "./main.h", which the nearest enclosing folder gives
+    write(tmp_path, {
+        "heartwall/main.h": "#define NPOINTS 51\n", "srad/main.h": "#define NPOINTS 7\n",
+        "heartwall/kernel/k.cl": '#include "./main.h"\n__kernel void k(__global float *a) { a[0] = a[NPOINTS]; }\n',
+        "srad/kernel/k.cl": '#include "./main.h"\n__kernel void k(__global float *a) { a[0] = a[NPOINTS]; }\n',
+        "other/k.cl": '#include "main.h"\n__kernel void k(__global float *a) { a[0] = a[NPOINTS]; }\n',
+    })
+    # other/ has no main.h above it: two folders could give it, so it stays missing
+    assert rows(check(".", cwd=tmp_path)) == [("k.cl", "CL002", 1)]
+
+
 def test_pyopencl_headers_come_from_the_installed_package(tmp_path: Path) -> None:
     pytest.importorskip("pyopencl")
     write(tmp_path, {"k.cl": "#include <pyopencl-complex.h>\n"
