@@ -5,7 +5,10 @@
 # driven by playwright-core, takes the picture. docs/images/vscode.txt records the versions and
 # the Problems panel's text.
 #
-#   scripts/capture_vscode.sh
+#   scripts/capture_vscode.sh          # docs/images/vscode.png (CL201 in the hover and Problems)
+#   scripts/capture_vscode.sh runs     # docs/images/vscode-runs.png: the Kernel runs view and the
+#                                      # ▶ Run lens after examples/run/history's three versions ran
+#                                      # on the CPU device (PoCL) with `cllint run`
 #
 # Everything comes from the npm registry and Debian's apt mirror:
 #   - Debian packages, installed with apt-get when missing: chromium, ripgrep, plus the build tools
@@ -21,6 +24,8 @@
 # so the checkout's node_modules is left alone. Nothing else is downloaded; code-server runs on
 # 127.0.0.1 with no authentication and is stopped on exit.
 set -euo pipefail
+mode="${1:-problems}"
+case "$mode" in problems|runs) ;; *) echo "usage: scripts/capture_vscode.sh [problems|runs]" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.."
 root=$PWD
 out=docs/images
@@ -98,9 +103,25 @@ code_server() {
 }
 mkdir -p "$tmp/data/User" "$tmp/ext"
 code_server --install-extension "$tmp/cllint.vsix" >&2
+folder="$root/examples"
+device_setting=""
+if [ "$mode" = runs ]; then
+  # a workspace whose history holds three real runs of one kernel: the baseline, 100x the work
+  # (CL920), another output (CL921), as examples/run/history/run.sh makes them
+  folder="$tmp/ws"
+  mkdir -p "$folder"
+  echo "# capture workspace" > "$folder/.cllint.toml"
+  for v in v1_baseline v2_slower v3_changed; do
+    cp "examples/run/history/$v.cl" "$folder/work.cl"
+    (cd "$folder" && "$root/.venv/bin/cllint" run work.cl -k work --device cpu --global 4096 > /dev/null) ||
+      { echo "capture: cllint run failed (is PoCL installed?)" >&2; exit 1; }
+  done
+  device_setting='"cllint.device": "cpu",'
+fi
 cat > "$tmp/data/User/settings.json" <<EOF
 {
   "cllint.python": "$python",
+  $device_setting
   "workbench.colorTheme": "Default Dark Modern",
   "workbench.startupEditor": "none",
   "workbench.tips.enabled": false,
@@ -133,7 +154,60 @@ for _ in $(seq 60); do
 done
 
 status=0
-NODE_PATH="$cache/playwright/node_modules" node - "$port" "$root/examples" "$out/vscode.png" "$tmp/problems.txt" <<'JS' || status=$?
+if [ "$mode" = runs ]; then
+NODE_PATH="$cache/playwright/node_modules" node - "$port" "$folder" "$out/vscode-runs.png" "$tmp/lens.txt" <<'JS' || status=$?
+const { chromium } = require('playwright-core');
+const fs = require('fs');
+const [port, folder, png, lensTxt] = process.argv.slice(2);
+(async () => {
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium', headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
+    await page.waitForSelector('.monaco-workbench .part.editor', { timeout: 60000 });
+    await page.waitForTimeout(2000);
+    await page.keyboard.press('Control+P');
+    await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+    await page.keyboard.type('work.cl');
+    await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 15000 });
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.monaco-editor .view-lines', { timeout: 15000 });
+    // the lens over the kernel says the last run, read from .cllint/runs.jsonl
+    await page.waitForFunction(() => [...document.querySelectorAll('.codelens-decoration')]
+      .some((e) => e.textContent.includes('▶ Run ·')), null, { timeout: 90000 });
+    const lens = await page.$$eval('.codelens-decoration', (els) => els.map((e) => e.textContent));
+    fs.writeFileSync(lensTxt, lens.join('\n') + '\n');
+    // the Kernel runs view, in the Explorer
+    await page.keyboard.press('F1');
+    await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+    await page.keyboard.type('cllint: Show Kernel Runs');
+    await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 15000 });
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.pane-header[aria-label*="Kernel runs"], .pane-header:has-text("Kernel runs")', { timeout: 30000 });
+    // the webview's own frame: wait until its chart is drawn
+    let drawn = false;
+    for (let i = 0; i < 60 && !drawn; i++) {
+      for (const f of page.frames()) {
+        if (await f.$('svg.chart').catch(() => null)) { drawn = true; break; }
+      }
+      if (!drawn) await page.waitForTimeout(500);
+    }
+    if (!drawn) throw new Error('the Kernel runs view drew no chart');
+    // fold the folder's tree so that the view gets the sidebar's height
+    await page.click('.explorer-folders-view .pane-header, .pane-header[aria-label*="Explorer Section"]').catch(() => {});
+    await page.waitForTimeout(1500);
+    await page.screenshot({ path: png });
+  } finally {
+    await browser.close();
+  }
+})().catch((e) => { console.error(e); process.exit(1); });
+JS
+else
+NODE_PATH="$cache/playwright/node_modules" node - "$port" "$folder" "$out/vscode.png" "$tmp/problems.txt" <<'JS' || status=$?
 const { chromium } = require('playwright-core');
 const fs = require('fs');
 const [port, folder, png, problemsTxt] = process.argv.slice(2);
@@ -185,12 +259,28 @@ const [port, folder, png, problemsTxt] = process.argv.slice(2);
   }
 })().catch((e) => { console.error(e); process.exit(1); });
 JS
+fi
 
 if [ "$status" -ne 0 ]; then
   echo "capture: failed; code-server log and the cllint output channel follow" >&2
   cat "$tmp/code-server.log" >&2
   find "$tmp/data/logs" -name '*cllint*' -exec sh -c 'echo "== $1"; cat "$1"' _ {} \; >&2 || true
   exit "$status"
+fi
+if [ "$mode" = runs ]; then
+  {
+    echo "docs/images/vscode-runs.png, taken by scripts/capture_vscode.sh runs"
+    echo "code-server $(code_server --version | tail -1) (VS Code OSS in a browser), headless $(chromium --version 2>/dev/null | head -1)"
+    echo "$("$root/.venv/bin/cllint" --version), the extension from editors/vscode at $(git rev-parse --short HEAD)"
+    echo
+    echo "Code lenses of work.cl:"
+    cat "$tmp/lens.txt"
+    echo
+    echo "cllint runs (the history the view draws):"
+    (cd "$folder" && "$root/.venv/bin/cllint" runs)
+  } > "$out/vscode-runs.txt"
+  echo "capture: wrote $out/vscode-runs.png and $out/vscode-runs.txt" >&2
+  exit 0
 fi
 {
   echo "docs/images/vscode.png, taken by scripts/capture_vscode.sh"
