@@ -7,6 +7,7 @@ library generates around a snippet). Diagnostics map back only through host byte
 
 from __future__ import annotations
 
+import re
 from array import array
 from dataclasses import dataclass
 from functools import cached_property
@@ -20,6 +21,9 @@ def _find(values: array, value: int) -> int | None:
         return values.index(value)
     except ValueError:
         return None
+
+
+_INCLUDE_PATH = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*(<[^>\n]*>|\"[^\"\n]*\")", re.M)
 
 
 class KernelBuilder:
@@ -72,7 +76,19 @@ class KernelBuilder:
         self._end[at:at] = array("q", [SYNTHETIC] * len(text))
 
     def build(self) -> tuple[bytes, PositionMap]:
+        self._computed_includes()
         return bytes(self._text), PositionMap(self._start, self._end, tuple(self._placeholders))
+
+    def _computed_includes(self) -> None:
+        """`#include <{header}>` whose path holds a placeholder: the host names the file later,
+        so it reads as a computed include (`#include NAME`, same length), which is not followed
+        and, unresolved, quiets what a header could declare, rather than a missing file."""
+        if not self._placeholders or b"include" not in self._text:
+            return
+        for m in _INCLUDE_PATH.finditer(self._text):
+            start, end = m.span(1)
+            if any(s < end and start < e for s, e in self._placeholders):
+                self._text[start:end] = b"__cllint_computed_include"[: end - start].ljust(end - start, b"_")
 
 
 @dataclass(frozen=True)

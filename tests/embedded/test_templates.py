@@ -72,3 +72,24 @@ def test_snippets_of_generated_kernels_expand_too() -> None:
     at = kernel.source.index(b"2.0f")
     start, end = kernel.positions.to_host(at, at + 4)  # type: ignore[misc]
     assert source[start:end] == b"{v}"
+
+
+def test_an_include_whose_path_the_host_fills_in_is_a_computed_include(tmp_path) -> None:  # noqa: ANN001
+    # pyopencl's clrandom: `#include <{header_name}>` filled by `.format(header_name=...)` later
+    source = ('import pyopencl as cl\ndef build(ctx, header_name, n):\n'
+              '    src = """//CL//\n    #include <{header_name}>\n    #include "{sub}/defs.h"\n'
+              '    __kernel void k(__global float *o) {{ o[0] = helper(n); }}\n    """\n'
+              '    return cl.Program(ctx, src.format(header_name=header_name, sub=n)).build()\n')
+    (tmp_path / "host.py").write_text(source)
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", "--exit-zero",
+                           "host.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    # no "cannot find include file '__header_name'", and what the header may declare is quiet
+    assert json.loads(done.stdout) == []
+    [kernel] = find_kernels("host.py", source.encode())
+    line = kernel.source.split(b"\n")[1]
+    assert line.strip().startswith(b"#include") and b"<" not in line and len(line) == len(b"    #include <{header_name}>")
