@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from cllint.analysis.records import replace
 from functools import cache
 from pathlib import Path
@@ -33,15 +32,46 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_FILES = 200_000  # a workspace past this is not walked further
 
 
-@dataclass(frozen=True)
 class ProgramContext:
     """What a file's program adds to its options."""
 
-    prelude: tuple[str, ...] = ()
-    note: tuple[str, int, int] | None = None
-    host_macros: tuple[str, ...] = ()
-    include_dirs: tuple[str, ...] = ()
-    host_features: tuple[str, ...] = ()  # extensions and features the host checks before building
+    __slots__ = ("prelude", "note", "host_macros", "include_dirs", "host_features")
+    prelude: tuple[str, ...]
+    note: tuple[str, int, int] | None
+    host_macros: tuple[str, ...]
+    include_dirs: tuple[str, ...]
+    host_features: tuple[str, ...]  # extensions and features the host checks before building
+
+    __match_args__ = ("prelude", "note", "host_macros", "include_dirs", "host_features")
+
+    def __init__(
+        self,
+        prelude: tuple[str, ...] = (),
+        note: tuple[str, int, int] | None = None,
+        host_macros: tuple[str, ...] = (),
+        include_dirs: tuple[str, ...] = (),
+        host_features: tuple[str, ...] = (),
+    ) -> None:
+        self.prelude = prelude
+        self.note = note
+        self.host_macros = host_macros
+        self.include_dirs = include_dirs
+        self.host_features = host_features
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"prelude={self.prelude!r}, " f"note={self.note!r}, "
+                f"host_macros={self.host_macros!r}, " f"include_dirs={self.include_dirs!r}, "
+                f"host_features={self.host_features!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features)
+        theirs = (other.prelude, other.note, other.host_macros, other.include_dirs, other.host_features)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features))
 
     def apply(self, options: LintOptions) -> LintOptions:
         if self == NO_CONTEXT:
@@ -57,7 +87,6 @@ NO_CONTEXT = ProgramContext()
 Stamp = tuple[int, int]
 
 
-@dataclass
 class _Derived:
     """What the workspace's files say together, read once per refresh."""
 
@@ -68,8 +97,51 @@ class _Derived:
     host_features: tuple[str, ...]
     computed: set[str]  # stems of sources built with `-D` names computed at run time
     joined: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]  # host-joined sources before each
-    fragments: dict[Path, tuple[object, tuple[str, ...]]] = field(default_factory=dict)
-    macro_counts: dict[str, int] | None = None  # macro -> sources defining it, once indexed
+    fragments: dict[Path, tuple[object, tuple[str, ...]]]
+    macro_counts: dict[str, int] | None  # macro -> sources defining it, once indexed
+
+    __match_args__ = ("sources", "indexed", "dirs", "host_macros", "host_features", "computed", "joined",
+                      "fragments", "macro_counts")
+
+    def __init__(
+        self,
+        sources: dict[Path, bytes],
+        indexed: dict[Path, bytes],
+        dirs: dict[Path, tuple[str, ...]],
+        host_macros: tuple[str, ...],
+        host_features: tuple[str, ...],
+        computed: set[str],
+        joined: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]],
+        fragments: dict[Path, tuple[object, tuple[str, ...]]] | None = None,
+        macro_counts: dict[str, int] | None = None,
+    ) -> None:
+        self.sources = sources
+        self.indexed = indexed
+        self.dirs = dirs
+        self.host_macros = host_macros
+        self.host_features = host_features
+        self.computed = computed
+        self.joined = joined
+        self.fragments = {} if fragments is None else fragments
+        self.macro_counts = macro_counts
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"sources={self.sources!r}, " f"indexed={self.indexed!r}, "
+                f"dirs={self.dirs!r}, " f"host_macros={self.host_macros!r}, "
+                f"host_features={self.host_features!r}, " f"computed={self.computed!r}, "
+                f"joined={self.joined!r}, " f"fragments={self.fragments!r}, "
+                f"macro_counts={self.macro_counts!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.sources, self.indexed, self.dirs, self.host_macros, self.host_features, self.computed,
+                self.joined, self.fragments, self.macro_counts)
+        theirs = (other.sources, other.indexed, other.dirs, other.host_macros, other.host_features,
+                  other.computed, other.joined, other.fragments, other.macro_counts)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
 class Project:
@@ -196,7 +268,8 @@ class Project:
         for path in wanted:
             if path not in d.sources:  # host code: its kernels' programs (pyopencl's headers on its path)
                 pyopencl = pyopencl_include_dir() if path.suffix == ".py" else None
-                include = (str(pyopencl),) if pyopencl is not None else ()
+                # (and the host's own folder, which hosts pass with -I: `["-I", dirname(__file__)]`)
+                include = (*((str(pyopencl),) if pyopencl is not None else ()), str(path.parent))
                 ctx = ProgramContext(host_macros=d.host_macros, include_dirs=include, host_features=d.host_features)
             else:
                 frag, shared = d.fragments.get(path) or (None, ())

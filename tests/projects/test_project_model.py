@@ -176,6 +176,20 @@ def test_pyopencl_headers_come_from_the_installed_package(tmp_path: Path) -> Non
     assert codes(check(".", cwd=tmp_path)) == []
 
 
+def test_a_header_beside_the_host_file_is_on_its_kernels_path(tmp_path: Path) -> None:
+    # a host passes its own folder with -I (`["-I", dirname(__file__)]`): an angled include of
+    # a header there is found; one found nowhere is still missing
+    write(tmp_path, {
+        "app/defs.h": "#define WIDTH 4\nfloat scale(float x);\n",
+        "app/run.py": 'import pyopencl as cl\nsrc = """\n#include <defs.h>\n'
+                      '__kernel void k(__global float *a) { a[0] = scale(a[WIDTH]); }\n"""\n'
+                      'prg = cl.Program(ctx, src).build(["-I", dirname(__file__)])\n',
+        "app/other.py": 'import pyopencl as cl\nsrc = """\n#include <nowhere.h>\n'
+                        '__kernel void k(__global float *a) { a[0] = 1.0f; }\n"""\nprg = cl.Program(ctx, src).build()\n',
+    })
+    assert rows(check(".", cwd=tmp_path)) == [("other.py", "CL002", 3)]
+
+
 # -- files that are not OpenCL C -------------------------------------------------------------
 
 
