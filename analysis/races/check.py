@@ -55,9 +55,10 @@ ELEMENTS_KEPT = 4096  # accesses' elements kept per kernel (`elements`)
 _UNSEEN = object()
 _CALLS = frozenset({"call_expression"})
 _IDENTIFIERS = frozenset({"identifier"})
+_MACRO_USES = frozenset({"identifier", "call_expression"})
 _NUMBERS = frozenset({"number_literal"})
 _QUERY = re.compile(r"\b(get_(?:local_id|local_size|enqueued_local_size|global_id|group_id|num_groups|global_size"
-                    r"|local_linear_id|global_linear_id))\s*\(\s*(\w*)")
+                    r"|local_linear_id|global_linear_id))\s*\(\s*\(*\s*(\w*)")
 _LOCAL_QUERIES = {"get_local_id", "get_local_size", "get_enqueued_local_size", "get_local_linear_id",
                   "get_global_linear_id"}
 _GRID_QUERIES = {"get_global_id", "get_group_id", "get_num_groups", "get_global_size", "get_global_linear_id"}
@@ -219,15 +220,26 @@ class _Kernel(HelperCalls):
 
     def _macro_queries(self) -> list[tuple[str, str]]:
         """(query, argument text) of the work-item queries the kernel makes through macros
-        (`#define tid get_local_id(0)`)."""
+        (`#define tid get_local_id(0)`, `#define IDX(d) get_local_id(d)` used as `IDX(0)`):
+        read in each use's expansion, so a macro's parameter is the argument it is given."""
         if self.view is None or self.body is None:
             return []
-        words = {m.text for m in nodes_of_kinds(self.body, _IDENTIFIERS, ordered=False)
-                 if m.text and self.names.var(m) is None}
+        uses: dict[bytes, Node] = {}
+        for m in nodes_of_kinds(self.body, _MACRO_USES, ordered=False):
+            if m.type == "identifier":
+                if m.text and self.names.var(m) is None and not (
+                        m.parent is not None and m.parent.type == "call_expression"
+                        and m.parent.child_by_field_name("function") == m):
+                    uses.setdefault(m.text, m)
+            else:
+                fn = m.child_by_field_name("function")
+                if fn is not None and fn.type == "identifier" and fn.text and fn.text.decode() not in self.fa.functions \
+                        and not fn.text.startswith(b"get_") and m.text:
+                    uses.setdefault(m.text, m)
         out: list[tuple[str, str]] = []
-        for w in sorted(words)[:MAX_MACRO_WORDS]:
-            m = self.expander.macro(w.decode("utf-8", "replace"), self.body.start_byte)
-            out += _QUERY.findall(getattr(m, "body", None) or "" if m is not None else "")
+        for text in sorted(uses)[:MAX_MACRO_WORDS]:
+            node = uses[text]
+            out += _QUERY.findall(self.expander.text_of(node, node.start_byte) or "")
         return out
 
     def _wrapper(self, m: MacroSync, at: int) -> bool:
