@@ -17,6 +17,7 @@ from cllint.analysis.ide import navigation, signature, symbols
 from cllint.analysis.ide.hover import hover_at
 from cllint.analysis.ide.inlay import inlay_hints as ide_inlay_hints
 from cllint.analysis.ide.suppress import suppress_edit
+from cllint.server.define_action import define_action
 from cllint.server.lsp import SECTION, CllintServer, uri_to_path
 
 log = logging.getLogger("cllint.server")
@@ -98,6 +99,11 @@ def code_actions(ls: CllintServer, params: types.CodeActionParams) -> list[types
             continue
         if (fix := convert.fix_action(uri, d, lsp_diag, doc.index)) is not None:
             out.append(fix)
+        if d.code == "CL012" and (path := uri_to_path(uri)) is not None:
+            name = doc.index.text[d.span.start:d.span.end].decode("utf-8", "replace")
+            folder = next((r for r in ls._roots() if path.is_relative_to(r)), path.parent)
+            if (define := define_action(path, folder, name, lsp_diag)) is not None:
+                out.append(define)
         if host:  # '// cllint: ignore' at the end of a host line breaks the Python or C++ around the string
             continue
         out.append(convert.suppress_action(uri, d.code, lsp_diag, doc.index,

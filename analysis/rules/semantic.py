@@ -171,7 +171,10 @@ class HostDefinedMacro(_Semantic):
     It is not a mistake when the host defines it, but cllint (and a compiler run without the
     same options) cannot see the value. Tell cllint about it with `define = ["BLOCK_SIZE=16"]`
     in the configuration or `-D BLOCK_SIZE=16` on the command line; the report then goes away
-    and the other checks can read the code that uses it.
+    and the other checks can read the code that uses it. In the editor, the quick fix "Define
+    'BLOCK_SIZE' for the project" adds the name to `define` in the nearest `.cllint.toml` (or
+    `[tool.cllint]` of `pyproject.toml`), creating `.cllint.toml` where there is none; set the
+    value the host passes there.
 
     ## Example
     ```c
