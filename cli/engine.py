@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -22,12 +21,34 @@ CACHE_DIR = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "cl
 MAX_BYTES = 64 * 1024 * 1024
 
 
-@dataclass(frozen=True)
 class Job:
+    __slots__ = ("path", "source", "options", "use_cache")
     path: str  # as the user named it
     source: bytes
     options: LintOptions
     use_cache: bool
+
+    __match_args__ = ("path", "source", "options", "use_cache")
+
+    def __init__(self, path: str, source: bytes, options: LintOptions, use_cache: bool) -> None:
+        self.path = path
+        self.source = source
+        self.options = options
+        self.use_cache = use_cache
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"path={self.path!r}, " f"source={self.source!r}, "
+                f"options={self.options!r}, " f"use_cache={self.use_cache!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.path, self.source, self.options, self.use_cache)
+        theirs = (other.path, other.source, other.options, other.use_cache)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.source, self.options, self.use_cache))
 
 
 def options_key(options: LintOptions) -> str:

@@ -6,7 +6,6 @@ import json
 import os
 import sys
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
@@ -18,12 +17,38 @@ from cllint.cli.locate import LineIndex
 DOCS_URL = "https://github.com/cllint/cllint/blob/main/docs/rules/{code}.md"
 
 
-@dataclass
 class FileResult:
     path: str  # as the user named it
     source: bytes
     diagnostics: list[Diagnostic]
-    error: str | None = None  # the file could not be read
+    error: str | None  # the file could not be read
+
+    __match_args__ = ("path", "source", "diagnostics", "error")
+
+    def __init__(
+        self,
+        path: str,
+        source: bytes,
+        diagnostics: list[Diagnostic],
+        error: str | None = None,
+    ) -> None:
+        self.path = path
+        self.source = source
+        self.diagnostics = diagnostics
+        self.error = error
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"path={self.path!r}, " f"source={self.source!r}, "
+                f"diagnostics={self.diagnostics!r}, " f"error={self.error!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.path, self.source, self.diagnostics, self.error)
+        theirs = (other.path, other.source, other.diagnostics, other.error)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
     def index(self) -> LineIndex:
         return LineIndex(self.source)

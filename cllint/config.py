@@ -77,17 +77,50 @@ class Settings:
     source: Path | None = None  # the configuration file these came from
 
 
-@dataclass(frozen=True)
 class ProgramSpec:
     """One `[[program]]`: ordered sources (absolute paths, globs expanded in order) and the
     options string the host gives `clBuildProgram`, read into its parts."""
 
+    __slots__ = ("sources", "defines", "include", "force_include", "std", "line")
     sources: tuple[Path, ...]
-    defines: tuple[tuple[str, str], ...] = ()
-    include: tuple[Path, ...] = ()
-    force_include: tuple[Path, ...] = ()
-    std: str | None = None
-    line: int | None = None
+    defines: tuple[tuple[str, str], ...]
+    include: tuple[Path, ...]
+    force_include: tuple[Path, ...]
+    std: str | None
+    line: int | None
+
+    __match_args__ = ("sources", "defines", "include", "force_include", "std", "line")
+
+    def __init__(
+        self,
+        sources: tuple[Path, ...],
+        defines: tuple[tuple[str, str], ...] = (),
+        include: tuple[Path, ...] = (),
+        force_include: tuple[Path, ...] = (),
+        std: str | None = None,
+        line: int | None = None,
+    ) -> None:
+        self.sources = sources
+        self.defines = defines
+        self.include = include
+        self.force_include = force_include
+        self.std = std
+        self.line = line
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"sources={self.sources!r}, " f"defines={self.defines!r}, "
+                f"include={self.include!r}, " f"force_include={self.force_include!r}, " f"std={self.std!r}, "
+                f"line={self.line!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.sources, self.defines, self.include, self.force_include, self.std, self.line)
+        theirs = (other.sources, other.defines, other.include, other.force_include, other.std, other.line)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.sources, self.defines, self.include, self.force_include, self.std, self.line))
 
 
 # Options of `clBuildProgram` that change nothing cllint checks (the OpenCL API's list).

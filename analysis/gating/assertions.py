@@ -14,7 +14,6 @@ Read off the main file's directives and text once per view; the result is kept o
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from ..preprocessor.expr import Condition, conj, negate
@@ -24,23 +23,77 @@ _OPEN = ("if", "ifdef", "ifndef")
 _NEXT = ("elif", "elifdef", "elifndef", "else")
 
 
-@dataclass(frozen=True, slots=True)
 class Assertion:
+    __slots__ = ("start", "end", "condition", "error", "opening")
     start: int  # end of the `#endif` line: it holds from here
     end: int  # to the end of the enclosing arm, or of the file
     condition: Condition  # what the build may assume from `start` on
     error: int  # offset of the group's first `#error` directive
     opening: int  # offset of the `#if` that opens the group
 
+    __match_args__ = ("start", "end", "condition", "error", "opening")
 
-@dataclass
+    def __init__(self, start: int, end: int, condition: Condition, error: int, opening: int) -> None:
+        self.start = start
+        self.end = end
+        self.condition = condition
+        self.error = error
+        self.opening = opening
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"start={self.start!r}, " f"end={self.end!r}, "
+                f"condition={self.condition!r}, " f"error={self.error!r}, " f"opening={self.opening!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.start, self.end, self.condition, self.error, self.opening)
+        theirs = (other.start, other.end, other.condition, other.error, other.opening)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.start, self.end, self.condition, self.error, self.opening))
+
+
 class _Open:
     start: int
     arms: list[int]  # offsets just after each arm's directive (where its region starts)
-    error_only: bool = True
-    errors: int = 0  # `#error` lines in the current arm
-    first_error: int = -1
-    last_end: int = 0  # end of the last directive seen inside the group
+    error_only: bool
+    errors: int  # `#error` lines in the current arm
+    first_error: int
+    last_end: int  # end of the last directive seen inside the group
+
+    __match_args__ = ("start", "arms", "error_only", "errors", "first_error", "last_end")
+
+    def __init__(
+        self,
+        start: int,
+        arms: list[int],
+        error_only: bool = True,
+        errors: int = 0,
+        first_error: int = -1,
+        last_end: int = 0,
+    ) -> None:
+        self.start = start
+        self.arms = arms
+        self.error_only = error_only
+        self.errors = errors
+        self.first_error = first_error
+        self.last_end = last_end
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"start={self.start!r}, " f"arms={self.arms!r}, "
+                f"error_only={self.error_only!r}, " f"errors={self.errors!r}, "
+                f"first_error={self.first_error!r}, " f"last_end={self.last_end!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.start, self.arms, self.error_only, self.errors, self.first_error, self.last_end)
+        theirs = (other.start, other.arms, other.error_only, other.errors, other.first_error, other.last_end)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
 def _blank(text: bytes) -> bool:

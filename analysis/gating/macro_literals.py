@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from tree_sitter import Tree
 
@@ -22,12 +21,34 @@ _KINDS = frozenset({"identifier", "type_identifier"})
 _MAX_DEPTH = 16
 
 
-@dataclass(frozen=True, slots=True)
 class MacroLiteral:
+    __slots__ = ("start", "end", "macro", "literal")
     start: int  # the macro name where the code uses it
     end: int
     macro: str
     literal: str  # the first double literal its expansion holds
+
+    __match_args__ = ("start", "end", "macro", "literal")
+
+    def __init__(self, start: int, end: int, macro: str, literal: str) -> None:
+        self.start = start
+        self.end = end
+        self.macro = macro
+        self.literal = literal
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"start={self.start!r}, " f"end={self.end!r}, "
+                f"macro={self.macro!r}, " f"literal={self.literal!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.start, self.end, self.macro, self.literal)
+        theirs = (other.start, other.end, other.macro, other.literal)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.start, self.end, self.macro, self.literal))
 
 
 def macro_literals(tree: Tree, source: bytes, view: PreprocessorView | None, is_double: Callable[[str], bool],

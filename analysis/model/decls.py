@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from cllint.analysis.records import replace
 
 from tree_sitter import Node
 
@@ -53,58 +53,219 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 _ATTR = re.compile(r"(\w+)\s*\(([^()]*)\)")
 
 
-@dataclass(frozen=True)
 class Attribute:
     """One `__attribute__((name(args)))` entry, e.g. reqd_work_group_size(8, 1, 1)."""
 
+    __slots__ = ("name", "args")
     name: str
-    args: tuple[str, ...] = ()
+    args: tuple[str, ...]
+
+    __match_args__ = ("name", "args")
+
+    def __init__(self, name: str, args: tuple[str, ...] = ()) -> None:
+        self.name = name
+        self.args = args
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(name={self.name!r}, args={self.args!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name, self.args) == (other.name, other.args)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.args))
 
 
-@dataclass(frozen=True)
 class Typedef:
+    __slots__ = ("type", "space", "cv")
     type: Type
-    space: AddressSpace | None = None  # `typedef __local int lint;` carries a space
-    cv: frozenset[str] = frozenset()
+    space: AddressSpace | None  # `typedef __local int lint;` carries a space
+    cv: frozenset[str]
+
+    __match_args__ = ("type", "space", "cv")
+
+    def __init__(
+        self,
+        type: Type,
+        space: AddressSpace | None = None,
+        cv: frozenset[str] = frozenset(),
+    ) -> None:
+        self.type = type
+        self.space = space
+        self.cv = cv
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(type={self.type!r}, space={self.space!r}, cv={self.cv!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.type, self.space, self.cv) == (other.type, other.space, other.cv)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.space, self.cv))
 
 
-@dataclass(frozen=True)
 class Specifiers:
+    __slots__ = ("type", "space", "cv", "storage", "access", "is_kernel", "attributes")
     type: Type
-    space: AddressSpace | None = None
-    cv: frozenset[str] = frozenset()
-    storage: frozenset[str] = frozenset()
-    access: str | None = None
-    is_kernel: bool = False
-    attributes: tuple[Attribute, ...] = ()
+    space: AddressSpace | None
+    cv: frozenset[str]
+    storage: frozenset[str]
+    access: str | None
+    is_kernel: bool
+    attributes: tuple[Attribute, ...]
+
+    __match_args__ = ("type", "space", "cv", "storage", "access", "is_kernel", "attributes")
+
+    def __init__(
+        self,
+        type: Type,
+        space: AddressSpace | None = None,
+        cv: frozenset[str] = frozenset(),
+        storage: frozenset[str] = frozenset(),
+        access: str | None = None,
+        is_kernel: bool = False,
+        attributes: tuple[Attribute, ...] = (),
+    ) -> None:
+        self.type = type
+        self.space = space
+        self.cv = cv
+        self.storage = storage
+        self.access = access
+        self.is_kernel = is_kernel
+        self.attributes = attributes
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"type={self.type!r}, " f"space={self.space!r}, "
+                f"cv={self.cv!r}, " f"storage={self.storage!r}, " f"access={self.access!r}, "
+                f"is_kernel={self.is_kernel!r}, " f"attributes={self.attributes!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.type, self.space, self.cv, self.storage, self.access, self.is_kernel, self.attributes)
+        theirs = (other.type, other.space, other.cv, other.storage, other.access, other.is_kernel,
+                  other.attributes)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.space, self.cv, self.storage, self.access, self.is_kernel,
+                     self.attributes))
 
 
-@dataclass(frozen=True)
 class Declared:
     """One declarator read against its specifiers."""
 
+    __slots__ = ("name", "name_node", "type", "space", "cv", "init", "params", "params_node", "attributes")
     name: str | None
     name_node: Node | None
     type: Type
     space: AddressSpace | None  # the object's own space, when written
     cv: frozenset[str]
-    init: Node | None = None
-    params: tuple[Declared, ...] | None = None  # for function declarators
-    params_node: Node | None = None
-    attributes: tuple[Attribute, ...] = ()
+    init: Node | None
+    params: tuple[Declared, ...] | None  # for function declarators
+    params_node: Node | None
+    attributes: tuple[Attribute, ...]
+
+    __match_args__ = ("name", "name_node", "type", "space", "cv", "init", "params", "params_node",
+                      "attributes")
+
+    def __init__(
+        self,
+        name: str | None,
+        name_node: Node | None,
+        type: Type,
+        space: AddressSpace | None,
+        cv: frozenset[str],
+        init: Node | None = None,
+        params: tuple[Declared, ...] | None = None,
+        params_node: Node | None = None,
+        attributes: tuple[Attribute, ...] = (),
+    ) -> None:
+        self.name = name
+        self.name_node = name_node
+        self.type = type
+        self.space = space
+        self.cv = cv
+        self.init = init
+        self.params = params
+        self.params_node = params_node
+        self.attributes = attributes
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"name={self.name!r}, " f"name_node={self.name_node!r}, "
+                f"type={self.type!r}, " f"space={self.space!r}, " f"cv={self.cv!r}, " f"init={self.init!r}, "
+                f"params={self.params!r}, " f"params_node={self.params_node!r}, "
+                f"attributes={self.attributes!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.name, self.name_node, self.type, self.space, self.cv, self.init, self.params,
+                self.params_node, self.attributes)
+        theirs = (other.name, other.name_node, other.type, other.space, other.cv, other.init, other.params,
+                  other.params_node, other.attributes)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.name_node, self.type, self.space, self.cv, self.init, self.params,
+                     self.params_node, self.attributes))
 
 
-@dataclass
 class _Acc:
-    base: Type | None = None
-    words: list[str] = field(default_factory=list)  # words of a multi-word C type (unsigned int)
-    space: AddressSpace | None = None
-    cv: set[str] = field(default_factory=set)
-    storage: set[str] = field(default_factory=set)
-    access: str | None = None
-    kernel: bool = False
-    pipe: bool = False
-    attributes: list[Attribute] = field(default_factory=list)
+    base: Type | None
+    words: list[str]  # words of a multi-word C type (unsigned int)
+    space: AddressSpace | None
+    cv: set[str]
+    storage: set[str]
+    access: str | None
+    kernel: bool
+    pipe: bool
+    attributes: list[Attribute]
+
+    __match_args__ = ("base", "words", "space", "cv", "storage", "access", "kernel", "pipe", "attributes")
+
+    def __init__(
+        self,
+        base: Type | None = None,
+        words: list[str] | None = None,
+        space: AddressSpace | None = None,
+        cv: set[str] | None = None,
+        storage: set[str] | None = None,
+        access: str | None = None,
+        kernel: bool = False,
+        pipe: bool = False,
+        attributes: list[Attribute] | None = None,
+    ) -> None:
+        self.base = base
+        self.words = [] if words is None else words
+        self.space = space
+        self.cv = set() if cv is None else cv
+        self.storage = set() if storage is None else storage
+        self.access = access
+        self.kernel = kernel
+        self.pipe = pipe
+        self.attributes = [] if attributes is None else attributes
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"base={self.base!r}, " f"words={self.words!r}, "
+                f"space={self.space!r}, " f"cv={self.cv!r}, " f"storage={self.storage!r}, "
+                f"access={self.access!r}, " f"kernel={self.kernel!r}, " f"pipe={self.pipe!r}, "
+                f"attributes={self.attributes!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.base, self.words, self.space, self.cv, self.storage, self.access, self.kernel, self.pipe,
+                self.attributes)
+        theirs = (other.base, other.words, other.space, other.cv, other.storage, other.access, other.kernel,
+                  other.pipe, other.attributes)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
 def text(source: bytes, node: Node) -> str:

@@ -9,7 +9,6 @@ unqualified pointer there is the generic-address-space overload (2.0 / 3.0 with 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from cllint.analysis.catalogue import Builtin, Overload, catalogue
@@ -37,11 +36,30 @@ _CONVERT = re.compile(r"^convert_([a-z]+(?:2|3|4|8|16)?)(?:_sat)?(?:_rt[enpz])?$
 _AS = re.compile(r"^as_([a-z]+(?:2|3|4|8|16)?)$")
 
 
-@dataclass(frozen=True)
 class Resolution:
+    __slots__ = ("builtin", "overload", "returns")
     builtin: Builtin
     overload: Overload | None  # None when nothing matched and a common return type was used
     returns: Type
+
+    __match_args__ = ("builtin", "overload", "returns")
+
+    def __init__(self, builtin: Builtin, overload: Overload | None, returns: Type) -> None:
+        self.builtin = builtin
+        self.overload = overload
+        self.returns = returns
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"builtin={self.builtin!r}, " f"overload={self.overload!r}, "
+                f"returns={self.returns!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.builtin, self.overload, self.returns) == (other.builtin, other.overload, other.returns)
+
+    def __hash__(self) -> int:
+        return hash((self.builtin, self.overload, self.returns))
 
 
 @lru_cache(maxsize=8192)

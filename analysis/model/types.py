@@ -10,7 +10,7 @@ so that array-to-pointer decay keeps it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from cllint.analysis.records import replace
 from enum import Enum
 
 from cllint.analysis.features import GENERIC, PROGRAM_SCOPE, V2_0
@@ -100,8 +100,10 @@ _GLOBAL_PARTS = (AddressSpace.GLOBAL_DEVICE, AddressSpace.GLOBAL_HOST)
 # -- the type hierarchy -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Type:
+    __slots__ = ()
+    __match_args__ = ()
+
     def render(self, full: bool = False) -> str:
         """C syntax. `full` also shows inferred address spaces of inner pointer levels."""
         return _render(self, full)
@@ -131,11 +133,27 @@ OPAQUE_PREFIXES = ("image", "sampler_t", "event_t", "clk_event_t", "queue_t", "n
                    "clk_profiling_info")
 
 
-@dataclass(frozen=True)
 class Scalar(Type):
     """bool, char..ulong, half/float/double, void and the size_t family (spec 6.3.1)."""
 
+    __slots__ = ("name",)
     name: str
+
+    __match_args__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(name={self.name!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name,) == (other.name,)
+
+    def __hash__(self) -> int:
+        return hash((self.name,))
 
     @property
     def is_integer(self) -> bool:
@@ -150,85 +168,277 @@ class Scalar(Type):
         return self.name == "void"
 
 
-@dataclass(frozen=True)
 class Vector(Type):
+    __slots__ = ("elem", "n")
     elem: Scalar
     n: int
+
+    __match_args__ = ("elem", "n")
+
+    def __init__(self, elem: Scalar, n: int) -> None:
+        self.elem = elem
+        self.n = n
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(elem={self.elem!r}, n={self.n!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.elem, self.n) == (other.elem, other.n)
+
+    def __hash__(self) -> int:
+        return hash((self.elem, self.n))
 
     @property
     def name(self) -> str:
         return f"{self.elem.name}{self.n}"
 
 
-@dataclass(frozen=True)
 class Pointer(Type):
+    __slots__ = ("pointee", "space", "explicit", "qualifiers")
     pointee: Type
     space: AddressSpace
-    explicit: bool = True  # False: the space was inferred, not written
-    qualifiers: frozenset[str] = frozenset()  # const/volatile of the pointee
+    explicit: bool  # False: the space was inferred, not written
+    qualifiers: frozenset[str]  # const/volatile of the pointee
+
+    __match_args__ = ("pointee", "space", "explicit", "qualifiers")
+
+    def __init__(
+        self,
+        pointee: Type,
+        space: AddressSpace,
+        explicit: bool = True,
+        qualifiers: frozenset[str] = frozenset(),
+    ) -> None:
+        self.pointee = pointee
+        self.space = space
+        self.explicit = explicit
+        self.qualifiers = qualifiers
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"pointee={self.pointee!r}, " f"space={self.space!r}, "
+                f"explicit={self.explicit!r}, " f"qualifiers={self.qualifiers!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.pointee, self.space, self.explicit, self.qualifiers)
+        theirs = (other.pointee, other.space, other.explicit, other.qualifiers)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.pointee, self.space, self.explicit, self.qualifiers))
 
 
-@dataclass(frozen=True)
 class Array(Type):
+    __slots__ = ("elem", "size", "space")
     elem: Type
     size: int | None
-    space: AddressSpace | None = None  # where the elements live; None: wherever the container is
+    space: AddressSpace | None  # where the elements live; None: wherever the container is
+
+    __match_args__ = ("elem", "size", "space")
+
+    def __init__(self, elem: Type, size: int | None, space: AddressSpace | None = None) -> None:
+        self.elem = elem
+        self.size = size
+        self.space = space
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(elem={self.elem!r}, size={self.size!r}, space={self.space!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.elem, self.size, self.space) == (other.elem, other.size, other.space)
+
+    def __hash__(self) -> int:
+        return hash((self.elem, self.size, self.space))
 
     def decay(self) -> Pointer:
         return Pointer(self.elem, self.space or AddressSpace.PRIVATE, self.space is not None)
 
 
-@dataclass(frozen=True)
 class Field:
+    __slots__ = ("name", "type")
     name: str
     type: Type
 
+    __match_args__ = ("name", "type")
 
-@dataclass(frozen=True)
+    def __init__(self, name: str, type: Type) -> None:
+        self.name = name
+        self.type = type
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(name={self.name!r}, type={self.type!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name, self.type) == (other.name, other.type)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.type))
+
+
 class Struct(Type):
     """struct or union; `fields` is None while incomplete (a forward reference)."""
 
+    __slots__ = ("name", "fields", "union", "key")
     name: str | None
-    fields: tuple[Field, ...] | None = field(default=None, compare=False)
-    union: bool = False
-    key: int = -1  # byte offset of the definition; tells anonymous structs apart
+    fields: tuple[Field, ...] | None
+    union: bool
+    key: int  # byte offset of the definition; tells anonymous structs apart
+
+    __match_args__ = ("name", "fields", "union", "key")
+
+    def __init__(
+        self,
+        name: str | None,
+        fields: tuple[Field, ...] | None = None,
+        union: bool = False,
+        key: int = -1,
+    ) -> None:
+        self.name = name
+        self.fields = fields
+        self.union = union
+        self.key = key
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"name={self.name!r}, " f"fields={self.fields!r}, "
+                f"union={self.union!r}, " f"key={self.key!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name, self.union, self.key) == (other.name, other.union, other.key)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.union, self.key))
 
     def field(self, name: str) -> Field | None:
         return next((f for f in self.fields or () if f.name == name), None)
 
 
-@dataclass(frozen=True)
 class Enum_(Type):
+    __slots__ = ("name", "key")
     name: str | None
-    key: int = -1
+    key: int
+
+    __match_args__ = ("name", "key")
+
+    def __init__(self, name: str | None, key: int = -1) -> None:
+        self.name = name
+        self.key = key
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(name={self.name!r}, key={self.key!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name, self.key) == (other.name, other.key)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.key))
 
 
-@dataclass(frozen=True)
 class Opaque(Type):
     """Built-in types without visible structure: images, samplers, events, queues, atomics..."""
 
+    __slots__ = ("name", "access")
     name: str
-    access: str | None = None  # read_only / write_only / read_write for images
+    access: str | None  # read_only / write_only / read_write for images
+
+    __match_args__ = ("name", "access")
+
+    def __init__(self, name: str, access: str | None = None) -> None:
+        self.name = name
+        self.access = access
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(name={self.name!r}, access={self.access!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name, self.access) == (other.name, other.access)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.access))
 
 
-@dataclass(frozen=True)
 class Pipe(Type):
+    __slots__ = ("elem", "access")
     elem: Type
-    access: str | None = None
+    access: str | None
+
+    __match_args__ = ("elem", "access")
+
+    def __init__(self, elem: Type, access: str | None = None) -> None:
+        self.elem = elem
+        self.access = access
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(elem={self.elem!r}, access={self.access!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.elem, self.access) == (other.elem, other.access)
+
+    def __hash__(self) -> int:
+        return hash((self.elem, self.access))
 
 
-@dataclass(frozen=True)
 class Function(Type):
+    __slots__ = ("ret", "params", "variadic")
     ret: Type
     params: tuple[Type, ...]
-    variadic: bool = False
+    variadic: bool
+
+    __match_args__ = ("ret", "params", "variadic")
+
+    def __init__(self, ret: Type, params: tuple[Type, ...], variadic: bool = False) -> None:
+        self.ret = ret
+        self.params = params
+        self.variadic = variadic
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"ret={self.ret!r}, " f"params={self.params!r}, "
+                f"variadic={self.variadic!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.ret, self.params, self.variadic) == (other.ret, other.params, other.variadic)
+
+    def __hash__(self) -> int:
+        return hash((self.ret, self.params, self.variadic))
 
 
-@dataclass(frozen=True)
 class Unknown(Type):
     """A type we could not read: an unexpanded macro, a missing typedef, broken code."""
 
-    text: str = "?"
+    __slots__ = ("text",)
+    text: str
+
+    __match_args__ = ("text",)
+
+    def __init__(self, text: str = "?") -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(text={self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.text,) == (other.text,)
+
+    def __hash__(self) -> int:
+        return hash((self.text,))
 
 
 VOID = Scalar("void")

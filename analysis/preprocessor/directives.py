@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from copy import copy
-from dataclasses import dataclass
 
 __all__ = ["Directive", "Pragma", "scan_directives", "blank_comments"]
 
@@ -99,34 +98,118 @@ def blank_comments(chunk: bytes) -> bytes:
     return _BLANKABLE.sub(_blank, chunk)
 
 
-@dataclass(frozen=True, slots=True)
 class Pragma:
     """A recognised `#pragma OPENCL ...`; other pragmas keep `kind == "other"`."""
 
+    __slots__ = ("kind", "name", "behavior")
     kind: str  # "extension" | "fp_contract" | "once" | "other"
-    name: str | None = None  # extension name or "all"; FP_CONTRACT switch
-    behavior: str | None = None  # "enable" | "disable" | "require" | "warn" ...
+    name: str | None  # extension name or "all"; FP_CONTRACT switch
+    behavior: str | None  # "enable" | "disable" | "require" | "warn" ...
+
+    __match_args__ = ("kind", "name", "behavior")
+
+    def __init__(self, kind: str, name: str | None = None, behavior: str | None = None) -> None:
+        self.kind = kind
+        self.name = name
+        self.behavior = behavior
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"kind={self.kind!r}, " f"name={self.name!r}, "
+                f"behavior={self.behavior!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.kind, self.name, self.behavior) == (other.kind, other.name, other.behavior)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.name, self.behavior))
 
 
-@dataclass(slots=True)  # not frozen: the scanner fills it in place (frozen init is slow)
 class Directive:
+    __slots__ = ("kind", "start", "end", "keyword", "args", "args_start", "name", "name_start", "name_end",
+                 "params", "variadic", "body", "path", "angled", "path_start", "path_end", "pragma")
     kind: str  # one of KINDS, "null" for a lone `#`, or "other"
     start: int  # offset of the line start (indentation included)
     end: int  # end of the logical line, newline excluded
     keyword: str  # as written: "ifdef", "elif", "pragma", "" for a null directive
     args: str  # argument text with comments blanked, stripped
     args_start: int  # offset of `args` in the file
-    name: str | None = None  # macro name / identifier argument
-    name_start: int = -1
-    name_end: int = -1
-    params: tuple[str, ...] | None = None  # define: None for object-like
-    variadic: bool = False
-    body: str = ""  # define: replacement text, whitespace-collapsed
-    path: str | None = None  # include: the path between the delimiters
-    angled: bool = False  # include: `<...>`
-    path_start: int = -1  # include: span of the path text (delimiters included)
-    path_end: int = -1
-    pragma: Pragma | None = None
+    name: str | None  # macro name / identifier argument
+    name_start: int
+    name_end: int
+    params: tuple[str, ...] | None  # define: None for object-like
+    variadic: bool
+    body: str  # define: replacement text, whitespace-collapsed
+    path: str | None  # include: the path between the delimiters
+    angled: bool  # include: `<...>`
+    path_start: int  # include: span of the path text (delimiters included)
+    path_end: int
+    pragma: Pragma | None
+
+    __match_args__ = ("kind", "start", "end", "keyword", "args", "args_start", "name", "name_start",
+                      "name_end", "params", "variadic", "body", "path", "angled", "path_start", "path_end",
+                      "pragma")
+
+    def __init__(
+        self,
+        kind: str,
+        start: int,
+        end: int,
+        keyword: str,
+        args: str,
+        args_start: int,
+        name: str | None = None,
+        name_start: int = -1,
+        name_end: int = -1,
+        params: tuple[str, ...] | None = None,
+        variadic: bool = False,
+        body: str = "",
+        path: str | None = None,
+        angled: bool = False,
+        path_start: int = -1,
+        path_end: int = -1,
+        pragma: Pragma | None = None,
+    ) -> None:
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.keyword = keyword
+        self.args = args
+        self.args_start = args_start
+        self.name = name
+        self.name_start = name_start
+        self.name_end = name_end
+        self.params = params
+        self.variadic = variadic
+        self.body = body
+        self.path = path
+        self.angled = angled
+        self.path_start = path_start
+        self.path_end = path_end
+        self.pragma = pragma
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"kind={self.kind!r}, " f"start={self.start!r}, "
+                f"end={self.end!r}, " f"keyword={self.keyword!r}, " f"args={self.args!r}, "
+                f"args_start={self.args_start!r}, " f"name={self.name!r}, "
+                f"name_start={self.name_start!r}, " f"name_end={self.name_end!r}, "
+                f"params={self.params!r}, " f"variadic={self.variadic!r}, " f"body={self.body!r}, "
+                f"path={self.path!r}, " f"angled={self.angled!r}, " f"path_start={self.path_start!r}, "
+                f"path_end={self.path_end!r}, " f"pragma={self.pragma!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.kind, self.start, self.end, self.keyword, self.args, self.args_start, self.name,
+                self.name_start, self.name_end, self.params, self.variadic, self.body, self.path, self.angled,
+                self.path_start, self.path_end, self.pragma)
+        theirs = (other.kind, other.start, other.end, other.keyword, other.args, other.args_start, other.name,
+                  other.name_start, other.name_end, other.params, other.variadic, other.body, other.path,
+                  other.angled, other.path_start, other.path_end, other.pragma)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
 def scan_directives(text: bytes, key: object = None) -> list[Directive]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from itertools import product
 
 __all__ = [
@@ -35,11 +34,29 @@ _TOKEN = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
 class Token:
+    __slots__ = ("kind", "text", "node")
     kind: str  # "id" | "num" | "char" | "str" | "op" | "bad" | "node"
     text: str
-    node: Node | None = None  # kind == "node": an already-built subtree (a guarded macro)
+    node: Node | None  # kind == "node": an already-built subtree (a guarded macro)
+
+    __match_args__ = ("kind", "text", "node")
+
+    def __init__(self, kind: str, text: str, node: Node | None = None) -> None:
+        self.kind = kind
+        self.text = text
+        self.node = node
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(kind={self.kind!r}, text={self.text!r}, node={self.node!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.kind, self.text, self.node) == (other.kind, other.text, other.node)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.text, self.node))
 
 
 def tokenize(text: str) -> list[Token]:
@@ -57,49 +74,167 @@ def tokenize(text: str) -> list[Token]:
 _MASK = (1 << 64) - 1
 
 
-@dataclass(frozen=True, slots=True)
 class Num:
+    __slots__ = ("value", "unsigned")
     value: int
-    unsigned: bool = False
+    unsigned: bool
+
+    __match_args__ = ("value", "unsigned")
+
+    def __init__(self, value: int, unsigned: bool = False) -> None:
+        self.value = value
+        self.unsigned = unsigned
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(value={self.value!r}, unsigned={self.unsigned!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.value, self.unsigned) == (other.value, other.unsigned)
+
+    def __hash__(self) -> int:
+        return hash((self.value, self.unsigned))
 
 
-@dataclass(frozen=True, slots=True)
 class Ident:
     """A name the environment (target, `-D`) may define; 0 when undefined (C99 6.10.1p4)."""
 
+    __slots__ = ("name",)
     name: str
 
+    __match_args__ = ("name",)
 
-@dataclass(frozen=True, slots=True)
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(name={self.name!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name,) == (other.name,)
+
+    def __hash__(self) -> int:
+        return hash((self.name,))
+
+
 class Defined:
+    __slots__ = ("name",)
     name: str
 
+    __match_args__ = ("name",)
 
-@dataclass(frozen=True, slots=True)
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(name={self.name!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name,) == (other.name,)
+
+    def __hash__(self) -> int:
+        return hash((self.name,))
+
+
 class Unary:
+    __slots__ = ("op", "operand")
     op: str
     operand: Node
 
+    __match_args__ = ("op", "operand")
 
-@dataclass(frozen=True, slots=True)
+    def __init__(self, op: str, operand: Node) -> None:
+        self.op = op
+        self.operand = operand
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(op={self.op!r}, operand={self.operand!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.op, self.operand) == (other.op, other.operand)
+
+    def __hash__(self) -> int:
+        return hash((self.op, self.operand))
+
+
 class Binary:
+    __slots__ = ("op", "left", "right")
     op: str
     left: Node
     right: Node
 
+    __match_args__ = ("op", "left", "right")
 
-@dataclass(frozen=True, slots=True)
+    def __init__(self, op: str, left: Node, right: Node) -> None:
+        self.op = op
+        self.left = left
+        self.right = right
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(op={self.op!r}, left={self.left!r}, right={self.right!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.op, self.left, self.right) == (other.op, other.left, other.right)
+
+    def __hash__(self) -> int:
+        return hash((self.op, self.left, self.right))
+
+
 class Ternary:
+    __slots__ = ("cond", "then", "other")
     cond: Node
     then: Node
     other: Node
 
+    __match_args__ = ("cond", "then", "other")
 
-@dataclass(frozen=True, slots=True)
+    def __init__(self, cond: Node, then: Node, other: Node) -> None:
+        self.cond = cond
+        self.then = then
+        self.other = other
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(cond={self.cond!r}, then={self.then!r}, other={self.other!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.cond, self.then, self.other) == (other.cond, other.then, other.other)
+
+    def __hash__(self) -> int:
+        return hash((self.cond, self.then, self.other))
+
+
 class Unknown:
     """A value the view cannot know (malformed text, a macro defined under unknown conditions)."""
 
-    why: str = ""
+    __slots__ = ("why",)
+    why: str
+
+    __match_args__ = ("why",)
+
+    def __init__(self, why: str = "") -> None:
+        self.why = why
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(why={self.why!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.why,) == (other.why,)
+
+    def __hash__(self) -> int:
+        return hash((self.why,))
 
 
 Node = Num | Ident | Defined | Unary | Binary | Ternary | Unknown
@@ -685,13 +820,31 @@ def _lit_implies_defined(lit: Lit, names: set[str] | frozenset[str]) -> bool:
     return False
 
 
-@dataclass(frozen=True)
 class Condition:
     """One branch condition, or a conjunction of them; immutable and target-independent."""
 
+    __slots__ = ("node", "text", "_dnf")
     node: Node
-    text: str = ""  # the source text it came from, for messages
-    _dnf: list[frozenset[Lit]] | None = field(default=None, compare=False, repr=False)
+    text: str  # the source text it came from, for messages
+    _dnf: list[frozenset[Lit]] | None
+
+    __match_args__ = ("node", "text", "_dnf")
+
+    def __init__(self, node: Node, text: str = "", _dnf: list[frozenset[Lit]] | None = None) -> None:
+        self.node = node
+        self.text = text
+        self._dnf = _dnf
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(node={self.node!r}, text={self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.node, self.text) == (other.node, other.text)
+
+    def __hash__(self) -> int:
+        return hash((self.node, self.text))
 
     def evaluate(self, env: Env | Mapping[str, str]) -> bool | None:
         """True/False against the macros of `env`; None when it depends on unknown values."""

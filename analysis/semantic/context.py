@@ -10,7 +10,6 @@ silence the name checks.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import cached_property
 
 from tree_sitter import Node
@@ -54,15 +53,44 @@ HEADER_PREFIXES = ("CLK_",)
 VENDOR_PREFIXES = ("__", "amd_", "intel_", "arm_", "qcom_", "nv_", "img_", "mali_")
 
 
-@dataclass
 class FileFacts:
     """Facts about the file every body shares: built once per lint."""
 
     model: SemanticModel
     view: object | None  # the PreprocessorView, None when linting without one
-    macro_words: frozenset[str] = field(default_factory=frozenset)  # macro names and words of macro bodies
-    has_include: bool = False  # an #include not known to be compiled out
-    headers: Headers | None = NO_HEADERS  # what the included headers declare; None: one is unread
+    macro_words: frozenset[str]  # macro names and words of macro bodies
+    has_include: bool  # an #include not known to be compiled out
+    headers: Headers | None  # what the included headers declare; None: one is unread
+
+    __match_args__ = ("model", "view", "macro_words", "has_include", "headers")
+
+    def __init__(
+        self,
+        model: SemanticModel,
+        view: object | None,
+        macro_words: frozenset[str] | None = None,
+        has_include: bool = False,
+        headers: Headers | None = NO_HEADERS,
+    ) -> None:
+        self.model = model
+        self.view = view
+        self.macro_words = frozenset() if macro_words is None else macro_words
+        self.has_include = has_include
+        self.headers = headers
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"model={self.model!r}, " f"view={self.view!r}, "
+                f"macro_words={self.macro_words!r}, " f"has_include={self.has_include!r}, "
+                f"headers={self.headers!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.model, self.view, self.macro_words, self.has_include, self.headers)
+        theirs = (other.model, other.view, other.macro_words, other.has_include, other.headers)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
     @classmethod
     def of(cls, model: SemanticModel, view: object | None) -> FileFacts:

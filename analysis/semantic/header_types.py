@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter, OrderedDict
-from dataclasses import dataclass, field
 
 from tree_sitter import Node, Tree
 
@@ -50,18 +49,47 @@ _WRAPPERS = frozenset({"init_declarator", "pointer_declarator", "array_declarato
                        "attributed_declarator", "function_declarator"})
 
 
-@dataclass(frozen=True)
 class _Item:
     """One file-scope declaration of a header."""
 
+    __slots__ = ("node", "certain", "clean", "words", "names")
     node: Node
     certain: bool  # outside every arm but the include guard's
     clean: bool  # no syntax error, macro-like node, kernel or overloadable
     words: frozenset[bytes]  # of the declaration (a definition's head only)
     names: tuple[tuple[str, str], ...]  # (namespace: "type" | "tag" | "function", name) it declares
 
+    __match_args__ = ("node", "certain", "clean", "words", "names")
 
-@dataclass
+    def __init__(
+        self,
+        node: Node,
+        certain: bool,
+        clean: bool,
+        words: frozenset[bytes],
+        names: tuple[tuple[str, str], ...],
+    ) -> None:
+        self.node = node
+        self.certain = certain
+        self.clean = clean
+        self.words = words
+        self.names = names
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"node={self.node!r}, " f"certain={self.certain!r}, "
+                f"clean={self.clean!r}, " f"words={self.words!r}, " f"names={self.names!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.node, self.certain, self.clean, self.words, self.names)
+        theirs = (other.node, other.certain, other.clean, other.words, other.names)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.node, self.certain, self.clean, self.words, self.names))
+
+
 class _Layout:
     """A header read for its declarations: items and includes in source order."""
 
@@ -70,7 +98,39 @@ class _Layout:
     tree: Tree
     key_base: int  # keys its structs apart from the file's and other headers'
     macro_names: frozenset[bytes]
-    events: list[tuple[str | None, bool, bool] | _Item] = field(default_factory=list)  # (path, angled, certain)
+    events: list[tuple[str | None, bool, bool] | _Item]  # (path, angled, certain)
+
+    __match_args__ = ("digest", "source", "tree", "key_base", "macro_names", "events")
+
+    def __init__(
+        self,
+        digest: bytes,
+        source: bytes,
+        tree: Tree,
+        key_base: int,
+        macro_names: frozenset[bytes],
+        events: list[tuple[str | None, bool, bool] | _Item] | None = None,
+    ) -> None:
+        self.digest = digest
+        self.source = source
+        self.tree = tree
+        self.key_base = key_base
+        self.macro_names = macro_names
+        self.events = [] if events is None else events
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"digest={self.digest!r}, " f"source={self.source!r}, "
+                f"tree={self.tree!r}, " f"key_base={self.key_base!r}, " f"macro_names={self.macro_names!r}, "
+                f"events={self.events!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.digest, self.source, self.tree, self.key_base, self.macro_names, self.events)
+        theirs = (other.digest, other.source, other.tree, other.key_base, other.macro_names, other.events)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
 def imported(view: object, tree: Tree, target: Target, strict_generic: bool) -> Imported | None:

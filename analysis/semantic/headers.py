@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from dataclasses import dataclass, field
 
 from tree_sitter import Node, Tree
 
@@ -46,13 +45,30 @@ def body_words(params: tuple[str, ...] | None, body: str) -> list[str]:
     return [w for w in words if w not in params] if params else words
 
 
-@dataclass(frozen=True)
 class Pastes:
     """What `##` in macro bodies can make: any name holding a fixed fragment pasted to a
     parameter, and (`free`) any two words pasted together (`CAT(a, b) a##b`)."""
 
-    fragments: frozenset[str] = frozenset()
-    free: bool = False
+    __slots__ = ("fragments", "free")
+    fragments: frozenset[str]
+    free: bool
+
+    __match_args__ = ("fragments", "free")
+
+    def __init__(self, fragments: frozenset[str] = frozenset(), free: bool = False) -> None:
+        self.fragments = fragments
+        self.free = free
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(fragments={self.fragments!r}, free={self.free!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.fragments, self.free) == (other.fragments, other.free)
+
+    def __hash__(self) -> int:
+        return hash((self.fragments, self.free))
 
     def could_make(self, name: str, words: frozenset[str]) -> bool:
         if any(f in name for f in self.fragments):
@@ -83,40 +99,133 @@ def pastes_of(macros: list[tuple[tuple[str, ...] | None, str]]) -> Pastes:
     return Pastes(frozenset(fragments), free)
 
 
-@dataclass(frozen=True)
 class Function:
     """A function a header declares or defines: its parameter count where every declaration
     shows it plainly (None: variadic, overloadable, a macro pack, `()`, or declarations that
     disagree) and the words of its heads (a macro among them makes the count unsure)."""
 
+    __slots__ = ("arity", "head_words")
     arity: int | None
     head_words: frozenset[str]
 
+    __match_args__ = ("arity", "head_words")
 
-@dataclass(frozen=True)
+    def __init__(self, arity: int | None, head_words: frozenset[str]) -> None:
+        self.arity = arity
+        self.head_words = head_words
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(arity={self.arity!r}, head_words={self.head_words!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.arity, self.head_words) == (other.arity, other.head_words)
+
+    def __hash__(self) -> int:
+        return hash((self.arity, self.head_words))
+
+
 class Header:
     """One header's own facts (its includes are followed by `closure`)."""
 
+    __slots__ = ("digest", "includes", "quiet", "declared", "macro_words", "pastes", "functions",
+                 "unreadable")
     digest: bytes
     includes: tuple[tuple[str | None, bool], ...]  # (path, angled); None: computed
     quiet: frozenset[str]  # every word outside function bodies and comments
     declared: frozenset[str]  # names it declares: suggestions
     macro_words: frozenset[str]  # names it #defines and the words of their bodies
     pastes: Pastes
-    functions: dict[str, Function] = field(default_factory=dict)
-    unreadable: bool = False
+    functions: dict[str, Function]
+    unreadable: bool
+
+    __match_args__ = ("digest", "includes", "quiet", "declared", "macro_words", "pastes", "functions",
+                      "unreadable")
+
+    def __init__(
+        self,
+        digest: bytes,
+        includes: tuple[tuple[str | None, bool], ...],
+        quiet: frozenset[str],
+        declared: frozenset[str],
+        macro_words: frozenset[str],
+        pastes: Pastes,
+        functions: dict[str, Function] | None = None,
+        unreadable: bool = False,
+    ) -> None:
+        self.digest = digest
+        self.includes = includes
+        self.quiet = quiet
+        self.declared = declared
+        self.macro_words = macro_words
+        self.pastes = pastes
+        self.functions = {} if functions is None else functions
+        self.unreadable = unreadable
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"digest={self.digest!r}, " f"includes={self.includes!r}, "
+                f"quiet={self.quiet!r}, " f"declared={self.declared!r}, "
+                f"macro_words={self.macro_words!r}, " f"pastes={self.pastes!r}, "
+                f"functions={self.functions!r}, " f"unreadable={self.unreadable!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.digest, self.includes, self.quiet, self.declared, self.macro_words, self.pastes,
+                self.functions, self.unreadable)
+        theirs = (other.digest, other.includes, other.quiet, other.declared, other.macro_words, other.pastes,
+                  other.functions, other.unreadable)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.digest, self.includes, self.quiet, self.declared, self.macro_words, self.pastes,
+                     self.functions, self.unreadable))
 
 
-@dataclass(frozen=True)
 class Headers:
     """What all the headers of one file declare together."""
 
+    __slots__ = ("key", "quiet", "declared", "macro_words", "pastes", "functions")
     key: bytes  # digest of every header read, in order: equal keys, equal facts
-    quiet: frozenset[str] = frozenset()
-    declared: frozenset[str] = frozenset()
-    macro_words: frozenset[str] = frozenset()
-    pastes: Pastes = Pastes()
-    functions: dict[str, Function] = field(default_factory=dict)
+    quiet: frozenset[str]
+    declared: frozenset[str]
+    macro_words: frozenset[str]
+    pastes: Pastes
+    functions: dict[str, Function]
+
+    __match_args__ = ("key", "quiet", "declared", "macro_words", "pastes", "functions")
+
+    def __init__(
+        self,
+        key: bytes,
+        quiet: frozenset[str] = frozenset(),
+        declared: frozenset[str] = frozenset(),
+        macro_words: frozenset[str] = frozenset(),
+        pastes: Pastes = Pastes(),
+        functions: dict[str, Function] | None = None,
+    ) -> None:
+        self.key = key
+        self.quiet = quiet
+        self.declared = declared
+        self.macro_words = macro_words
+        self.pastes = pastes
+        self.functions = {} if functions is None else functions
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"key={self.key!r}, " f"quiet={self.quiet!r}, "
+                f"declared={self.declared!r}, " f"macro_words={self.macro_words!r}, "
+                f"pastes={self.pastes!r}, " f"functions={self.functions!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.key, self.quiet, self.declared, self.macro_words, self.pastes, self.functions)
+        theirs = (other.key, other.quiet, other.declared, other.macro_words, other.pastes, other.functions)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.key, self.quiet, self.declared, self.macro_words, self.pastes, self.functions))
 
     def could_declare(self, name: str) -> bool:
         return name in self.quiet or self.pastes.could_make(name, self.quiet)
@@ -214,13 +323,32 @@ def _header(file_id: object, content: bytes) -> Header:
     return got
 
 
-@dataclass(frozen=True)
 class Parsed:
     """One header's text read once, for its names (here) and its types (header_types.py)."""
 
+    __slots__ = ("digest", "directives", "tree")
     digest: bytes
     directives: list
     tree: Tree
+
+    __match_args__ = ("digest", "directives", "tree")
+
+    def __init__(self, digest: bytes, directives: list, tree: Tree) -> None:
+        self.digest = digest
+        self.directives = directives
+        self.tree = tree
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"digest={self.digest!r}, " f"directives={self.directives!r}, "
+                f"tree={self.tree!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.digest, self.directives, self.tree) == (other.digest, other.directives, other.tree)
+
+    def __hash__(self) -> int:
+        return hash((self.digest, self.directives, self.tree))
 
 
 _PARSED: OrderedDict[tuple[object, bytes], Parsed] = OrderedDict()

@@ -9,7 +9,6 @@ pattern worth the cost.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
@@ -22,21 +21,59 @@ SKIP = {"comment", "preproc_conditional", "preproc_conditional_text", "preproc_s
 PREPROC_GROUPS = {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"}
 
 
-@dataclass(eq=False)
 class CFGNode:
     id: int
     kind: str  # 'entry', 'exit', 'stmt', 'branch', 'jump', 'label', 'return'
-    syntax: Node | None = None  # statement, declaration or condition expression
-    owner: Node | None = None  # for branches: the if/for/while/do/switch statement
-    succs: list[int] = field(default_factory=list)
-    uniform_choice: bool = False  # preprocessor alternatives: one is taken for every work-item
+    syntax: Node | None  # statement, declaration or condition expression
+    owner: Node | None  # for branches: the if/for/while/do/switch statement
+    succs: list[int]
+    uniform_choice: bool  # preprocessor alternatives: one is taken for every work-item
+
+    __match_args__ = ("id", "kind", "syntax", "owner", "succs", "uniform_choice")
+
+    def __init__(
+        self,
+        id: int,
+        kind: str,
+        syntax: Node | None = None,
+        owner: Node | None = None,
+        succs: list[int] | None = None,
+        uniform_choice: bool = False,
+    ) -> None:
+        self.id = id
+        self.kind = kind
+        self.syntax = syntax
+        self.owner = owner
+        self.succs = [] if succs is None else succs
+        self.uniform_choice = uniform_choice
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"id={self.id!r}, " f"kind={self.kind!r}, "
+                f"syntax={self.syntax!r}, " f"owner={self.owner!r}, " f"succs={self.succs!r}, "
+                f"uniform_choice={self.uniform_choice!r})")
 
 
-@dataclass
 class CFG:
     nodes: list[CFGNode]
     entry: int
     exit: int
+
+    __match_args__ = ("nodes", "entry", "exit")
+
+    def __init__(self, nodes: list[CFGNode], entry: int, exit: int) -> None:
+        self.nodes = nodes
+        self.entry = entry
+        self.exit = exit
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(nodes={self.nodes!r}, entry={self.entry!r}, exit={self.exit!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.nodes, self.entry, self.exit) == (other.nodes, other.entry, other.exit)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
     def preds(self) -> list[list[int]]:
         out: list[list[int]] = [[] for _ in self.nodes]

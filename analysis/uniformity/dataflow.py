@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
@@ -30,35 +29,105 @@ def out_key(i: int) -> int:
     return -10 - i
 
 
-@dataclass(frozen=True)
 class CalleeSummary:
-    ret: int = 0
-    out: tuple[tuple[int, int], ...] = ()  # (parameter index, tags written through it)
+    __slots__ = ("ret", "out")
+    ret: int
+    out: tuple[tuple[int, int], ...]  # (parameter index, tags written through it)
+
+    __match_args__ = ("ret", "out")
+
+    def __init__(self, ret: int = 0, out: tuple[tuple[int, int], ...] = ()) -> None:
+        self.ret = ret
+        self.out = out
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(ret={self.ret!r}, out={self.out!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.ret, self.out) == (other.ret, other.out)
+
+    def __hash__(self) -> int:
+        return hash((self.ret, self.out))
 
 
-@dataclass
 class Origin:
     kind: str  # 'expr' (assigned from node), 'merge' (assigned under branch node), 'store'
     node: Node | None
-    branch: int = -1
+    branch: int
+
+    __match_args__ = ("kind", "node", "branch")
+
+    def __init__(self, kind: str, node: Node | None, branch: int = -1) -> None:
+        self.kind = kind
+        self.node = node
+        self.branch = branch
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(kind={self.kind!r}, node={self.node!r}, branch={self.branch!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.kind, self.node, self.branch) == (other.kind, other.node, other.branch)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
-@dataclass
 class CallSite:
     name: str  # the callee; for a macro use, the built-in its expansion calls
     node: Node  # the call, or the macro's name where it is used without one
     cfg_node: int
-    args: list[int] = field(default_factory=list)
-    macro: str = ""  # the macro whose expansion makes the call
-    args_known: bool = True  # `args` are the callee's (not those of a macro standing for it)
+    args: list[int]
+    macro: str  # the macro whose expansion makes the call
+    args_known: bool  # `args` are the callee's (not those of a macro standing for it)
     # Tags of the operands that decide whether the call is evaluated at all: the condition
     # of a `?:` it is an arm of, the left of a `&&`/`||` it is right of; and the first such
     # operand that varies.
-    guard: int = 0
-    guard_node: Node | None = None
+    guard: int
+    guard_node: Node | None
+
+    __match_args__ = ("name", "node", "cfg_node", "args", "macro", "args_known", "guard", "guard_node")
+
+    def __init__(
+        self,
+        name: str,
+        node: Node,
+        cfg_node: int,
+        args: list[int] | None = None,
+        macro: str = "",
+        args_known: bool = True,
+        guard: int = 0,
+        guard_node: Node | None = None,
+    ) -> None:
+        self.name = name
+        self.node = node
+        self.cfg_node = cfg_node
+        self.args = [] if args is None else args
+        self.macro = macro
+        self.args_known = args_known
+        self.guard = guard
+        self.guard_node = guard_node
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"name={self.name!r}, " f"node={self.node!r}, "
+                f"cfg_node={self.cfg_node!r}, " f"args={self.args!r}, " f"macro={self.macro!r}, "
+                f"args_known={self.args_known!r}, " f"guard={self.guard!r}, "
+                f"guard_node={self.guard_node!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.name, self.node, self.cfg_node, self.args, self.macro, self.args_known, self.guard,
+                self.guard_node)
+        theirs = (other.name, other.node, other.cfg_node, other.args, other.macro, other.args_known,
+                  other.guard, other.guard_node)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
-@dataclass
 class Facts:
     cfg: CFG
     ipdom: list[int]
@@ -70,7 +139,53 @@ class Facts:
     calls: list[CallSite]
     ret: int
     out: dict[int, int]
-    values: Mapping[int, int] = field(default_factory=dict)  # id macro uses, see _Eval
+    values: Mapping[int, int]  # id macro uses, see _Eval
+
+    __match_args__ = ("cfg", "ipdom", "deps", "names", "branch_tags", "in_states", "origins", "calls", "ret",
+                      "out", "values")
+
+    def __init__(
+        self,
+        cfg: CFG,
+        ipdom: list[int],
+        deps: list[set[int]],
+        names: Names,
+        branch_tags: dict[int, int],
+        in_states: list[dict[int, int]],
+        origins: dict[int, Origin],
+        calls: list[CallSite],
+        ret: int,
+        out: dict[int, int],
+        values: Mapping[int, int] | None = None,
+    ) -> None:
+        self.cfg = cfg
+        self.ipdom = ipdom
+        self.deps = deps
+        self.names = names
+        self.branch_tags = branch_tags
+        self.in_states = in_states
+        self.origins = origins
+        self.calls = calls
+        self.ret = ret
+        self.out = out
+        self.values = {} if values is None else values
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"cfg={self.cfg!r}, " f"ipdom={self.ipdom!r}, "
+                f"deps={self.deps!r}, " f"names={self.names!r}, " f"branch_tags={self.branch_tags!r}, "
+                f"in_states={self.in_states!r}, " f"origins={self.origins!r}, " f"calls={self.calls!r}, "
+                f"ret={self.ret!r}, " f"out={self.out!r}, " f"values={self.values!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.cfg, self.ipdom, self.deps, self.names, self.branch_tags, self.in_states, self.origins,
+                self.calls, self.ret, self.out, self.values)
+        theirs = (other.cfg, other.ipdom, other.deps, other.names, other.branch_tags, other.in_states,
+                  other.origins, other.calls, other.ret, other.out, other.values)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
 def _text(node: Node | None) -> str:

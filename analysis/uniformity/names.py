@@ -6,7 +6,6 @@ and `VarInfo` are used by the rest of the package, so swapping it is local.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
@@ -14,17 +13,47 @@ SHARED_SPACES = {"global", "local", "constant"}
 SCOPES = {"compound_statement", "for_statement"}
 
 
-@dataclass(eq=False)
 class VarInfo:
     key: int  # start byte of the declaring identifier: unique within the file
     name: str
     decl: Node
-    param_index: int | None = None
-    shared: bool = False  # the variable itself lives in __local/__global/__constant memory
-    pointer: bool = False
-    pointee_shared: bool = False  # pointer into memory the work-group shares
-    array: bool = False
-    aliases: set[int] = field(default_factory=set)  # private storage a private pointer may point to
+    param_index: int | None
+    shared: bool  # the variable itself lives in __local/__global/__constant memory
+    pointer: bool
+    pointee_shared: bool  # pointer into memory the work-group shares
+    array: bool
+    aliases: set[int]  # private storage a private pointer may point to
+
+    __match_args__ = ("key", "name", "decl", "param_index", "shared", "pointer", "pointee_shared", "array",
+                      "aliases")
+
+    def __init__(
+        self,
+        key: int,
+        name: str,
+        decl: Node,
+        param_index: int | None = None,
+        shared: bool = False,
+        pointer: bool = False,
+        pointee_shared: bool = False,
+        array: bool = False,
+        aliases: set[int] | None = None,
+    ) -> None:
+        self.key = key
+        self.name = name
+        self.decl = decl
+        self.param_index = param_index
+        self.shared = shared
+        self.pointer = pointer
+        self.pointee_shared = pointee_shared
+        self.array = array
+        self.aliases = set() if aliases is None else aliases
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"key={self.key!r}, " f"name={self.name!r}, "
+                f"decl={self.decl!r}, " f"param_index={self.param_index!r}, " f"shared={self.shared!r}, "
+                f"pointer={self.pointer!r}, " f"pointee_shared={self.pointee_shared!r}, "
+                f"array={self.array!r}, " f"aliases={self.aliases!r})")
 
     @property
     def private_aggregate(self) -> bool:
@@ -34,15 +63,41 @@ class VarInfo:
 _FIELD_KEYS = -(1 << 40)  # below every other key: declarations' bytes, RET, out-parameters
 
 
-@dataclass
 class Names:
     uses: dict[int, VarInfo]  # identifier start byte -> variable
     variables: list[VarInfo]
     # Fields of private structs read or written by name (`c.lid`), each a key of its own:
     # variable key -> field path ('a.b') -> key. A struct mixing uniform and per-work-item
     # fields then varies only where a per-work-item field is read.
-    fields: dict[int, dict[str, int]] = field(default_factory=dict)
-    _next_field: int = _FIELD_KEYS
+    fields: dict[int, dict[str, int]]
+    _next_field: int
+
+    __match_args__ = ("uses", "variables", "fields", "_next_field")
+
+    def __init__(
+        self,
+        uses: dict[int, VarInfo],
+        variables: list[VarInfo],
+        fields: dict[int, dict[str, int]] | None = None,
+        _next_field: int = _FIELD_KEYS,
+    ) -> None:
+        self.uses = uses
+        self.variables = variables
+        self.fields = {} if fields is None else fields
+        self._next_field = _next_field
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"uses={self.uses!r}, " f"variables={self.variables!r}, "
+                f"fields={self.fields!r}, " f"_next_field={self._next_field!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.uses, self.variables, self.fields, self._next_field)
+        theirs = (other.uses, other.variables, other.fields, other._next_field)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
     def var(self, node: Node) -> VarInfo | None:
         if node.type != "identifier":

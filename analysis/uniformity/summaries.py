@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
-from dataclasses import replace, dataclass, field
+from cllint.analysis.records import replace
 from typing import Any
 
 from tree_sitter import Node, Tree
@@ -32,33 +32,130 @@ JUMPS = {"return_statement", "break_statement", "continue_statement", "goto_stat
 MAX_CHAIN = 4
 
 
-@dataclass(frozen=True)
 class Summary(CalleeSummary):
-    sync: str | None = None  # 'barrier', 'collective' or 'subgroup' when reached (transitively)
-    sync_call: str = ""  # the built-in reached, e.g. 'barrier'
-    sync_span: tuple[int, int] = (0, 0)  # where the function (or a callee) synchronises
-    sync_params: int = 0  # parameter bits that decide whether it synchronises
-    sync_macro: str = ""  # the macro at `sync_span` standing for `sync_call`, if one does
+    __slots__ = ("sync", "sync_call", "sync_span", "sync_params", "sync_macro")
+    sync: str | None  # 'barrier', 'collective' or 'subgroup' when reached (transitively)
+    sync_call: str  # the built-in reached, e.g. 'barrier'
+    sync_span: tuple[int, int]  # where the function (or a callee) synchronises
+    sync_params: int  # parameter bits that decide whether it synchronises
+    sync_macro: str  # the macro at `sync_span` standing for `sync_call`, if one does
+
+    __match_args__ = ("ret", "out", "sync", "sync_call", "sync_span", "sync_params", "sync_macro")
+
+    def __init__(
+        self,
+        ret: int = 0,
+        out: tuple[tuple[int, int], ...] = (),
+        sync: str | None = None,
+        sync_call: str = "",
+        sync_span: tuple[int, int] = (0, 0),
+        sync_params: int = 0,
+        sync_macro: str = "",
+    ) -> None:
+        self.ret = ret
+        self.out = out
+        self.sync = sync
+        self.sync_call = sync_call
+        self.sync_span = sync_span
+        self.sync_params = sync_params
+        self.sync_macro = sync_macro
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"ret={self.ret!r}, " f"out={self.out!r}, "
+                f"sync={self.sync!r}, " f"sync_call={self.sync_call!r}, " f"sync_span={self.sync_span!r}, "
+                f"sync_params={self.sync_params!r}, " f"sync_macro={self.sync_macro!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.ret, self.out, self.sync, self.sync_call, self.sync_span, self.sync_params,
+                self.sync_macro)
+        theirs = (other.ret, other.out, other.sync, other.sync_call, other.sync_span, other.sync_params,
+                  other.sync_macro)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.ret, self.out, self.sync, self.sync_call, self.sync_span, self.sync_params,
+                     self.sync_macro))
 
 
-@dataclass(frozen=True)
 class Finding:
+    __slots__ = ("code", "start", "end", "message", "notes")
     code: str
     start: int
     end: int
     message: str
-    notes: tuple[tuple[int, int, str], ...] = ()
+    notes: tuple[tuple[int, int, str], ...]
+
+    __match_args__ = ("code", "start", "end", "message", "notes")
+
+    def __init__(
+        self,
+        code: str,
+        start: int,
+        end: int,
+        message: str,
+        notes: tuple[tuple[int, int, str], ...] = (),
+    ) -> None:
+        self.code = code
+        self.start = start
+        self.end = end
+        self.message = message
+        self.notes = notes
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"code={self.code!r}, " f"start={self.start!r}, "
+                f"end={self.end!r}, " f"message={self.message!r}, " f"notes={self.notes!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.code, self.start, self.end, self.message, self.notes)
+        theirs = (other.code, other.start, other.end, other.message, other.notes)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.start, self.end, self.message, self.notes))
 
 
-@dataclass
 class FunctionResult:
     summary: Summary
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Finding]
+
+    __match_args__ = ("summary", "findings")
+
+    def __init__(self, summary: Summary, findings: list[Finding] | None = None) -> None:
+        self.summary = summary
+        self.findings = [] if findings is None else findings
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(summary={self.summary!r}, findings={self.findings!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.summary, self.findings) == (other.summary, other.findings)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
-@dataclass
 class FileUniformity:
     findings: list[Finding]
+
+    __match_args__ = ("findings",)
+
+    def __init__(self, findings: list[Finding]) -> None:
+        self.findings = findings
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(findings={self.findings!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.findings,) == (other.findings,)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
 _MEMO: dict[tuple, FunctionResult] = {}

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 HOST_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".py",
@@ -136,13 +135,31 @@ _MAX_GAP = 400  # bytes between two sources named in one statement
 _MAX_SOURCES = 8  # more in one statement is a list of files, not a program
 
 
-@dataclass(frozen=True)
 class HostProgram:
     """Sources one host statement joins into a program, in order, and where it does."""
 
+    __slots__ = ("stems", "host", "line")
     stems: tuple[str, ...]
     host: Path
     line: int
+
+    __match_args__ = ("stems", "host", "line")
+
+    def __init__(self, stems: tuple[str, ...], host: Path, line: int) -> None:
+        self.stems = stems
+        self.host = host
+        self.line = line
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(stems={self.stems!r}, host={self.host!r}, line={self.line!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.stems, self.host, self.line) == (other.stems, other.host, other.line)
+
+    def __hash__(self) -> int:
+        return hash((self.stems, self.host, self.line))
 
 
 def host_programs(hosts: dict[Path, bytes], stems: Iterable[str]) -> list[HostProgram]:

@@ -10,7 +10,6 @@ that another source does (workspace.py decides which).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 # Comments and string/char literals, blanked before anything is read; directive lines
 # handled apart (their continuation lines included).
@@ -24,14 +23,47 @@ _TOKEN = re.compile(r"[A-Za-z_]\w*|[{}()\[\];,=]")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
 
-@dataclass(frozen=True)
 class FileIndex:
+    __slots__ = ("macros", "names", "definitions", "uses", "pastes", "locals")
     macros: frozenset[str]
     names: frozenset[str]  # file-scope names: functions, typedefs, tags, enum constants, variables
     definitions: frozenset[str]  # functions with a body (two such files cannot share a program)
     uses: frozenset[str]  # every word outside comments and strings
-    pastes: frozenset[str] = frozenset()  # fixed parts its macros paste to a parameter (`TP##_new`)
-    locals: frozenset[str] = frozenset()  # names it declares in bodies and parameter lists
+    pastes: frozenset[str]  # fixed parts its macros paste to a parameter (`TP##_new`)
+    locals: frozenset[str]  # names it declares in bodies and parameter lists
+
+    __match_args__ = ("macros", "names", "definitions", "uses", "pastes", "locals")
+
+    def __init__(
+        self,
+        macros: frozenset[str],
+        names: frozenset[str],
+        definitions: frozenset[str],
+        uses: frozenset[str],
+        pastes: frozenset[str] = frozenset(),
+        locals: frozenset[str] = frozenset(),
+    ) -> None:
+        self.macros = macros
+        self.names = names
+        self.definitions = definitions
+        self.uses = uses
+        self.pastes = pastes
+        self.locals = locals
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"macros={self.macros!r}, " f"names={self.names!r}, "
+                f"definitions={self.definitions!r}, " f"uses={self.uses!r}, " f"pastes={self.pastes!r}, "
+                f"locals={self.locals!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.macros, self.names, self.definitions, self.uses, self.pastes, self.locals)
+        theirs = (other.macros, other.names, other.definitions, other.uses, other.pastes, other.locals)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.macros, self.names, self.definitions, self.uses, self.pastes, self.locals))
 
     @property
     def defines(self) -> frozenset[str]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -25,13 +24,37 @@ _MIN_NAME = 3  # shorter words are locals and parameters (`x`, `i0`) far more of
 _MAX_NAMES_SHOWN = 3
 
 
-@dataclass(frozen=True)
 class Fragment:
     """What a file's inferred program adds before it."""
 
+    __slots__ = ("prelude", "direct", "note")
     prelude: tuple[Path, ...]  # in the order the program reads them
     direct: dict[Path, tuple[str, ...]]  # the sources it uses directly, with the names
     note: tuple[str, int, int] | None  # CL007: message and the span of the first such use
+
+    __match_args__ = ("prelude", "direct", "note")
+
+    def __init__(
+        self,
+        prelude: tuple[Path, ...],
+        direct: dict[Path, tuple[str, ...]],
+        note: tuple[str, int, int] | None,
+    ) -> None:
+        self.prelude = prelude
+        self.direct = direct
+        self.note = note
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"prelude={self.prelude!r}, " f"direct={self.direct!r}, "
+                f"note={self.note!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.prelude, self.direct, self.note) == (other.prelude, other.direct, other.note)
+
+    def __hash__(self) -> int:
+        return hash((self.prelude, self.direct, self.note))
 
 
 @cache
