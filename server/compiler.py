@@ -10,22 +10,42 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
 
 from cllint import compiler
 from cllint.server import convert
 
-if TYPE_CHECKING:
-    from cllint.server.lsp import CllintServer
+T = TypeVar("T")
 
 log = logging.getLogger("cllint.server")
 DEBOUNCE_S = 1.0  # after the last analysis of a burst of edits
 TIMEOUT_S = 10.0
 
 
+class _Settings(Protocol):
+    compiler_check: str
+
+
+class CompilerHost(Protocol):
+    """What the check asks of the server (server/lsp.py's CllintServer, which imports this
+    module: described here so that the dependency runs one way)."""
+
+    editor: _Settings
+
+    def trusted(self) -> bool: ...
+
+    def on_host(self, fn: Callable[..., T], *args: Any) -> Awaitable[T | None]: ...
+
+    def compiler_input(self, uri: str, version: int) -> tuple | None: ...
+
+    def compiler_texts(self, uri: str, version: int, diags: list) -> list[str] | None: ...
+
+    async def republish(self, uri: str, version: int) -> None: ...
+
+
 class CompilerCheck:
-    def __init__(self, server: CllintServer) -> None:
+    def __init__(self, server: CompilerHost) -> None:
         self.server = server
         self.tasks: dict[str, asyncio.Task] = {}
         self.found: dict[str, tuple[int, list[str]]] = {}  # uri -> (version, LSP JSON texts)

@@ -24,7 +24,6 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from functools import cache
-from typing import TYPE_CHECKING
 
 from tree_sitter import Node, Tree
 
@@ -36,9 +35,7 @@ from ..model.walk import ancestor_of_kinds, nodes_of_kinds
 from ..preprocessor.view import PreprocessorView
 from ..target import Target
 from . import tables
-
-if TYPE_CHECKING:
-    from .uses import Use
+from .use import Use
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _SPACES = frozenset({"__global", "__local", "__private", "__constant", "__generic"})

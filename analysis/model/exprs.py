@@ -8,13 +8,15 @@ object designated by an expression lives, which is what `&e` points into.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Protocol
 
 from tree_sitter import Node
 
 from cllint.analysis.catalogue import catalogue
+from cllint.analysis.target import Target
 
-from .decls import TypeReader, text
+from .decls import MacroExpander, Typedef, TypeReader, text
 from .overloads import parse_catalogue_type, resolve_builtin
 from .scopes import Symbol, SymbolKind
 from .types import (
@@ -40,8 +42,36 @@ from .types import (
     with_space,
 )
 
-if TYPE_CHECKING:
-    from .symbols import FunctionModel, SemanticModel
+
+
+# What the typer reads of the models that own it (symbols.py builds them and imports this
+# module; described here so that the dependency runs one way).
+class _IndexReads(Protocol):
+    typedefs: dict[str, Typedef]
+    tags: dict[str, Type]
+
+
+class ModelReads(Protocol):
+    """symbols.SemanticModel, as the typer reads it."""
+
+    source: bytes
+    target: Target
+    index: _IndexReads
+    expander: MacroExpander | None
+    strict_generic: bool
+
+    def resolve(self, node: Node) -> Symbol | None: ...
+
+
+class FunctionReads(Protocol):
+    """symbols.FunctionModel, as the typer reads it."""
+
+    model: ModelReads
+    name: str
+    refs: dict[int, Symbol]
+    _tags: Mapping[str, Type]
+
+    def _reader(self) -> TypeReader: ...
 
 _COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">=", "&&", "||"})
 _SHIFT = frozenset({"<<", ">>"})
@@ -85,9 +115,9 @@ def relational_result(t: Type) -> Type:
 
 
 class ExprTyper:
-    def __init__(self, fm: FunctionModel | None, model: SemanticModel | None = None) -> None:
+    def __init__(self, fm: FunctionReads | None, model: ModelReads | None = None) -> None:
         self.fm = fm
-        self.model: SemanticModel = fm.model if fm is not None else model  # type: ignore[assignment]
+        self.model: ModelReads = fm.model if fm is not None else model  # type: ignore[assignment]
         self.source = self.model.source
         self.target = self.model.target
         self._memo: dict[int, Type] = {}

@@ -31,6 +31,7 @@ from cllint.grammar import language
 
 from .alternative_heads import alternative_parameter_names
 from .decls import Attribute, Declared, MacroExpander, Specifiers, Typedef, TypeReader, text
+from .exprs import ExprTyper
 from .imported import HeaderFunction, Imported
 from .scopes import Scope, ScopeKind, Symbol, SymbolKind
 from .walk import KindIndex
@@ -522,8 +523,6 @@ class FunctionModel:
                     self.refs[n.id] = own.symbol
                     self.name_id = n.id
                     break
-        from .exprs import ExprTyper  # exprs depends on this module's classes
-
         self.typer = ExprTyper(self)
         body = node.child_by_field_name("body")
         if body is not None:
@@ -1068,10 +1067,8 @@ class SemanticModel:
             return fm.type_of(node)
         return self._typer().type_of(node)
 
-    def _typer(self):  # noqa: ANN202 - ExprTyper, imported late (exprs imports this module's names)
+    def _typer(self) -> ExprTyper:
         if self._file_typer is None:
-            from .exprs import ExprTyper
-
             self._file_typer = ExprTyper(None, self)
         return self._file_typer
 

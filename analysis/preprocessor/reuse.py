@@ -23,7 +23,7 @@ from ..diagnostics import Diagnostic, FileId, Span
 from ..records import replace
 from .directives import Directive, _moved
 from .expr import Env
-from .view import (
+from .view_data import (
     Branch,
     IncludeRef,
     IncludeResolver,

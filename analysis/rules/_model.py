@@ -17,13 +17,17 @@ from cllint.analysis.rules.base import RuleContext
 from cllint.analysis.semantic.header_types import imported
 
 
+# The kinds the restriction rules (restrictions.py) read: here, below the rules that import
+# this module, so that the index knows them without importing the rules.
+RESTRICTION_KINDS = frozenset({"function_declarator", "abstract_function_declarator", "bitfield_clause",
+                               "storage_class_specifier", "array_declarator"})
+
+
 @cache
 def _indexed() -> frozenset[str]:
     """Every kind that the model's walks, the address-space checks, gating and the
     restriction rules read."""
-    from cllint.analysis.rules.restrictions import KINDS  # it imports this module
-
-    return WALKED | VISITED | TYPE_QUALIFIER | VISIT_ALL | KINDS
+    return WALKED | VISITED | TYPE_QUALIFIER | VISIT_ALL | RESTRICTION_KINDS
 
 
 # Past this size the index's node objects cost tens of MiB at once (a 2.4 MB hashcat file:

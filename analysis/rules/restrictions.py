@@ -22,11 +22,10 @@ from cllint.analysis.model.types import AddressSpace
 from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.preprocessor.macro_args import uses_argument_as_value
 from cllint.analysis.rules._findings import cached, diagnostics
+from cllint.analysis.rules._model import RESTRICTION_KINDS as KINDS
 from cllint.analysis.rules._model import active, kind_index, model_for
 from cllint.analysis.rules.base import Rule, RuleContext
 
-KINDS = frozenset({"function_declarator", "abstract_function_declarator", "bitfield_clause",
-                   "storage_class_specifier", "array_declarator"})
 _PARENS = frozenset({"parenthesized_declarator", "abstract_parenthesized_declarator", "attributed_declarator"})
 _POINTERS = frozenset({"pointer_declarator", "abstract_pointer_declarator"})
 _VARIADIC_OK = frozenset({"printf", "enqueue_kernel"})
