@@ -29,7 +29,7 @@ from cllint.analysis.preprocessor.decided import decided_live_ranges
 from cllint.analysis.races.accesses import Access, BlockExits, collect, parts_overlap
 from cllint.analysis.races.calls import HelperCalls
 from cllint.analysis.races.definitions import definitions
-from cllint.analysis.races.evaluate import DATA, Env, Evaluator
+from cllint.analysis.races.evaluate import DATA, LOAD, Env, Evaluator
 from cllint.analysis.races.fences import fenced_spaces
 from cllint.analysis.races.frames import Frame, FrameEvaluator
 from cllint.analysis.races.macros import Expander
@@ -63,7 +63,7 @@ _LOCAL_QUERIES = {"get_local_id", "get_local_size", "get_enqueued_local_size", "
                   "get_global_linear_id"}
 _GRID_QUERIES = {"get_global_id", "get_group_id", "get_num_groups", "get_global_size", "get_global_linear_id"}
 _GROUP_IDS = frozenset({"get_group_id", "get_global_id", "get_global_linear_id"})
-_GRID_WORD = re.compile(r"\bget_(?:group_id|global_id|global_linear_id)\b")
+_GRID_WORD = re.compile(r"\bget_(group_id|global_id|global_linear_id)\s*\(\s*\(*\s*(\w*)")
 _READS_MEMORY = ("atomic_", "atom_", "read_image", "vload", "work_group_", "sub_group_")
 MAX_MACRO_WORDS = 64  # names read as possible id macros per kernel
 
@@ -124,6 +124,7 @@ class _Kernel(HelperCalls):
         self.body = func.child_by_field_name("body")
         self.exits = BlockExits()
         self._elements: dict[tuple, dict | None] = {}
+        self._load_guarded: set[int] = set()  # accesses made under a test of loaded data (`LOAD`)
         self.round: tuple = ()  # (work-group size, sample round) of the witness search
         self.view = view
         self.names = names = resolve(func)
@@ -316,10 +317,12 @@ class _Kernel(HelperCalls):
             if space != "global":
                 continue
             for a, b in pairs:  # what no barrier orders: two work-groups
-                if a is b or not (a.read or b.read) or a.ident in used or b.ident in used \
-                        or not (self.grid_indexed(a) or self.grid_indexed(b)):
+                if a is b or not (a.read or b.read) or a.ident in used or b.ident in used:
                     continue
-                race = self.across(a, b)
+                dims = self.grid_dims(a) | self.grid_dims(b)
+                if not dims:
+                    continue
+                race = self.across(a, b, dims)
                 if race is not None:
                     used.update((a.ident, b.ident))
                     found.append(race)
@@ -401,12 +404,13 @@ class _Kernel(HelperCalls):
                 break
         return out
 
-    def witness(self, first: Access, second: Access, between: set[int], across: bool = False) -> tuple | None:
+    def witness(self, first: Access, second: Access, between: set[int], across: set[int] | None = None
+                ) -> tuple | None:
         """Two work-items, the element and the counters' values where `first` and `second`
         collide, for every round of samples; None if some round has none. `across`: the two
         work-items are in two neighbouring work-groups (every counter independent), and the
         witness is (w1, w2, element, group of w1, group of w2)."""
-        if self.same_value(first, second, across):
+        if self.same_value(first, second, bool(across)):
             return None  # every work-item stores the same value: benign, as Oclgrind deems it
         k1, k2 = self.counters_of(first), self.counters_of(second)
         independent = set(k1) | set(k2) if across else \
@@ -419,7 +423,7 @@ class _Kernel(HelperCalls):
                 return 1_000_003 + 7_919 * (zlib.crc32(repr(symbol).encode()) % 1009) + 104_729 * r
             group = (0, 0, 0) if r == 0 else (3, 2, 1)
             hit = None
-            for groups in (_neighbours(self.asked.grid) if across else [(group, group)]):
+            for groups in (_neighbours(across) if across else [(group, group)]):
                 hit = self.search(first, second, k1, k2, independent, sample, groups)
                 if hit is not None:
                     hit = (*hit, *groups) if across else hit
@@ -590,7 +594,10 @@ class _Kernel(HelperCalls):
             for g in acc.guards:
                 c = (g.ev or self.ev).guard(g.cond, env)
                 if c is DATA:
-                    continue  # on loaded data: some input makes it hold here
+                    continue  # a tie on loaded data: some input makes it hold here, and in others at once
+                if c is LOAD:
+                    self._load_guarded.add(id(acc))  # some input makes it hold here (`collide`)
+                    continue
                 if c is None:
                     if g.ev is not None or self.divergent(g.cond, acc.cfg_node):
                         return None
@@ -628,6 +635,8 @@ class _Kernel(HelperCalls):
         e2 = self.elements(second, c2, sample, g2) if (first is not second or c1 != c2 or g1 != g2) else e1
         if e1 is None or e2 is None:
             return None
+        if id(first) in self._load_guarded and id(second) in self._load_guarded:
+            return None  # two work-items passing tests of the data at once: the data may rule it out
         for key, items2 in e2.items():
             items1 = e1.get(key)
             if not items1:
@@ -639,13 +648,15 @@ class _Kernel(HelperCalls):
         return None
 
     # -- the report ----------------------------------------------------------------------
-    def grid_indexed(self, acc: Access) -> bool:
-        """Whether the element `acc` touches, or whether it is made at all, depends on the
-        work-group (a group or global id in its index or a guard, directly, through
-        variables defined once, macros or a helper's arguments: `a[gid + 1]`, `if (gid ==
-        0) *count = 0`). Races between work-groups are looked for only where one side is
-        such an access: the same accesses in every work-group (`p[lid] = ...`, `p[0] +=
-        ...`) are what kernels written for one work-group do."""
+    def grid_dims(self, acc: Access) -> set[int]:
+        """The dimensions along which the element `acc` touches, or whether it is made at
+        all, depends on the work-group (a group or global id in its index or a guard,
+        directly, through variables defined once, macros or a helper's arguments: `a[gid +
+        1]`, `if (gid == 0) *count = 0`). Races between two work-groups are looked for only
+        between neighbours along such a dimension of one side: the same accesses in every
+        work-group (`p[lid] = ...`, `p[0] += ...`, or every row of groups alike) are what
+        kernels written for one work-group (or one row of them) do."""
+        out: set[int] = set()
         roots = [(n, acc.ev or self.ev) for n in acc.indices] + [(n, ev) for ev, n, _ in acc.offset] \
             + [(g.cond, g.ev or self.ev) for g in acc.guards]
         seen: set[int] = set()
@@ -656,14 +667,16 @@ class _Kernel(HelperCalls):
                     continue
                 seen.add(n.id)
                 if n.type == "call_expression" and callee_name(n) in _GROUP_IDS:
-                    return True
+                    arg = _text(_arg(n, 0))
+                    out |= {int(arg)} if arg in ("0", "1", "2") else {0, 1, 2}
+                    continue
                 if n.type not in ("identifier", "call_expression"):
                     continue
                 v = ev.names.var(n) if n.type == "identifier" else None
                 if v is None:
                     text = self.expander.text_of(n, n.start_byte)
-                    if text is not None and _GRID_WORD.search(text):
-                        return True
+                    for _, arg in _GRID_WORD.findall(text or ""):
+                        out |= {int(arg)} if arg in ("0", "1", "2") else {0, 1, 2}
                     continue
                 bound = getattr(ev, "params", {}).get(v.key) if v.param_index is not None else None
                 if bound is not None:
@@ -672,14 +685,15 @@ class _Kernel(HelperCalls):
                     roots.append((ev.defs[v.key], ev))
                 elif v.key in self.counters and ev is self.ev:
                     roots.append((self.counters[v.key][0], ev))
-        return False
+        return out
 
-    def across(self, a: Access, b: Access) -> Race | None:
-        """A race between two work-groups: anywhere in the kernel, barriers or not."""
+    def across(self, a: Access, b: Access, dims: set[int]) -> Race | None:
+        """A race between two work-groups neighbouring along one of `dims`: anywhere in the
+        kernel, barriers or not."""
         if a.unknown_guard or b.unknown_guard or not parts_overlap(a.part, b.part):
             return None
         first, second = sorted((a, b), key=_order)
-        witness = self.witness(first, second, set(), across=True)
+        witness = self.witness(first, second, set(), across=dims)
         return self.report(first, second, witness, set(), "global", False) if witness is not None else None
 
     def report(self, first: Access, second: Access, witness: tuple, between: set[int], space: str,
@@ -695,8 +709,9 @@ class _Kernel(HelperCalls):
         code = "CL212" if fence else "CL210" if space == "local" else "CL211"
         one, two = f"work-item {_item(w1, dims)}", f"work-item {_item(w2, dims)}"
         if across:
-            one += f" of work-group {_item(witness[3], dims)}"
-            two += f" of work-group {_item(witness[4], dims)}"
+            gdims = max(dims, 1 + max((d for d in range(3) if witness[3][d] or witness[4][d]), default=0))
+            one += f" of work-group {_item(witness[3], gdims)}"
+            two += f" of work-group {_item(witness[4], gdims)}"
         if first is second:
             both = f"{one} and {two}" if across else f"work-items {_item(w1, dims)} and {_item(w2, dims)}"
             tail = "no barrier can order two work-groups" if across else "with no barrier between"

@@ -4,8 +4,12 @@ An `Env` fixes the work-item's local id, the work-group's id and size, the loop
 counters being enumerated, and samples for uniform values nothing here can compute
 (kernel scalar arguments, `get_num_groups`). `value` answers None for anything else:
 loads, private variables (or fields of private structs) assigned more than once, floats.
-Unknown stays unknown, with one exception (`guard`): a condition on loaded data (`if
-(score[gid] == best[0])`) is `DATA`, a value some inputs make true for any work-item.
+Unknown stays unknown, with one exception (`guard`): a condition on loaded data is `LOAD`,
+a test some input passes in any one work-item (the race check then lets only one side of a
+race hang on one: two work-items passing it at once is what the data may rule out, as a
+segment's first element is one); a work-item's datum tested for equality with one value
+every work-item loads alike (`if (score[gid] == best[0])`, "do I hold the maximum?") is
+`DATA`, a test some inputs (ties) pass in several work-items at once.
 
 Macros that stand for arithmetic (`#define tid get_local_id(0)`, `#define IDX(d) ...`)
 are read through their expansions (races/macros.py), and the integer built-ins `min`,
@@ -41,11 +45,15 @@ class Env:
 class _Data:
     """The value of a condition on loaded data: unknown, and possibly true in every work-item."""
 
+    def __init__(self, name: str) -> None:
+        self.name = name
+
     def __repr__(self) -> str:
-        return "DATA"
+        return self.name
 
 
-DATA: Any = _Data()
+DATA: Any = _Data("DATA")
+LOAD: Any = _Data("LOAD")  # within `guard`: a value loaded from memory, or computed from one
 _LOADS = frozenset({"subscript_expression"})
 _PURE = {"fmax", "fmin", "max", "min", "abs", "fabs", "clamp", "isnan", "isinf", "sqrt", "exp", "log",
          "convert_int", "convert_float", "as_int", "as_uint", "as_float"}
@@ -80,12 +88,25 @@ class Evaluator:
         self._parent: Evaluator | None = None  # of an expansion's reader: the evaluator of the real tree
 
     def guard(self, node: Node | None, env: Env) -> Any:
-        """A condition's value, DATA where it depends on loaded data only (beyond what is known)."""
+        """A condition's value; LOAD where it depends on loaded data, DATA for a datum tested
+        against a value all work-items load alike."""
         self._data = True
         try:
             return self.value(node, env)
         finally:
             self._data = False
+
+    def _common_load(self, node: Node | None, env: Env) -> bool:
+        """`best[0]`, `vals[WG - 1]`: a load whose index is the same in every work-item."""
+        while node is not None and node.type == "parenthesized_expression" and node.named_children:
+            node = node.named_children[-1]
+        if node is None or node.type != "subscript_expression":
+            return False
+        index = node.child_by_field_name("index")
+        here = self.value(index, env)
+        other = self.value(index, Env((env.lid[0] + 1, env.lid[1] + 1, env.lid[2]), env.size, env.group,
+                                      env.counters, env.sample))
+        return isinstance(here, int) and here == other
 
     def expanded(self, node: Node, env: Env) -> int | None:
         """The value of a macro use (`tid`, `IDX(0)`): its expansion, read by name."""
@@ -113,7 +134,7 @@ class Evaluator:
         t = node.type
         if self._data and (t in _LOADS or t == "pointer_expression"
                            and _text(node.child_by_field_name("operator")) == "*"):
-            return DATA
+            return LOAD
         if t == "number_literal":
             m = _INT.match(_text(node))
             if m is None:
@@ -139,16 +160,16 @@ class Evaluator:
         if t == "unary_expression":
             v = self.value(node.child_by_field_name("argument"), env)
             op = _text(node.child_by_field_name("operator"))
-            if v is None or v is DATA:
+            if v is None or v is DATA or v is LOAD:
                 return v
             return {"-": -v, "+": v, "!": int(not v), "~": ~v}.get(op)
         if t == "conditional_expression":
             c = self.value(node.child_by_field_name("condition"), env)
             if c is None:
                 return None
-            if c is DATA:
+            if c is DATA or c is LOAD:
                 a, b = (self.value(node.child_by_field_name(f), env) for f in ("consequence", "alternative"))
-                return None if a is None or b is None else a if a == b and a is not DATA else DATA
+                return None if a is None or b is None else a if a == b and isinstance(a, int) else c
             return self.value(node.child_by_field_name("consequence" if c else "alternative"), env)
         if t == "binary_expression":
             return self.binary(node, env)
@@ -158,14 +179,14 @@ class Evaluator:
         op = _text(node.child_by_field_name("operator"))
         a = self.value(node.child_by_field_name("left"), env)
         if op in ("&&", "||"):
-            if a is None:
+            if a is None or a is LOAD:
                 return None
             if a is not DATA and op == "&&" and not a:
                 return 0
             if a is not DATA and op == "||" and a:
                 return 1
             b = self.value(node.child_by_field_name("right"), env)
-            if b is None:
+            if b is None or b is LOAD:
                 return None
             if b is DATA:
                 return DATA
@@ -176,7 +197,12 @@ class Evaluator:
         if a is None or b is None:
             return None
         if a is DATA or b is DATA:
-            return DATA
+            return None  # arithmetic on a test's outcome: not followed
+        if a is LOAD or b is LOAD:
+            if op in ("==", "!=") and (a is LOAD and self._common_load(node.child_by_field_name("right"), env)
+                                       or b is LOAD and self._common_load(node.child_by_field_name("left"), env)):
+                return DATA
+            return LOAD
         if op == "/":
             return c_div(a, b)
         if op == "%":
@@ -243,17 +269,19 @@ class Evaluator:
             if any(v is None for v in vals):
                 return None
             if any(v is DATA for v in vals):
-                return DATA
+                return None
+            if any(v is LOAD for v in vals):
+                return LOAD
             return _ARITH[fn][1](*vals)
         if fn in _PURE and self._data:
             vals = [self.value(a, env) for a in named]
-            return None if any(v is None for v in vals) else DATA if any(v is DATA for v in vals) else None
+            return None if any(v is None or v is DATA for v in vals) or all(v is not LOAD for v in vals) else LOAD
         if len(named) != 1:
             return self.expanded(node, env)
         if fn not in _IDS:
             return self.expanded(node, env)
         d = self.value(named[0], env)
-        if d is None or d is DATA or not 0 <= d <= 2:
+        if not isinstance(d, int) or not 0 <= d <= 2:
             return None
         if fn == "get_local_id":
             return env.lid[d]
