@@ -280,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.show:
             for r in reports:
                 if r["code"] == args.show:
-                    print(f"   {r['path']}:{r['line']}:{r['column']}: {r['message']}")
+                    print(f"   {r['path']}:{r['line']}:{r.get('column', '')}: {r['message']}")
     if rows:
         kloc = sum(r["kloc"] for r in rows)
         errs = sum(r["errors"] for r in rows)
