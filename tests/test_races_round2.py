@@ -159,6 +159,38 @@ def test_values_fields_and_components(body: bytes, racy: bool) -> None:
     assert bool(lint(src)) == racy
 
 
+@pytest.mark.parametrize("body, racy", [
+    # "do I hold the maximum?": ties let several work-items store at once
+    (b"if (x[lid] == best[0]) w[0] = lid;", True),
+    # a segment's first element: the data may let one work-item only pass the test
+    (b"if (f[lid] == 1 && f[lid + 1] == 0) w[0] = lid;", False),
+    # one side only behind a data test: some input makes a work-item other than 0 pass it
+    (b"if (lid == 0) w[0] = best[1]; if (x[lid] > 0) out[lid] = w[0];", True),
+])
+def test_guards_on_loaded_data(body: bytes, racy: bool) -> None:
+    src = (b"kernel void k(global const int *x, global const int *f, global const int *best, global int *out) {\n"
+           b"  local int w[1];\n  int lid = get_local_id(0);\n  " + body + b"\n}\n")
+    assert bool(lint(src)) == racy
+
+
+def test_work_groups_neighbour_along_the_dimensions_their_accesses_follow() -> None:
+    src = b"""kernel void k(global float *v, global float *out) {
+  int gid = get_global_id(0);
+  int row = get_group_id(1);
+  v[gid] = v[gid] * 2.0f;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (gid + 1 < get_global_size(0))
+    out[gid + row * get_global_size(0)] = v[gid + 1];
+}
+"""
+    # along dimension 1 every row of work-groups touches the same v[]: not looked at (a
+    # kernel written for one row); along 0, the last work-item of a work-group reads what
+    # the next work-group's first one writes
+    (d,) = lint(src)
+    assert d.code == "CL211" and d.fix is None
+    assert d.message.startswith("work-item 0 of work-group 1 writes 'v[16]' while work-item 15 of work-group 0 reads")
+
+
 def test_id_macros_are_read_through() -> None:
     src = b"""#define tid get_local_id(0)
 #define PARTNER(i) ((i) ^ 1)

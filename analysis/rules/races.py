@@ -71,8 +71,11 @@ class LocalMemoryRace(_RaceRule):
     loop counters (of `for` loops, and of `while` loops whose one update ends the body:
     `d >>= 1`, `i *= 2`) and kernel arguments (`l[2 * lid + 1]`, `t[ly][lx - 1]`, also
     through `min`, `max` and `clamp`); guards (`if (lid < s)`, `lid % (2 * s) == 0`, `if
-    (lid >= n) return;`) restrict which work-items make an access. A guard on loaded data
-    (`if (score[lid] == best[0])`) may hold in any work-item. Barrier intervals run through
+    (lid >= n) return;`) restrict which work-items make an access. A test of loaded data
+    may pass in any one work-item, but a race needs no two work-items to pass one at once
+    (the data may rule that out: a segment's first element), unless it compares a
+    work-item's datum with one value all of them load alike (`if (score[lid] ==
+    best[0])`: ties). Barrier intervals run through
     loops (the end of one iteration meets the start of the next; a loop whose counter
     always enters it runs its body at least once) and calls (a call to a helper that
     reaches a barrier is one). An index or guard the linter cannot evaluate otherwise
@@ -138,9 +141,10 @@ class GlobalMemoryRace(_RaceRule):
     read (a load, an update, an atomic) and one of the two accesses must depend on the
     work-group, in its index or a guard (`a[gid + 1]`, `if (gid == 0) *count = 0`): the
     same accesses made by every work-group (`p[lid] = ...`, `out[0] = ...`) are how kernels
-    written for a single work-group look, and are left alone. Work-groups are taken to
-    neighbour in the dimensions the kernel asks about (`get_group_id(d)`,
-    `get_global_id(d)`, ...).
+    written for a single work-group look, and are left alone. Two stores from two
+    work-groups are left alone for the same reason. Work-groups are paired with their
+    neighbours along the dimensions those indices and guards follow (`get_global_id(0)`:
+    along 0).
 
     ## Why is this bad?
     Without a barrier the other work-item's write may or may not be visible, so the
