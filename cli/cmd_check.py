@@ -70,10 +70,12 @@ def _codes(value: str | None, what: str) -> list[str] | None:
 def _defines(values: list[str] | None) -> dict[str, str] | None:
     if not values:
         return None
+    from cllint.config import is_define_name
+
     out = {}
     for v in values:
         name, _, value = v.partition("=")
-        if not name.isidentifier():
+        if not is_define_name(name):  # NAME, or NAME(a,b) for a function-like macro
             raise UsageError(f"-D {v}: '{name}' is not a macro name")
         out[name] = value if "=" in v else "1"
     return out

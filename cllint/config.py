@@ -43,6 +43,14 @@ KEYS = (
 )
 _DEVICE = re.compile(r"^device:(\d+)$")
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# A `-D` name: `NAME`, or `NAME(a, b)` / `NAME(a, ...)` for a function-like macro.
+_PARAM = r"\s*(?:[A-Za-z_][A-Za-z0-9_]*|\.\.\.)\s*"
+_DEFINE_NAME = re.compile(rf"^[A-Za-z_][A-Za-z0-9_]*(?:\((?:{_PARAM}(?:,{_PARAM})*)?\))?$")
+
+
+def is_define_name(name: str) -> bool:
+    """What `-D NAME=...` may name: an identifier, or one with a parameter list."""
+    return _DEFINE_NAME.match(name) is not None
 STD_CHOICES = tuple(v.std for v in KNOWN_VERSIONS)
 
 
@@ -287,8 +295,8 @@ def _build_options(text: str, base: Path, sources: list[Path],
             d = w[2:] or value()
             name, eq, val = d.partition("=")
             macro = name.split("(")[0]
-            if not _IDENT.match(macro):
-                raise fail(f"'-D {d}': '{macro}' is not a macro name", d)
+            if not is_define_name(name):
+                raise fail(f"'-D {d}': '{name if _IDENT.match(macro) else macro}' is not a macro name", d)
             defines.append((name, val if eq else "1"))
         elif w.startswith("-I"):
             include.append(Path(os.path.normpath(base / (w[2:] or value()))))
@@ -486,7 +494,7 @@ class _Reader:
                 name, _, text = item.partition("=")
                 pairs.append((name.strip(), text if "=" in item else "1"))
         for name, _ in pairs:
-            if not _IDENT.match(name):
+            if not is_define_name(name):
                 raise self.fail("define", f"invalid macro name '{name}' in 'define'", name or None)
         return dict(pairs)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, FileId, Severity, Span
 from ..target import Target
+from .command_line import CommandLineDefines, is_function_like
 from .directives import Directive, scan_directives
 from .expr import (
     FALSE,
@@ -83,7 +84,11 @@ def build_view(
     The file's previous view is reused, moved, when no directive, macro or include changed
     (see `reuse`): a keystroke in a function body then costs no rebuild."""
     macros = target.predefined_macros()
-    macros.update(defines or {})
+    defines = defines or {}
+    function_like = {k: v for k, v in defines.items() if is_function_like(k)}
+    macros.update({k: v for k, v in defines.items() if k not in function_like})
+    if function_like:  # `-D 'NAME(a,b)=body'`: a `#define` line read before the file
+        include_resolver = CommandLineDefines(include_resolver, function_like)
     directives = with_prelude(scan_directives(text, file_id), include_resolver)
     view = reuse.reused_view(file_id, len(text), macros, directives, include_resolver)
     if view is not None:
