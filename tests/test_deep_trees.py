@@ -36,14 +36,14 @@ def _sorted(found: dict[str, list]) -> dict[str, list[tuple[int, int, str]]]:
 @pytest.mark.parametrize("path", sorted((REPO / "examples").glob("*.cl"))[:6], ids=lambda p: p.name)
 def test_same_captures_as_a_query_cursor_on_real_files(path: Path) -> None:
     root = parse(path.read_bytes()).root_node
-    q = _query(KINDS)
+    q = _query(KINDS).compiled()
     assert _sorted(captures(q, root)) == _sorted(QueryCursor(q).captures(root))
 
 
 def test_same_captures_with_a_byte_range() -> None:
     src = (REPO / "examples" / "reduce.cl").read_bytes()
     root = parse(src).root_node
-    q = _query(KINDS)
+    q = _query(KINDS).compiled()
     cursor = QueryCursor(q)
     cursor.set_byte_range(40, 200)
     assert _sorted(captures(q, root, (40, 200))) == _sorted(cursor.captures(root))
