@@ -24,13 +24,13 @@ tests/test_incremental_lint.py checks that on random edits.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable
 from cllint.analysis.records import replace
 
 from tree_sitter import Node, Tree
 
+from cllint.analysis.digest import blake2b
 from cllint.analysis.diagnostics import Diagnostic, Edit, Fix, Note, Span
 from cllint.analysis.toplevel import CONTAINERS as _CONTAINERS
 from cllint.analysis.uniformity.summaries import LOCAL_QUERIES
@@ -214,7 +214,7 @@ def top_level_functions(tree: Tree, source: bytes, known: dict[bytes, Function] 
     out: list[Function] = []
     for node, body in _definitions(tree, source):
         start = node.start_byte
-        key = hashlib.blake2b(source[start : node.end_byte], digest_size=16).digest()
+        key = blake2b(source[start : node.end_byte], digest_size=16).digest()
         seen = known.get(key) if known is not None else None
         nodes = node.descendant_count
         if seen is None or seen.nodes != nodes:
@@ -279,7 +279,7 @@ def skeleton_parses(tree: Tree, functions: list[Function]) -> bool:
 def skeleton_of(source: bytes, functions: list[Function], extra: bytes) -> bytes:
     """The text outside function bodies, and the directives inside them: a `#define` or
     an `#if` in one body can change how the code after it reads."""
-    h = hashlib.blake2b(extra, digest_size=16)
+    h = blake2b(extra, digest_size=16)
     pos = 0
     for f in functions:
         h.update(source[pos : f.body_start])
