@@ -6,7 +6,11 @@ Every tenth public-corpus file (bench/corpus.py) with at least six top-level bod
 typing is timed). Prints the total, p50, p95 and max, and the slowest edits with how many
 functions each re-analysed (all rules / the local ones).
 
-    .venv/bin/python bench/edit_cost.py [--every 10] [--edits 4] [--file F.cl]
+    .venv/bin/python bench/edit_cost.py [--every 10] [--edits 4] [--file F.cl] [--type TEXT]
+
+`--type TEXT` types TEXT one character at a time at each place instead of one `x` (each
+keystroke timed): `--type "f(a, b);"` leaves the code broken between the keystrokes, where
+the host reads the revision from a fresh parse (issue 33).
 
 To compare with an older tree in the same run, lay it out as bench/startup_bench.py's
 `--baseline` says and run this script with `PYTHONPATH=DIR` from outside the checkout
@@ -30,19 +34,20 @@ from incremental_bench import body_offsets  # noqa: E402
 from cllint.analysis.db import Change, Host, TextEdit  # noqa: E402
 
 
-def edits(path: Path, n: int) -> list[tuple[float, str, dict[str, int]]]:
+def edits(path: Path, n: int, typed: bytes = b"x") -> list[tuple[float, str, dict[str, int]]]:
     source = path.read_bytes()
     host = Host()
     host.set_file("f", source)
     host.snapshot().diagnostics("f")
     out = []
     for off in body_offsets(source, n):
-        t = time.process_time()
-        host.apply_change(Change(edits={"f": [TextEdit(off, off, b"x")]}))
-        snap = host.snapshot()
-        snap.diagnostics("f")
-        out.append((time.process_time() - t, path.name, snap.lint_stats("f")))
-        host.apply_change(Change(edits={"f": [TextEdit(off, off + 1, b"")]}))
+        for k in range(len(typed)):
+            t = time.process_time()
+            host.apply_change(Change(edits={"f": [TextEdit(off + k, off + k, typed[k:k + 1])]}))
+            snap = host.snapshot()
+            snap.diagnostics("f")
+            out.append((time.process_time() - t, path.name, snap.lint_stats("f")))
+        host.apply_change(Change(edits={"f": [TextEdit(off, off + len(typed), b"")]}))
         host.snapshot().diagnostics("f")
     return out
 
@@ -52,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every", type=int, default=10)
     ap.add_argument("--edits", type=int, default=4)
     ap.add_argument("--file", type=Path, help="one file instead (ten edits)")
+    ap.add_argument("--type", default="x", help="the text typed at each place, one character at a time")
     args = ap.parse_args(argv)
     import cllint.analysis.db as db
 
@@ -62,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         files = [p for p in corpus_files(fetch_missing=False)[:: args.every]
                  if (src := p.read_bytes()).count(b"{\n") >= 6 and len(src) <= 400_000]
         n = args.edits
-    runs = sorted((r for p in files for r in edits(p, n)), key=lambda r: r[0])
+    runs = sorted((r for p in files for r in edits(p, n, args.type.encode())), key=lambda r: r[0])
     times = [r[0] for r in runs]
     if not times:
         print("no edits (is bench/.cache/corpus fetched? .venv/bin/python bench/corpus.py)")
