@@ -482,9 +482,9 @@ _TARGET_BUILTIN = re.compile(r"^__(builtin_)?(amdgcn|r600|nvvm|nvptx|ptx|ia32|x8
 
 
 def feature_value(op: str, name: str) -> Node:
-    """clang-19's value for `op(name)` (analysis/preprocessor/clang19.py), as a node: a number,
+    """clang-19's value for `op(name)` (analysis/preprocessor/clang19_has.py), as a node: a number,
     a choice on `__OPENCL_C_VERSION__` for the few OpenCL 2.0 builtins, or Unknown."""
-    from . import clang19
+    from . import clang19_has as clang19
 
     if op == "__is_identifier":
         return FALSE if name in clang19.KEYWORDS else TRUE
