@@ -9,9 +9,13 @@ query) finishes its call first; the point is that no Python loop can hang the fi
 
 from __future__ import annotations
 
-import threading
 import time
+from _thread import allocate_lock, get_ident
 from types import TracebackType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import threading
 
 
 # The code of the one diagnostic a run cut short by its budget carries (rules/budget.py).
@@ -37,14 +41,16 @@ class Budget:
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds
         self.deadline = None if seconds is None else time.monotonic() + seconds
-        self._lock = threading.Lock()
-        self._thread = threading.get_ident()
+        self._lock = allocate_lock()  # threading's own Lock; the module loads only with a timer
+        self._thread = get_ident()
         self._in_rule = False
         self._raised = False
         self._timer: threading.Timer | None = None
 
     def __enter__(self) -> Budget:
         if self.seconds is not None:
+            import threading
+
             self._timer = threading.Timer(max(0.0, self.seconds), self._expire)
             self._timer.daemon = True
             self._timer.start()
