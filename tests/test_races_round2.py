@@ -133,6 +133,31 @@ def test_local_scalar_published_behind_a_global_fence() -> None:
     assert lint(src.replace(b"CLK_GLOBAL_MEM_FENCE", b"CLK_LOCAL_MEM_FENCE")) == []
 
 
+def test_value_published_to_every_work_group_behind_a_barrier() -> None:
+    """rodinia particlefilter (particle_single.cl:225-233), reduced: work-item 0 of the
+    NDRange stores u[0] and every work-group's first work-item reads it after a barrier,
+    which orders its own work-group only. Oclgrind reports the race (64 work-items in 4
+    work-groups: work-item 0 of work-group 1 reads what work-item 0 of work-group 0 wrote)."""
+    src = b"""kernel void k(global float *u, global float *out, int n) {
+  int i = get_global_id(0);
+  int local_id = get_local_id(0);
+  local float u1;
+  if (i == 0) {
+    u[0] = (1 / ((float)n)) * 0.5f;
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (0 == local_id)
+    u1 = u[0];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[i] = u1 + i;
+}
+"""
+    (d,) = lint(src)
+    assert d.code == "CL211" and d.fix is None
+    assert d.message == ("work-item 0 of work-group 0 writes 'u[0]' while work-item 0 of work-group 1 reads it as "
+                         "'u[0]'; no barrier can order two work-groups")
+
+
 @pytest.mark.parametrize("body, codes", [
     # a kernel that asks no id: a single work-item task's stores and loads are left alone...
     (b"out[0] = in[0]; out[1] = out[0] + in[1];", []),
@@ -150,8 +175,11 @@ def test_kernels_that_ask_no_id(body: bytes, codes: list[str]) -> None:
     (b"l[0] = 1; if (lid == 3) l[0] = 1.0f;", False),  # the same value, spelled twice
     (b"v[lid / 2].x = lid; v[lid / 2].y = lid;", True),  # two items, one component
     (b"if (lid & 1) v[lid / 2].y = lid; else v[lid / 2].x = lid;", False),  # two components
-    (b"v[lid].xy = (float2)(1.0f, 2.0f); out[lid] = v[lid ^ 1].z;", False),  # .xy and .z do not meet
-    (b"v[lid].xy = (float2)(1.0f, 2.0f); out[lid] = v[lid ^ 1].y;", True),
+    (b"v[lid].xy = (float2)(lid, 2.0f); out[lid] = v[lid ^ 1].z;", False),  # .xy and .z do not meet
+    (b"v[lid].xy = (float2)(lid, 2.0f); out[lid] = v[lid ^ 1].x;", True),
+    # a value every work-item stores, read back after its own store: what it reads is its own
+    (b"l[1] = 7; out[lid] = l[1];", False),
+    (b"out[lid] = l[1]; l[1] = 7;", True),
 ])
 def test_values_fields_and_components(body: bytes, racy: bool) -> None:
     src = (b"kernel void k(global float *out) {\n  local int l[4];\n  local float4 v[16];\n"
@@ -160,8 +188,10 @@ def test_values_fields_and_components(body: bytes, racy: bool) -> None:
 
 
 @pytest.mark.parametrize("body, racy", [
-    # "do I hold the maximum?": ties let several work-items store at once
-    (b"if (x[lid] == best[0]) w[0] = lid;", True),
+    # "do I hold the maximum?" of a value the work-group computed: ties let several store
+    (b"if (x[lid] == m[0]) w[0] = lid;", True),
+    # a key searched for in the input: the data may hold it once
+    (b"if (x[lid] == best[0]) w[0] = lid;", False),
     # a segment's first element: the data may let one work-item only pass the test
     (b"if (f[lid] == 1 && f[lid + 1] == 0) w[0] = lid;", False),
     # one side only behind a data test: some input makes a work-item other than 0 pass it
@@ -169,7 +199,7 @@ def test_values_fields_and_components(body: bytes, racy: bool) -> None:
 ])
 def test_guards_on_loaded_data(body: bytes, racy: bool) -> None:
     src = (b"kernel void k(global const int *x, global const int *f, global const int *best, global int *out) {\n"
-           b"  local int w[1];\n  int lid = get_local_id(0);\n  " + body + b"\n}\n")
+           b"  local int w[1], m[1];\n  int lid = get_local_id(0);\n  " + body + b"\n}\n")
     assert bool(lint(src)) == racy
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from tree_sitter import Node
@@ -26,14 +25,31 @@ ATOMIC_PREFIXES = ("atomic_", "atom_")
 JUMPS = {"return_statement", "break_statement", "continue_statement"}
 
 
-@dataclass(frozen=True)
 class Guard:
+    __slots__ = ("cond", "holds", "ev")
     cond: Node
     holds: bool  # the access happens where `cond` is true (False: where it is false)
-    ev: Any = None  # a helper's FrameEvaluator when `cond` is in a helper (None: the kernel's)
+    ev: Any  # a helper's FrameEvaluator when `cond` is in a helper (None: the kernel's)
+
+    __match_args__ = ("cond", "holds", "ev")
+
+    def __init__(self, cond: Node, holds: bool, ev: Any = None) -> None:
+        self.cond = cond
+        self.holds = holds
+        self.ev = ev
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(cond={self.cond!r}, holds={self.holds!r}, ev={self.ev!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.cond, self.holds, self.ev) == (other.cond, other.holds, other.ev)
+
+    def __hash__(self) -> int:
+        return hash((self.cond, self.holds, self.ev))
 
 
-@dataclass
 class Access:
     node: Node  # the outermost subscript_expression
     base: VarInfo
@@ -44,13 +60,73 @@ class Access:
     atomic: bool
     cfg_node: int
     guards: tuple[Guard, ...]
-    unknown_guard: bool = False  # under a `switch` or something else not modelled
-    ev: Any = None  # evaluates `indices`: a helper's FrameEvaluator (None: the kernel's)
-    offset: tuple[Offset, ...] = ()  # added to the first index: the pointer's distance from `base`
-    site: Node | None = None  # in a helper: the kernel's call it is made through
-    helper: str = ""  # in a helper: the function whose body holds `node`
-    roots: tuple[Node, ...] = ()  # kernel syntax its values also depend on (the call)
-    part: tuple = ()  # a field or component of the element (`parts_overlap`); () the whole
+    unknown_guard: bool  # under a `switch` or something else not modelled
+    ev: Any  # evaluates `indices`: a helper's FrameEvaluator (None: the kernel's)
+    offset: tuple[Offset, ...]  # added to the first index: the pointer's distance from `base`
+    site: Node | None  # in a helper: the kernel's call it is made through
+    helper: str  # in a helper: the function whose body holds `node`
+    roots: tuple[Node, ...]  # kernel syntax its values also depend on (the call)
+    part: tuple  # a field or component of the element (`parts_overlap`); () the whole
+
+    __match_args__ = ("node", "base", "space", "indices", "read", "write", "atomic", "cfg_node", "guards",
+                      "unknown_guard", "ev", "offset", "site", "helper", "roots", "part")
+
+    def __init__(
+        self,
+        node: Node,
+        base: VarInfo,
+        space: str,
+        indices: tuple[Node, ...],
+        read: bool,
+        write: bool,
+        atomic: bool,
+        cfg_node: int,
+        guards: tuple[Guard, ...],
+        unknown_guard: bool = False,
+        ev: Any = None,
+        offset: tuple[Offset, ...] = (),
+        site: Node | None = None,
+        helper: str = "",
+        roots: tuple[Node, ...] = (),
+        part: tuple = (),
+    ) -> None:
+        self.node = node
+        self.base = base
+        self.space = space
+        self.indices = indices
+        self.read = read
+        self.write = write
+        self.atomic = atomic
+        self.cfg_node = cfg_node
+        self.guards = guards
+        self.unknown_guard = unknown_guard
+        self.ev = ev
+        self.offset = offset
+        self.site = site
+        self.helper = helper
+        self.roots = roots
+        self.part = part
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"node={self.node!r}, " f"base={self.base!r}, "
+                f"space={self.space!r}, " f"indices={self.indices!r}, " f"read={self.read!r}, "
+                f"write={self.write!r}, " f"atomic={self.atomic!r}, " f"cfg_node={self.cfg_node!r}, "
+                f"guards={self.guards!r}, " f"unknown_guard={self.unknown_guard!r}, " f"ev={self.ev!r}, "
+                f"offset={self.offset!r}, " f"site={self.site!r}, " f"helper={self.helper!r}, "
+                f"roots={self.roots!r}, " f"part={self.part!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.node, self.base, self.space, self.indices, self.read, self.write, self.atomic,
+                self.cfg_node, self.guards, self.unknown_guard, self.ev, self.offset, self.site, self.helper,
+                self.roots, self.part)
+        theirs = (other.node, other.base, other.space, other.indices, other.read, other.write, other.atomic,
+                  other.cfg_node, other.guards, other.unknown_guard, other.ev, other.offset, other.site,
+                  other.helper, other.roots, other.part)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
     @property
     def anchor(self) -> Node:

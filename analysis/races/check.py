@@ -412,6 +412,8 @@ class _Kernel(HelperCalls):
         witness is (w1, w2, element, group of w1, group of w2)."""
         if self.same_value(first, second, bool(across)):
             return None  # every work-item stores the same value: benign, as Oclgrind deems it
+        if not across and (self.read_back(first, second) or self.read_back(second, first)):
+            return None
         k1, k2 = self.counters_of(first), self.counters_of(second)
         independent = set(k1) | set(k2) if across else \
             {k for k in set(k1) | set(k2) if self.assigning.get(k, set()) & between}
@@ -434,6 +436,20 @@ class _Kernel(HelperCalls):
             got = got or hit
         self.size = self.sizes[0]
         return got
+
+    def read_back(self, store: Access, load: Access) -> bool:
+        """A value every work-item stores (no guard, a value the work-group shares: `s.n =
+        n;`) read back after its own store (`s.m = s.n + 1;`): whichever work-item's store
+        the load sees, the value is the one it stored itself. The same-value policy, for a
+        load."""
+        if not store.write or store.read or store.atomic or store.guards or store.unknown_guard \
+                or store.site is not None or not load.read or load.write or load.atomic:
+            return False
+        after = self.reach_of(store.cfg_node, set(self.barriers))
+        before = self.reach_of(load.cfg_node, set(self.barriers))
+        if load.cfg_node not in after or store.cfg_node in before or store.cfg_node == load.cfg_node:
+            return False  # not first in every work-item (a loop, or the same statement)
+        return not self.stores_divergent(store)
 
     def same_value(self, first: Access, second: Access, across: bool) -> bool:
         """Two plain stores of one expression whose value the whole work-group shares (the

@@ -8,8 +8,8 @@ Unknown stays unknown, with one exception (`guard`): a condition on loaded data 
 a test some input passes in any one work-item (the race check then lets only one side of a
 race hang on one: two work-items passing it at once is what the data may rule out, as a
 segment's first element is one); a work-item's datum tested for equality with one value
-every work-item loads alike (`if (score[gid] == best[0])`, "do I hold the maximum?") is
-`DATA`, a test some inputs (ties) pass in several work-items at once.
+every work-item loads alike (`if (score[gid] == best[0])`, "do I hold the maximum?", the value
+in `__local` memory) is `DATA`, a test some inputs (ties) pass in several work-items at once.
 
 Macros that stand for arithmetic (`#define tid get_local_id(0)`, `#define IDX(d) ...`)
 are read through their expansions (races/macros.py), and the integer built-ins `min`,
@@ -97,11 +97,16 @@ class Evaluator:
             self._data = False
 
     def _common_load(self, node: Node | None, env: Env) -> bool:
-        """`best[0]`, `vals[WG - 1]`: a load whose index is the same in every work-item."""
+        """`best[0]`, `vals[WG - 1]`: a load of `__local` memory (what the work-group
+        computed: a reduction's result) whose index is the same in every work-item."""
         while node is not None and node.type == "parenthesized_expression" and node.named_children:
             node = node.named_children[-1]
         if node is None or node.type != "subscript_expression":
             return False
+        base = node.child_by_field_name("argument")
+        v = self.names.var(base) if base is not None else None
+        if v is None or not _in_local_memory(v):
+            return False  # an input: a key searched for, which the data may hold once
         index = node.child_by_field_name("index")
         here = self.value(index, env)
         other = self.value(index, Env((env.lid[0] + 1, env.lid[1] + 1, env.lid[2]), env.size, env.group,
@@ -294,6 +299,15 @@ class Evaluator:
         if fn in ("get_num_groups", "get_global_size", "get_global_offset"):
             return env.sample((fn, d))
         return self.expanded(node, env)
+
+
+def _in_local_memory(v: VarInfo) -> bool:
+    """A `__local` array or a pointer to `__local` memory (its declaration says so)."""
+    decl = v.decl.parent
+    while decl is not None and decl.type not in ("declaration", "parameter_declaration"):
+        decl = decl.parent
+    return decl is not None and any(q.type in ("type_qualifier", "address_space_qualifier")
+                                    and _text(q).lstrip("_") == "local" for q in decl.children)
 
 
 _IDS = frozenset({"get_local_id", "get_local_size", "get_enqueued_local_size", "get_group_id", "get_global_id",

@@ -10,7 +10,6 @@ has no target, and the accesses through it stay out of the check.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
@@ -23,10 +22,27 @@ MAX_DEPTH = 8  # pointer definitions followed, one through another
 Offset = tuple[Evaluator, Node, int]
 
 
-@dataclass(frozen=True)
 class Target:
+    __slots__ = ("base", "offset")
     base: VarInfo  # the kernel's __local array or shared pointer argument
-    offset: tuple[Offset, ...] = ()
+    offset: tuple[Offset, ...]
+
+    __match_args__ = ("base", "offset")
+
+    def __init__(self, base: VarInfo, offset: tuple[Offset, ...] = ()) -> None:
+        self.base = base
+        self.offset = offset
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(base={self.base!r}, offset={self.offset!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.base, self.offset) == (other.base, other.offset)
+
+    def __hash__(self) -> int:
+        return hash((self.base, self.offset))
 
 
 def _text(node: Node | None) -> str:
@@ -62,14 +78,45 @@ class FrameEvaluator(Evaluator):
         return super().identifier(node, env)
 
 
-@dataclass
 class Frame:
     names: Names
     ev: Evaluator
     defs: dict[int, Node]
     moved: set[int]  # variables assigned (or whose address is taken) in the body
     kernel: bool
-    bound: dict[int, Target] = field(default_factory=dict)  # pointer parameter -> the argument's target
+    bound: dict[int, Target]  # pointer parameter -> the argument's target
+
+    __match_args__ = ("names", "ev", "defs", "moved", "kernel", "bound")
+
+    def __init__(
+        self,
+        names: Names,
+        ev: Evaluator,
+        defs: dict[int, Node],
+        moved: set[int],
+        kernel: bool,
+        bound: dict[int, Target] | None = None,
+    ) -> None:
+        self.names = names
+        self.ev = ev
+        self.defs = defs
+        self.moved = moved
+        self.kernel = kernel
+        self.bound = {} if bound is None else bound
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"names={self.names!r}, " f"ev={self.ev!r}, "
+                f"defs={self.defs!r}, " f"moved={self.moved!r}, " f"kernel={self.kernel!r}, "
+                f"bound={self.bound!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.names, self.ev, self.defs, self.moved, self.kernel, self.bound)
+        theirs = (other.names, other.ev, other.defs, other.moved, other.kernel, other.bound)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
     def target(self, v: VarInfo, depth: int = 0) -> Target | None:
         """What the pointer or array `v` points into, if followed."""
