@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from cllint.analysis.records import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -22,39 +22,104 @@ if TYPE_CHECKING:
     from cllint.analysis.preprocessor.view import IncludeResolver
 
 
-@dataclass(frozen=True)
 class LintOptions:
-    target: Target = field(default_factory=lambda: Target.preset("CL1.2"))
-    select: tuple[str, ...] | None = None
-    ignore: tuple[str, ...] = ()
-    extend_select: tuple[str, ...] = ()
-    defines: tuple[tuple[str, str], ...] = ()
-    include_paths: tuple[str, ...] = ()
+    __slots__ = ("target", "select", "ignore", "extend_select", "defines", "include_paths", "mode", "std",
+                 "preview", "budget", "prelude", "options_known", "host_macros", "host_features",
+                 "program_note")
+    target: Target
+    select: tuple[str, ...] | None
+    ignore: tuple[str, ...]
+    extend_select: tuple[str, ...]
+    defines: tuple[tuple[str, str], ...]
+    include_paths: tuple[str, ...]
     # "portability": optional features must be guarded; "target": report what the
     # target lacks. The CLI picks "target" when --target/--features (or a device) is given.
-    mode: str = "portability"
+    mode: str
     # Portability mode at a known OpenCL C version (`--std` alone, a program's `-cl-std`; issue
     # 30): the source's language version, as "CL2.0", whose preset is then `target`. Its mandatory
     # features need no guard, its version floors and deprecations apply, arms no device of it
     # compiles are not checked. None: any version (the target is a CL1.2 stand-in).
-    std: str | None = None
-    preview: bool = False  # preview rules are opt-in (`--preview`, `preview = true`)
+    std: str | None
+    preview: bool  # preview rules are opt-in (`--preview`, `preview = true`)
     # Seconds for the rules of one file (None: no limit). When spent, the rule running is
     # stopped, the rest skipped, and one CL091 names them (analysis/budget.py).
-    budget: float | None = None
+    budget: float | None
     # The program around the file (issue 29): sources the host puts before it and `-include`
     # headers (absolute paths, in order; read as includes at offset 0 by the preprocessor).
-    prelude: tuple[str, ...] = ()
+    prelude: tuple[str, ...]
     # Whether the host's build options are known (a `[[program]]` names them): when not, no
     # report is made inside `#if` groups on macros nothing defines (preprocessor/choices.py).
-    options_known: bool = False
+    options_known: bool
     # Macro names the workspace's host code passes with `-D` (values unknown): never undeclared.
-    host_macros: tuple[str, ...] = ()
+    host_macros: tuple[str, ...]
     # Extensions and features the workspace's host code checks on the device before it builds
     # (`"cl_khr_fp16" in extensions`): their unguarded uses are the host's choice (CL301).
-    host_features: tuple[str, ...] = ()
+    host_features: tuple[str, ...]
     # CL007's note when the prelude was inferred (message, start, end in the file).
-    program_note: tuple[str, int, int] | None = None
+    program_note: tuple[str, int, int] | None
+
+    __match_args__ = ("target", "select", "ignore", "extend_select", "defines", "include_paths", "mode",
+                      "std", "preview", "budget", "prelude", "options_known", "host_macros", "host_features",
+                      "program_note")
+
+    def __init__(
+        self,
+        target: Target | None = None,
+        select: tuple[str, ...] | None = None,
+        ignore: tuple[str, ...] = (),
+        extend_select: tuple[str, ...] = (),
+        defines: tuple[tuple[str, str], ...] = (),
+        include_paths: tuple[str, ...] = (),
+        mode: str = "portability",
+        std: str | None = None,
+        preview: bool = False,
+        budget: float | None = None,
+        prelude: tuple[str, ...] = (),
+        options_known: bool = False,
+        host_macros: tuple[str, ...] = (),
+        host_features: tuple[str, ...] = (),
+        program_note: tuple[str, int, int] | None = None,
+    ) -> None:
+        self.target = Target.preset("CL1.2") if target is None else target
+        self.select = select
+        self.ignore = ignore
+        self.extend_select = extend_select
+        self.defines = defines
+        self.include_paths = include_paths
+        self.mode = mode
+        self.std = std
+        self.preview = preview
+        self.budget = budget
+        self.prelude = prelude
+        self.options_known = options_known
+        self.host_macros = host_macros
+        self.host_features = host_features
+        self.program_note = program_note
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"target={self.target!r}, " f"select={self.select!r}, "
+                f"ignore={self.ignore!r}, " f"extend_select={self.extend_select!r}, "
+                f"defines={self.defines!r}, " f"include_paths={self.include_paths!r}, "
+                f"mode={self.mode!r}, " f"std={self.std!r}, " f"preview={self.preview!r}, "
+                f"budget={self.budget!r}, " f"prelude={self.prelude!r}, "
+                f"options_known={self.options_known!r}, " f"host_macros={self.host_macros!r}, "
+                f"host_features={self.host_features!r}, " f"program_note={self.program_note!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.target, self.select, self.ignore, self.extend_select, self.defines, self.include_paths,
+                self.mode, self.std, self.preview, self.budget, self.prelude, self.options_known,
+                self.host_macros, self.host_features, self.program_note)
+        theirs = (other.target, other.select, other.ignore, other.extend_select, other.defines,
+                  other.include_paths, other.mode, other.std, other.preview, other.budget, other.prelude,
+                  other.options_known, other.host_macros, other.host_features, other.program_note)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.target, self.select, self.ignore, self.extend_select, self.defines,
+                     self.include_paths, self.mode, self.std, self.preview, self.budget, self.prelude,
+                     self.options_known, self.host_macros, self.host_features, self.program_note))
 
     def rules(self) -> list[type[Rule]]:
         return list(_selected(self.select, self.ignore, self.extend_select, self.preview))

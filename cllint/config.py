@@ -8,14 +8,13 @@ Every problem is a `ConfigError` whose `str()` reads `path:line: message`.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cllint.analysis.records import replace
 from cllint.analysis.features import KNOWN_VERSIONS, Version
 from cllint.analysis.target import Target, TargetError
 
@@ -68,21 +67,74 @@ class ConfigError(Exception):
         return f"{where}: {self.message}"
 
 
-@dataclass
 class Settings:
-    std: str | None = None  # "CL1.2": the source's OpenCL C version (portability mode at it, issue 30)
-    target: str | None = None  # a preset name or "device:N"
-    features: str | None = None  # clang-style overrides, "+__opencl_c_fp64,-cl_khr_fp16"
-    include: list[Path] = field(default_factory=list)  # absolute, or relative to the cwd (CLI)
-    define: dict[str, str] = field(default_factory=dict)
-    select: list[str] | None = None  # None: the default rule selection
-    ignore: list[str] = field(default_factory=list)
-    extend_select: list[str] = field(default_factory=list)
-    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)  # glob -> codes
-    exclude: list[str] = field(default_factory=list)  # globs
-    preview: bool | None = None  # preview rules are opt-in, as in ruff
-    programs: list[ProgramSpec] = field(default_factory=list)  # `[[program]]`: how hosts build
-    source: Path | None = None  # the configuration file these came from
+    std: str | None  # "CL1.2": the source's OpenCL C version (portability mode at it, issue 30)
+    target: str | None  # a preset name or "device:N"
+    features: str | None  # clang-style overrides, "+__opencl_c_fp64,-cl_khr_fp16"
+    include: list[Path]  # absolute, or relative to the cwd (CLI)
+    define: dict[str, str]
+    select: list[str] | None  # None: the default rule selection
+    ignore: list[str]
+    extend_select: list[str]
+    per_file_ignores: dict[str, list[str]]  # glob -> codes
+    exclude: list[str]  # globs
+    preview: bool | None  # preview rules are opt-in, as in ruff
+    programs: list[ProgramSpec]  # `[[program]]`: how hosts build
+    source: Path | None  # the configuration file these came from
+
+    __match_args__ = ("std", "target", "features", "include", "define", "select", "ignore", "extend_select",
+                      "per_file_ignores", "exclude", "preview", "programs", "source")
+
+    def __init__(
+        self,
+        std: str | None = None,
+        target: str | None = None,
+        features: str | None = None,
+        include: list[Path] | None = None,
+        define: dict[str, str] | None = None,
+        select: list[str] | None = None,
+        ignore: list[str] | None = None,
+        extend_select: list[str] | None = None,
+        per_file_ignores: dict[str, list[str]] | None = None,
+        exclude: list[str] | None = None,
+        preview: bool | None = None,
+        programs: list[ProgramSpec] | None = None,
+        source: Path | None = None,
+    ) -> None:
+        self.std = std
+        self.target = target
+        self.features = features
+        self.include = [] if include is None else include
+        self.define = {} if define is None else define
+        self.select = select
+        self.ignore = [] if ignore is None else ignore
+        self.extend_select = [] if extend_select is None else extend_select
+        self.per_file_ignores = {} if per_file_ignores is None else per_file_ignores
+        self.exclude = [] if exclude is None else exclude
+        self.preview = preview
+        self.programs = [] if programs is None else programs
+        self.source = source
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"std={self.std!r}, " f"target={self.target!r}, "
+                f"features={self.features!r}, " f"include={self.include!r}, " f"define={self.define!r}, "
+                f"select={self.select!r}, " f"ignore={self.ignore!r}, "
+                f"extend_select={self.extend_select!r}, " f"per_file_ignores={self.per_file_ignores!r}, "
+                f"exclude={self.exclude!r}, " f"preview={self.preview!r}, " f"programs={self.programs!r}, "
+                f"source={self.source!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.std, self.target, self.features, self.include, self.define, self.select, self.ignore,
+                self.extend_select, self.per_file_ignores, self.exclude, self.preview, self.programs,
+                self.source)
+        theirs = (other.std, other.target, other.features, other.include, other.define, other.select,
+                  other.ignore, other.extend_select, other.per_file_ignores, other.exclude, other.preview,
+                  other.programs, other.source)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
 class ProgramSpec:
@@ -435,7 +487,7 @@ class _Reader:
 
     def check_target(self, s: Settings, table: dict[str, object]) -> None:
         """Build the target once so bad combinations and overrides point at their line."""
-        base_settings = dataclasses.replace(s, features=None)
+        base_settings = replace(s, features=None)
         try:
             # A device is unknown until run time: check overrides against bare 3.0.
             base = build_target(base_settings, device_reader=lambda index: Target.preset("CL3.0"))
@@ -526,12 +578,12 @@ def merge(settings: Settings, cli_overrides: Mapping[str, object]) -> Settings:
     name), extends `include`, `ignore`, `extend_select`, `exclude`, `per_file_ignores`, and
     its `define` values win per macro.
     """
-    fields = {f.name for f in dataclasses.fields(Settings)}
+    fields = set(Settings.__match_args__)
     given = {k: v for k, v in cli_overrides.items() if v is not None}
     unknown = set(given) - fields
     if unknown:
         raise ValueError(f"unknown settings field(s): {', '.join(sorted(unknown))}")
-    out = dataclasses.replace(
+    out = replace(
         settings,
         include=list(settings.include),
         define=dict(settings.define),

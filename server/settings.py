@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cllint.analysis.records import replace
 from cllint.analysis.lint import LintOptions
 from cllint.analysis.registry import is_valid_selector
 from cllint.analysis.target import Target

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
+from cllint.analysis.records import replace
 from cllint.analysis.diagnostics import Severity
 from cllint.analysis.lint import LintOptions, lint_tree
 from cllint.analysis.registry import all_rules

@@ -4,9 +4,9 @@ Inputs are generated and sized to run in seconds; nothing here asserts a time.""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
+from cllint.analysis.records import replace
 from cllint.analysis.lint import LintOptions, lint_tree
 from cllint.analysis.registry import rule
 from cllint.grammar import parse

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
@@ -24,6 +24,7 @@ sys.path.insert(0, str(TESTS))
 
 from edit_fuzzer import EditFuzzer, to_bytes  # noqa: E402
 
+from cllint.analysis.records import replace  # noqa: E402
 from cllint.analysis.db import Change, Host, TextEdit  # noqa: E402
 from cllint.analysis.lint import LintOptions  # noqa: E402
 from cllint.analysis.target import Target  # noqa: E402

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from cllint.analysis.records import replace
 from functools import cache
 
 from tree_sitter import Node, Tree

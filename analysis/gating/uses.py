@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from cllint.analysis.records import replace
 from functools import cache, lru_cache
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -159,15 +159,43 @@ def _moved(use: Use, delta: int) -> Use:
                use.defined_at, use.floor, use.overload)
 
 
-@dataclass(frozen=True, slots=True)
 class _Part:
     """What one part of a function body holds, offsets relative to its start. Nothing
     in it depends on the code around the part: its parent is always the body's braces."""
 
+    __slots__ = ("uses", "calls", "literals", "definitions")
     uses: tuple[Use, ...]
     calls: tuple[Use, ...]  # built-in calls, to drop where the file defines the name
     literals: tuple[Literal, ...]
     definitions: tuple[tuple[int, str | None], ...]
+
+    __match_args__ = ("uses", "calls", "literals", "definitions")
+
+    def __init__(
+        self,
+        uses: tuple[Use, ...],
+        calls: tuple[Use, ...],
+        literals: tuple[Literal, ...],
+        definitions: tuple[tuple[int, str | None], ...],
+    ) -> None:
+        self.uses = uses
+        self.calls = calls
+        self.literals = literals
+        self.definitions = definitions
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"uses={self.uses!r}, " f"calls={self.calls!r}, "
+                f"literals={self.literals!r}, " f"definitions={self.definitions!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.uses, self.calls, self.literals, self.definitions)
+        theirs = (other.uses, other.calls, other.literals, other.definitions)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.uses, self.calls, self.literals, self.definitions))
 
 
 _EMPTY_PART = _Part((), (), (), ())

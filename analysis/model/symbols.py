@@ -16,7 +16,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import ChainMap
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from cllint.analysis.records import replace
 
 from functools import cache, partial
 from operator import attrgetter
@@ -80,10 +80,11 @@ def _walk_query() -> Query:
     return Query(lang, f"[{alts}] @n")
 
 
-@dataclass(frozen=True, eq=False)
 class FunctionInfo:
     """File-level facts about one function name: its signature, kernels' attributes, declarations."""
 
+    __slots__ = ("name", "symbol", "is_kernel", "return_type", "_params", "attributes", "definition",
+                 "prototypes")
     name: str
     symbol: Symbol
     is_kernel: bool
@@ -94,6 +95,35 @@ class FunctionInfo:
     attributes: tuple[Attribute, ...]
     definition: Node | None  # the function_definition, if the file has one
     prototypes: tuple[Node, ...]  # declarations without a body
+
+    __match_args__ = ("name", "symbol", "is_kernel", "return_type", "_params", "attributes", "definition",
+                      "prototypes")
+
+    def __init__(
+        self,
+        name: str,
+        symbol: Symbol,
+        is_kernel: bool,
+        return_type: Type,
+        _params: tuple[Symbol, ...] | Callable[[], tuple[Symbol, ...]],
+        attributes: tuple[Attribute, ...],
+        definition: Node | None,
+        prototypes: tuple[Node, ...],
+    ) -> None:
+        self.name = name
+        self.symbol = symbol
+        self.is_kernel = is_kernel
+        self.return_type = return_type
+        self._params = _params
+        self.attributes = attributes
+        self.definition = definition
+        self.prototypes = prototypes
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"name={self.name!r}, " f"symbol={self.symbol!r}, "
+                f"is_kernel={self.is_kernel!r}, " f"return_type={self.return_type!r}, "
+                f"_params={self._params!r}, " f"attributes={self.attributes!r}, "
+                f"definition={self.definition!r}, " f"prototypes={self.prototypes!r})")
 
     @property
     def params(self) -> tuple[Symbol, ...]:
@@ -119,19 +149,66 @@ class FunctionInfo:
             return None
 
 
-@dataclass
 class FileIndex:
-    functions: dict[str, FunctionInfo] = field(default_factory=dict)
-    globals: dict[str, Symbol] = field(default_factory=dict)
-    typedefs: dict[str, Typedef] = field(default_factory=dict)
-    typedef_symbols: dict[str, Symbol] = field(default_factory=dict)
-    tags: dict[str, Type] = field(default_factory=dict)
-    tag_symbols: dict[str, Symbol] = field(default_factory=dict)
-    enumerators: dict[str, Symbol] = field(default_factory=dict)
-    field_nodes: dict[tuple[int, str], Node] = field(default_factory=dict)
-    definitions: list[Node] = field(default_factory=list)  # every function_definition, in order
-    scope: Scope = field(default_factory=lambda: Scope(ScopeKind.FILE, 0, 0))
-    refs: dict[int, Symbol] = field(default_factory=dict)  # file-scope name nodes -> symbols
+    functions: dict[str, FunctionInfo]
+    globals: dict[str, Symbol]
+    typedefs: dict[str, Typedef]
+    typedef_symbols: dict[str, Symbol]
+    tags: dict[str, Type]
+    tag_symbols: dict[str, Symbol]
+    enumerators: dict[str, Symbol]
+    field_nodes: dict[tuple[int, str], Node]
+    definitions: list[Node]  # every function_definition, in order
+    scope: Scope
+    refs: dict[int, Symbol]  # file-scope name nodes -> symbols
+
+    __match_args__ = ("functions", "globals", "typedefs", "typedef_symbols", "tags", "tag_symbols",
+                      "enumerators", "field_nodes", "definitions", "scope", "refs")
+
+    def __init__(
+        self,
+        functions: dict[str, FunctionInfo] | None = None,
+        globals: dict[str, Symbol] | None = None,
+        typedefs: dict[str, Typedef] | None = None,
+        typedef_symbols: dict[str, Symbol] | None = None,
+        tags: dict[str, Type] | None = None,
+        tag_symbols: dict[str, Symbol] | None = None,
+        enumerators: dict[str, Symbol] | None = None,
+        field_nodes: dict[tuple[int, str], Node] | None = None,
+        definitions: list[Node] | None = None,
+        scope: Scope | None = None,
+        refs: dict[int, Symbol] | None = None,
+    ) -> None:
+        self.functions = {} if functions is None else functions
+        self.globals = {} if globals is None else globals
+        self.typedefs = {} if typedefs is None else typedefs
+        self.typedef_symbols = {} if typedef_symbols is None else typedef_symbols
+        self.tags = {} if tags is None else tags
+        self.tag_symbols = {} if tag_symbols is None else tag_symbols
+        self.enumerators = {} if enumerators is None else enumerators
+        self.field_nodes = {} if field_nodes is None else field_nodes
+        self.definitions = [] if definitions is None else definitions
+        self.scope = Scope(ScopeKind.FILE, 0, 0) if scope is None else scope
+        self.refs = {} if refs is None else refs
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"functions={self.functions!r}, " f"globals={self.globals!r}, "
+                f"typedefs={self.typedefs!r}, " f"typedef_symbols={self.typedef_symbols!r}, "
+                f"tags={self.tags!r}, " f"tag_symbols={self.tag_symbols!r}, "
+                f"enumerators={self.enumerators!r}, " f"field_nodes={self.field_nodes!r}, "
+                f"definitions={self.definitions!r}, " f"scope={self.scope!r}, " f"refs={self.refs!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.functions, self.globals, self.typedefs, self.typedef_symbols, self.tags,
+                self.tag_symbols, self.enumerators, self.field_nodes, self.definitions, self.scope, self.refs)
+        theirs = (other.functions, other.globals, other.typedefs, other.typedef_symbols, other.tags,
+                  other.tag_symbols, other.enumerators, other.field_nodes, other.definitions, other.scope,
+                  other.refs)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
     def lookup(self, name: str) -> Symbol | None:
         f = self.functions.get(name)
@@ -389,11 +466,11 @@ def _follow(item: Node, path: tuple[int, ...], kind: str, name: bytes) -> Node |
     return n if n is not None and n.type == kind and n.text == name else None
 
 
-@dataclass(frozen=True, slots=True)
 class _Head:
     """A function head's reading without its nodes: the names are found again by the
     child-index paths to them (the same text parses to the same subtree)."""
 
+    __slots__ = ("spec", "name", "type", "space", "cv", "attributes", "name_at", "params")
     spec: Specifiers
     name: str | None
     type: Type
@@ -403,6 +480,46 @@ class _Head:
     name_at: tuple[tuple[int, ...], str, bytes] | None
     # (name, type, cv, where its name node is) per parameter
     params: tuple[tuple[str | None, Type, frozenset[str], tuple[tuple[int, ...], str, bytes] | None], ...]
+
+    __match_args__ = ("spec", "name", "type", "space", "cv", "attributes", "name_at", "params")
+
+    def __init__(
+        self,
+        spec: Specifiers,
+        name: str | None,
+        type: Type,
+        space: AddressSpace | None,
+        cv: frozenset[str],
+        attributes: tuple[Attribute, ...],
+        name_at: tuple[tuple[int, ...], str, bytes] | None,
+        params: tuple[tuple[str | None, Type, frozenset[str], tuple[tuple[int, ...], str, bytes] | None], ...],
+    ) -> None:
+        self.spec = spec
+        self.name = name
+        self.type = type
+        self.space = space
+        self.cv = cv
+        self.attributes = attributes
+        self.name_at = name_at
+        self.params = params
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"spec={self.spec!r}, " f"name={self.name!r}, "
+                f"type={self.type!r}, " f"space={self.space!r}, " f"cv={self.cv!r}, "
+                f"attributes={self.attributes!r}, " f"name_at={self.name_at!r}, " f"params={self.params!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.spec, self.name, self.type, self.space, self.cv, self.attributes, self.name_at,
+                self.params)
+        theirs = (other.spec, other.name, other.type, other.space, other.cv, other.attributes, other.name_at,
+                  other.params)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.spec, self.name, self.type, self.space, self.cv, self.attributes, self.name_at,
+                     self.params))
 
     @classmethod
     def of(cls, got: Declared, spec: Specifiers, item: Node) -> _Head | None:

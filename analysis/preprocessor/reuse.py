@@ -17,7 +17,6 @@ the last region's end (the text's length); they are handled on their own.
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, FileId, Span
 from ..records import replace
@@ -41,16 +40,49 @@ __all__ = ["forget", "remember", "reused_view"]
 Region = tuple[int, int, Branch]
 
 
-@dataclass(frozen=True, slots=True)
 class _Build:
     """What the last build of a file read and made."""
 
+    __slots__ = ("length", "macros", "has_resolver", "calls", "regions", "view")
     length: int  # of the text
     macros: tuple[tuple[str, str], ...]
     has_resolver: bool
     calls: tuple[ResolverCall, ...]
     regions: list[Region]  # as the builder appended them, before merging
     view: PreprocessorView
+
+    __match_args__ = ("length", "macros", "has_resolver", "calls", "regions", "view")
+
+    def __init__(
+        self,
+        length: int,
+        macros: tuple[tuple[str, str], ...],
+        has_resolver: bool,
+        calls: tuple[ResolverCall, ...],
+        regions: list[Region],
+        view: PreprocessorView,
+    ) -> None:
+        self.length = length
+        self.macros = macros
+        self.has_resolver = has_resolver
+        self.calls = calls
+        self.regions = regions
+        self.view = view
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"length={self.length!r}, " f"macros={self.macros!r}, "
+                f"has_resolver={self.has_resolver!r}, " f"calls={self.calls!r}, "
+                f"regions={self.regions!r}, " f"view={self.view!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.length, self.macros, self.has_resolver, self.calls, self.regions, self.view)
+        theirs = (other.length, other.macros, other.has_resolver, other.calls, other.regions, other.view)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.length, self.macros, self.has_resolver, self.calls, self.regions, self.view))
 
 
 _LAST: dict[FileId, _Build] = {}

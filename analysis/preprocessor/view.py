@@ -11,7 +11,6 @@ Nothing here reads files: `#include` goes through the injected `include_resolver
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, FileId, Severity, Span
 from ..target import Target
@@ -63,12 +62,38 @@ MAX_INCLUDE_DEPTH = 64
 _MAX_CHAIN = 16  # conditional redefinitions folded into one guarded value
 
 
-@dataclass
 class _Group:
     opening: Directive
     parent: Branch
     raws: list[Node]
-    seen_else: bool = False
+    seen_else: bool
+
+    __match_args__ = ("opening", "parent", "raws", "seen_else")
+
+    def __init__(
+        self,
+        opening: Directive,
+        parent: Branch,
+        raws: list[Node],
+        seen_else: bool = False,
+    ) -> None:
+        self.opening = opening
+        self.parent = parent
+        self.raws = raws
+        self.seen_else = seen_else
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"opening={self.opening!r}, " f"parent={self.parent!r}, "
+                f"raws={self.raws!r}, " f"seen_else={self.seen_else!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.opening, self.parent, self.raws, self.seen_else)
+        theirs = (other.opening, other.parent, other.raws, other.seen_else)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
 def build_view(
@@ -161,7 +186,6 @@ def with_prelude(directives: list[Directive], resolver: IncludeResolver | None) 
         return directives
     made = [Directive("include", 0, 0, PRELUDE, "", -1, path=p, path_start=0, path_end=0) for p in prelude]
     return [*made, *directives]
-
 
 
 class _Builder:

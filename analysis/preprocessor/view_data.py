@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, KeysView
-from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, FileId, Span
 from ..digest import blake2b
@@ -30,7 +29,6 @@ def _and3(a: bool | None, b: bool | None) -> bool | None:
     return True
 
 
-@dataclass(eq=False)
 class Branch:
     """One arm of a conditional group (or the file root); identity matters, not value."""
 
@@ -39,9 +37,31 @@ class Branch:
     active: bool | None  # against the view's target and defines, ancestors included
     file: FileId
     start: int  # offset of the directive opening the arm (in `file`)
-    depth: int = 0
-    _ancestors: frozenset[int] | None = field(default=None, repr=False)
-    _combined: Condition | None = field(default=None, repr=False)
+    depth: int
+    _ancestors: frozenset[int] | None
+    _combined: Condition | None
+
+    __match_args__ = ("parent", "own", "active", "file", "start", "depth", "_ancestors", "_combined")
+
+    def __init__(
+        self,
+        parent: Branch | None,
+        own: Condition,
+        active: bool | None,
+        file: FileId,
+        start: int,
+        depth: int = 0,
+        _ancestors: frozenset[int] | None = None,
+        _combined: Condition | None = None,
+    ) -> None:
+        self.parent = parent
+        self.own = own
+        self.active = active
+        self.file = file
+        self.start = start
+        self.depth = depth
+        self._ancestors = _ancestors
+        self._combined = _combined
 
     def __repr__(self) -> str:
         return f"Branch({self.own!s}, active={self.active}, file={self.file!r}, start={self.start})"
@@ -76,40 +96,148 @@ class Branch:
         return self._combined
 
 
-@dataclass(frozen=True, slots=True)
 class MacroDef:
+    __slots__ = ("name", "params", "body", "span", "variadic", "conditional")
     name: str
     params: tuple[str, ...] | None  # None: object-like
     body: str
     span: Span  # the macro name in its `#define`
-    variadic: bool = False
-    conditional: bool = False  # defined in an arm whose activity is unknown
+    variadic: bool
+    conditional: bool  # defined in an arm whose activity is unknown
+
+    __match_args__ = ("name", "params", "body", "span", "variadic", "conditional")
+
+    def __init__(
+        self,
+        name: str,
+        params: tuple[str, ...] | None,
+        body: str,
+        span: Span,
+        variadic: bool = False,
+        conditional: bool = False,
+    ) -> None:
+        self.name = name
+        self.params = params
+        self.body = body
+        self.span = span
+        self.variadic = variadic
+        self.conditional = conditional
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"name={self.name!r}, " f"params={self.params!r}, "
+                f"body={self.body!r}, " f"span={self.span!r}, " f"variadic={self.variadic!r}, "
+                f"conditional={self.conditional!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.name, self.params, self.body, self.span, self.variadic, self.conditional)
+        theirs = (other.name, other.params, other.body, other.span, other.variadic, other.conditional)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.params, self.body, self.span, self.variadic, self.conditional))
 
 
-@dataclass(frozen=True, slots=True)
 class _MacroEvent:
+    __slots__ = ("offset", "name", "macro", "branch")
     offset: int  # main-file offset from which it applies
     name: str
     macro: MacroDef | None  # None: #undef
     branch: Branch
 
+    __match_args__ = ("offset", "name", "macro", "branch")
 
-@dataclass(frozen=True, slots=True)
+    def __init__(self, offset: int, name: str, macro: MacroDef | None, branch: Branch) -> None:
+        self.offset = offset
+        self.name = name
+        self.macro = macro
+        self.branch = branch
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"offset={self.offset!r}, " f"name={self.name!r}, "
+                f"macro={self.macro!r}, " f"branch={self.branch!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.offset, self.name, self.macro, self.branch)
+        theirs = (other.offset, other.name, other.macro, other.branch)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.offset, self.name, self.macro, self.branch))
+
+
 class IncludeRef:
+    __slots__ = ("span", "path", "angled", "resolved", "active")
     span: Span  # the path text, delimiters included
     path: str
     angled: bool
     resolved: FileId | None
     active: bool | None  # activity of the arm holding the directive; False: not followed
 
+    __match_args__ = ("span", "path", "angled", "resolved", "active")
 
-@dataclass(frozen=True, slots=True)
+    def __init__(
+        self,
+        span: Span,
+        path: str,
+        angled: bool,
+        resolved: FileId | None,
+        active: bool | None,
+    ) -> None:
+        self.span = span
+        self.path = path
+        self.angled = angled
+        self.resolved = resolved
+        self.active = active
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"span={self.span!r}, " f"path={self.path!r}, "
+                f"angled={self.angled!r}, " f"resolved={self.resolved!r}, " f"active={self.active!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.span, self.path, self.angled, self.resolved, self.active)
+        theirs = (other.span, other.path, other.angled, other.resolved, other.active)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.span, self.path, self.angled, self.resolved, self.active))
+
+
 class PragmaEvent:
+    __slots__ = ("offset", "span", "name", "behavior", "branch")
     offset: int
     span: Span
     name: str  # extension name or "all"
     behavior: str
     branch: Branch
+
+    __match_args__ = ("offset", "span", "name", "behavior", "branch")
+
+    def __init__(self, offset: int, span: Span, name: str, behavior: str, branch: Branch) -> None:
+        self.offset = offset
+        self.span = span
+        self.name = name
+        self.behavior = behavior
+        self.branch = branch
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"offset={self.offset!r}, " f"span={self.span!r}, "
+                f"name={self.name!r}, " f"behavior={self.behavior!r}, " f"branch={self.branch!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.offset, self.span, self.name, self.behavior, self.branch)
+        theirs = (other.offset, other.span, other.name, other.behavior, other.branch)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.offset, self.span, self.name, self.behavior, self.branch))
 
 
 class PreprocessorView:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -36,7 +35,6 @@ class Group(str, Enum):
     REMOVED = "removed"  # kept so the code never changes meaning
 
 
-@dataclass
 class RuleContext:
     """Everything a rule may read about one file. Rules never read raw text to decide."""
 
@@ -45,13 +43,50 @@ class RuleContext:
     tree: Tree
     target: Target
     # Filled in by the model as it lands; rules check for None where optional.
-    preprocessor: Any = None
-    model: Any = None
-    options: dict[str, Any] = field(default_factory=dict)
+    preprocessor: Any
+    model: Any
+    options: dict[str, Any]
     # What several rules of one run share (a family's analysis of the file), by family, with
     # the focus it was made for: made by the first rule that asks, gone with the run, so that
     # no result outlives the tree, view and options it was read from (issue 33).
-    shared: dict[str, tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
+    shared: dict[str, tuple[Any, Any]]
+
+    __match_args__ = ("file", "source", "tree", "target", "preprocessor", "model", "options", "shared")
+
+    def __init__(
+        self,
+        file: str,
+        source: bytes,
+        tree: Tree,
+        target: Target,
+        preprocessor: Any = None,
+        model: Any = None,
+        options: dict[str, Any] | None = None,
+        shared: dict[str, tuple[Any, Any]] | None = None,
+    ) -> None:
+        self.file = file
+        self.source = source
+        self.tree = tree
+        self.target = target
+        self.preprocessor = preprocessor
+        self.model = model
+        self.options = {} if options is None else options
+        self.shared = {} if shared is None else shared
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"file={self.file!r}, " f"source={self.source!r}, "
+                f"tree={self.tree!r}, " f"target={self.target!r}, " f"preprocessor={self.preprocessor!r}, "
+                f"model={self.model!r}, " f"options={self.options!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.file, self.source, self.tree, self.target, self.preprocessor, self.model, self.options)
+        theirs = (other.file, other.source, other.tree, other.target, other.preprocessor, other.model,
+                  other.options)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
     def memo(self, family: str, compute: Callable[[], T]) -> T:
         """`compute()` once per run and focus (a run's local rules read another focus)."""
