@@ -19,7 +19,7 @@ import itertools
 import re
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from cllint.analysis.records import replace
 from typing import Any
 
 from tree_sitter import Node, Tree
@@ -68,17 +68,57 @@ _READS_MEMORY = ("atomic_", "atom_", "read_image", "vload", "work_group_", "sub_
 MAX_MACRO_WORDS = 64  # names read as possible id macros per kernel
 
 
-
-@dataclass(frozen=True)
 class Race:
+    __slots__ = ("code", "start", "end", "message", "notes", "fix", "fix_title", "across_groups")
     code: str  # CL210 local, CL211 global, CL212 fence flags
     start: int
     end: int
     message: str
     notes: tuple[tuple[int, int, str], ...]
-    fix: tuple[tuple[int, int, str], ...] = ()
-    fix_title: str = ""
-    across_groups: bool = False  # two work-groups: no barrier can order them
+    fix: tuple[tuple[int, int, str], ...]
+    fix_title: str
+    across_groups: bool  # two work-groups: no barrier can order them
+
+    __match_args__ = ("code", "start", "end", "message", "notes", "fix", "fix_title", "across_groups")
+
+    def __init__(
+        self,
+        code: str,
+        start: int,
+        end: int,
+        message: str,
+        notes: tuple[tuple[int, int, str], ...],
+        fix: tuple[tuple[int, int, str], ...] = (),
+        fix_title: str = "",
+        across_groups: bool = False,
+    ) -> None:
+        self.code = code
+        self.start = start
+        self.end = end
+        self.message = message
+        self.notes = notes
+        self.fix = fix
+        self.fix_title = fix_title
+        self.across_groups = across_groups
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"code={self.code!r}, " f"start={self.start!r}, "
+                f"end={self.end!r}, " f"message={self.message!r}, " f"notes={self.notes!r}, "
+                f"fix={self.fix!r}, " f"fix_title={self.fix_title!r}, "
+                f"across_groups={self.across_groups!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.code, self.start, self.end, self.message, self.notes, self.fix, self.fix_title,
+                self.across_groups)
+        theirs = (other.code, other.start, other.end, other.message, other.notes, other.fix, other.fix_title,
+                  other.across_groups)
+        return mine == theirs
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.start, self.end, self.message, self.notes, self.fix, self.fix_title,
+                     self.across_groups))
 
 
 def _text(node: Node | None, limit: int = 40) -> str:
@@ -922,14 +962,31 @@ def _step(ev: Evaluator, update: Node | None, key: int, env: Env) -> int | None:
     return None
 
 
-@dataclass(frozen=True)
 class Asked:
     """Which dimensions a kernel asks about (directly or through macros): `local`, its place
     in the work-group (`get_local_id`, `get_local_size`); `grid`, its place among work-groups
     (`get_global_id`, `get_group_id`, `get_num_groups`, `get_global_size`)."""
 
+    __slots__ = ("local", "grid")
     local: frozenset[int]
     grid: frozenset[int]
+
+    __match_args__ = ("local", "grid")
+
+    def __init__(self, local: frozenset[int], grid: frozenset[int]) -> None:
+        self.local = local
+        self.grid = grid
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(local={self.local!r}, grid={self.grid!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.local, self.grid) == (other.local, other.grid)
+
+    def __hash__(self) -> int:
+        return hash((self.local, self.grid))
 
     @property
     def anything(self) -> bool:

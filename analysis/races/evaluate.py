@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 import copy
-from dataclasses import dataclass, field
 from typing import Any
 
 from tree_sitter import Node
@@ -33,13 +32,41 @@ INT_TYPES = re.compile(r"^(const\s+)?(unsigned\s+|signed\s+)?(char|short|int|lon
 _INT = re.compile(r"^(-?)\s*(0[xX][0-9a-fA-F]+|\d+)[uUlL]*$")  # the grammar folds a sign into `-1`
 
 
-@dataclass
 class Env:
     lid: tuple[int, int, int]
     size: tuple[int, int, int]
     group: tuple[int, int, int]
-    counters: dict[int, int] = field(default_factory=dict)  # loop variable key -> value
-    sample: Callable[[object], int] = lambda symbol: 1_000_003
+    counters: dict[int, int]  # loop variable key -> value
+    sample: Callable[[object], int]
+
+    __match_args__ = ("lid", "size", "group", "counters", "sample")
+
+    def __init__(
+        self,
+        lid: tuple[int, int, int],
+        size: tuple[int, int, int],
+        group: tuple[int, int, int],
+        counters: dict[int, int] | None = None,
+        sample: Callable[[object], int] = lambda symbol: 1_000_003,
+    ) -> None:
+        self.lid = lid
+        self.size = size
+        self.group = group
+        self.counters = {} if counters is None else counters
+        self.sample = sample
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"lid={self.lid!r}, " f"size={self.size!r}, "
+                f"group={self.group!r}, " f"counters={self.counters!r}, " f"sample={self.sample!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.lid, self.size, self.group, self.counters, self.sample)
+        theirs = (other.lid, other.size, other.group, other.counters, other.sample)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
 class _Data:

@@ -15,7 +15,6 @@ arguments are checked (CL204) only when the macro is the built-in's name alone
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -40,11 +39,29 @@ _OPAQUE = Token("id", "\x00arg")  # one argument of the use: never a macro, neve
 _MAX_RESOLVED = 4096
 
 
-@dataclass(frozen=True)
 class MacroSync:
+    __slots__ = ("macro", "call", "alias")
     macro: str  # the macro used, e.g. 'SYNC_THREADS'
     call: str  # the built-in its expansion calls, e.g. 'barrier'
-    alias: bool = False  # the macro is the built-in's name: the use's arguments are the call's
+    alias: bool  # the macro is the built-in's name: the use's arguments are the call's
+
+    __match_args__ = ("macro", "call", "alias")
+
+    def __init__(self, macro: str, call: str, alias: bool = False) -> None:
+        self.macro = macro
+        self.call = call
+        self.alias = alias
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(macro={self.macro!r}, call={self.call!r}, alias={self.alias!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.macro, self.call, self.alias) == (other.macro, other.call, other.alias)
+
+    def __hash__(self) -> int:
+        return hash((self.macro, self.call, self.alias))
 
 
 # A use of a macro in a function: (start, end, name, argument count; -1: no parentheses,
