@@ -274,8 +274,8 @@ class _Kernel(HelperCalls):
                     uses.setdefault(m.text, m)
             else:
                 fn = m.child_by_field_name("function")
-                if fn is not None and fn.type == "identifier" and fn.text and fn.text.decode() not in self.fa.functions \
-                        and not fn.text.startswith(b"get_") and m.text:
+                name = fn.text.decode() if fn is not None and fn.type == "identifier" and fn.text else ""
+                if name and name not in self.fa.functions and not name.startswith("get_") and m.text:
                     uses.setdefault(m.text, m)
         out: list[tuple[str, str]] = []
         for text in sorted(uses)[:MAX_MACRO_WORDS]:
@@ -892,14 +892,12 @@ def _number(node: Node) -> float | None:
     if node.type != "number_literal":
         return None
     t = _text(node).rstrip("fFhHlLuU")
-    try:
-        return float(int(t, 0)) if not any(c in t for c in ".eEpP") or t.lower().startswith("0x") and "p" not in t.lower() \
-            else float(t)
-    except ValueError:
+    for read in (lambda x: float(int(x, 0)), float):
         try:
-            return float(t)
+            return read(t)
         except ValueError:
-            return None
+            continue
+    return None
 
 
 def _neighbours(dims: set[int]) -> list[tuple[tuple[int, int, int], tuple[int, int, int]]]:

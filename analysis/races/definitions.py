@@ -95,8 +95,8 @@ def definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], di
     for node in cfg.nodes:
         for k, (_, _, update, loop) in counters.items():
             init = loop.child_by_field_name("initializer")
-            if node.syntax is not None and (node.syntax == update or node.syntax == init
-                                            or node.syntax == update.parent and update.parent.type == "expression_statement"):
+            stmt = update.parent if update.parent is not None and update.parent.type == "expression_statement" else None
+            if node.syntax is not None and node.syntax in (update, init, stmt):
                 assigning.setdefault(k, set()).add(node.id)
     return defs, counters, assigning, set(writes)
 
