@@ -740,6 +740,11 @@ def _oldest_threshold(threshold: int) -> None:
 
 
 def _lint_sample() -> None:
+    # This thread analyses every document from now on: queries compiled here, at warm-up,
+    # not walked around on a small sample and compiled during the first file opened.
+    from cllint.analysis.model.walk import queries_at_once
+
+    queries_at_once()
     host = Host()
     host.set_file("cllint-warm-up.cl", _SAMPLE)
     host.snapshot().diagnostics("cllint-warm-up.cl")

@@ -9,6 +9,7 @@ hands back only the few that a check reads.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from contextvars import ContextVar
 from collections.abc import Iterable
 from functools import cache
 from itertools import compress
@@ -29,6 +30,14 @@ _CAPTURE = "n"
 # walks its first WALK_BUDGET nodes (over all calls) and gets its query only when it reads
 # more: at worst about twice the cost of the better choice, and the same nodes either way.
 WALK_BUDGET = 6_000
+# A process that lints for long (the language server) compiles each query on first use instead:
+# `queries_at_once()` in its analysis thread, before its warm-up lint.
+_BUDGET: ContextVar[int] = ContextVar("cllint_walk_budget", default=WALK_BUDGET)
+
+
+def queries_at_once() -> None:
+    """In the calling thread (context), every set of kinds gets its query on first use."""
+    _BUDGET.set(0)
 
 
 class _Search:
@@ -53,7 +62,7 @@ class _Search:
         """The nodes of the set under `root` (and meeting `byte_range`), in no set order."""
         if self.query is None:
             count = root.descendant_count
-            if self.walked + count <= WALK_BUDGET:
+            if self.walked + count <= min(WALK_BUDGET, _BUDGET.get()):
                 self.walked += count
                 return _walk(root, self.kinds, byte_range)
         return captures(self.compiled(), root, byte_range).get(_CAPTURE, [])
