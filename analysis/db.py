@@ -12,10 +12,10 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from cllint.analysis.records import replace
 
 from tree_sitter import Parser, Point, Tree
 
+from cllint.analysis.records import replace
 from cllint.analysis.budget import BUDGET_CODE
 from cllint.analysis.diagnostics import Diagnostic, FileId
 from cllint.analysis.incremental import IncrementalLinter, LintMemo

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from cllint.analysis.records import replace
 
 from tree_sitter import Node, Tree
 
+from cllint.analysis.records import replace
 from cllint.analysis.digest import blake2b
 from cllint.analysis.diagnostics import Diagnostic, Edit, Fix, Note, Span
 from cllint.analysis.toplevel import CONTAINERS as _CONTAINERS

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from cllint.analysis.records import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from tree_sitter import Tree
 
+from cllint.analysis.records import replace
 from cllint.analysis.captures import forget as forget_cuts
 from cllint.analysis.diagnostics import Diagnostic
 from cllint.analysis.preprocessor.choices import without_host_choices

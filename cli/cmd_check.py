@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-from cllint.analysis.records import replace
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from cllint.analysis.records import replace
 from cllint.analysis import registry
 from cllint.analysis.diagnostics import Severity
 from cllint.analysis.lint import LintOptions

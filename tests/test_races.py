@@ -209,3 +209,22 @@ if __name__ == "__main__":
     for label, cases in (("tune", TUNE), ("heldout", HELDOUT)):
         print(label, figures(cases))
     sys.exit(0)
+
+
+# A kernel that places itself by other dimensions only (a pooling kernel's get_global_id(1) and
+# (2)) is launched one work-item wide in dimension 0: two work-items differing there do not
+# exist, so the work they would share is no race. A kernel that asks nothing about its place
+# still runs many work-items (a counter every one of them bumps races).
+UNUSED_DIM0 = (b"kernel void pool(global const float *bot, global float *top, uint d, uint h) {\n"
+               b"  uint o = get_global_id(1);\n  uint k = get_global_id(2);\n"
+               b"  for (uint j = 0; j < h; ++j)\n    top[(o * d + k) * h + j] = bot[(o * d + k) * h + j] * 2.0f;\n}\n")
+NO_PLACE = b"kernel void count(global int *a) {\n  a[0] = a[0] + 1;\n}\n"
+DIM0_USED = (b"kernel void pool(global const float *bot, global float *top, uint d, uint h) {\n"
+             b"  uint o = get_global_id(1);\n  uint k = get_global_id(2);\n  uint j = get_global_id(0) % 2;\n"
+             b"  top[(o * d + k) * h] = bot[(o * d + k) * h + j];\n}\n")
+
+
+def test_a_dimension_the_kernel_never_asks_is_one_work_item_wide() -> None:
+    assert lint(UNUSED_DIM0) == []
+    assert [d.code for d in lint(NO_PLACE)] == ["CL210"]
+    assert [d.code for d in lint(DIM0_USED)] != []

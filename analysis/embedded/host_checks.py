@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from cllint.analysis.records import replace
 
 from tree_sitter import Node
 
+from cllint.analysis.records import replace
 from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Note, Severity, Span
 from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.grammar import parse

@@ -4,8 +4,8 @@ diagnostic back into the host file (line and column inside the string literal)."
 from __future__ import annotations
 
 from collections.abc import Callable
-from cllint.analysis.records import replace
 
+from cllint.analysis.records import replace
 from cllint.analysis.diagnostics import Diagnostic, Edit, Fix, Note, Span
 from cllint.analysis.lint import LintOptions, lint_tree
 from cllint.analysis.preprocessor.view import IncludeResolver

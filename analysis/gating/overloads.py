@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from cllint.analysis.records import replace
 from functools import cache
 
 from tree_sitter import Node, Tree
 
+from cllint.analysis.records import replace
 from ..catalogue import Builtin, Overload, catalogue
 from ..features import DNF, GENERIC, V1_1, V2_0, Version
 from ..model import Array, Function, Opaque, Pointer, Scalar, SemanticModel, Type, Unknown, Vector

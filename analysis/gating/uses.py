@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
-from cllint.analysis.records import replace
 from functools import cache, lru_cache
 from operator import attrgetter, itemgetter
 from typing import Any
 
 from tree_sitter import Node, Query, Tree
 
+from cllint.analysis.records import replace
 from cllint.analysis.captures import captures
 from cllint.analysis.syntax import descend
 from cllint.grammar import language

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from cllint.analysis.records import replace
 
 from tree_sitter import Node
 
+from cllint.analysis.records import replace
 from cllint.analysis.syntax import macro_named, spelled_name
 from cllint.analysis.target import Target
 

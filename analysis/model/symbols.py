@@ -16,13 +16,13 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import ChainMap
 from collections.abc import Callable, Iterator
-from cllint.analysis.records import replace
 
 from functools import cache, partial
 from operator import attrgetter
 
 from tree_sitter import Node, Query, Tree
 
+from cllint.analysis.records import replace
 from cllint.analysis.captures import captures
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.digest import blake2b

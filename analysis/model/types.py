@@ -10,9 +10,9 @@ so that array-to-pointer decay keeps it.
 from __future__ import annotations
 
 import re
-from cllint.analysis.records import replace
 from enum import Enum
 
+from cllint.analysis.records import replace
 from cllint.analysis.features import GENERIC, PROGRAM_SCOPE, V2_0
 from cllint.analysis.target import Target
 

@@ -19,11 +19,11 @@ import itertools
 import re
 import zlib
 from collections.abc import Callable, Iterator
-from cllint.analysis.records import replace
 from typing import Any
 
 from tree_sitter import Node, Tree
 
+from cllint.analysis.records import replace
 from cllint.analysis.model.walk import meets_range, nodes_of_kinds
 from cllint.analysis.preprocessor.decided import decided_live_ranges
 from cllint.analysis.races.accesses import Access, BlockExits, collect, parts_overlap

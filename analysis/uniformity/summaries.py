@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
-from cllint.analysis.records import replace
 from typing import Any
 
 from tree_sitter import Node, Tree
 
+from cllint.analysis.records import replace
 from cllint.analysis.model.walk import meets_range, nodes_of_kinds
 from cllint.analysis.preprocessor.decided import decided_dead_ranges
 from cllint.analysis.syntax import macro_named, spelled_name, walk

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from cllint.analysis.records import replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cllint.analysis.records import replace
 from .hosts import HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS, checked_extensions, computed_option_hosts, host_programs, \
     kernels_named, macros_in
 from .include_dirs import by_name, inferred_dirs, pyopencl_include_dir
