@@ -1015,8 +1015,8 @@ def _model_sizes(func: Node, flat: frozenset[int], asked: Asked
     """Model work-groups: `reqd_work_group_size` if given (also returned, second); else two
     sizes, 16 and 4 work-items in one dimension, 8x8 and 4x4 in two, 4x4x4 and 2x2x2 in three
     (a race must show in both, so it does not hang on the size; `_fit_constants` widens them
-    to the constants the accesses name). A work-group spans dimension 0 and the others whose
-    place in it the kernel asks (`get_local_id(1)`; a kernel that asks only `get_global_id(1)`
+    to the constants the accesses name). A work-group spans dimension 0 (unless the kernel asks
+    only about other dimensions) and the others whose place in it the kernel asks (`get_local_id(1)`; a kernel that asks only `get_global_id(1)`
     is taken to run one work-item wide there, its rows in separate work-groups), less those
     the file treats as one work-item wide (uniformity's flat dimensions)."""
     body = func.child_by_field_name("body")
@@ -1032,7 +1032,10 @@ def _model_sizes(func: Node, flat: frozenset[int], asked: Asked
                 if len(nums) == 3 and all(0 < x for x in nums) and nums[0] * nums[1] * nums[2] <= 1024:
                     reqd = (nums[0], nums[1], nums[2])
                     return [reqd], reqd
-    used = (set(asked.local) | {0}) - flat
+    # Dimension 0 unless the kernel places itself by the others only (`get_global_id(1)` and
+    # `(2)`: launched one work-item wide in 0); a kernel that asks nothing still runs wide.
+    wide0 = 0 in asked.local or 0 in asked.grid or not asked.anything
+    used = (set(asked.local) | ({0} if wide0 else set())) - flat
     widths = {1: (16, 4), 2: (8, 4), 3: (4, 2)}.get(max(used) + 1 if used else 1, (16, 4))
     return [tuple(w if d in used else 1 for d in range(3)) for w in widths], None  # type: ignore[misc]
 
