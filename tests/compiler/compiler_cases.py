@@ -30,7 +30,9 @@ TUNE: dict[str, tuple[str, str]] = {
 HELDOUT: dict[str, tuple[str, str]] = {
     "continue-outside-loop": (
         "void f(global int *a) {\n    continue;  // clang\n}\nkernel void k(global int *a) { f(a); }\n",
-        "void f(global int *a) {\n    while (a[0]) { a[0]--; continue; }\n}\nkernel void k(global int *a) { f(a); }\n"),
+        # (each work-item its own element: every work-item decrementing a[0] is a race, CL211)
+        "void f(global int *a) {\n    while (a[0]) { a[0]--; continue; }\n}\n"
+        "kernel void k(global int *a) { f(a + get_global_id(0)); }\n"),
     "subscript-int": (
         "kernel void k(global int *a) {\n    int v = a[0];\n    a[1] = v[2];  // clang\n}\n",
         "kernel void k(global int *a) {\n    int v = a[0];\n    a[1] = a[v];\n}\n"),
