@@ -253,12 +253,13 @@ def build_known(source: bytes, options: LintOptions, prelude: list[tuple[str, by
     host = set(options.host_macros)
     if "*" in host:
         return False
-    from cllint.analysis.preprocessor.choices import names_host_macro
+    from cllint.analysis.preprocessor.choices import names_host_macro, overridable
     from cllint.analysis.preprocessor.directives import scan_directives
 
     texts = [source, *(data for _, data in (prelude_texts(options) if prelude is None else prelude))]
     scans = [scan_directives(t) for t in texts]
     defined = {d.name for ds in scans for d in ds if d.kind in ("define", "undef") and d.name}
+    defined -= overridable([d for ds in scans for d in ds], host)  # `#ifndef X / #define X 0`, -DX by the host
     env = {**options.target.predefined_macros(), **dict(options.defines)}
     if any(names_host_macro(d, env, defined) for ds in scans for d in ds
            if d.kind in ("if", "ifdef", "ifndef", "elif", "elifdef", "elifndef")):

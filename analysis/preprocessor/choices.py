@@ -7,6 +7,10 @@ options the host gives (`[[program]]` in the configuration), the compiler's defa
 undefined macro is 0) is only one of the builds: a report in either arm may be about a build
 that never happens, so none is made there (issue 29: "report nothing that depends on that
 choice"). The syntax of every arm is still parsed; only the reports are held back.
+
+A default the file gives a macro only when it is not already defined (`#ifndef USE_FP32` /
+`#define USE_FP32 0` / `#endif`) does not decide it when the host passes `-D USE_FP32`: the
+host overrides it, so the arms on it are still the host's choice.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ def host_choices(view: object) -> list[tuple[int, int]]:
     if not directives:
         return []
     env = getattr(getattr(view, "env", None), "macros", {})
-    defined = view.defined_names()  # type: ignore[attr-defined]
+    defined = view.defined_names() - overridable(directives, view.host_macros)  # type: ignore[attr-defined]
     out: list[tuple[int, int]] = []
     stack: list[tuple[int, bool]] = []  # (group start, a host macro in its conditions so far)
     for d in directives:
@@ -56,6 +60,36 @@ def host_choices(view: object) -> list[tuple[int, int]]:
     out.sort()
     memo["_host_choices"] = out
     return out
+
+
+_NOT_DEFINED = re.compile(r"^\s*!\s*defined\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*$")
+
+
+def overridable(directives: Iterable, host: Iterable[str]) -> frozenset[str]:  # noqa: ANN001 - Directives
+    """Names the host passes with `-D` that the file defines only as a default: every
+    `#define` of it sits directly in an `#ifndef` (or `#if !defined`) of the same name."""
+    host = frozenset(host)
+    if not host:
+        return frozenset()
+    stack: list[str | None] = []  # the name each open group's first arm tests for undefinedness
+    defaults: set[str] = set()
+    other: set[str] = set()
+    for d in directives:
+        k = d.kind
+        if k == "ifndef":
+            stack.append(d.name)
+        elif k == "if":
+            m = _NOT_DEFINED.match(d.args or "")
+            stack.append(m.group(1) if m else None)
+        elif k == "ifdef":
+            stack.append(None)
+        elif k in ("elif", "else", "elifdef", "elifndef") and stack:
+            stack[-1] = None
+        elif k == "endif" and stack:
+            stack.pop()
+        elif k in ("define", "undef") and d.name in host:
+            (defaults if k == "define" and stack and stack[-1] == d.name else other).add(d.name)
+    return frozenset(defaults - other)
 
 
 def names_host_macro(d, env: dict[str, str], defined: Iterable[str]) -> bool:  # noqa: ANN001 - a Directive

@@ -294,6 +294,24 @@ def test_the_compiler_layer_reads_the_program_too(tmp_path: Path) -> None:
     assert codes(r) == ["CL007"]
 
 
+DEFAULTED = ("#ifndef USE_FP32\n#define USE_FP32 0\n#endif\n#ifndef USE_INT8\n#define USE_INT8 0\n#endif\n"
+             "#if USE_INT8\ntypedef char data_t;\n#elif USE_FP32\ntypedef float data_t;\n#endif\n"
+             "__kernel void k(__global data_t *a) { a[0] = a[1]; }\n")
+
+
+def test_a_default_the_host_overrides_is_the_hosts_choice(tmp_path: Path) -> None:
+    # `#ifndef X / #define X 0`: a default; the host passes -DX=1, so which arm builds is its choice
+    write(tmp_path, {"k.cl": DEFAULTED})
+    r = check("--compiler", "clang", ".", cwd=tmp_path)
+    if shutil.which("clang-19") is None:
+        assert r.returncode == 2 and "clang" in r.stderr
+        return
+    # no host: the default build is the build, and clang-19 rejects it (no data_t)
+    assert "CL099" in codes(r)
+    write(tmp_path, {"host.cpp": 'params += " -DUSE_FP32=1";\nclBuildProgram(p, 1, &d, params.c_str(), 0, 0);\n'})
+    assert "CL099" not in codes(check("--compiler", "clang", ".", cwd=tmp_path))
+
+
 def test_an_extension_the_host_checks_is_its_choice(tmp_path: Path) -> None:
     kernel = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n__kernel void k(__global half *h) { h[0] = h[1]; }\n"
     write(tmp_path, {"k.cl": kernel})
