@@ -16,6 +16,8 @@ from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
 
+from cllint.analysis.database import current
+
 DEEP = 32_000  # depth of a subtree <= its descendant count
 CUT = 32_000
 _START = attrgetter("start_byte")
@@ -48,28 +50,25 @@ def captures(query: Query, node: Node, byte_range: tuple[int, int] | None = None
 
 # The roots' cuts last used: every analysis queries the same deep bodies (one lint of a file
 # nested 87,000 deep asks for 24 roots' cuts, 60 times; one expression of a million terms,
-# 132 roots' cuts 627 times, 51 ms each). Least recently used goes first.
-# Each entry holds its root (and so its tree), so a node id here is never reused; only trees
-# with a node of DEEP descendants come here, and each lint starts afresh (`forget`): a server
-# editing a deep file must not keep its old trees alive.
-_CUTS: dict[int, tuple[Node, list[Node]]] = {}
+# 132 roots' cuts 627 times, 51 ms each), kept in the database's "captures.cuts", least
+# recently used first. Each entry holds its root (and so its tree), so a node id there is
+# never reused; only trees with a node of DEEP descendants come here, and each lint starts
+# afresh (`forget`): a server editing a deep file must not keep its old trees alive.
 _CUTS_KEPT = 256
 
 
 def forget() -> None:
     """Drops the kept cuts (and the trees they hold): called as each lint starts."""
-    _CUTS.clear()
+    current().table("captures.cuts", _CUTS_KEPT).clear()
 
 
 def _cuts(root: Node) -> list[Node]:
     """The nodes `CUT` levels below `root` with `DEEP` or more descendants (their ancestors
     all have as many: the walk visits only such nodes)."""
-    got = _CUTS.pop(root.id, None)
+    table = current().table("captures.cuts", _CUTS_KEPT)
+    got = table.touch(root.id)
     if got is None or got[0] != root:
-        got = (root, _walk_cuts(root))
-        if len(_CUTS) >= _CUTS_KEPT:
-            _CUTS.pop(next(iter(_CUTS)))
-    _CUTS[root.id] = got  # (re)inserted last: the most recently used
+        got = table.put(root.id, (root, _walk_cuts(root)))
     return got[1]
 
 

@@ -2,8 +2,9 @@
 
 Inputs are `(FileId, text)` pairs and byte-range edits; nothing here reads files.
 `Host.apply_change` edits the previous tree (`Tree.edit`) and reparses with it, so a
-keystroke costs what it touched. Derived data (lint results, summaries) are memoised
-per file revision inside the snapshot.
+keystroke costs what it touched. Derived data are memoised in the Host's `Database`
+(analysis/database.py): its revision counter is the Host's, and a snapshot makes it the
+current database while it computes (`Database.active`), so two Hosts share nothing.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from tree_sitter import Parser, Point, Tree
 
 from cllint.analysis.records import replace
 from cllint.analysis.budget import BUDGET_CODE
+from cllint.analysis.database import Database, current
 from cllint.analysis.diagnostics import Diagnostic, FileId
 from cllint.analysis.incremental import IncrementalLinter, LintMemo
 from cllint.analysis.lint import LintOptions, lint_tree, suppress_all
@@ -137,10 +139,10 @@ class Host:
         self._files: dict[FileId, FileState] = {}
         self._default = options or LintOptions()
         self._resolver = include_resolver
-        self._revision = 0
+        self.db = Database()
         self._lock = threading.Lock()
         # Per file, what the last lint left for the next (see analysis/incremental.py).
-        self._lint_memos: dict[FileId, LintMemo] = {}
+        self._lint_memos: dict[FileId, LintMemo] = self.db.per_file("host.lint_memos", None)
 
     # -- inputs ---------------------------------------------------------------------
 
@@ -149,24 +151,25 @@ class Host:
 
     def apply_change(self, change: Change) -> None:
         with self._lock:
-            self._revision += 1
+            self.db.revision += 1
             if change.default_options is not None:
                 self._default = change.default_options
             for file, text in change.files.items():
                 if text is None:
                     self._files.pop(file, None)
                     self._recent.pop(file, None)
+                    self.db.drop_file(file)
                 else:
                     old = self._files.get(file)
                     tree = self._parser.parse(text)
-                    self._files[file] = FileState(text, tree, self._revision, old.options if old else None)
+                    self._files[file] = FileState(text, tree, self.db.revision, old.options if old else None)
                     self._touch(file)
             for file, edits in change.edits.items():
                 self._apply_edits(file, edits)
                 self._touch(file)
             for file, opts in change.options.items():
                 if file in self._files:
-                    self._files[file] = self._files[file].advanced(self._revision, options=opts)
+                    self._files[file] = self._files[file].advanced(self.db.revision, options=opts)
             self._evict()
 
     def _apply_edits(self, file: FileId, edits: list[TextEdit]) -> None:
@@ -192,7 +195,7 @@ class Host:
             text = new_text
         tree = self._parser.parse(text, edited)
         changed = tuple((r.start_byte, r.end_byte) for r in edited.changed_ranges(tree))
-        self._files[file] = state.advanced(self._revision, text=text, tree=tree, edits=tuple(edits),
+        self._files[file] = state.advanced(self.db.revision, text=text, tree=tree, edits=tuple(edits),
                                            changed=changed, canonical=not tree.root_node.has_error)
 
     def _fresh(self, file: FileId, revision: int) -> FileState | None:
@@ -226,10 +229,10 @@ class Host:
             state = self._files.get(file)
             if state is None or state.canonical or state.tree is None:
                 return False
-            self._revision += 1
+            self.db.revision += 1
             tree = self._parser.parse(state.text)
             changed = tuple((r.start_byte, r.end_byte) for r in state.tree.changed_ranges(tree))
-            self._files[file] = state.advanced(self._revision, tree=tree, changed=changed, canonical=True)
+            self._files[file] = state.advanced(self.db.revision, tree=tree, changed=changed, canonical=True)
             return True
 
     # -- tree memory ----------------------------------------------------------------
@@ -249,8 +252,8 @@ class Host:
             if state.canonical:  # a fresh parse gives the same tree: the history holds
                 self._files[file] = replace(state, tree=None)
             else:  # it may not: start a new history, so the next lint is a full one
-                self._revision += 1
-                self._files[file] = replace(state, tree=None, revision=self._revision, steps=(),
+                self.db.revision += 1
+                self._files[file] = replace(state, tree=None, revision=self.db.revision, steps=(),
                                             canonical=True)
 
     def _over_tree_limits(self) -> bool:
@@ -283,8 +286,8 @@ class Host:
 
     def snapshot(self) -> Snapshot:
         with self._lock:
-            return Snapshot(dict(self._files), self._default, self._resolver, self._revision,
-                            self._lint_memos, self)
+            return Snapshot(dict(self._files), self._default, self._resolver, self.db.revision,
+                            self._lint_memos, self, self.db)
 
 
 class Snapshot:
@@ -292,9 +295,13 @@ class Snapshot:
 
     def __init__(self, files: dict[FileId, FileState], default: LintOptions,
                  resolver: IncludeResolver | None, revision: int,
-                 lint_memos: dict[FileId, LintMemo] | None = None, host: Host | None = None):
+                 lint_memos: dict[FileId, LintMemo] | None = None, host: Host | None = None,
+                 db: Database | None = None):
         self._files = files
         self._host = host
+        # The memo tables the analyses read (analysis/database.py): the Host's; without one,
+        # the database of the thread that made the snapshot.
+        self.db = db if db is not None else current()
         self._lint_memos = lint_memos if lint_memos is not None else {}
         self._default = default
         self.include_resolver = resolver
@@ -348,14 +355,40 @@ class Snapshot:
         return self._memo[key]
 
     def preprocessor(self, file: FileId):
+        key = ("preprocessor", file)
+        if key in self._memo:
+            return self._memo[key]
         state = self._files[file]
         options = self.options(file)
-        return self._cached("preprocessor", file, lambda: build_view(
-            file, state.text, target=options.target, defines=dict(options.defines),
-            include_resolver=program_resolver(self.include_resolver, options)))
+        with self.db.active():
+            return self._cached("preprocessor", file, lambda: build_view(
+                file, state.text, target=options.target, defines=dict(options.defines),
+                include_resolver=program_resolver(self.include_resolver, options)))
 
     def diagnostics(self, file: FileId) -> list[Diagnostic]:
-        return self._cached("diagnostics", file, lambda: self._lint(file))  # type: ignore[return-value]
+        key = ("diagnostics", file)
+        if key in self._memo:
+            return self._memo[key]  # type: ignore[return-value]
+        with self.db.active():
+            return self._cached("diagnostics", file, lambda: self._lint(file))  # type: ignore[return-value]
+
+    def model(self, file: FileId):
+        """The semantic model of `file` for its target, type macros expanded through the
+        preprocessor view (IDE features: a hover, the inlay hints and the tokens of one
+        revision build it once). Kept in the database by (revision, text object, file): the
+        text object tells two snapshots at one revision apart, and the entry holds it."""
+        from cllint.analysis.model import SemanticModel
+
+        table = self.db.table("ide.model", 4)  # each holds its tree: what one request mix reads
+        text = self.text(file)
+        key = (self.revision, id(text), file)
+        found = table.touch(key)
+        if found is None:
+            view = self.preprocessor(file)
+            with self.db.active():
+                found = table.put(key, SemanticModel(self.tree(file), text, self.options(file).target,
+                                                     macro_expander=view.expand_type_macro))
+        return found
 
     def _lint(self, file: FileId) -> list[Diagnostic]:
         """Only functions an edit touched are re-analysed (analysis/incremental.py);

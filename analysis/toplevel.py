@@ -20,6 +20,7 @@ from typing import Any
 
 from tree_sitter import Node, Tree
 
+from cllint.analysis.database import current
 from cllint.grammar import language
 
 CONTAINERS = frozenset({"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
@@ -201,37 +202,34 @@ class Items:
         return body
 
 
-_PREVIOUS: dict[str, _Previous] = {}  # by file name, most recent last
 _PREVIOUS_LIMIT = 4  # files; each keeps its previous tree (megabytes): the ones being typed in
-_LAST: Items | None = None
 
 
 def items_of(tree: Tree, source: bytes, file: str = "") -> Items:
     """The items of `tree` (parsed from `source`); the same object for the same tree and
-    source, so that rule families share one pass."""
-    global _LAST
-    last = _LAST
-    if last is not None and last.tree is tree and last.source == source:
-        return last
+    source, so that rule families share one pass. Per file, the database keeps what the
+    next tree is matched against (`_Previous`) and the last `Items` (which holds its tree)."""
+    table = current().per_file("toplevel.items", _PREVIOUS_LIMIT)
+    got = table.touch(file)
+    prev = None
+    if got is not None:
+        prev, last = got
+        if last.tree is tree and last.source == source:
+            return last
     nodes, kinds = _leaves(tree.root_node)
     new = _Previous(source, [n.start_byte for n in nodes], [n.end_byte for n in nodes], kinds,
                     [n.descendant_count for n in nodes], [])
-    prev = _PREVIOUS.pop(file, None)
     new.items, fresh = _match(new, prev)
-    _PREVIOUS[file] = new
-    while len(_PREVIOUS) > _PREVIOUS_LIMIT:
-        del _PREVIOUS[next(iter(_PREVIOUS))]
     aligned = prev is not None and len(prev.items) == len(new.items)
-    _LAST = Items(tree, source, nodes, new.starts, new.ends, new.items, fresh, new.derived,
+    items = Items(tree, source, nodes, new.starts, new.ends, new.items, fresh, new.derived,
                   prev.derived if aligned else None)
-    return _LAST
+    table.put(file, (new, items))
+    return items
 
 
 def forget() -> None:
-    """Drop every carried fact (tests: a run from scratch)."""
-    global _LAST
-    _LAST = None
-    _PREVIOUS.clear()
+    """Drop every carried fact of the current database (tests: a run from scratch)."""
+    current().per_file("toplevel.items", _PREVIOUS_LIMIT).clear()
 
 
 def _leaves(root: Node) -> tuple[list[Node], list[int]]:

@@ -34,6 +34,7 @@ from pygls.protocol.language_server import LanguageServerProtocol, lsp_method
 from pygls.workspace import TextDocument
 
 from cllint import __version__
+from cllint.analysis.database import use as use_database
 from cllint.analysis.db import Change, Host
 from cllint.analysis.diagnostics import Diagnostic, FileId
 from cllint.analysis.lint import LintOptions
@@ -160,7 +161,9 @@ class CllintServer(LanguageServer):
         super().__init__("cllint", __version__, protocol_cls=CllintProtocol)
         self.host = Host(include_resolver=self.resolve_include, tree_capacity=TREE_CAPACITY,
                          tree_text_budget=TREE_TEXT_BUDGET)
-        self.worker = ThreadPoolExecutor(1, thread_name_prefix="cllint-host")
+        # The analysis thread reads the host's database (analysis/database.py) in every task.
+        self.worker = ThreadPoolExecutor(1, thread_name_prefix="cllint-host", initializer=use_database,
+                                         initargs=(self.host.db,))
         self.docs: dict[str, Document] = {}  # touched on the worker thread only
         self.results: dict[str, Result] = {}
         self.pending: dict[str, asyncio.Task] = {}

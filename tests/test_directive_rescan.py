@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from cllint.analysis.preprocessor.directives import _LAST_SCANS, scan_directives
+from cllint.analysis.database import current
+from cllint.analysis.preprocessor.directives import _LAST_SCANS_MAX, scan_directives
 
 BASE = b"""#define A 1
 #include "x.h"
@@ -41,7 +42,7 @@ def test_a_rescan_equals_a_scan_from_scratch(data) -> None:
         end = data.draw(st.integers(start, min(len(text), start + 12)))
         text = text[:start] + data.draw(st.sampled_from(PIECES)) + text[end:]
         assert scan_directives(text, key) == scan_directives(text)
-    _LAST_SCANS.pop(key, None)
+    current().per_file("directives.scans", _LAST_SCANS_MAX).pop(key, None)
 
 
 def test_an_edit_below_the_directives_keeps_their_objects() -> None:
@@ -55,4 +56,4 @@ def test_an_edit_below_the_directives_keeps_their_objects() -> None:
     moved = scan_directives(b"// one more line\n" + edited, key)
     assert [d.start for d in moved] == [d.start + len(b"// one more line\n") for d in again]
     assert moved == scan_directives(b"// one more line\n" + edited)
-    _LAST_SCANS.pop(key, None)
+    current().per_file("directives.scans", _LAST_SCANS_MAX).pop(key, None)

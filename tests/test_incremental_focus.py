@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from cllint.analysis.database import Database
 from cllint.analysis.db import Change, Host, TextEdit
 from cllint.analysis.gating.uses import collect_uses_and_literals
 from cllint.analysis.lint import LintOptions, lint_tree, suppress_all
@@ -70,21 +71,15 @@ OPTIONS = [LintOptions(target=Target.preset("CL1.2"), extend_select=("CL308",)),
 
 
 class _FromScratch:
-    """Within: no memo and no carried item (the incremental host keeps its own after)."""
+    """Within: a database of its own, so no memo and no carried item (analysis/database.py;
+    the incremental host keeps its own)."""
 
     def __enter__(self) -> None:
-        self.saved = (dict(summaries._MEMO), dict(summaries._PREPASS), dict(toplevel._PREVIOUS), toplevel._LAST)
-        summaries._MEMO.clear()
-        summaries._PREPASS.clear()
-        toplevel.forget()
+        self.active = Database().active()
+        self.active.__enter__()
 
     def __exit__(self, *exc: object) -> None:
-        memo, prepass, previous, last = self.saved
-        summaries._MEMO.update(memo)
-        summaries._PREPASS.update(prepass)
-        toplevel._PREVIOUS.clear()
-        toplevel._PREVIOUS.update(previous)
-        toplevel._LAST = last
+        self.active.__exit__(*exc)
 
 
 def _fresh(text: bytes, options: LintOptions) -> list:
@@ -347,7 +342,7 @@ def test_a_cycle_of_calls_reads_the_same_with_a_focus(head: bytes) -> None:
     tree = parse(CYCLE)
     whole = analyse_file(tree, CYCLE).findings
     a, b = _function_range(CYCLE, head)
-    summaries._MEMO.clear()
+    summaries.forget()
     assert analyse_file(tree, CYCLE, [(a, b)], "c").findings == [f for f in whole if a <= f.start < b]
 
 
@@ -368,7 +363,7 @@ def test_a_macro_barrier_reads_the_same_with_a_focus(head: bytes) -> None:
     whole = analyse_file(tree, MACRO, None, "m", view).findings
     assert [f.code for f in whole] == [f.code for f in analyse_file(parse(BASE), BASE).findings]
     a, b = _function_range(MACRO, head)
-    summaries._MEMO.clear()
+    summaries.forget()
     assert analyse_file(tree, MACRO, [(a, b)], "m", view).findings == [f for f in whole if a <= f.start < b]
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
+from cllint.analysis.database import Database
 from cllint.analysis.db import Change, Host, TextEdit
 from cllint.analysis.lint import LintOptions, lint_tree, suppress_all
 from cllint.analysis.target import Target
-from cllint.analysis import toplevel
-from cllint.analysis.uniformity import summaries
 
 BASE = b"""#define N 64
 float helper(float *p, int i) { return p[i]; }
@@ -85,14 +84,9 @@ def test_incremental_lint_equals_full(data):
 def full_on_tree(snap, options: LintOptions) -> list:
     """A full lint of the snapshot's own tree (an unsettled tree may read differently
     from a fresh parse of the same text), with no memo left from earlier lints."""
-    summaries._MEMO.clear()
-    summaries._PREPASS.clear()
-    carried = dict(toplevel._PREVIOUS)  # put back after: the host's next edit reads them
-    toplevel.forget()
     view = snap.preprocessor("f")
-    diags = lint_tree("f", snap.text("f"), snap.tree("f"), options, preprocessor=view, suppress=False)
-    toplevel.forget()
-    toplevel._PREVIOUS.update(carried)
+    with Database().active():  # no memo of the host's, none left for it
+        diags = lint_tree("f", snap.text("f"), snap.tree("f"), options, preprocessor=view, suppress=False)
     return suppress_all("f", snap.text("f"), diags, options)
 
 

@@ -4,8 +4,6 @@ the snapshot's include resolver otherwise. Pure: the resolver is injected by the
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from tree_sitter import Parser, Tree
@@ -16,9 +14,7 @@ from cllint.analysis.model import SemanticModel
 from cllint.analysis.preprocessor.view import PreprocessorView, build_view
 from cllint.grammar import language
 
-MAX_FILES = 64
-_lock = threading.Lock()
-_closed: OrderedDict[tuple, Unit] = OrderedDict()  # files that are not open, by (file, text, options)
+MAX_FILES = 64  # files that are not open, kept in the snapshot's database by (file, text, options)
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,19 +33,16 @@ def unit(snap, file: FileId, text: bytes | None = None, like: FileId | None = No
     if text is None or like is None or not snap.has_file(like):
         return None
     options = snap.options(like)
+    closed = snap.db.table("ide.closed_units", MAX_FILES)
     key = (file, text, repr(options))
-    with _lock:
-        if (found := _closed.get(key)) is not None:
-            return found
+    if (found := closed.touch(key)) is not None:
+        return found
     tree = Parser(language()).parse(text)
-    view = build_view(file, text, target=options.target, defines=dict(options.defines),
-                      include_resolver=snap.include_resolver)
-    u = Unit(file, text, tree, SemanticModel(tree, text, options.target, view.expand_type_macro), view)
-    with _lock:
-        _closed[key] = u
-        while len(_closed) > MAX_FILES:
-            _closed.popitem(last=False)
-    return u
+    with snap.db.active():
+        view = build_view(file, text, target=options.target, defines=dict(options.defines),
+                          include_resolver=snap.include_resolver)
+        u = Unit(file, text, tree, SemanticModel(tree, text, options.target, view.expand_type_macro), view)
+    return closed.put(key, u)
 
 
 def includes(snap, u: Unit, like: FileId) -> list[Unit]:

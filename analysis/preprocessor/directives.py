@@ -15,6 +15,8 @@ import re
 from collections.abc import Callable
 from copy import copy
 
+from cllint.analysis.database import current
+
 __all__ = ["Directive", "Pragma", "scan_directives", "blank_comments"]
 
 # Outside directives only these constructs matter: a directive start at the beginning of a
@@ -219,20 +221,19 @@ def scan_directives(text: bytes, key: object = None) -> list[Directive]:
     The directives returned are shared with later scans: read them, never change them."""
     if key is None:
         return _scan(text, 0, [], None)
-    last = _LAST_SCANS.pop(key, None)
+    scans = current().per_file("directives.scans", _LAST_SCANS_MAX)
+    last = scans.touch(key)
     if last is not None and (last[0] is text or last[0] == text):
-        out = last[1]  # unchanged (a header, read again on every build of its includer)
-    else:
-        out = _rescan(last[0], last[1], text) if last is not None else None
+        scans[key] = (text, last[1])
+        return last[1]  # unchanged (a header, read again on every build of its includer)
+    out = _rescan(last[0], last[1], text) if last is not None else None
     if out is None:
         out = _scan(text, 0, [], None)
-    _LAST_SCANS[key] = (text, out)
-    if len(_LAST_SCANS) > _LAST_SCANS_MAX:
-        del _LAST_SCANS[next(iter(_LAST_SCANS))]  # the least recently scanned
+    scans.put(key, (text, out))  # the least recently scanned goes first
     return out
 
 
-_LAST_SCANS: dict[object, tuple[bytes, list[Directive]]] = {}
+# Per key, the last (text, directives), in the database's "directives.scans".
 _LAST_SCANS_MAX = 16
 
 

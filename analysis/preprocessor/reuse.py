@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
+from ..database import current
 from ..diagnostics import Diagnostic, FileId, Span
 from ..records import replace
 from .directives import Directive, _moved
@@ -85,27 +86,30 @@ class _Build:
         return hash((self.length, self.macros, self.has_resolver, self.calls, self.regions, self.view))
 
 
-_LAST: dict[FileId, _Build] = {}
 _LAST_MAX = 16  # files; an editor's open files, not a CLI run's thousands
+
+
+def _builds():
+    """Per file, its last build (the database's "preprocessor.builds")."""
+    return current().per_file("preprocessor.builds", _LAST_MAX)
 
 
 def remember(file_id: FileId, length: int, macros: dict[str, str], resolver: IncludeResolver | None,
              calls: tuple[ResolverCall, ...], regions: list[Region], view: PreprocessorView) -> None:
-    _LAST.pop(file_id, None)
-    _LAST[file_id] = _Build(length, tuple(macros.items()), resolver is not None, calls, regions, view)
-    if len(_LAST) > _LAST_MAX:
-        del _LAST[next(iter(_LAST))]  # the least recently built
+    builds = _builds()
+    builds.pop(file_id, None)
+    builds.put(file_id, _Build(length, tuple(macros.items()), resolver is not None, calls, regions, view))
 
 
 def forget(file_id: FileId) -> None:
-    _LAST.pop(file_id, None)
+    _builds().pop(file_id, None)
 
 
 def reused_view(file_id: FileId, length: int, macros: dict[str, str], directives: list[Directive],
                 resolver: IncludeResolver | None) -> PreprocessorView | None:
     """The view a build from scratch would make, from the file's last one; None when the
     inputs differ in more than moved directives (the caller then builds)."""
-    last = _LAST.get(file_id)
+    last = _builds().get(file_id)
     if last is None or last.has_resolver != (resolver is not None) or last.macros != tuple(macros.items()):
         return None
     delta = length - last.length

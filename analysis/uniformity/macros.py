@@ -21,6 +21,7 @@ from typing import Any
 from tree_sitter import Node, Query
 
 from cllint.analysis.captures import captures
+from cllint.analysis.database import current
 from cllint.analysis.preprocessor.expr import Token, tokenize
 from cllint.analysis.uniformity import builtins as B
 from cllint.grammar import language
@@ -68,7 +69,9 @@ class MacroSync:
 # -2: unreadable ones), offsets relative to the function's start.
 Use = tuple[int, int, str, int]
 
-_RESOLVED: dict[tuple[str, int, bytes], MacroSync | None] = {}
+# What a use stands for, by (name, argument count, macro state): the database's
+# "uniformity.macro_syncs"; and what an id macro's use varies by, its "uniformity.macro_values".
+_UNKNOWN = object()
 
 
 def statement_name(node: Node) -> str | None:
@@ -130,12 +133,10 @@ def resolve(view: Any, use: Use, offset: int) -> MacroSync | None:
     the macros in force there (`macro_state_at`): equal digests expand every name alike."""
     _, _, name, nargs = use
     key = (name, nargs, view.macro_state_at(offset))
-    if key in _RESOLVED:
-        return _RESOLVED[key]
-    got = _resolve(view, name, nargs, offset)
-    if len(_RESOLVED) > _MAX_RESOLVED:
-        _RESOLVED.clear()
-    _RESOLVED[key] = got
+    memo = current().table("uniformity.macro_syncs", _MAX_RESOLVED)
+    got = memo.get(key, _UNKNOWN)
+    if got is _UNKNOWN:
+        got = memo.put(key, _resolve(view, name, nargs, offset))
     return got
 
 
@@ -222,7 +223,6 @@ def _text(node: Node) -> str:
 _WORD = re.compile(r"[A-Za-z_]\w*")
 # The work-item queries and other calls whose result varies (builtins.SOURCES).
 _SOURCE_WORDS = frozenset(name for name, tags in B.SOURCES.items() if tags)
-_VALUES: dict[tuple[str, int, bytes, frozenset[int]], int] = {}
 
 
 def value_macro_names(view: Any) -> frozenset[str]:
@@ -272,12 +272,10 @@ def value_tags(view: Any, use: Use, offset: int, flat_dims: frozenset[int]) -> i
     query its expansion calls. Its own arguments are the tree's, read where they stand."""
     _, _, name, nargs = use
     key = (name, nargs, view.macro_state_at(offset), flat_dims)
-    got = _VALUES.get(key)
+    memo = current().table("uniformity.macro_values", _MAX_RESOLVED)
+    got = memo.get(key)
     if got is None:
-        got = _value_tags(view, name, nargs, offset, flat_dims)
-        if len(_VALUES) > _MAX_RESOLVED:
-            _VALUES.clear()
-        _VALUES[key] = got
+        got = memo.put(key, _value_tags(view, name, nargs, offset, flat_dims))
     return got
 
 

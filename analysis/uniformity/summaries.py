@@ -14,6 +14,7 @@ from typing import Any
 
 from tree_sitter import Node, Tree
 
+from cllint.analysis.database import Table, current
 from cllint.analysis.records import replace
 from cllint.analysis.model.walk import meets_range, nodes_of_kinds
 from cllint.analysis.preprocessor.decided import decided_dead_ranges
@@ -158,8 +159,23 @@ class FileUniformity:
     __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
 
 
-_MEMO: dict[tuple, FunctionResult] = {}
+# Function results by their memo key (`_Analysis.result`) and body walks by function text
+# or body part (`_prepass`), in the database's "uniformity.results" and "uniformity.prepass".
 _MEMO_LIMIT = 4096
+
+
+def _results() -> Table:
+    return current().table("uniformity.results", _MEMO_LIMIT)
+
+
+def _prepasses() -> Table:
+    return current().table("uniformity.prepass", _MEMO_LIMIT)
+
+
+def forget() -> None:
+    """Drop the function results and body walks of the current database (tests)."""
+    _results().clear()
+    _prepasses().clear()
 
 
 def _text(node: Node | None, limit: int = 60) -> str:
@@ -359,21 +375,18 @@ def _transitive_sync(callees: dict[str, set[str]], direct_sync: dict[str, bool])
 _MacroSyncs = tuple[tuple[int, int, MacroSync], ...]
 
 
-_LAST_FILE: tuple[Tree, bytes | None, str, Any, Any, "_FileAnalysis"] | None = None
-
-
 def file_analysis(tree: Tree, source: bytes | None = None, file: str = "", view: Any = None,
                   portable: Mapping[str, str] | None = None) -> "_FileAnalysis":
     """The file-wide facts of one tree, shared by the barrier and race checks of one lint
-    (each built its own, twice the work per keystroke). The tree and view are held, so
-    their identity cannot be reused by another."""
-    global _LAST_FILE
-    last = _LAST_FILE
-    if last is not None and last[0] is tree and last[1] == source and last[2] == file \
-            and last[3] is view and last[4] == portable:
+    (each built its own, twice the work per keystroke): the database keeps, per file, the
+    last one with its tree and view, so their identity cannot be reused by another."""
+    table = current().per_file("uniformity.file_analysis", 2)
+    last = table.get(file)
+    if last is not None and last[0] is tree and last[1] == source and last[3] is view and last[4] == portable:
         return last[5]
     fa = _FileAnalysis(tree, source, file, view, portable)
-    _LAST_FILE = (tree, source, file, view, portable, fa)
+    table.pop(file, None)
+    table.put(file, (tree, source, file, view, portable, fa))
     return fa
 
 
@@ -422,17 +435,15 @@ class _FileAnalysis:
             values = self.values(name)
             key = (_key(func), _is_kernel(func), callee_summaries, self.flat_dims, macros,
                    tuple((a - at, b - at) for a, b in dead), values)
-            res = _MEMO.get(key)
+            memo = _results()
+            res = memo.get(key)
             if res is None:
                 absolute = {c: _shift_summary(sm, self.functions[c].start_byte)
                             for c, sm in callee_summaries if sm is not None}
                 found = _analyse_function(func, name, absolute, self.flat_dims,
                                           {at + a: m for a, _, m in macros}, dead,
                                           {at + a: t for a, t in values})
-                res = _Relative(name, self.functions, self.callees[name]).result(found)
-                if len(_MEMO) > _MEMO_LIMIT:
-                    _MEMO.clear()
-                _MEMO[key] = res
+                res = memo.put(key, _Relative(name, self.functions, self.callees[name]).result(found))
         finally:
             self.in_progress.discard(name)
         self.results[name] = res
@@ -585,10 +596,11 @@ def _prepass_of(index: Items, k: int) -> _Prepass:
     sync = False
     dims: set[str] | None = set()
     alone: set[str] = set()
+    memo = _prepasses()
     for node, key in body.parts:
-        hit = _PREPASS.get(key)
+        hit = memo.get(key)
         if hit is None:
-            hit = _remember(key, _walk_calls(node))
+            hit = memo.put(key, _walk_calls(node))
         called |= hit[0]
         sync = sync or hit[1]
         dims = None if dims is None or hit[2] is None else dims | hit[2]
@@ -600,10 +612,11 @@ def _prepass(func: Node) -> _Prepass:
     """Calls, whether the body synchronises, and the local-id dimensions it names;
     memoised on the function's text (keystrokes elsewhere do not redo the walk)."""
     key = _key(func)
-    hit = _PREPASS.get(key)
+    memo = _prepasses()
+    hit = memo.get(key)
     if hit is not None:
         return hit
-    return _remember(key, _walk_calls(func.child_by_field_name("body")))
+    return memo.put(key, _walk_calls(func.child_by_field_name("body")))
 
 
 _PREPASS_KINDS = frozenset({"call_expression", "expression_statement", "macro_invocation"})
@@ -629,13 +642,6 @@ def _walk_calls(node: Node | None) -> _Prepass:
             if c:
                 alone.add(c)
     return called, sync, dims, alone
-
-
-def _remember(key: object, got: _Prepass) -> _Prepass:
-    if len(_PREPASS) > _MEMO_LIMIT:
-        _PREPASS.clear()
-    _PREPASS[key] = got
-    return got
 
 
 def _shift_summary(summary: Summary, delta: int) -> Summary:
@@ -688,8 +694,6 @@ class _Relative:
 
 
 _ANCHOR = "\x00@"
-# By function (text, node count) or body part (toplevel.PartKey).
-_PREPASS: dict[object, _Prepass] = {}
 
 
 def analyse_file(tree: Tree, source: bytes | None = None, focus: list[tuple[int, int]] | None = None,
