@@ -96,3 +96,22 @@ def test_missing_clang_is_a_usage_error(tmp_path: Path) -> None:
     assert r.returncode == 2
     err = r.stderr.decode()
     assert "clang" in err and "clang-19" in err and "--compiler clang" in err
+
+
+# clang-19 defines cl_amd_media_ops(2) for spir64 but declares none of their built-ins (its
+# driver's -fdeclare-opencl-builtins leaves them out): code written for both sides of the
+# guard, as xmrig's, would get "use of undeclared identifier 'amd_bitalign'" from the
+# AMD side. The clang layer compiles the side that does not need them.
+AMD_OR_FALLBACK = """#ifdef cl_amd_media_ops
+#pragma OPENCL EXTENSION cl_amd_media_ops : enable
+#else
+inline uint2 amd_bitalign(const uint2 a, const uint2 b, const uint c) { return (a << (32 - c)) | (b >> c); }
+#endif
+kernel void k(global uint2 *a) { a[0] = amd_bitalign(a[0], a[1], 8u); }
+"""
+
+
+@needs_clang
+def test_an_extension_clang_defines_without_its_builtins_is_not_compiled_for(tmp_path: Path) -> None:
+    (tmp_path / "k.cl").write_text(AMD_OR_FALLBACK)
+    assert [d for d in check_json(tmp_path / "k.cl") if d["code"] == "CL099"] == []
