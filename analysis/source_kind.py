@@ -68,10 +68,10 @@ _JINJA_STATEMENT = re.compile(
     rb"\{%-?\s*(?:if|elif|else|endif|for|endfor|set|macro|endmacro|include|import|block|endblock|"
     rb"raw|endraw|call|endcall|filter|with|endwith)\b")
 # `{{ name }}`, `{{ cfg.size | int }}`, `{{ f(x) }}`: one dotted name, maybe a filter or a call.
-# `{{0}}`, `{{a, b}}` and a braced initializer after `=`, `,`, `(`, `)` or `return` are C.
+# `{{0}}`, `{{a, b}}` and a braced initializer after `=`, `,`, `(`, `{` or `)` are C.
 _JINJA_EXPRESSION = re.compile(
     rb"\{\{-?[ \t]*[A-Za-z_][\w.]*(?:[ \t]*\|[^{}\n]*|[ \t]*\([^{}\n]*\)|[ \t]*\[[^{}\n]*\])?[ \t]*-?\}\}")
-_INITIALIZER_BEFORE = re.compile(rb"(?:[=,({)]|\breturn)\s*$")
+_INITIALIZER_BEFORE = re.compile(rb"[=,({)]\s*$")  # (C has no `return {...}`)
 _MAKO_EXPRESSION = re.compile(rb"\$\{\s*[A-Za-z_]")
 _MAKO_CLOSER = re.compile(rb"%[ \t]*end(?:if|for|while)\b")
 _MAKO_LINE = re.compile(rb"^[ \t]*%[ \t]*(?:if|elif|else|endif|for|endfor|while|endwhile)\b", re.M)
