@@ -78,6 +78,18 @@ def test_unknown_size_names_are_silent() -> None:
     assert lint(source, "CL1.2") == []
 
 
+def test_a_statement_macro_without_its_semicolon_is_no_declaration() -> None:
+    """`M(x)` with no `;` before `a[i] = v;` reads as a declaration of an array `a[i]` of type
+    `M(x)`: never a variable length array (john: a key-generation macro in a `#ifdef` arm)."""
+    source = (b"#define GEN(id) do { w[0] = id; } while (0);\n"
+              b"kernel void k(global uint *total, uint cand) {\n  uint gid = get_global_id(0), w[16];\n"
+              b"#ifdef MASK_MODE\n  GEN(cand)\n#endif\n  total[gid] = w[0];\n}\n")
+    assert lint(source, "CL1.2") == []
+    # a real one is still reported, whatever its element type is spelled with
+    vla = b"#define T(x) x\nkernel void k(global int *p, int n) { T(int) a[n]; p[0] = a[0]; }\n"
+    assert [d.code for d in lint(vla, "CL1.2")] == ["CL404"]
+
+
 EDITOR = LintOptions(target=Target.preset("CL1.2"))
 
 

@@ -45,6 +45,30 @@ def _unwrap(n: Node | None) -> Node | None:
     return n
 
 
+
+def _misread_statement_macro(array: Node, fm: FunctionModel) -> bool:
+    """`GEN(cand)` with no `;`, then `total[gid] = v;`: the grammar reads one declaration of an
+    array `total[gid]` of type `GEN(cand)`. It is no declaration when a directive sits inside
+    it (the macro in an `#ifdef` arm, the assignment after `#endif`) or the macro's "type"
+    argument names a variable or parameter of the function."""
+    decl = array.parent
+    while decl is not None and decl.type not in ("declaration", "compound_statement"):
+        decl = decl.parent
+    if decl is None or decl.type != "declaration":
+        return False
+    spec = decl.child_by_field_name("type")
+    if spec is None or spec.type != "macro_type_specifier":
+        return False
+    if any(c.type.startswith("preproc") for c in decl.children):
+        return True
+    scope = fm.scope_at(spec.start_byte)
+    for c in spec.named_children:
+        if c.type == "type_descriptor" and c.named_child_count == 1 and c.named_children[0].type == "type_identifier":
+            sym = scope.lookup((c.named_children[0].text or b"").decode("utf-8", "replace"))
+            if sym is not None and sym.kind in (SymbolKind.PARAMETER, SymbolKind.LOCAL):
+                return True
+    return False
+
 class _Scan:
     def __init__(self, ctx: RuleContext) -> None:
         self.ctx = ctx
@@ -118,6 +142,8 @@ class _Scan:
             return
         fm = self.model.enclosing_function(n)
         if fm is None:  # program scope and fields: C requires constants there anyway
+            return
+        if _misread_statement_macro(n, fm):
             return
         for ident in _evaluated_identifiers(size):
             sym = fm.refs.get(ident.id)
