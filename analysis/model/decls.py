@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 
 from tree_sitter import Node
 
+from cllint.analysis.database import current
 from cllint.analysis.records import replace
 from cllint.analysis.syntax import macro_named, spelled_name
 from cllint.analysis.target import Target
@@ -617,14 +618,14 @@ class TypeReader:
         # With a syntax error elsewhere, the same text can parse to another tree: the node
         # count tells them apart.
         raw = (plist.text, plist.descendant_count)
-        plain = _PLAIN_TEXT.get(raw)
+        db = current()
+        plains = db.table("model.plain_parameters", 4096)
+        plain = plains.get(raw)
         if plain is None:
-            plain = _PLAIN_TEXT[raw] = _plain(plist)
-            if len(_PLAIN_TEXT) > 4096:
-                _PLAIN_TEXT.clear()
+            plain = plains.put(raw, _plain(plist))
         key = (self.target, self.strict_generic, raw) if plain and not plist.has_error else None
         if key is not None:
-            hit = _PARAMETERS.get(key)
+            hit = db.table("model.parameters", 4096).get(key)
             nodes = _parameter_nodes(plist)
             if hit is not None and len(hit) == len(nodes):
                 return tuple(Declared(name, _name_node(p) if name is not None else None, t, space, cv,
@@ -632,9 +633,8 @@ class TypeReader:
                              for p, (name, t, space, cv, attrs) in zip(nodes, hit))
         got_all = self._parameters(plist)
         if key is not None and len(got_all) == len(_parameter_nodes(plist)):
-            if len(_PARAMETERS) > 4096:
-                _PARAMETERS.clear()
-            _PARAMETERS[key] = tuple((d.name, d.type, d.space, d.cv, d.attributes) for d in got_all)
+            db.table("model.parameters", 4096).put(
+                key, tuple((d.name, d.type, d.space, d.cv, d.attributes) for d in got_all))
         return got_all
 
     def _parameters(self, plist: Node) -> tuple[Declared, ...]:
@@ -669,16 +669,14 @@ class TypeReader:
 
 # -- remembered parameter lists ---------------------------------------------------------
 
-_PARAMETERS: dict[tuple[Target, tuple[bytes | None, int]], tuple[tuple[str | None, Type, AddressSpace | None,
-                                                         frozenset[str], tuple[Attribute, ...]], ...]] = {}
+# Parameter lists read, by (target, strictness, (text, node count)), the database's
+# "model.parameters"; whether a list's reading depends on its text alone, its
+# "model.plain_parameters" by (text, node count).
 # Named nodes whose reading depends on their text alone (no typedef, tag, macro or size).
 _PLAIN_KINDS = frozenset({"parameter_declaration", "type_qualifier", "address_space_qualifier",
                           "access_qualifier", "primitive_type", "sized_type_specifier", "identifier",
                           "pointer_declarator", "array_declarator", "parenthesized_declarator",
                           "number_literal"})
-
-
-_PLAIN_TEXT: dict[tuple[bytes | None, int], bool] = {}
 
 
 def _plain(plist: Node) -> bool:

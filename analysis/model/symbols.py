@@ -22,6 +22,7 @@ from operator import attrgetter
 
 from tree_sitter import Node, Query, Tree
 
+from cllint.analysis.database import current
 from cllint.analysis.records import replace
 from cllint.analysis.captures import captures
 from cllint.analysis.catalogue import catalogue
@@ -290,7 +291,10 @@ class _Builder:
             finally:
                 if env is not None and item.type != "comment" and item.type != "function_definition":
                     env.update(item.type.encode())
-                    env.update(item.text or b"")
+                    raw = item.text or b""
+                    env.update(raw)
+                    if b"{" in raw:  # a struct, union or enum defined here is keyed by its offset
+                        env.update(item.start_byte.to_bytes(8, "little"))
         self._finish_functions()
         if self.imported is not None:
             self._unseed_clashes(self.imported)
@@ -387,7 +391,7 @@ class _Builder:
             # the node count: with a syntax error elsewhere, the same text can parse otherwise
             key = (self.target, self.reader.strict_generic, self._macro_state(item.start_byte), env.copy().digest(), head,
                    item.descendant_count - body.descendant_count)
-            hit = _HEADS.get(key)
+            hit = current().table("model.heads", _HEADS_MAX).get(key)
             if hit is not None:
                 replayed = hit.replay(item, self.source)
                 if replayed is not None:
@@ -402,9 +406,7 @@ class _Builder:
                                               or self.reader.fields):
             head_memo = _Head.of(got, spec, item)
             if head_memo is not None:
-                if len(_HEADS) >= _HEADS_MAX:
-                    _HEADS.clear()
-                _HEADS[key] = head_memo
+                current().table("model.heads", _HEADS_MAX).put(key, head_memo)
         return got, spec, partial(_param_symbols, got, item)
 
     def _global(self, got: Declared, spec: Specifiers, item: Node) -> None:
@@ -559,7 +561,8 @@ class _Head:
         return tuple(out)
 
 
-_HEADS: dict[tuple[Target, bytes, bytes, bytes, int], _Head] = {}
+# Function heads read (`_Head`), by (target, strictness, macros in force, digest of the
+# items before, head text, node count): the database's "model.heads".
 
 
 def _header_function(name: str, f: HeaderFunction) -> FunctionInfo:

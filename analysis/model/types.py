@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from enum import Enum
 
+from cllint.analysis.database import current
 from cllint.analysis.records import replace
 from cllint.analysis.features import GENERIC, PROGRAM_SCOPE, V2_0
 from cllint.analysis.target import Target
@@ -78,13 +79,14 @@ class NumberedSpace:
         return f"NumberedSpace({self.number})"
 
 
-_NUMBERED: dict[int, NumberedSpace] = {}
-
-
 def numbered_space(number: int) -> NumberedSpace:
-    found = _NUMBERED.get(number)
+    """The one object for `number` in the current database ("model.numbered_spaces", never
+    evicted: the types read in it compare spaces by identity; as many entries as numbers
+    the code writes)."""
+    table = current().table("model.numbered_spaces", None)
+    found = table.get(number)
     if found is None:
-        found = _NUMBERED[number] = NumberedSpace(number)
+        found = table.put(number, NumberedSpace(number))
     return found
 
 
