@@ -64,6 +64,11 @@ class Table(dict):
         self[key] = value
         return value
 
+    def trim(self) -> None:
+        """Evict as `put` does, for a caller that added entries itself (`setdefault` in a loop)."""
+        while self.limit is not None and len(self) > self.limit:
+            self.evict()
+
     def evict(self) -> None:
         """Drop the oldest quarter (at least one entry)."""
         drop = max(1, len(self) // 4)

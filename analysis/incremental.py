@@ -30,6 +30,7 @@ from collections.abc import Callable
 from tree_sitter import Node, Tree
 
 from cllint.analysis.records import replace
+from cllint.analysis.database import current
 from cllint.analysis.digest import blake2b
 from cllint.analysis.diagnostics import Diagnostic, Edit, Fix, Note, Span
 from cllint.analysis.toplevel import CONTAINERS as _CONTAINERS
@@ -43,8 +44,8 @@ _GLUED = re.compile(rb"(?<=[0-9.])[A-Za-z_]\w*")
 
 # One object per distinct word across bodies and files: an editor keeps every open file's
 # words, mostly the same few hundred identifiers (100 copies of a 3,000-line file: -12 MiB).
-# Cleared when it grows past a vocabulary's size; sharing is all it buys, never correctness.
-_SHARED: dict[bytes, bytes] = {}
+# Trimmed when it grows past a vocabulary's size; sharing is all it buys, never correctness.
+# The database's "incremental.words".
 _SHARED_MAX = 1 << 17
 
 
@@ -54,9 +55,9 @@ def _words(source: bytes, start: int, end: int) -> frozenset[bytes]:
     words = set(_WORD.findall(source, start, end))
     for glued in _GLUED.findall(source, start, end):
         words.update(glued[k:] for k in range(1, len(glued)) if not glued[k:k + 1].isdigit())
-    if len(_SHARED) > _SHARED_MAX:
-        _SHARED.clear()
-    share = _SHARED.setdefault
+    shared = current().table("incremental.words", _SHARED_MAX)
+    shared.trim()
+    share = shared.setdefault
     return frozenset([share(w, w) for w in words])
 _DIRECTIVE = re.compile(rb"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
 # A call the barrier rules' flat dimensions read, with the rest of its line

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from tree_sitter import Tree
 
 from cllint.analysis.records import replace
 from cllint.analysis.captures import forget as forget_cuts
+from cllint.analysis.database import current
 from cllint.analysis.diagnostics import Diagnostic
 from cllint.analysis.preprocessor.choices import without_host_choices
 from cllint.analysis.source_kind import not_opencl_reason
@@ -122,14 +122,14 @@ class LintOptions:
                      self.options_known, self.host_macros, self.host_features, self.program_note))
 
     def rules(self) -> list[type[Rule]]:
-        return list(_selected(self.select, self.ignore, self.extend_select, self.preview))
-
-
-@lru_cache(maxsize=64)
-def _selected(chosen: tuple[str, ...] | None, ignore: tuple[str, ...],
-              extend: tuple[str, ...], preview: bool = False) -> tuple[type[Rule], ...]:
-    # Asked twice per keystroke (rules, then suppressions): the registry is fixed once loaded.
-    return tuple(select(chosen, ignore, extend, preview))
+        # Asked twice per keystroke (rules, then suppressions): the registry is fixed once
+        # loaded, the selection is the options' (the database's "lint.rules").
+        key = (self.select, self.ignore, self.extend_select, self.preview)
+        memo = current().table("lint.rules", 64)
+        got = memo.get(key)
+        if got is None:
+            got = memo.put(key, tuple(select(*key)))
+        return list(got)
 
 
 def run_rules(ctx: RuleContext, rules: Iterable[type[Rule]], budget: float | None = None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..database import current
 from ..features import DNF, FEATURES, V2_0, Version, is_feature, version_requirement
 from ..preprocessor import build_view
 from ..preprocessor.expr import VERSION_MACRO, Condition, conj
@@ -11,24 +12,22 @@ from ..preprocessor.view import PreprocessorView
 from . import assertions, tables
 from .clang_decided import decided_false
 
-_VIEWS: dict[tuple[str, str, bytes], PreprocessorView] = {}
-
-
 def preprocessor_view(ctx: Any) -> PreprocessorView | None:
-    """The lint driver's view, or one built here (memoised on what builds it: the file, its
-    text and the target; not on `id(ctx.tree)`, which a freed tree hands to the next one)."""
+    """The lint driver's view, or one built here (memoised in the database's "gating.views"
+    on what builds it: the file, its text and the target; not on `id(ctx.tree)`, which a
+    freed tree hands to the next one)."""
     if ctx.preprocessor is not None:
         assertions.find(ctx.preprocessor, ctx.source)
         return ctx.preprocessor
     key = (ctx.file, ctx.target.describe(), ctx.source)
-    view = _VIEWS.get(key)
+    views = current().table("gating.views", 1)
+    view = views.get(key)
     if view is None:
         try:
             view = build_view(ctx.file, ctx.source, target=ctx.target)
         except (RecursionError, ValueError):
             return None
-        _VIEWS.clear()
-        _VIEWS[key] = view
+        views.put(key, view)
     assertions.find(view, ctx.source)
     return view
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
-from functools import cache, lru_cache
+from functools import cache
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -12,6 +12,7 @@ from tree_sitter import Node, Query, Tree
 
 from cllint.analysis.records import replace
 from cllint.analysis.captures import captures
+from cllint.analysis.database import Table, current
 from cllint.analysis.syntax import descend
 from cllint.grammar import language
 
@@ -199,8 +200,7 @@ class _Part:
 
 
 _EMPTY_PART = _Part((), (), (), ())
-_PARTS: dict[PartKey, _Part] = {}
-_PARTS_LIMIT = 8192
+_PARTS_LIMIT = 8192  # body parts read (`_Part`), by `PartKey`: the database's "gating.parts"
 
 
 class _Collector:
@@ -277,15 +277,17 @@ class _Collector:
             if raw and raw[-1] in _HALF_SUFFIX:
                 half.append(n)
         self._handle(self.on_number_literal, half)
+        plain = _plain_types()
         self._handle(self.on_primitive_type, [n for n in found.get("primitive_type", ())
-                                              if not _plain_type(source[n.start_byte:n.end_byte])])
+                                              if not _plain_type(source[n.start_byte:n.end_byte], plain)])
         for kind in _OTHER_HANDLED:
             self._handle(getattr(self, "on_" + kind), found.get(kind, ()))
         self._handle(self.on_call_expression, found.get("call_expression", ()))
 
     def _part(self, node: Node, key: PartKey) -> None:
         """One part of a function body: memoised on its text (see `_Part`)."""
-        part = _PARTS.get(key)
+        parts = current().table("gating.parts", _PARTS_LIMIT)
+        part = parts.get(key)
         base = node.start_byte
         if part is None:
             # No view: only program-scope declarations read it, and a body holds none.
@@ -297,9 +299,7 @@ class _Collector:
                          tuple((start - base, name) for start, name in sub.definitions))
             if part == _EMPTY_PART:
                 part = _EMPTY_PART
-            if len(_PARTS) > _PARTS_LIMIT:
-                _PARTS.clear()
-            _PARTS[key] = part
+            parts.put(key, part)
         if part is _EMPTY_PART:  # most statements use nothing gated
             return
         self.out.extend(_moved(u, base) for u in part.uses)
@@ -568,9 +568,22 @@ _HALF_SUFFIX = frozenset(b"hH")
 _START = attrgetter("start_byte")
 
 
-@lru_cache(maxsize=512)
-def _plain_type(raw: bytes) -> bool:
+def _plain_types() -> Table:
+    """`_plain_type`'s answers by spelling (the user's text): the database's "gating.plain_types"."""
+    return current().table("gating.plain_types", 512)
+
+
+def _plain_type(raw: bytes, memo: Table | None = None) -> bool:
     """`on_primitive_type` adds nothing for this spelling, wherever it stands (`int`, `float4`...)."""
+    if memo is None:
+        memo = _plain_types()
+    got = memo.get(raw)
+    if got is None:
+        got = memo.put(raw, _reads_plain(raw))
+    return got
+
+
+def _reads_plain(raw: bytes) -> bool:
     name = raw.decode("utf-8", "replace")
     if name.startswith(("half", "ulong")) or name == "image3d_t":
         return False

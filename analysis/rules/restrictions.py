@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from cllint.analysis.catalogue import catalogue
+from cllint.analysis.database import current
 from cllint.analysis.diagnostics import Diagnostic, Severity
 from cllint.analysis.findings import Finding
 from cllint.analysis.model import FunctionModel, SemanticModel, SymbolKind
@@ -237,18 +238,16 @@ class _Scan:
         pattern = re.compile(rb"(" + b"|".join(re.escape(n.encode()) for n in sorted(names, key=len, reverse=True))
                              + rb")(?:\s|/\*.*?\*/)*\(", re.S)
         may: dict[str, set[str]] = {}
+        memo = current().table("restrictions.may_call", _MAY_CALL_LIMIT)
         for name, d in defined.items():
             body = d.child_by_field_name("body")
             if body is None:
                 continue
             # Per body text and set of names: an edit changes one body, the rest are reused.
             key = (self.src[body.start_byte:body.end_byte], names)
-            found = _MAY_CALL.get(key)
+            found = memo.get(key)
             if found is None:
-                found = {m.group(1).decode() for m in pattern.finditer(key[0])}
-                if len(_MAY_CALL) >= _MAY_CALL_LIMIT:
-                    _MAY_CALL.clear()
-                _MAY_CALL[key] = found
+                found = memo.put(key, {m.group(1).decode() for m in pattern.finditer(key[0])})
             may[name] = found
         return may
 
@@ -283,7 +282,7 @@ class _Scan:
                 self.add("CL407", callee.start_byte, callee.end_byte, message, notes)
 
 
-_MAY_CALL: dict[tuple[bytes, frozenset[str]], set[str]] = {}
+# Calls each body may make, by (body text, names): the database's "restrictions.may_call".
 _MAY_CALL_LIMIT = 2048
 
 

@@ -31,6 +31,7 @@ from cllint.analysis.model.types import (
     Vector,
 )
 
+from ..database import current
 from .headers import NO_HEADERS, Headers, Pastes, body_words, closure, pastes_of
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
@@ -38,8 +39,8 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 _OVERLOADABLE_HEAD = re.compile(rb"\boverloadable\b\s*\)\s*\)[^;{}()]*?\b([A-Za-z_]\w*)\s*\(")
 _FACTS_MAX = 32
 # By content (a keystroke in a body builds a new, moved view with the same macros): the words
-# of every macro body are read once per change of directives, not once per keystroke.
-_FACTS: dict[tuple, tuple[frozenset[str], bool]] = {}
+# of every macro body are read once per change of directives, not once per keystroke
+# (the database's "semantic.macro_facts").
 # Functions of vendor extensions clang's header declares and the catalogue does not list.
 # Macros clang's OpenCL headers define that the catalogue does not list as constants
 # (opencl-c-base.h: image channel orders, event states, FP_ILOGB*); any `CLK_` name is the
@@ -174,7 +175,8 @@ def _macro_facts(view, headers: Headers | None) -> tuple[frozenset[str], bool]: 
     host = getattr(view, "host_macros", frozenset())
     key = (view.macro_state_at(1 << 62), names, frozenset(view.env.macros), includes,
            headers.key if headers is not None else None, host)
-    found = _FACTS.get(key)
+    memo = current().table("semantic.macro_facts", _FACTS_MAX)
+    found = memo.get(key)
     if found is None:
         words = set(names)
         words.update(view.env.macros)
@@ -185,10 +187,7 @@ def _macro_facts(view, headers: Headers | None) -> tuple[frozenset[str], bool]: 
             words.update(headers.macro_words)
         # Any #include, even in an arm this configuration leaves out: the file is built with
         # headers (hashcat's `#ifdef KERNEL_STATIC #include ...`), whose names it may use.
-        found = (frozenset(words), bool(includes))
-        if len(_FACTS) >= _FACTS_MAX:
-            _FACTS.pop(next(iter(_FACTS)))
-        _FACTS[key] = found
+        found = memo.put(key, (frozenset(words), bool(includes)))
     return found
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from cllint.analysis.database import current
+
 
 def distance(a: str, b: str, limit: int) -> int:
     """Levenshtein distance with adjacent swaps, or `limit + 1` once it exceeds `limit`."""
@@ -75,17 +77,15 @@ class _Index:
         return c
 
 
-_INDEXES: dict[frozenset[str], _Index] = {}
-_INDEXES_MAX = 16
+_INDEXES_MAX = 16  # indexes of candidate words, by the words: the database's "semantic.suggest"
 
 
 def _index(candidates: Iterable[str]) -> _Index:
     words = candidates if isinstance(candidates, frozenset) else frozenset(candidates)
-    index = _INDEXES.get(words)
+    indexes = current().table("semantic.suggest", _INDEXES_MAX)
+    index = indexes.get(words)
     if index is None:
-        if len(_INDEXES) >= _INDEXES_MAX:
-            _INDEXES.pop(next(iter(_INDEXES)))
-        index = _INDEXES[words] = _Index(words)
+        index = indexes.put(words, _Index(words))
     return index
 
 
