@@ -4,20 +4,19 @@ process pool so that files are linted on all cores."""
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
-from functools import cache
-from pathlib import Path
 
-from cllint import __version__
 from cllint.analysis.diagnostics import Applicability, Diagnostic
-from cllint.analysis.digest import blake2b
 from cllint.analysis.embedded.languages import host_language
 from cllint.analysis.lint import LintOptions, lint_tree
 from cllint.grammar import parse
-from cllint.includes import FileIncludeResolver, stamp_of
+from cllint.includes import FileIncludeResolver
+from cllint.results_cache import cache_dir, entry_key, load, store
+# Kept here for callers that read them from the CLI's engine.
+from cllint.results_cache import RACY_SECONDS, options_key  # noqa: F401
+from cllint.results_cache import code_stamp as _code_stamp  # noqa: F401
 
-CACHE_DIR = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "cllint" / "check"
+CACHE_DIR = cache_dir("check")
 MAX_BYTES = 64 * 1024 * 1024
 
 
@@ -51,51 +50,10 @@ class Job:
         return hash((self.path, self.source, self.options, self.use_cache))
 
 
-def options_key(options: LintOptions) -> str:
-    """A stable text for the options: `repr` is not, since the target's frozensets
-    iterate in a per-process order (string hashing is randomised)."""
-    t = options.target
-    return repr((t.name, str(t.version), sorted(t.features), sorted(t.extensions), options.select,
-                 options.ignore, options.extend_select, options.defines, options.include_paths,
-                 options.mode, options.std, options.preview, options.budget, options.prelude, options.options_known,
-                 options.program_note, options.host_macros, options.host_features))
-
-
-@cache
-def _code_stamp() -> bytes:
-    """The analysis code and the compiled parser as installed (names, sizes, mtimes): a
-    reinstall from a newer checkout under the same version must not reuse old results."""
-    import cllint.analysis
-    import cllint.grammar
-
-    h = blake2b(digest_size=32)
-    for package in (cllint.analysis, cllint.grammar):
-        root = Path(package.__file__).parent
-        for p in sorted(root.rglob("*")):
-            if p.suffix in (".py", ".so", ".json", ".scm") and "__pycache__" not in p.parts:
-                try:
-                    st = p.stat()
-                except OSError:
-                    continue
-                h.update(f"{p.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}".encode())
-    return h.digest()
-
-
 def _key(job: Job) -> str:
     """The file's content, options and the installed code. What its includes read is not in
-    the key but in the entry, checked on every hit (`_cached`)."""
-    h = blake2b(digest_size=32)
-    h.update(__version__.encode())
-    h.update(_code_stamp())
-    h.update(options_key(job.options).encode())
-    h.update(job.path.encode())
-    h.update(job.source)
-    return h.hexdigest()
-
-
-# A file changed within this many seconds may change again within its timestamp's
-# granularity without its stamp changing: results that read one are not stored.
-RACY_SECONDS = 2.0
+    the key but in the entry, checked on every hit (cllint/results_cache.py)."""
+    return entry_key(job.path, job.source, job.options)
 
 
 def lint_source(path: str, source: bytes, options: LintOptions,
@@ -113,15 +71,8 @@ def _cached(job: Job) -> list[Diagnostic] | None:
     still stamps the same; any other entry is a miss."""
     if not job.use_cache:
         return None
-    import pickle  # only with the cache: ~2 ms of start-up otherwise
-
-    try:
-        diagnostics, probes = pickle.loads((CACHE_DIR / _key(job)).read_bytes())
-    except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError, TypeError):
-        return None
-    if any(stamp_of(Path(p)) != s for p, s in probes.items()):
-        return None
-    return diagnostics
+    got = load(CACHE_DIR, _key(job))
+    return None if got is None else got[0]
 
 
 def run_job(job: Job) -> list[Diagnostic]:
@@ -130,20 +81,8 @@ def run_job(job: Job) -> list[Diagnostic]:
         return hit
     resolver = FileIncludeResolver(job.options.include_paths, job.options.prelude, job.options.host_macros)
     diagnostics = lint_source(job.path, job.source, job.options, resolver)
-    now = time.time_ns()
-    racy = any(s is not None and now - s[0] < RACY_SECONDS * 1e9 for s in resolver.probes.values())
-    cut_short = any(d.code == "CL091" for d in diagnostics)  # a budget's result depends on the load
-    if job.use_cache and not racy and not cut_short:
-        try:
-            CACHE_DIR.mkdir(parents=True, exist_ok=True)
-            entry = CACHE_DIR / _key(job)
-            tmp = entry.with_suffix(f".{os.getpid()}.tmp")
-            import pickle
-
-            tmp.write_bytes(pickle.dumps((diagnostics, resolver.probes)))
-            tmp.replace(entry)
-        except OSError:
-            pass  # a read-only cache costs speed, never results
+    if job.use_cache:
+        store(CACHE_DIR, _key(job), diagnostics, resolver.probes)
     return diagnostics
 
 

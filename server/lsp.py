@@ -38,7 +38,8 @@ from cllint.analysis.database import use as use_database
 from cllint.analysis.db import Change, Host
 from cllint.analysis.diagnostics import Diagnostic, FileId
 from cllint.analysis.lint import LintOptions
-from cllint.includes import MAX_INCLUDE_BYTES
+from cllint.includes import MAX_INCLUDE_BYTES, Stamp, stamp_of
+from cllint.results_cache import cache_dir, code_stamp, entry_key, load, store
 from cllint.server import convert, embedded, jsonrpc
 from cllint.server.compiler import CompilerCheck, to_texts
 from cllint.server.device import DeviceSession
@@ -175,6 +176,10 @@ class CllintServer(LanguageServer):
         self.loop: asyncio.AbstractEventLoop | None = None
         self.collector = Collector(self.submit)
         self._disk = _HeaderCache()
+        # Include paths read (with their stamps) while a document's first analysis runs, for
+        # the result kept on disk; None between first analyses (worker thread only).
+        self._probes: dict[str, Stamp] | None = None
+        self._probed_open = False  # an include was read from an open buffer: keep nothing
         self._projects: dict[Path, Any] = {}  # workspace root -> cllint.project.model.Project
         self._pending_project: dict[Path, Any] = {}  # read in the background, not yet taken
         self._waiting: set[Path] = set()  # roots whose first request waits for the project
@@ -261,7 +266,10 @@ class CllintServer(LanguageServer):
                 continue
             uri = path.as_uri()
             if (doc := self.docs.get(uri)) is not None:
+                self._probed_open = True
                 return uri, doc.index.text
+            if self._probes is not None:  # stamped before the read: a change after it is a miss later
+                self._probes[str(path)] = stamp_of(path)
             data = self._disk.read(path)
             if data is not None:
                 return uri, data
@@ -527,13 +535,59 @@ class CllintServer(LanguageServer):
             self.results[uri] = result
             return result
         snap = self.host.snapshot()
-        diags = snap.diagnostics(uri)
+        stored = self._stored(uri, snap) if cached is None else None
+        if stored is not None:  # opened (or reconfigured) as it was before: what that gave, at once
+            diags = stored
+            self.submit(self._verify_stored, uri, doc.version, snap, stored)
+        else:
+            diags = self._diagnostics(uri, snap, keep=cached is None)
         texts = doc.published.convert(diags, doc.index, self._index_for)
         # A version with syntax errors is read from a fresh parse (Host reparse_broken):
         # what is published for it is what `cllint check` says of its text.
         result = Result(doc.version, diags, texts)
         self.results[uri] = result
         return result
+
+    # -- a document's first diagnostics kept on disk (cllint/results_cache.py, worker thread) --
+
+    def _stored(self, uri: str, snap: Any) -> list[Diagnostic] | None:
+        """The diagnostics kept for this text, options and code, when no include they read
+        has changed on disk since and none of them is open in an editor buffer now."""
+        got = load(cache_dir("editor"), entry_key(uri, snap.text(uri), snap.options(uri)))
+        if got is None or any(Path(p).as_uri() in self.docs for p in got[1]):
+            return None
+        return got[0]
+
+    def _diagnostics(self, uri: str, snap: Any, keep: bool, kept: list[Diagnostic] | None = None) -> list[Diagnostic]:
+        """`snap.diagnostics(uri)`; with `keep` (a first analysis) also kept on disk, with
+        the include paths it read, unless one of them was an open buffer or `kept` (what
+        the entry holds) is the same."""
+        if not keep:
+            return snap.diagnostics(uri)
+        self._probes, self._probed_open = {}, False
+        try:
+            diags = snap.diagnostics(uri)
+            probes = self._probes
+        finally:
+            self._probes = None
+        if not self._probed_open and diags != kept:
+            store(cache_dir("editor"), entry_key(uri, snap.text(uri), snap.options(uri)), diags, probes)
+        return diags
+
+    def _verify_stored(self, uri: str, version: int, snap: Any, stored: list[Diagnostic]) -> None:
+        """The analysis a stored result stood in for: it fills the host's memos for the next
+        edit, and is published in its place if it differs (a change no stamp told)."""
+        doc = self.docs.get(uri)
+        if doc is None or doc.version != version:
+            return
+        diags = self._diagnostics(uri, snap, keep=True, kept=stored)
+        current = self.results.get(uri)
+        if diags == stored or current is None or current.version != version:
+            return
+        result = Result(version, diags, doc.published.convert(diags, doc.index, self._index_for))
+        self.results[uri] = result
+        if self.loop is not None and self.push_enabled():
+            self.loop.call_soon_threadsafe(self.publish, uri, result)
 
     def _index_for(self, file: str) -> convert.LineIndex | None:
         doc = self.docs.get(file)
@@ -748,6 +802,7 @@ def _lint_sample() -> None:
     from cllint.analysis.model.walk import queries_at_once
 
     queries_at_once()
+    code_stamp()  # the results kept on disk are keyed on the installed code: stat it once, here
     host = Host()
     host.set_file("cllint-warm-up.cl", _SAMPLE)
     host.snapshot().diagnostics("cllint-warm-up.cl")

@@ -155,14 +155,15 @@ def test_cache_gives_the_same_results(project: Path, tmp_path: Path, monkeypatch
 def test_cache_key_follows_the_installed_code(monkeypatch) -> None:
     """A reinstall under the same version (a newer checkout) must not reuse old results:
     the key covers the analysis code and the compiled parser as installed."""
+    from cllint import results_cache
     from cllint.analysis.lint import LintOptions
     from cllint.cli import engine
 
     job = engine.Job("k.cl", b"kernel void k() {}\n", LintOptions(), True)
     before = engine._key(job)
-    stamp = engine._code_stamp()
+    stamp = results_cache.code_stamp()
     assert stamp and before == engine._key(job)
-    monkeypatch.setattr(engine, "_code_stamp", lambda: stamp + b"changed")
+    monkeypatch.setattr(results_cache, "code_stamp", lambda: stamp + b"changed")
     assert engine._key(job) != before
 
 
