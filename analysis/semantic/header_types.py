@@ -13,17 +13,19 @@ Precision first, every doubt leaves a name unknown (absent, as for an unread hea
   headers', the file's or the command line's): a macro may add members or change the type;
 - a name declared twice (two typedefs or tag definitions, functions whose types differ);
 - kernels and `overloadable` functions.
-Headers are read once per content (`_LAYOUTS`) and the combined declarations once per
-(headers, macros, target) (`_IMPORTED`), so a keystroke in the including file re-reads nothing.
+Headers are read once per content (the database's "header_types.layouts") and the combined
+declarations once per (headers, macros, target) ("header_types.imported"), so a keystroke in
+the including file re-reads nothing.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter, OrderedDict
+from collections import Counter
 
 from tree_sitter import Node, Tree
 
+from cllint.analysis.database import current
 from cllint.analysis.digest import blake2b
 from cllint.analysis.model.decls import Typedef, TypeReader
 from cllint.analysis.model.imported import HeaderFunction, Imported
@@ -34,9 +36,7 @@ from cllint.analysis.target import Target
 from .headers import closure, parsed
 
 _WORD = re.compile(rb"[A-Za-z_]\w*")
-_LAYOUTS: OrderedDict[tuple[object, bytes], _Layout] = OrderedDict()
 _LAYOUTS_MAX = 256
-_IMPORTED: OrderedDict[tuple, Imported] = OrderedDict()
 _IMPORTED_MAX = 32
 # Kinds whose presence makes a declaration unreadable without the preprocessor.
 _MACRO_KINDS = frozenset({"macro_modifier", "macro_declarator", "macro_type_specifier", "ERROR", "preproc_call",
@@ -159,9 +159,9 @@ def _imported(view, tree: Tree, target: Target, strict_generic: bool) -> Importe
                 includes.append((d.path, d.angled, active is True and _at_file_scope(tree.root_node, d.start)))
     own_macros = frozenset(view.defined_names()) | frozenset(view.env.macros)
     k = (found.key, tuple(includes), own_macros, target, strict_generic)
-    got = _IMPORTED.get(k)
+    imported = current().table("header_types.imported", _IMPORTED_MAX)
+    got = imported.touch(k)
     if got is not None:
-        _IMPORTED.move_to_end(k)
         return got
     resolver = view.include_resolver
     seq: list[tuple[_Layout, _Item, bool]] = []
@@ -192,10 +192,7 @@ def _imported(view, tree: Tree, target: Target, strict_generic: bool) -> Importe
     h.update(repr((includes, target, strict_generic)).encode())
     for m in sorted(macros):
         h.update(m + b"\0")
-    got = _IMPORTED[k] = _read(h.digest(), seq, frozenset(macros), target, strict_generic)
-    if len(_IMPORTED) > _IMPORTED_MAX:
-        _IMPORTED.popitem(last=False)
-    return got
+    return imported.put(k, _read(h.digest(), seq, frozenset(macros), target, strict_generic))
 
 
 def _at_file_scope(root: Node, offset: int) -> bool:
@@ -293,13 +290,10 @@ class _Wrap:
 
 def _layout(file_id: object, content: bytes) -> _Layout:
     k = (file_id, content)
-    got = _LAYOUTS.get(k)
+    layouts = current().table("header_types.layouts", _LAYOUTS_MAX)
+    got = layouts.touch(k)
     if got is None:
-        got = _LAYOUTS[k] = _scan(file_id, content)
-        if len(_LAYOUTS) > _LAYOUTS_MAX:
-            _LAYOUTS.popitem(last=False)
-    else:
-        _LAYOUTS.move_to_end(k)
+        got = layouts.put(k, _scan(file_id, content))
     return got
 
 

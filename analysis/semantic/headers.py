@@ -15,10 +15,10 @@ suggests only names a header declares (not its macros: a host's `-D` names often
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 
 from tree_sitter import Node, Tree
 
+from cllint.analysis.database import current
 from cllint.analysis.digest import blake2b
 from cllint.analysis.preprocessor.directives import scan_directives
 from cllint.analysis.preprocessor.view import resolve_include
@@ -26,9 +26,10 @@ from cllint.analysis.preprocessor.view import resolve_include
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _MAX_HEADERS = 512  # in one file's closure; more reads as unreadable
 _UNREADABLE = 0.25  # share of a header's bytes in top-level parse errors
+# In the database (analysis/database.py), least recently used first: headers read
+# ("headers.read") and parsed ("headers.parsed") by (file, content), their closures'
+# combined names by the closure's digest ("headers.closures").
 _CACHE_MAX = 512
-_HEADERS: OrderedDict[tuple[object, bytes], Header] = OrderedDict()
-_CLOSURES: OrderedDict[bytes, Headers] = OrderedDict()
 _CLOSURES_MAX = 32
 _UNSET = object()
 
@@ -284,9 +285,9 @@ def _combine(headers: list[Header]) -> Headers:
     for header in headers:
         h.update(header.digest)
     digest = h.digest()
-    got = _CLOSURES.get(digest)
+    closures = current().table("headers.closures", _CLOSURES_MAX)
+    got = closures.touch(digest)
     if got is not None:
-        _CLOSURES.move_to_end(digest)
         return got
     functions: dict[str, Function] = {}
     for header in headers:
@@ -296,10 +297,7 @@ def _combine(headers: list[Header]) -> Headers:
     got = Headers(digest, frozenset().union(*(x.quiet for x in headers)),
                   frozenset().union(*(x.declared for x in headers)),
                   frozenset().union(*(x.macro_words for x in headers)), pastes, functions)
-    _CLOSURES[digest] = got
-    if len(_CLOSURES) > _CLOSURES_MAX:
-        _CLOSURES.popitem(last=False)
-    return got
+    return closures.put(digest, got)
 
 
 def _merge(a: Function | None, b: Function) -> Function:
@@ -313,13 +311,10 @@ def _header(file_id: object, content: bytes) -> Header:
     # By (file, content): the resolvers hand back the same bytes object while the file is
     # unchanged, whose hash Python keeps, so a hit costs no hashing of the text.
     k = (file_id, content)
-    got = _HEADERS.get(k)
+    read = current().table("headers.read", _CACHE_MAX)
+    got = read.touch(k)
     if got is None:
-        got = _HEADERS[k] = _read(file_id, content)
-        if len(_HEADERS) > _CACHE_MAX:
-            _HEADERS.popitem(last=False)
-    else:
-        _HEADERS.move_to_end(k)
+        got = read.put(k, _read(file_id, content))
     return got
 
 
@@ -351,21 +346,16 @@ class Parsed:
         return hash((self.digest, self.directives, self.tree))
 
 
-_PARSED: OrderedDict[tuple[object, bytes], Parsed] = OrderedDict()
-
-
 def parsed(file_id: object, content: bytes) -> Parsed:
     """The header's digest, directives and tree, by (file, content) like `_header`."""
     k = (file_id, content)
-    got = _PARSED.get(k)
+    table = current().table("headers.parsed", _CACHE_MAX)
+    got = table.touch(k)
     if got is None:
         from cllint.grammar import parse  # here: a file without includes never parses a header
 
-        got = _PARSED[k] = Parsed(blake2b(content, digest_size=16).digest(), scan_directives(content), parse(content))
-        if len(_PARSED) > _CACHE_MAX:
-            _PARSED.popitem(last=False)
-    else:
-        _PARSED.move_to_end(k)
+        got = table.put(k, Parsed(blake2b(content, digest_size=16).digest(), scan_directives(content),
+                                  parse(content)))
     return got
 
 
