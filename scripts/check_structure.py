@@ -17,9 +17,10 @@ with parameters (`@cache`, `@lru_cache`: a cache keyed by their arguments). Tabl
 never changed (a dict used as a lookup, frozenset, tuple, MappingProxyType) are not state.
 The device worker (`server/runner/worker.py`) runs in a process of its own and is left out.
 
-Names not yet moved into the analysis database are listed in `scripts/structure_allow.txt`
-(`module:NAME`, one a line, `#` comments): only new ones fail. An entry that no longer
-matches is printed so that the list can shrink.
+Names that stay outside the analysis database (analysis/database.py), each with its reason
+(memos of fixed tables such as the catalogue, which depend on no input), are listed in
+`scripts/structure_allow.txt` (`module:NAME`, one a line, `#` comments): only new ones fail.
+An entry that no longer matches is printed so that the list can shrink.
 """
 
 from __future__ import annotations

@@ -36,12 +36,17 @@ def _version(text: str | None) -> Version | None:
 _strip = overloads.strip_baseline
 
 
-@cache
 def builtin_need(name: str) -> tuple[Version | None, DNF, Version | None] | None:
     """(since, requires, deprecated) of a built-in, the weakest requirement over its overloads."""
-    fn: Builtin | None = catalogue().function(name)
-    if fn is None:
+    if catalogue().function(name) is None:  # every call's name comes here: no memo of the user's
         return None
+    return _catalogue_need(name)
+
+
+@cache
+def _catalogue_need(name: str) -> tuple[Version | None, DNF, Version | None]:
+    """`builtin_need` of a name the catalogue lists: a function of the fixed catalogue."""
+    fn: Builtin = catalogue().function(name)  # type: ignore[assignment]  # listed: see the caller
     since = _version(fn.since)
     req: DNF = _strip(fn.requires)
     if not req and fn.overloads:
