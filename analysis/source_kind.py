@@ -13,28 +13,30 @@ from __future__ import annotations
 
 import re
 
+from cllint.analysis.lazy_re import LazyPattern, lazy
+
 # comments, blank space and directive lines (`#ifndef PURE_CL` may guard a template's C wrapper)
-_LEADING = re.compile(rb"(?:\s+|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/|#[^\n]*)*")
+_LEADING = lazy(rb"(?:\s+|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/|#[^\n]*)*")
 
 # What the first code says.
-_FIRST: list[tuple[str, re.Pattern[bytes]]] = [
+_FIRST: list[tuple[str, LazyPattern]] = [
     ("a C string holding a code generator's template",
-     re.compile(rb"(?:static\s+)?const\s+char\s*\*\s*\w+\s*(?:\[\s*\])?\s*=\s*\"")),
+     lazy(rb"(?:static\s+)?const\s+char\s*\*\s*\w+\s*(?:\[\s*\])?\s*=\s*\"")),
     # One `R"( ... )"` around the whole file is read by the grammar (CLBlast's `.opencl`);
     # several pieces joined by the C++ compiler are not.
     ("C++ raw string literals in several pieces holding kernel text (the host includes it into a string)",
-     re.compile(rb"(?:u8|[uUL])?R\"([^\s()\\]{0,16})\((?:.(?!\)\1\"))*.\)\1\"\s*(?://[^\n]*\s*)*(?:u8|[uUL])?R\"", re.S)),
+     lazy(rb"(?:u8|[uUL])?R\"([^\s()\\]{0,16})\((?:.(?!\)\1\"))*.\)\1\"\s*(?://[^\n]*\s*)*(?:u8|[uUL])?R\"", re.S)),
     ("a macro that turns the text into a C string (the host includes it into a string)",
-     re.compile(rb"[A-Z_][A-Z0-9_]*STRINGIFY[A-Z0-9_]*\s*\(")),
+     lazy(rb"[A-Z_][A-Z0-9_]*STRINGIFY[A-Z0-9_]*\s*\(")),
 ]
 # What the whole file may show, each after a cheap test for a word it needs (the check runs on
 # every keystroke: a 90 KB file must not be scanned line by line for CUDA).
-_ANYWHERE: list[tuple[str, re.Pattern[bytes]]] = [
-    ("CUDA source", re.compile(
+_ANYWHERE: list[tuple[str, LazyPattern]] = [
+    ("CUDA source", lazy(
         rb"^[ \t]*(?:#[ \t]*include[ \t]*[<\"]cuda|extern[ \t]+\"C\"[ \t]+__global__|(?:static[ \t]+)?__global__[ \t]+void\b|"
         rb"(?:static[ \t]+|inline[ \t]+)*__device__[ \t]+\w)",
         re.M)),
-    ("C++ source", re.compile(rb"^[ \t]*(?:template[ \t]*<[ \t]*(?:typename|class)\b|namespace[ \t]+\w+[ \t]*\{|"
+    ("C++ source", lazy(rb"^[ \t]*(?:template[ \t]*<[ \t]*(?:typename|class)\b|namespace[ \t]+\w+[ \t]*\{|"
                               rb"#[ \t]*include[ \t]*<(?:iostream|vector|string|cstdio|cstdlib|cmath)>)", re.M)),
 ]
 
@@ -63,18 +65,18 @@ def not_opencl_reason(data: bytes) -> str | None:
 
 # Comments and literals, where template markers are only text (`// {{{` fold markers,
 # `"${x}"` in a printf string, `{%0, %1}` in inline assembly).
-_TEXT = re.compile(rb'//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
-_JINJA_STATEMENT = re.compile(
+_TEXT = lazy(rb'//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+_JINJA_STATEMENT = lazy(
     rb"\{%-?\s*(?:if|elif|else|endif|for|endfor|set|macro|endmacro|include|import|block|endblock|"
     rb"raw|endraw|call|endcall|filter|with|endwith)\b")
 # `{{ name }}`, `{{ cfg.size | int }}`, `{{ f(x) }}`: one dotted name, maybe a filter or a call.
 # `{{0}}`, `{{a, b}}` and a braced initializer after `=`, `,`, `(`, `{` or `)` are C.
-_JINJA_EXPRESSION = re.compile(
+_JINJA_EXPRESSION = lazy(
     rb"\{\{-?[ \t]*[A-Za-z_][\w.]*(?:[ \t]*\|[^{}\n]*|[ \t]*\([^{}\n]*\)|[ \t]*\[[^{}\n]*\])?[ \t]*-?\}\}")
-_INITIALIZER_BEFORE = re.compile(rb"[=,({)]\s*$")  # (C has no `return {...}`)
-_MAKO_EXPRESSION = re.compile(rb"\$\{\s*[A-Za-z_]")
-_MAKO_CLOSER = re.compile(rb"%[ \t]*end(?:if|for|while)\b")
-_MAKO_LINE = re.compile(rb"^[ \t]*%[ \t]*(?:if|elif|else|endif|for|endfor|while|endwhile)\b", re.M)
+_INITIALIZER_BEFORE = lazy(rb"[=,({)]\s*$")  # (C has no `return {...}`)
+_MAKO_EXPRESSION = lazy(rb"\$\{\s*[A-Za-z_]")
+_MAKO_CLOSER = lazy(rb"%[ \t]*end(?:if|for|while)\b")
+_MAKO_LINE = lazy(rb"^[ \t]*%[ \t]*(?:if|elif|else|endif|for|endfor|while|endwhile)\b", re.M)
 
 
 def _template_engine(data: bytes) -> str | None:
@@ -96,8 +98,8 @@ def _template_engine(data: bytes) -> str | None:
     return None
 
 
-_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b([^\n]*)", re.M)
-_LANGUAGE = re.compile(rb"__cplusplus|__CUDACC__|__CUDA_ARCH__|__HIP|__NVCC__|CUDA|__OPENCL")
+_CONDITIONAL = lazy(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b([^\n]*)", re.M)
+_LANGUAGE = lazy(rb"__cplusplus|__CUDACC__|__CUDA_ARCH__|__HIP|__NVCC__|CUDA|__OPENCL")
 
 
 def _in_language_arm(data: bytes, offset: int) -> bool:
@@ -115,7 +117,7 @@ def _in_language_arm(data: bytes, offset: int) -> bool:
     return any(stack)
 
 
-_RAW_OPEN = re.compile(rb"(?:u8|[uUL])?R\"([^\s()\\\"]{0,16})\(")
+_RAW_OPEN = lazy(rb"(?:u8|[uUL])?R\"([^\s()\\\"]{0,16})\(")
 
 
 def without_raw_string(data: bytes) -> bytes:

@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from cllint.analysis.lazy_re import lazy
+
 HOST_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".py",
                            ".cmake", ".java", ".rs", ".go", ".cs", ".jl", ".m", ".mm"})
 HOST_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "meson.build", "configure.ac"})
@@ -21,10 +23,10 @@ SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "__pycach
 # `-D NAME` after a quote, space, `(` or `,` (an option in a string, a list, a command line).
 # `-D NAME` at a string's or word's start, or after a format placeholder (`"%s-D NAME=%lu"`:
 # the host prepends other options to it).
-_OPTION = re.compile(rb"""(?:^|(?<=["'\s(,\[{])|(?<=%s))-D[ \t]*([A-Za-z_]\w*)""", re.M)
+_OPTION = lazy(rb"""(?:^|(?<=["'\s(,\[{])|(?<=%s))-D[ \t]*([A-Za-z_]\w*)""", re.M)
 # A macro whose body stringizes one of its parameters right after a `-D` in a string.
-_STRINGIZING = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n\\]|\\.)*)", re.S)
-_AFTER_D = re.compile(rb"-D[ \t]*\"[ \t]*#[ \t]*([A-Za-z_]\w*)")
+_STRINGIZING = lazy(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n\\]|\\.)*)", re.S)
+_AFTER_D = lazy(rb"-D[ \t]*\"[ \t]*#[ \t]*([A-Za-z_]\w*)")
 
 
 def _arguments(text: bytes, at: int, limit: int = 2000) -> list[bytes]:
@@ -49,8 +51,8 @@ def _arguments(text: bytes, at: int, limit: int = 2000) -> list[bytes]:
 
 # A `-D` whose name the host computes: `" -D " + name`, `"-D" << x`, `f"-D{name}"`,
 # `"-D%s" % x`, `["-D", name]`.
-_COMPUTED = re.compile(rb"""-D[ \t]*(?:["']\s*(?:\+|<<|,|\)|\]|;)|\{|%[sdi]|\$\{)""")
-_DEFINE_BODY = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]*\(((?:[^\n\\]|\\.)*)", re.S)
+_COMPUTED = lazy(rb"""-D[ \t]*(?:["']\s*(?:\+|<<|,|\)|\]|;)|\{|%[sdi]|\$\{)""")
+_DEFINE_BODY = lazy(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]*\(((?:[^\n\\]|\\.)*)", re.S)
 
 
 def computed_option_hosts(hosts: dict[Path, bytes]) -> list[Path]:
@@ -68,7 +70,7 @@ def computed_option_hosts(hosts: dict[Path, bytes]) -> list[Path]:
                 makers.add(m.group(1))
     if not makers:
         return direct
-    call = re.compile(rb"\b(?:" + b"|".join(re.escape(k) for k in makers) + rb")\s*\(")
+    call = lazy(rb"\b(?:" + b"|".join(re.escape(k) for k in makers) + rb")\s*\(")
     return sorted(set(direct) | {p for p, t in hosts.items() if call.search(t)})
 
 
@@ -85,8 +87,8 @@ def kernels_named(hosts: dict[Path, bytes], chosen: list[Path], stems: Iterable[
     return found
 
 
-_SUFFIX_REF = re.compile(rb"[._](?:cl|ocl|opencl|clh)(?![A-Za-z0-9])")
-_STEM_BEFORE = re.compile(rb"[A-Za-z_][\w-]{0,199}\Z")
+_SUFFIX_REF = lazy(rb"[._](?:cl|ocl|opencl|clh)(?![A-Za-z0-9])")
+_STEM_BEFORE = lazy(rb"[A-Za-z_][\w-]{0,199}\Z")
 
 
 def _kernel_refs(text: bytes):  # noqa: ANN202 - yields (stem, start, end)
@@ -119,7 +121,7 @@ def macros_in(texts: list[bytes]) -> frozenset[str]:
             if after.group(1) in params:
                 makers[m.group(1)] = params.index(after.group(1))
     if makers:
-        call = re.compile(rb"\b(" + b"|".join(re.escape(k) for k in makers) + rb")\s*\(")
+        call = lazy(rb"\b(" + b"|".join(re.escape(k) for k in makers) + rb")\s*\(")
         for text in texts:
             for m in call.finditer(text):
                 if b"define" in text[text.rfind(b"\n", 0, m.start()) + 1:m.start()]:
@@ -194,7 +196,7 @@ def _close(group: list[tuple[str, int]], path: Path, text: bytes, out: list[Host
         out.append(HostProgram(stems, path, text.count(b"\n", 0, group[0][1]) + 1))
 
 
-_EXTENSION_NAME = re.compile(rb"\b(cl_(?:khr|ext|intel|amd|nv|arm|qcom|img|apple|altera)_\w+|__opencl_c_\w+)")
+_EXTENSION_NAME = lazy(rb"\b(cl_(?:khr|ext|intel|amd|nv|arm|qcom|img|apple|altera)_\w+|__opencl_c_\w+)")
 # Device queries that answer for a feature: a host that asks builds what needs it only where
 # the answer is yes.
 _QUERIES = {
@@ -209,11 +211,11 @@ _SAME = {"cl_khr_fp64": "__opencl_c_fp64", "cl_khr_fp16": "__opencl_c_fp16",
 
 # Creating an image object: a program whose host does this cannot run on a device without
 # images (the host's own call fails first), so the kernels' image types are its requirement.
-_CREATES_IMAGE = re.compile(
+_CREATES_IMAGE = lazy(
     rb"\b(?:clCreateImage(?:2D|3D|WithProperties)?[ \t]*\(|cl::Image(?:1D|1DBuffer|1DArray|2D|2DArray|3D|GL)?\b[ \t]*[\w(<{]"
     rb"|cl\.(?:Image|image_from_array)[ \t]*\()")
-_HOST_TEXT = re.compile(rb'//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/|"(?:\\.|[^"\\\n])*"', re.S)
-_PYTHON_COMMENT = re.compile(rb"#[^\n]*")
+_HOST_TEXT = lazy(rb'//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/|"(?:\\.|[^"\\\n])*"', re.S)
+_PYTHON_COMMENT = lazy(rb"#[^\n]*")
 
 
 def _creates_images(path: Path, text: bytes) -> bool:

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import re
 
+from cllint.analysis.lazy_re import lazy
+
 # Comments and string/char literals, blanked before anything is read; directive lines
 # handled apart (their continuation lines included).
-_STRIP = re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'", re.S)
-_DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n\\]|\\.)*", re.M | re.S)
-_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
-_DEFINE_LINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(?:[^\n\\]|\\.)*", re.M | re.S)
+_STRIP = lazy(r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'", re.S)
+_DIRECTIVE = lazy(r"^[ \t]*#(?:[^\n\\]|\\.)*", re.M | re.S)
+_DEFINE = lazy(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
+_DEFINE_LINE = lazy(r"^[ \t]*#[ \t]*define[ \t]+(?:[^\n\\]|\\.)*", re.M | re.S)
 # What is left of a C++ raw string around the file (`R"(` ... `)"`) once strings are blanked.
-_RAW_MARK = re.compile(r"(?:u8|[uUL])?R\"[^\s()\\\"]{0,16}\(|\)[^\s()\\\"]{0,16}\"")
-_TOKEN = re.compile(r"[A-Za-z_]\w*|[{}()\[\];,=]")
-_WORD = re.compile(r"[A-Za-z_]\w*")
+_RAW_MARK = lazy(r"(?:u8|[uUL])?R\"[^\s()\\\"]{0,16}\(|\)[^\s()\\\"]{0,16}\"")
+_TOKEN = lazy(r"[A-Za-z_]\w*|[{}()\[\];,=]")
+_WORD = lazy(r"[A-Za-z_]\w*")
 
 
 class FileIndex:
@@ -91,7 +93,7 @@ def index_source(data: bytes) -> FileIndex:
 
 # Words start at a word's start and match whole (`\w*+`): a 100,000-letter name must not be
 # tried at every split.
-_DECLARATOR = re.compile(r"(?<!\w)([A-Za-z_]\w*+|\*)\s*+(?:\*\s*+)*+(?<!\w)([A-Za-z_]\w*+)\s*+(?=[=;,)\[])")
+_DECLARATOR = lazy(r"(?<!\w)([A-Za-z_]\w*+|\*)\s*+(?:\*\s*+)*+(?<!\w)([A-Za-z_]\w*+)\s*+(?=[=;,)\[])")
 _NOT_TYPES = frozenset({"return", "case", "goto", "sizeof", "else", "do", "typedef"})
 
 
@@ -108,8 +110,8 @@ def _declared(code: str) -> frozenset[str]:
     return frozenset(out)
 
 
-_PASTE = re.compile(r"##\s*+([A-Za-z_]\w*+)|(?<!\w)([A-Za-z_]\w*+)\s*+(?=##)")
-_FUNCTION_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*\(([^)]*)\)((?:[^\n\\]|\\.)*)", re.M | re.S)
+_PASTE = lazy(r"##\s*+([A-Za-z_]\w*+)|(?<!\w)([A-Za-z_]\w*+)\s*+(?=##)")
+_FUNCTION_MACRO = lazy(r"^[ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*\(([^)]*)\)((?:[^\n\\]|\\.)*)", re.M | re.S)
 
 
 def _pastes(text: str) -> frozenset[str]:
@@ -129,10 +131,10 @@ def _pastes(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-_BRACE = re.compile(r"[{}]")
-_TAG = re.compile(r"(?:struct|union|enum)\s+([A-Za-z_]\w*)")  # (no `\b`: 8x faster; a longer word ending so is rare)
-_ENUM_BODY = re.compile(r"\benum\b[^{;]*\{([^}]*)\}")
-_ENUMERATOR = re.compile(r"(?:^|,)\s*([A-Za-z_]\w*)")
+_BRACE = lazy(r"[{}]")
+_TAG = lazy(r"(?:struct|union|enum)\s+([A-Za-z_]\w*)")  # (no `\b`: 8x faster; a longer word ending so is rare)
+_ENUM_BODY = lazy(r"\benum\b[^{;]*\{([^}]*)\}")
+_ENUMERATOR = lazy(r"(?:^|,)\s*([A-Za-z_]\w*)")
 
 
 def _file_scope(code: str) -> tuple[set[str], set[str]]:

@@ -15,11 +15,12 @@ from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
+from cllint.analysis.lazy_re import lazy
 from .index import FileIndex
 
-_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include\b([^\n]*)", re.M)
-_FILE_NAME = re.compile(rb"[\w.+-]+\.\w+")
-_QUOTED = re.compile(rb"\s*[<\"]")
+_INCLUDE = lazy(rb"^[ \t]*#[ \t]*include\b([^\n]*)", re.M)
+_FILE_NAME = lazy(rb"[\w.+-]+\.\w+")
+_QUOTED = lazy(rb"\s*[<\"]")
 _MIN_NAME = 3  # shorter words are locals and parameters (`x`, `i0`) far more often than not
 _MAX_NAMES_SHOWN = 3
 
