@@ -214,8 +214,10 @@ kernel void k(global float *out, local float *l) {
     (b"local float *p = &t[lid]; *(p + 1) = lid;", True),
     (b"if (lid == 0) *t = 1.0f; barrier(CLK_LOCAL_MEM_FENCE);", False),
     (b"local float *p = &t[lid]; p[0] = lid;", False),
-    # not followed: a cast, a pointer assigned twice, a row of a 2-D array
-    (b"local float *p = (local float *)t + 1; p[lid] = lid;", False),
+    # a cast to its own element type views the same elements (issue 31, round 3)
+    (b"local float *p = (local float *)t + 1; p[lid] = lid;", True),
+    # not followed: a cast through a type of no known size, a pointer assigned twice, a row of a 2-D array
+    (b"local float *p = (local float *)(local void *)t + 1; p[lid] = lid;", False),
     (b"local float *p = t; p = t + 1; p[lid] = lid;", False),
     (b"local float *p = u[0] + 1; p[lid] = lid;", False),
 ])

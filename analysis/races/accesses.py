@@ -6,7 +6,9 @@ An access is to an element: `t[i]`, `*p` (`p[0]`), `p->f`, a `__local` scalar, t
 an atomic built-in is given (`atomic_inc(p)` is an atomic access to `p[0]`), and a field
 or vector component of one (`G[3].y` is element 3, its part `y`; two parts of one element
 that do not overlap, `.x` and `.y`, are no conflict: `parts_overlap`). A pointer chosen by
-`?:` (`c ? a : b`) is an access to each, under the condition that picks it."""
+`?:` (`c ? a : b`) or an if/else is an access to each, under the condition that picks it. An
+async work-group copy is two accesses, a write of its destination's elements and a read of
+its source's (`_copy_sides`); a pointer cast to another type views the same bytes (`view`)."""
 
 from __future__ import annotations
 
@@ -67,9 +69,11 @@ class Access:
     helper: str  # in a helper: the function whose body holds `node`
     roots: tuple[Node, ...]  # kernel syntax its values also depend on (the call)
     part: tuple  # a field or component of the element (`parts_overlap`); () the whole
+    view: int  # through a cast pointer: the size in bytes of the type it views (`copies`); 0 none
+    copy: tuple  # an async work-group copy's side: (built-in, count, stride or None); () none
 
     __match_args__ = ("node", "base", "space", "indices", "read", "write", "atomic", "cfg_node", "guards",
-                      "unknown_guard", "ev", "offset", "site", "helper", "roots", "part")
+                      "unknown_guard", "ev", "offset", "site", "helper", "roots", "part", "view", "copy")
 
     def __init__(
         self,
@@ -89,6 +93,8 @@ class Access:
         helper: str = "",
         roots: tuple[Node, ...] = (),
         part: tuple = (),
+        view: int = 0,
+        copy: tuple = (),
     ) -> None:
         self.node = node
         self.base = base
@@ -106,6 +112,8 @@ class Access:
         self.helper = helper
         self.roots = roots
         self.part = part
+        self.view = view
+        self.copy = copy
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"node={self.node!r}, " f"base={self.base!r}, "
@@ -113,17 +121,18 @@ class Access:
                 f"write={self.write!r}, " f"atomic={self.atomic!r}, " f"cfg_node={self.cfg_node!r}, "
                 f"guards={self.guards!r}, " f"unknown_guard={self.unknown_guard!r}, " f"ev={self.ev!r}, "
                 f"offset={self.offset!r}, " f"site={self.site!r}, " f"helper={self.helper!r}, "
-                f"roots={self.roots!r}, " f"part={self.part!r})")
+                f"roots={self.roots!r}, " f"part={self.part!r}, " f"view={self.view!r}, "
+                f"copy={self.copy!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.node, self.base, self.space, self.indices, self.read, self.write, self.atomic,
                 self.cfg_node, self.guards, self.unknown_guard, self.ev, self.offset, self.site, self.helper,
-                self.roots, self.part)
+                self.roots, self.part, self.view, self.copy)
         theirs = (other.node, other.base, other.space, other.indices, other.read, other.write, other.atomic,
                   other.cfg_node, other.guards, other.unknown_guard, other.ev, other.offset, other.site,
-                  other.helper, other.roots, other.part)
+                  other.helper, other.roots, other.part, other.view, other.copy)
         return mine == theirs
 
     __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
@@ -162,6 +171,7 @@ _NUMBERED = re.compile(r"^[sS]([0-9a-fA-F]+)$")
 ATOMIC_READS = ("atomic_load", "atomic_load_explicit")
 ATOMIC_WRITES = ("atomic_store", "atomic_store_explicit")
 NOT_ACCESSES = ("atomic_init", "atomic_work_item_fence")
+ASYNC_COPIES = ("async_work_group_copy", "async_work_group_strided_copy")
 
 
 def component(name: str) -> str | frozenset[int] | None:
@@ -239,6 +249,9 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
             fn = _text(n.child_by_field_name("function"))
             args = n.child_by_field_name("arguments")
             first = next((a for a in (args.named_children if args else []) if a.type != "comment"), None)
+            if fn in ASYNC_COPIES:
+                out.extend(_copy_sides(n, fn, many, cfg_node, body, exits))
+                continue
             if not fn.startswith(ATOMIC_PREFIXES) or fn in NOT_ACCESSES or first is None:
                 continue
             while first.type == "parenthesized_expression" and first.named_child_count == 1:
@@ -253,7 +266,8 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
                 guards, unknown = guards_around(n, body, exits)
                 out.append(Access(n, t.base, space, (), not fn.startswith(ATOMIC_WRITES),
                                   not fn.startswith(ATOMIC_READS), True, cfg_node,
-                                  tuple(Guard(c, h) for c, h in when) + guards, unknown, offset=t.offset))
+                                  tuple(Guard(c, h) for c, h in when) + guards, unknown, offset=t.offset,
+                                  view=t.view))
             continue
         elif kind != "subscript_expression" or n.parent is not None and n.parent.type == "subscript_expression" \
                 and n.parent.child_by_field_name("argument") == n:
@@ -287,8 +301,36 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
                 continue
             out.append(Access(outer, t.base, space, indices, read, write, atomic, cfg_node,
                               tuple(Guard(c, h) for c, h in when) + guards, unknown, offset=t.offset,
-                              part=part + more))
+                              part=part + more, view=t.view))
     return without_annotations(out, syntax)  # GPUVerify's annotations are never run
+
+
+def _copy_sides(call: Node, fn: str, many: Callable[[Node], list[tuple[Target, tuple]]], cfg_node: int,
+                body: Node, exits: BlockExits | None) -> list[Access]:
+    """`async_work_group_copy(dst, src, n, event)` and `async_work_group_strided_copy(dst, src,
+    n, stride, event)`: the work-group writes `dst[0..n)` and reads `src[0..n)` (the `__global`
+    side's elements `stride` apart), at any time from the call to the `wait_group_events`
+    after it (check.py orders them). Each side whose pointer is followed is an access."""
+    args = call.child_by_field_name("arguments")
+    named = [a for a in (args.named_children if args else []) if a.type != "comment"]
+    if len(named) != (5 if fn == "async_work_group_strided_copy" else 4):
+        return []
+    count, stride = named[2], named[3] if len(named) == 5 else None
+    guards, unknown = guards_around(call, body, exits)
+    out: list[Access] = []
+    for expr, write in ((named[0], True), (named[1], False)):
+        choices = many(expr)
+        if len(choices) != 1 or choices[0][1]:
+            continue  # one pointer, not a choice: a copy is made by the whole work-group
+        t = choices[0][0]
+        space = space_of(t.base)
+        if space is None or t.base.array and declared_dims(t.base) != 1:
+            continue
+        steps = stride if space == "global" else None
+        out.append(Access(call, t.base, space, (), not write, write, False, cfg_node, guards, unknown,
+                          offset=t.offset, roots=(count,) + ((steps,) if steps is not None else ()),
+                          view=t.view, copy=(fn, count, steps)))
+    return out
 
 
 def _use(n: Node) -> tuple[bool, bool, bool | None]:
@@ -377,8 +419,10 @@ def guards_around(n: Node, body: Node, exits: BlockExits | None = None) -> tuple
             cond = p.child_by_field_name("condition")
             if cond is not None:
                 guards.append(Guard(cond, True))
-        elif t in ("case_statement", "do_statement", "labeled_statement"):
+        elif t in ("case_statement", "labeled_statement"):
             unknown = True
+        elif t == "do_statement" and child != p.child_by_field_name("body"):
+            unknown = True  # (the body runs once whatever its condition says: no guard)
         elif t == "compound_statement":
             before, jumps = exits.before(p, child)
             guards.extend(before)

@@ -51,6 +51,8 @@ class HelperCalls:
     file_live: tuple
     helpers: dict[str, tuple | None]
     name: str
+    copies: set[int]  # CFG nodes that start an async work-group copy
+    waits: set[int]  # CFG nodes that may wait for one (`wait_group_events`, a syncing helper)
     _constant: Callable[[Node], int | None]
     reach: Callable[..., set[int]]
 
@@ -100,8 +102,8 @@ class HelperCalls:
         out: list[Access] = []
         for syntax, at in units:
             for a in collect(names, syntax, at, body, frame.target_of, self.exits, frame.targets_of):
-                if _within(dead, a.node.start_byte) or self.in_undecided_arm(a.node, body):
-                    continue
+                if _within(dead, a.node.start_byte) or self.in_undecided_arm(a.node, body) or a.copy:
+                    continue  # (an async copy in a helper: which wait ends it is not followed)
                 a.guards = guards + tuple(Guard(g.cond, g.holds, frame.ev) for g in a.guards)
                 a.unknown_guard = a.unknown_guard or unknown
                 a.ev, a.site, a.helper, a.roots = frame.ev, site, name, (site,)
@@ -125,13 +127,27 @@ class HelperCalls:
 
     def real_node(self, node: int) -> int:
         n = len(self.cfg.nodes)
+        if node >= 3 * n:
+            return node - 3 * n  # an async copy's node (`copy_node`)
         return node if node < n else (node - n) // 2
+
+    # -- an async work-group copy: from its call to the next wait --------------------------
+    def copy_node(self, call_node: int) -> int:
+        """A node id past the phase nodes for the accesses of the async copy called at
+        `call_node`: they go on past barriers until a `wait_group_events`."""
+        return 3 * len(self.cfg.nodes) + call_node
 
     def reach_of(self, start: int, blocks: set[int], forward: bool = True) -> set[int]:
         """`reach`, with the two points of each syncing helper call: what comes before it
         meets what the helper does before its barrier; what it does after meets what comes
         after the call."""
         n = len(self.cfg.nodes)
+        if start >= 3 * n:  # an async copy: it runs until a wait, barriers or not
+            call = start - 3 * n
+            if not forward:
+                return self.reach(call, blocks, False)  # what comes before it: as its call
+            seen = self.reach(call, self.waits, True)
+            return seen | {self.copy_node(c) for c in seen if c in self.copies}
         if start >= n:
             call, after = self.real_node(start), (start - n) % 2 == 1
             if after != forward:
@@ -143,7 +159,8 @@ class HelperCalls:
         edges = self.cfg.nodes
         touched = {b for v in (seen | ({start} if start not in blocks else set())) for b in edges[v].succs
                    if b in blocks}
-        return seen | {self.phase_node(b, False) for b in touched}
+        return seen | {self.phase_node(b, False) for b in touched} | {self.copy_node(c) for c in seen
+                                                                       if c in self.copies}
 
     def in_undecided_arm(self, node: Node, body: Node) -> bool:
         """Inside a helper's `#if` arm the file does not decide: all of the helper's accesses

@@ -28,10 +28,11 @@ from cllint.analysis.model.walk import meets_range, nodes_of_kinds
 from cllint.analysis.preprocessor.decided import decided_live_ranges
 from cllint.analysis.races.accesses import Access, BlockExits, collect, parts_overlap
 from cllint.analysis.races.calls import HelperCalls
+from cllint.analysis.races.choices import branch_choices
 from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import DATA, LOAD, Env, Evaluator
 from cllint.analysis.races.fences import fenced_spaces
-from cllint.analysis.races.frames import Frame, FrameEvaluator
+from cllint.analysis.races.frames import Frame, FrameEvaluator, element_size
 from cllint.analysis.races.macros import Expander
 from cllint.analysis.races.prefilter import may_share, may_write
 from cllint.analysis.syntax import walk
@@ -66,6 +67,7 @@ _GROUP_IDS = frozenset({"get_group_id", "get_global_id", "get_global_linear_id"}
 _GRID_WORD = re.compile(r"\bget_(group_id|global_id|global_linear_id)\s*\(\s*\(*\s*(\w*)")
 _READS_MEMORY = ("atomic_", "atom_", "read_image", "vload", "work_group_", "sub_group_")
 MAX_MACRO_WORDS = 64  # names read as possible id macros per kernel
+MAX_COPIED = 4096  # elements of one async copy followed; beyond (or unknown), not judged
 
 
 class Race:
@@ -165,6 +167,9 @@ class _Kernel(HelperCalls):
         self.exits = BlockExits()
         self._elements: dict[tuple, dict | None] = {}
         self._load_guarded: set[int] = set()  # accesses made under a test of loaded data (`LOAD`)
+        self.copies: set[int] = set()  # CFG nodes that start an async copy (`accesses`)
+        self.waits: set[int] = set()  # and those that may end one
+        self.bytes: dict[int, int] = {}  # base key -> its element size, where a cast views its bytes
         self.round: tuple = ()  # (work-group size, sample round) of the witness search
         self.view = view
         self.names = names = resolve(func)
@@ -214,7 +219,8 @@ class _Kernel(HelperCalls):
                                 if loop.child_by_field_name("condition") is not None}
         self.ev = Evaluator(names, self.defs, set(self.counters), self._constant, lambda v: True)
         self.expander = self.ev.expander = Expander(view, parse)
-        self.frame = Frame(names, self.ev, self.defs, self.moved, kernel=True)
+        self.frame = Frame(names, self.ev, self.defs, self.moved, kernel=True,
+                           choices=branch_choices(self.body, names, self.counters))
         self.asked = _asked(func, self._macro_queries())
         self.sizes, self.reqd = _model_sizes(func, fa.flat_dims, self.asked)
         self.size = self.sizes[0]
@@ -283,6 +289,35 @@ class _Kernel(HelperCalls):
             out += _QUERY.findall(self.expander.text_of(node, node.start_byte) or "")
         return out
 
+    def _placed(self, expr: Node | None, depth: int = 0) -> bool:
+        """Whether `expr` is computed from work-item ids and constants only (through
+        variables defined once): no loop counter, argument, load or unknown name."""
+        if expr is None or depth > 8:
+            return False
+        ids = False
+        for n in walk(expr):
+            if n.type == "call_expression":
+                name = callee_name(n)
+                if name not in _LOCAL_QUERIES and name not in _GRID_QUERIES:
+                    return False
+                ids = True
+            elif n.type in ("subscript_expression", "field_expression", "pointer_expression"):
+                return False
+            elif n.type == "identifier" and not (n.parent is not None and n.parent.type == "call_expression"):
+                v = self.names.var(n)
+                if v is None:
+                    text = self.expander.text_of(n, n.start_byte) or ""
+                    if _QUERY.search(text):
+                        ids = True
+                    elif self._constant(n) is None:
+                        return False
+                    continue
+                d = self.defs.get(v.key)
+                if d is None or not self._placed(d, depth + 1):
+                    return False
+                ids = True
+        return ids
+
     def _wrapper(self, m: MacroSync, at: int) -> bool:
         """A function-like macro whose body is just the call of its built-in on its parameters."""
         try:
@@ -305,6 +340,15 @@ class _Kernel(HelperCalls):
         out.extend(self.helper_accesses())
         for a in out:  # a counter's values already satisfy its loop's condition
             a.guards = tuple(g for g in a.guards if g.cond.id not in self.loop_conditions)
+        if any(a.copy for a in out):
+            for a in out:
+                if a.copy:
+                    self.copies.add(a.cfg_node)
+                    a.cfg_node = self.copy_node(a.cfg_node)
+            for site in self.facts.calls:  # a helper that synchronises may wait, too
+                sm = self.fa.summary(site.name) if site.name in self.fa.functions else None
+                if site.name == "wait_group_events" or sm is not None and sm.sync is not None:
+                    self.waits.add(site.cfg_node)
         return out
 
     def reach(self, start: int, blocks: set[int], forward: bool = True) -> set[int]:
@@ -327,8 +371,10 @@ class _Kernel(HelperCalls):
         accesses = self.accesses()
         for a in accesses:
             by_base.setdefault(a.base.key, []).append(a)
+            if a.view:
+                self.bytes[a.base.key] = element_size(a.base) or 0
         if self.reqd is None:
-            self.sizes = _fit_constants(self.sizes, accesses)
+            self.sizes = _fit_constants(self.sizes, accesses, self._placed)
             self.size = self.sizes[0]
         used: set[int] = set()
         found: list[Race] = []
@@ -343,6 +389,7 @@ class _Kernel(HelperCalls):
                 {a.cfg_node: self.reach_of(a.cfg_node, covering) for a in group}
             pairs = sorted(((a, b) for a, b in itertools.combinations_with_replacement(group, 2)
                             if (a.write or b.write) and not (a.atomic and b.atomic)
+                            and not (a.copy and b.copy and a.node == b.node)  # one copy's two sides
                             and (self.asked.anything or _one_update(a, b))),
                            key=lambda p: max(p[0].anchor.start_byte, p[1].anchor.start_byte))
             for a, b in pairs:
@@ -508,7 +555,7 @@ class _Kernel(HelperCalls):
     def differ(self, first: Access, second: Access, w1, w2, g1, g2, c1, c2, sample) -> bool:
         """Whether two work-items' stores can leave different values (a read is always a
         conflict): False only where both values are computed here and equal."""
-        if not (first.write and second.write) or first.read or second.read:
+        if not (first.write and second.write) or first.read or second.read or first.view != second.view:
             return True
         vals = []
         for acc, w, g, c in ((first, w1, g1, c1), (second, w2, g2, c2)):
@@ -643,6 +690,8 @@ class _Kernel(HelperCalls):
         return got
 
     def _elements_of(self, acc: Access, counters: dict[int, int], sample, group) -> dict | None:
+        if acc.copy:
+            return self._copied(acc, counters, sample, group)
         out: dict[tuple, list] = {}
         for lid in self.items():
             env = Env(lid, self.size, group, counters, sample)
@@ -664,14 +713,51 @@ class _Kernel(HelperCalls):
             if not on:
                 continue
             key = tuple((acc.ev or self.ev).value(i, env) for i in acc.indices) or (0,)  # `*p`: p[0]
+            if acc.view and key[0] is not None:
+                key = (key[0] * acc.view, *key[1:])  # through a view: in bytes, as its offsets are
             if acc.offset and key[0] is not None:
                 shift = [sign * v if (v := ev.value(n, env)) is not None else None for ev, n, sign in acc.offset]
                 key = (None,) if None in shift else (key[0] + sum(shift), *key[1:])  # type: ignore[operator]
             if any(k is None for k in key):
                 return None
-            seen = out.setdefault(key, [])
-            if len(seen) < 2:
-                seen.append(lid)
+            for k in self._places(acc, key):
+                seen = out.setdefault(k, [])
+                if len(seen) < 2:
+                    seen.append(lid)
+        return out
+
+    def _places(self, acc: Access, key: tuple) -> list[tuple]:
+        """The keys `key` stands for: itself, or where a cast views the base's bytes (`bytes`)
+        the bytes it covers, each its own key; offsets through a view are in bytes already."""
+        size = self.bytes.get(acc.base.key)
+        if size is None:
+            return [key]
+        if len(key) != 1 or not size:
+            return []  # (not reached: views are of one-dimensional bases of known size)
+        start = key[0] if acc.view else key[0] * size
+        return [(b,) for b in range(start, start + (acc.view or size))]
+
+    def _copied(self, acc: Access, counters: dict[int, int], sample, group) -> dict | None:
+        """The elements an async copy reads or writes, each by the work-group: its first two
+        work-items stand for it (which of them moves an element is not said)."""
+        env = Env((0, 0, 0), self.size, group, counters, sample)
+        for g in acc.guards:
+            c = (g.ev or self.ev).guard(g.cond, env)
+            if c is None or c is DATA or c is LOAD:
+                continue  # the copy's arguments are the work-group's: taken by all or none
+            if bool(c) != g.holds:
+                return {}
+        _, count, steps = acc.copy
+        n = self.ev.value(count, env)
+        step = self.ev.value(steps, env) if steps is not None else 1
+        shift = [sign * v if (v := ev.value(node, env)) is not None else None for ev, node, sign in acc.offset]
+        if n is None or step is None or None in shift or not 0 < n <= MAX_COPIED or step <= 0:
+            return None
+        items = list(itertools.islice(self.items(), 2))
+        out: dict[tuple, list] = {}
+        for i in range(n):
+            for k in self._places(acc, (i * step * (acc.view or 1) + sum(shift),)):  # type: ignore[arg-type]
+                out[k] = items
         return out
 
     def divergent(self, expr: Node, cfg_node: int) -> bool:
@@ -759,7 +845,10 @@ class _Kernel(HelperCalls):
         dims = sum(1 for n in self.size if n > 1) or 1
         part = _part_text(first) if len(first.part) >= len(second.part) else _part_text(second)
         scalar = not (first.base.array or first.base.pointer)  # a __local scalar: no index to show
-        elem = f"{first.base.name}" + ("" if scalar else "".join(f"[{k}]" for k in key)) + part
+        elem = f"'{first.base.name}" + ("" if scalar else "".join(f"[{k}]" for k in key)) + part + "'"
+        size = self.bytes.get(first.base.key)
+        if size and len(key) == 1:  # a cast views the bytes: name the byte and its element
+            elem = (f"byte {key[0] % size} of " if size > 1 else "") + f"'{first.base.name}[{key[0] // size}]'"
         # No line numbers in the text: an incremental run moves a cached report with its
         # code, and the note (or the range itself) shows where each access is.
         code = "CL212" if fence else "CL210" if space == "local" else "CL211"
@@ -771,17 +860,19 @@ class _Kernel(HelperCalls):
         if first is second:
             both = f"{one} and {two}" if across else f"work-items {_item(w1, dims)} and {_item(w2, dims)}"
             tail = "no barrier can order two work-groups" if across else "with no barrier between"
-            message = f"{both} both {_verb(first, plural=True)} '{elem}'" + ("; " if across else " ") + tail
+            message = f"{both} both {_verb(first, plural=True)} {elem}" + ("; " if across else " ") + tail
         else:
             tail = ("no barrier can order two work-groups" if across
+                    else "the copy is not waited for ('wait_group_events') between" if first.copy
                     else f"the barrier between does not fence {space} memory" if fence
                     else "no barrier between")
-            message = (f"{one} {_verb(first)} '{elem}'{_inside(first)} while "
-                       f"{two} {_verb(second)} it as '{_text(second.node)}'{_inside(second)}; {tail}")
+            how = f"through '{second.copy[0]}'" if second.copy else f"as '{_text(second.node)}'"
+            message = (f"{one} {_verb(first)} {elem}{_through(first)}{_inside(first)} while "
+                       f"{two} {_verb(second)} it {how}{_inside(second)}; {tail}")
         notes: list[tuple[int, int, str]] = []
         if first is not second:
             notes.append((first.node.start_byte, first.node.end_byte,
-                          f"{one} {_verb(first)} '{elem}' here{_inside(first)}"))
+                          f"{one} {_verb(first)} {elem}{_through(first)} here{_inside(first)}"))
             if first.site is not None and first.site != second.anchor:
                 notes.append((first.site.start_byte, first.site.end_byte, f"in this call to '{first.helper}'"
                                if first.site.child_by_field_name("function") is None
@@ -789,7 +880,7 @@ class _Kernel(HelperCalls):
                                else f"'{first.helper}' is reached from this call"))
         if second.site is not None:
             notes.append((second.node.start_byte, second.node.end_byte,
-                          f"{two} {_verb(second)} '{elem}' here{_inside(second)}"))
+                          f"{two} {_verb(second)} {elem} here{_inside(second)}"))
         fix: tuple[tuple[int, int, str], ...] = ()
         title = ""
         flag = "CLK_LOCAL_MEM_FENCE" if space == "local" else "CLK_GLOBAL_MEM_FENCE"
@@ -805,7 +896,7 @@ class _Kernel(HelperCalls):
                               else "this barrier fences no memory: it orders execution only"))
                 fix = ((args.start_byte, args.end_byte, "(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)"),)
                 title = "Fence both local and global memory"
-        elif first is not second:
+        elif first is not second and not first.copy:  # (a copy is ended by its wait, not a barrier)
             at = self.insertion_point(second, first)
             if at is not None:
                 fix = ((at[0], at[0], f"barrier({flag});\n{at[1]}"),)
@@ -854,6 +945,10 @@ def _part_text(acc: Access) -> str:
         if n is None:
             break
     return "".join(reversed(out)) if acc.part and len(out) == len(acc.part) else ""
+
+
+def _through(acc: Access) -> str:
+    return f" through '{acc.copy[0]}'" if acc.copy else ""
 
 
 def _inside(acc: Access) -> str:
@@ -1040,13 +1135,21 @@ def _model_sizes(func: Node, flat: frozenset[int], asked: Asked
     return [tuple(w if d in used else 1 for d in range(3)) for w in widths], None  # type: ignore[misc]
 
 
-def _fit_constants(sizes: list[tuple[int, int, int]], accesses: list[Access]) -> list[tuple[int, int, int]]:
+def _fit_constants(sizes: list[tuple[int, int, int]], accesses: list[Access],
+                   placed: Callable[[Node], bool] = lambda n: False) -> list[tuple[int, int, int]]:
     """Model sizes wide enough for the elements and work-items the accesses name by a
     constant (`a[7]`, `lid == 5`): a race there exists in every work-group larger than the
     constant, and real launches are. The smaller model grows up to the larger one, never
     past it; constants in arithmetic (`3 - lid`, `lid + 4`) often are the launch size a
-    kernel was written for, and leave the models alone."""
+    kernel was written for, and leave the models alone. An index that wraps (`(lid + 5) & 31`,
+    `gid % 8`) is written for more work-items than it has places: the smaller model grows
+    to the wrap, up to the larger one (`placed`: what wraps is the work-item's place alone,
+    not a loop counter or an argument, which may be what passes the places)."""
     big = 0
+    wrap = _wraps(accesses, max(max(s) for s in sizes), placed)
+    if wrap:
+        grown = [tuple(max(n, wrap) if n > 1 else 1 for n in s) for s in sizes]
+        sizes = [s for i, s in enumerate(grown) if s not in grown[:i]]  # type: ignore[misc]
     for a in accesses:
         for n in (*a.indices, *(c for g in a.guards for c in _compared(g.cond))):
             while n.type == "parenthesized_expression" and n.named_child_count == 1:
@@ -1065,6 +1168,23 @@ def _fit_constants(sizes: list[tuple[int, int, int]], accesses: list[Access]) ->
         fitted = tuple(max(n, need) if n > 1 else 1 for n in s)
         if fitted not in out:
             out.append(fitted)  # type: ignore[arg-type]
+    return out
+
+
+def _wraps(accesses: list[Access], largest: int, placed: Callable[[Node], bool]) -> int:
+    """The widest wrap of an index (`e & 31`: 32 places, `e % 8`: 8), at most `largest`; 0 none."""
+    out = 0
+    for a in accesses:
+        for index in a.indices:
+            for n in walk(index):
+                if n.type != "binary_expression":
+                    continue
+                op, right = _text(n.child_by_field_name("operator")), n.child_by_field_name("right")
+                v = _small_int(right) if right is not None and right.type == "number_literal" else None
+                if v is None or v < 2 or not placed(n.child_by_field_name("left")):
+                    continue
+                places = v + 1 if op == "&" and not (v + 1) & v else v if op == "%" else 0
+                out = max(out, min(places, largest))
     return out
 
 

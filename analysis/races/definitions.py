@@ -15,7 +15,7 @@ from cllint.analysis.uniformity.names import Names
 
 # The kinds the two passes read, found by a query (in C) instead of Python walks of every node.
 _DEFINING = frozenset({"init_declarator", "assignment_expression", "update_expression", "pointer_expression"})
-_LOOPS = frozenset({"for_statement", "while_statement"})
+_LOOPS = frozenset({"for_statement", "while_statement", "do_statement"})
 
 
 def _text(node: Node | None) -> str:
@@ -61,7 +61,7 @@ def definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], di
                 whole |= _root_keys(names, n.child_by_field_name("argument"))
     counters: dict[int, tuple] = {}
     for n in nodes_of_kinds(body, _LOOPS):
-        if n.type == "while_statement":
+        if n.type in ("while_statement", "do_statement"):
             got = _while_counter(n, names, inits, writes)
             if got is not None:
                 counters[got[0]] = got[1]
@@ -106,7 +106,9 @@ def _while_counter(loop: Node, names: Names, inits: dict[int, Node | None],
     """`int d = 16; while (d > 0) { ...; d >>= 1; }`: a variable its declaration starts, the
     loop's condition tests and one statement of the body's own changes, read like a `for`
     counter: nothing after that statement in the body names it, nothing in the body may
-    `continue` past it, and nothing outside the loop reads it (its values are the loop's)."""
+    `continue` past it, and nothing outside the loop reads it (its values are the loop's).
+    A `do ... while` alike: its values are those its start meets the condition with (a first
+    value that does not gives none, and nothing is found in the loop)."""
     cond, body = loop.child_by_field_name("condition"), loop.child_by_field_name("body")
     if cond is None or body is None or body.type != "compound_statement":
         return None

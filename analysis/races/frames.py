@@ -4,8 +4,10 @@ arrays and shared pointer arguments, pointers derived from them (`tile + lid * W
 
 A helper's body is read once per call site with its parameters substituted (the summary
 of which parameters it reads or writes at which index, applied where it is called).
-Anything not followed (a cast, a pointer assigned more than once, a 2-D array's row)
-has no target, and the accesses through it stay out of the check.
+Anything not followed (a cast through a type of unknown size, a pointer assigned more than
+once unless an if/else chooses it: races/choices.py, a 2-D array's row)
+has no target, and the accesses through it stay out of the check. A cast to a scalar or
+vector type views the same bytes (`Target.view`): offsets after it count bytes.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from cllint.analysis.races.choices import Choice
 from cllint.analysis.races.evaluate import Env, Evaluator
 from cllint.analysis.uniformity.names import Names, VarInfo
 
@@ -23,26 +26,28 @@ Offset = tuple[Evaluator, Node, int]
 
 
 class Target:
-    __slots__ = ("base", "offset")
+    __slots__ = ("base", "offset", "view")
     base: VarInfo  # the kernel's __local array or shared pointer argument
     offset: tuple[Offset, ...]
+    view: int  # through a cast (`(global uchar *)f`): the viewed type's size, offsets in bytes; 0 none
 
-    __match_args__ = ("base", "offset")
+    __match_args__ = ("base", "offset", "view")
 
-    def __init__(self, base: VarInfo, offset: tuple[Offset, ...] = ()) -> None:
+    def __init__(self, base: VarInfo, offset: tuple[Offset, ...] = (), view: int = 0) -> None:
         self.base = base
         self.offset = offset
+        self.view = view
 
     def __repr__(self) -> str:
-        return f"{type(self).__qualname__}(base={self.base!r}, offset={self.offset!r})"
+        return f"{type(self).__qualname__}(base={self.base!r}, offset={self.offset!r}, view={self.view!r})"
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.base, self.offset) == (other.base, other.offset)
+        return (self.base, self.offset, self.view) == (other.base, other.offset, other.view)
 
     def __hash__(self) -> int:
-        return hash((self.base, self.offset))
+        return hash((self.base, self.offset, self.view))
 
 
 def _text(node: Node | None) -> str:
@@ -85,8 +90,9 @@ class Frame:
     moved: set[int]  # variables assigned (or whose address is taken) in the body
     kernel: bool
     bound: dict[int, Target]  # pointer parameter -> the argument's target
+    choices: dict[int, Choice]  # pointers chosen by an if/else (races/choices.py)
 
-    __match_args__ = ("names", "ev", "defs", "moved", "kernel", "bound")
+    __match_args__ = ("names", "ev", "defs", "moved", "kernel", "bound", "choices")
 
     def __init__(
         self,
@@ -96,6 +102,7 @@ class Frame:
         moved: set[int],
         kernel: bool,
         bound: dict[int, Target] | None = None,
+        choices: dict[int, Choice] | None = None,
     ) -> None:
         self.names = names
         self.ev = ev
@@ -103,17 +110,18 @@ class Frame:
         self.moved = moved
         self.kernel = kernel
         self.bound = {} if bound is None else bound
+        self.choices = {} if choices is None else choices
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"names={self.names!r}, " f"ev={self.ev!r}, "
                 f"defs={self.defs!r}, " f"moved={self.moved!r}, " f"kernel={self.kernel!r}, "
-                f"bound={self.bound!r})")
+                f"bound={self.bound!r}, " f"choices={self.choices!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        mine = (self.names, self.ev, self.defs, self.moved, self.kernel, self.bound)
-        theirs = (other.names, other.ev, other.defs, other.moved, other.kernel, other.bound)
+        mine = (self.names, self.ev, self.defs, self.moved, self.kernel, self.bound, self.choices)
+        theirs = (other.names, other.ev, other.defs, other.moved, other.kernel, other.bound, other.choices)
         return mine == theirs
 
     __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
@@ -141,27 +149,32 @@ class Frame:
 
     def targets_of(self, expr: Node | None, depth: int = 0) -> list[tuple[Target, tuple]]:
         """Each target `expr` may point into, with the conditions ((node, holds), ...) under
-        which it does: a pointer chosen by `c ? a : b` (or defined once by one) is `a` where
-        `c` holds and `b` where it does not; anything else is `target_of`."""
+        which it does: a pointer chosen by `c ? a : b` (or defined once by one, or chosen by an
+        if/else: `choices`) is `a` where `c` holds and `b` where it does not; anything else is
+        `target_of`."""
         while expr is not None and expr.type == "parenthesized_expression" and expr.named_child_count == 1:
             expr = expr.named_children[0]
         if expr is None or depth > MAX_DEPTH:
             return []
         if expr.type == "identifier":
             v = self.names.var(expr)
+            if v is not None and v.key in self.choices:
+                return self._pick(*self.choices[v.key], depth)
             d = self.defs.get(v.key) if v is not None and v.pointer and not v.array and v.key not in self.moved \
                 and v.param_index is None else None
             if d is not None and _choice(d) is not None:
                 return self.targets_of(d, depth + 1)
         c = _choice(expr)
         if c is not None:
-            cond, a, b = c
-            left, right = self.targets_of(a, depth + 1), self.targets_of(b, depth + 1)
-            if not left or not right:
-                return []  # one side not followed: which work-items use the other is unknown
-            return [(t, ((cond, True), *w)) for t, w in left] + [(t, ((cond, False), *w)) for t, w in right]
+            return self._pick(*c, depth)
         t = self.target_of(expr, depth)
         return [(t, ())] if t is not None else []
+
+    def _pick(self, cond: Node, a: Node, b: Node, depth: int) -> list[tuple[Target, tuple]]:
+        left, right = self.targets_of(a, depth + 1), self.targets_of(b, depth + 1)
+        if not left or not right:
+            return []  # one side not followed: which work-items use the other is unknown
+        return [(t, ((cond, True), *w)) for t, w in left] + [(t, ((cond, False), *w)) for t, w in right]
 
     def target_of(self, expr: Node | None, depth: int = 0) -> Target | None:
         """The target of a pointer expression: `p`, `p + e`, `e + p`, `p - e`, `&p[e]`."""
@@ -184,6 +197,10 @@ class Frame:
             if t is not None and self._integer(left):
                 return _shifted(t, (self.ev, left, 1))
             return None
+        if expr.type == "cast_expression":  # a view of the same bytes as another type
+            size = view_size(expr.child_by_field_name("type"))
+            t = self.target_of(expr.child_by_field_name("value"), depth + 1)
+            return _viewed(t, size) if t is not None and size else None
         if expr.type == "pointer_expression" and _text(expr.child_by_field_name("operator")) == "&":
             sub = expr.child_by_field_name("argument")
             while sub is not None and sub.type == "parenthesized_expression" and sub.named_child_count == 1:
@@ -216,4 +233,56 @@ def _choice(expr: Node) -> tuple[Node, Node, Node] | None:
 def _shifted(t: Target, off: Offset) -> Target | None:
     if not one_dimensional(t.base):
         return None  # a row of a 2-D array: not followed
-    return Target(t.base, (*t.offset, off))
+    if t.view:
+        off = (off[0], off[1], off[2] * t.view)  # through a view: in bytes
+    return Target(t.base, (*t.offset, off), t.view)
+
+
+def _viewed(t: Target, size: int) -> Target | None:
+    """`t` seen through a pointer to a type of `size` bytes: offsets from then on in bytes.
+    A cast to the base's own element size changes nothing (`(global float *)` of a
+    `const global float *`); one of a base whose element size is not known, or of a row of
+    a 2-D array, is not followed."""
+    own = element_size(t.base)
+    if own is None or not one_dimensional(t.base):
+        return None
+    if not t.view and size == own:
+        return t
+    offset = t.offset if t.view else tuple((ev, n, sign * own) for ev, n, sign in t.offset)
+    return Target(t.base, offset, size)
+
+
+_SCALARS = {"char": 1, "uchar": 1, "unsigned char": 1, "signed char": 1, "bool": 1,
+            "short": 2, "ushort": 2, "unsigned short": 2, "half": 2,
+            "int": 4, "uint": 4, "unsigned int": 4, "unsigned": 4, "float": 4,
+            "long": 8, "ulong": 8, "unsigned long": 8, "double": 8}
+_QUALIFIERS = {"const", "volatile", "restrict", "__restrict", "global", "__global", "local", "__local",
+               "constant", "__constant", "private", "__private", "generic", "__generic"}
+
+
+def type_size(text: str) -> int | None:
+    """Bytes of a scalar or vector type spelt `text` (`uchar`, `float4`); None for anything else."""
+    words = [w for w in text.replace("*", " ").split() if w not in _QUALIFIERS]
+    name = " ".join(words)
+    if name in _SCALARS:
+        return _SCALARS[name]
+    for n in (16, 8, 4, 3, 2):
+        if name.endswith(str(n)) and name[: -len(str(n))] in _SCALARS and " " not in name:
+            return _SCALARS[name[: -len(str(n))]] * (4 if n == 3 else n)
+    return None
+
+
+def view_size(descriptor: Node | None) -> int | None:
+    """The pointee size of a cast's pointer type (`global uchar *`): one `*`, a sized type."""
+    text = _text(descriptor)
+    if text.count("*") != 1 or not text.rstrip().endswith("*"):
+        return None
+    return type_size(text)
+
+
+def element_size(v: VarInfo) -> int | None:
+    """Bytes of one element of the array or pointer `v`, from its declaration's type."""
+    decl = v.decl.parent
+    while decl is not None and decl.type not in ("declaration", "parameter_declaration"):
+        decl = decl.parent
+    return type_size(_text(decl.child_by_field_name("type"))) if decl is not None else None

@@ -49,13 +49,23 @@ class LocalMemoryRace(_RaceRule):
     message names both accesses and two work-items that collide, on model work-groups
     (16 and 4 work-items in one dimension, 8x8 and 4x4 in two; the race must show in both;
     where an access names an element or a work-item by a constant, `l[7]` or `lid == 5`,
-    the smaller model grows to hold it) or the kernel's `reqd_work_group_size`.
+    the smaller model grows to hold it, and to the places an index of ids wraps at, `(lid
+    + 5) & 31` or `lid % 8`, up to the larger model) or the kernel's `reqd_work_group_size`.
 
     An access is to an element: `l[i]`, `*p` (`p[0]`), a `__local` scalar, the location an
     atomic built-in is given (`atomic_inc(p)` is an atomic access to `p[0]`), and a field or
     vector component of one (`l[3].y` is element 3; `.x` and `.y` of one element do not
-    meet). A pointer chosen by `c ? a : b` is an access to `a` where `c` holds and to `b`
-    where it does not. Macros that stand for ids and index arithmetic (`#define tid
+    meet). A pointer chosen by `c ? a : b`, or by an if/else (`if (c) p = a; else p = b;`,
+    or `p = b;` declared and `if (c) p = a;` after, each use after the `if` in its block, and
+    nothing the condition names assigned again), is an access to `a` where `c` holds and to
+    `b` where it does not. A pointer cast to another type views the same bytes (`(local
+    uchar *)t` of a `float` array: `b[4 * i + 1]` is byte 1 of `t[i]`; a `float4 *` view's
+    element is four floats): accesses to a base seen through a view meet where their bytes
+    do. `async_work_group_copy(dst, src, n, e)` (and the strided copy, whose `__global` side
+    is `stride` elements apart) writes `dst[0..n)` and reads `src[0..n)` on behalf of the
+    work-group, from the call until a `wait_group_events`: a barrier in between does not
+    end it, and accesses before the call need a barrier before it (the message names the
+    work-group's first work-items for the copy). Macros that stand for ids and index arithmetic (`#define tid
     get_local_id(0)`, `#define IDX(i) ((i) ^ 1)`) are read as what they expand to. A kernel
     that asks no work-item id is checked for one location updated in place by every
     work-item (`A[0] += 1`, `A[0] = A[0] + 1`) only: its other accesses race only if it runs
@@ -68,8 +78,8 @@ class LocalMemoryRace(_RaceRule):
     both values are computed and equal (`1.0f` and `1`).
 
     Indices are followed where they are affine in work-item ids, group ids and sizes,
-    loop counters (of `for` loops, and of `while` loops whose one update ends the body:
-    `d >>= 1`, `i *= 2`) and kernel arguments (`l[2 * lid + 1]`, `t[ly][lx - 1]`, also
+    loop counters (of `for` loops, and of `while` and `do ... while` loops whose one update
+    ends the body: `d >>= 1`, `i *= 2`; a `do` body runs at least once) and kernel arguments (`l[2 * lid + 1]`, `t[ly][lx - 1]`, also
     through `min`, `max` and `clamp`); guards (`if (lid < s)`, `lid % (2 * s) == 0`, `if
     (lid >= n) return;`) restrict which work-items make an access. A test of loaded data
     may pass in any one work-item, but a race needs no two work-items to pass one at once
@@ -91,7 +101,8 @@ class LocalMemoryRace(_RaceRule):
     on every path is a barrier at its call: what it does before its first barrier ends
     the interval before the call, what it does after its last one starts the interval
     after it. Not followed, so silent: a helper's own loop counters, a parameter or
-    pointer assigned again, casts, the row of a 2-D array, recursion, what a helper does
+    pointer assigned again, casts through a type of unknown size (a struct, `void *`), the
+    row of a 2-D array, async copies made inside a helper, recursion, what a helper does
     between two barriers of its own, and helpers that synchronise on some paths only or
     through a collective.
 
