@@ -22,10 +22,6 @@ from test_races_round2 import expected, figures, lint, reported
 FIXTURES = Path(__file__).parent / "rules" / "fixtures" / "races" / "round3"
 TUNE = sorted((FIXTURES / "tune").glob("*.cl"))
 HELDOUT = sorted((FIXTURES / "heldout").glob("*.cl"))
-# A copy of 32 elements per work-group (`out + get_group_id(0) * 32`) against each work-item's
-# `out[gid]`: they meet in every work-group only where the work-group is 32 wide, and the
-# model work-groups (16 and 4 wide, grown only to constants the indices name) are not.
-KNOWN_MISSES = {"pos_async_global_dest_store_before_wait"}
 
 
 @pytest.mark.parametrize("path", TUNE, ids=lambda p: p.stem)
@@ -33,9 +29,7 @@ def test_tune_case(path: Path) -> None:
     """A racy kernel: reported, on a line of one of the two racing accesses, with the
     expected code; a race-free one: nothing."""
     want, got = expected(path), reported(path)
-    if path.stem in KNOWN_MISSES:
-        assert got == set()
-    elif want:
+    if want:
         assert got and got <= want, (got, want)
     else:
         assert got == set()
@@ -104,6 +98,15 @@ def test_async_copy_reads_its_source_after_unfenced_stores() -> None:
     (edit,) = d.fix.edits  # a barrier before the copy orders the stores and the copy
     assert edit.replacement.startswith("barrier(CLK_LOCAL_MEM_FENCE);")
     assert lint(_async(store=b"tile[lid] = in[get_global_id(0)]; barrier(CLK_LOCAL_MEM_FENCE);")) == []
+
+
+def test_async_copy_width_is_the_model_work_group() -> None:
+    """Work-groups that each copy 32 elements at `get_group_id(0) * 32` are 32 wide: each
+    work-group's copy meets its own work-items' `out[gid]`, not a neighbour's."""
+    fenced = b"tile[lid] = in[get_global_id(0)]; barrier(CLK_LOCAL_MEM_FENCE);"
+    assert lint(_async(store=fenced, later=b"out[get_global_id(0)] *= 2.0f;")) == []
+    (d,) = lint(_async(store=fenced, after=b"out[get_global_id(0)] = 0.0f;"))
+    assert d.code == "CL211" and d.message.startswith("work-item 1 writes 'out[0]' through 'async_work_group_copy'")
 
 
 def test_async_copy_runs_until_its_wait() -> None:

@@ -374,7 +374,7 @@ class _Kernel(HelperCalls):
             if a.view:
                 self.bytes[a.base.key] = element_size(a.base) or 0
         if self.reqd is None:
-            self.sizes = _fit_constants(self.sizes, accesses, self._placed)
+            self.sizes = self._copy_width(accesses) or _fit_constants(self.sizes, accesses, self._placed)
             self.size = self.sizes[0]
         used: set[int] = set()
         found: list[Race] = []
@@ -414,6 +414,22 @@ class _Kernel(HelperCalls):
                     used.update((a.ident, b.ident))
                     found.append(race)
         yield from found
+
+    def _copy_width(self, accesses: list[Access]) -> list[tuple[int, int, int]]:
+        """A one-dimensional kernel whose work-groups each copy a constant `n` elements at an
+        offset that follows the group (`async_work_group_copy(tile, in + get_group_id(0) *
+        32, 32, e)`) is written for `n`-wide work-groups: the one model, where each work-group's
+        copy meets its own work-items' elements (a narrower one would pair them across groups)."""
+        if any(n > 1 for s in self.sizes for n in s[1:]):
+            return []
+        widths = set()
+        for a in accesses:
+            if a.copy and self.grid_dims(a) == {0}:
+                n = self.ev.value(a.copy[1], Env((0, 0, 0), self.sizes[0], (0, 0, 0)))
+                widths.add(n)
+        if len(widths) != 1 or not isinstance(n := next(iter(widths)), int) or not 1 < n <= 256:
+            return []
+        return [(n, 1, 1)]
 
     def pair(self, a: Access, b: Access, reach: dict[int, set[int]], blocks: set[int], space: str,
              fence: bool) -> Race | None:
