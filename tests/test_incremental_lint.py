@@ -199,7 +199,9 @@ def test_changed_define_of_a_barrier_macro_is_followed() -> None:
         snap = host.snapshot()
         assert snap.diagnostics("f") == full(text, options)
         if new == b"#define SYNC()":
-            assert _cl2(snap.diagnostics("f")) == []  # kernel a's own barrier is reached by all
+            # kernel a's own barrier is reached by all (kernel b's read of d's bytes through a
+            # float view, in every work-item, races its d[0] store: CL211, not divergence)
+            assert [c for c in _cl2(snap.diagnostics("f")) if c[0].startswith("CL20")] == []
     after = _cl2(host.snapshot().diagnostics("f"))
     assert ("CL201", "'SYNC' expands to 'work_group_barrier'") in after
     assert ("CL203", "'sync_helper' synchronises the work-group but may not be reached by every work-item") in after

@@ -8,9 +8,10 @@ from collections.abc import Callable
 
 from hypothesis import given, settings, strategies as st
 
+from cllint.analysis.database import Database
 from cllint.analysis.db import Change, Host, TextEdit
 from cllint.analysis.lint import LintOptions
-from cllint.analysis.preprocessor import directives, reuse
+from cllint.analysis.preprocessor import reuse
 from cllint.analysis.preprocessor.view import Branch, PreprocessorView, build_view
 from cllint.analysis.target import Target
 
@@ -111,17 +112,10 @@ class Files:
 
 
 def from_scratch(text: bytes, resolver: Callable | None, target: Target, defines: dict[str, str]) -> PreprocessorView:
-    """A build that reuses nothing: no last view, no last directive scan."""
-    saved_views, saved_scans = dict(reuse._LAST), dict(directives._LAST_SCANS)
-    reuse._LAST.clear()
-    directives._LAST_SCANS.clear()
-    try:
+    """A build that reuses nothing: no last view, no last directive scan (a database of its own,
+    where the last builds and scans live since issue 33)."""
+    with Database().active():
         return build_view(MAIN, text, target=target, defines=defines, include_resolver=resolver)
-    finally:
-        reuse._LAST.clear()
-        reuse._LAST.update(saved_views)
-        directives._LAST_SCANS.clear()
-        directives._LAST_SCANS.update(saved_scans)
 
 
 def describe(v: PreprocessorView, length: int) -> dict:
