@@ -579,8 +579,7 @@ static bool scan_pragma(TSLexer *lexer, const bool *valid) {
   return true;
 }
 
-/* Delimiter characters of a raw string marker: a C++ delimiter may use more, real
- * kernel files use none or a word (`R"CLC(`). */
+/* Delimiter characters of a raw string marker (C++ allows 16). */
 #define MAX_RAW_DELIMITER 16
 
 /* Skips blanks and comments, and newlines unless `stop_at_newline`. Returns false when it
@@ -610,11 +609,17 @@ static bool skip_blank_and_comments(TSLexer *lexer, bool stop_at_newline) {
   }
 }
 
+/* C++'s d-char: any visible character but parentheses, backslash and the quote (space and
+ * controls excluded): `R"CLC(`, `R"===(`. */
+static bool is_raw_delimiter_char(int32_t c) {
+  return c > ' ' && c < 127 && c != '(' && c != ')' && c != '\\' && c != '"';
+}
+
 /* A raw string's delimiter and the character that ends it (`(` opening, `"` closing);
  * the marker token ends there. */
 static bool read_raw_delimiter(TSLexer *lexer, int32_t end) {
   for (unsigned n = 0; lexer->lookahead != end; n++) {
-    if (n == MAX_RAW_DELIMITER || !is_word(lexer->lookahead)) return false;
+    if (n == MAX_RAW_DELIMITER || !is_raw_delimiter_char(lexer->lookahead)) return false;
     advance(lexer);
   }
   advance(lexer);

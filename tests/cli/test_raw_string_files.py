@@ -45,6 +45,16 @@ def test_markers_with_a_delimiter_and_trailing_comments_are_silent(tmp_path: Pat
     assert r.stdout == ""
 
 
+def test_a_delimiter_of_any_characters_cpp_allows(tmp_path: Path) -> None:
+    # C++ lets a delimiter hold any visible character but space, parentheses, backslash
+    # and quotes: miners wrap their kernels in `R"===(` ... `)==="`
+    for delim in ("===", "--", "#ocl"):
+        f = tmp_path / "k.cl"
+        f.write_text(f'R"{delim}(\nkernel void k(global int *o) {{ o[get_global_id(0)] = 1; }}\n){delim}"\n')
+        r = check(str(f), cwd=tmp_path)
+        assert (r.returncode, r.stdout) == (0, ""), (delim, r.stdout)
+
+
 def test_a_marker_that_is_not_at_the_end_of_the_file_stays_an_error(tmp_path: Path) -> None:
     f = tmp_path / "k.cl"
     # `)"` followed by more code is not the end of a raw string: the code after it is read,
