@@ -107,6 +107,24 @@ def test_a_minus_d_after_a_format_placeholder_or_at_a_string_start(tmp_path: Pat
     assert codes(check(".", cwd=tmp_path)) == []
 
 
+TUNED = "__kernel void k(__global float *a) { a[get_global_id(0) * WPTX] = VECTOR; }\n"
+
+
+@pytest.mark.parametrize("host", [
+    ("tune.cc", 'tuner.AddParameter(id, "WPTX", {1, 2, 4});\ntuner.AddParameter(id, "VECTOR", {1, 2});\n'),
+    ("tune.py", 'tune_params = dict()\ntune_params["WPTX"] = [1, 2, 4]\ntune_params["VECTOR"] = [1, 2]\n'),
+])
+def test_names_a_kernel_tuner_defines_are_the_hosts(tmp_path: Path, host: tuple[str, str]) -> None:
+    # auto-tuners (CLTune, CLBlast's tuners, Kernel Tuner) pass each tuning parameter with -D
+    write(tmp_path, {"k.cl": TUNED, host[0]: host[1]})
+    assert codes(check(".", cwd=tmp_path)) == []
+
+
+def test_a_name_the_host_only_prints_is_not_passed(tmp_path: Path) -> None:
+    write(tmp_path, {"k.cl": TUNED, "host.c": 'printf("WPTX VECTOR\\n");\nlog_value("WPTX", 1);\n'})
+    assert codes(check(".", cwd=tmp_path)) == ["CL012", "CL012"]
+
+
 def test_a_host_macro_that_stringizes_its_argument_after_minus_d(tmp_path: Path) -> None:
     write(tmp_path, {
         "kern/scale.cl": "__kernel void k(__global float *a) { a[0] = kFactor * a[1]; }\n",
