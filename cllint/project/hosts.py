@@ -106,9 +106,12 @@ def _kernel_refs(text: bytes):  # noqa: ANN202 - yields (stem, start, end)
         yield stem.decode(errors="replace"), start, m.end()
 
 
-# Auto-tuners pass each tuning parameter with `-D`: CLTune's and CLBlast's
-# `tuner.AddParameter(id, "WPTX", {1, 2})`, Kernel Tuner's `tune_params["WPTX"] = [1, 2]`.
-_TUNER_CALL = lazy(rb"\b(?:Add|Set|Define)\w*Param\w*\s*\(\s*[^,;()]{0,80},\s*\"([A-Za-z_]\w*)\"")
+# Hosts and auto-tuners that pass a name with `-D` (or prepend its `#define`) through a helper:
+# CLTune's and CLBlast's `tuner.AddParameter(id, "WPTX", {1, 2})`, ethminer's
+# `addDefinition(code, "ACCESSES", 64)`, `add_define("TILE", 16)`, Kernel Tuner's
+# `tune_params["WPTX"] = [1, 2]`.
+_TUNER_CALL = lazy(rb"\b(?:add|set|define)\w*?(?:param\w*|definition|define|macro)\s*\(\s*(?:[^,;()\"]{0,80},\s*)?"
+                   rb"\"([A-Za-z_]\w*)\"", re.I)
 _TUNER_KEY = lazy(rb"\b\w*(?:tune|tuning)_?params\w*\s*\[\s*[\"']([A-Za-z_]\w*)[\"']\s*\]\s*=(?!=)")
 
 
@@ -116,7 +119,7 @@ def macros_in(texts: list[bytes]) -> frozenset[str]:
     names: set[bytes] = set()
     makers: dict[bytes, int] = {}  # stringizing macro -> index of the parameter after `-D`
     for text in texts:
-        if b"aram" in text:
+        if b"aram" in text or b"efin" in text:
             names.update(_TUNER_CALL.findall(text))
             names.update(_TUNER_KEY.findall(text))
         if b"-D" not in text:

@@ -113,6 +113,7 @@ TUNED = "__kernel void k(__global float *a) { a[get_global_id(0) * WPTX] = VECTO
 @pytest.mark.parametrize("host", [
     ("tune.cc", 'tuner.AddParameter(id, "WPTX", {1, 2, 4});\ntuner.AddParameter(id, "VECTOR", {1, 2});\n'),
     ("tune.py", 'tune_params = dict()\ntune_params["WPTX"] = [1, 2, 4]\ntune_params["VECTOR"] = [1, 2]\n'),
+    ("miner.cpp", 'addDefinition(code, "WPTX", 64);\naddDefinition(code, "VECTOR", 2);\n'),
 ])
 def test_names_a_kernel_tuner_defines_are_the_hosts(tmp_path: Path, host: tuple[str, str]) -> None:
     # auto-tuners (CLTune, CLBlast's tuners, Kernel Tuner) pass each tuning parameter with -D
