@@ -384,8 +384,10 @@ async def run_kernel(ls: CllintServer, uri: str, kernel: str, via: str = "lens")
         return _show(ls, "run", job, kernel)
     lock = ls.device.locks.setdefault(uri, asyncio.Lock())
     async with lock:
-        doc = ls.docs.get(uri)
-        version = doc.version if doc else None
+        # The version on the host thread, after the edits queued before this save (an edit's
+        # didChange is applied there): read here on the loop, a save right after an edit
+        # could see the version before it, and the run's CL920/CL921 be dropped as stale.
+        version = await ls.on_host(_version_of, ls, uri)
         try:
             outcome = await _pooled(ls, device.run_job, job, kernel, via)
         except Exception as exc:  # RunnerError (bad description, launch refused), no pyopencl
@@ -396,6 +398,11 @@ async def run_kernel(ls: CllintServer, uri: str, kernel: str, via: str = "lens")
         _refresh_lenses(ls)
         ls.protocol.notify(RUN_RECORDED, outcome.notice)
     return _show(ls, "run", outcome.result, kernel)
+
+
+def _version_of(ls: CllintServer, uri: str) -> int | None:
+    doc = ls.docs.get(uri)
+    return doc.version if doc else None
 
 
 def _keep_run_diagnostics(ls: CllintServer, uri: str, version: int | None, kernel: str,
