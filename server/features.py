@@ -495,15 +495,14 @@ async def _save_round(ls: CllintServer, uri: str) -> None:
     job = _job(ls, uri)
     if isinstance(job, dict):
         return
-    doc = ls.docs.get(uri)
-    version = doc.version if doc else None
+    version = await ls.on_host(_version_of, ls, uri)  # after the edits queued before the save
     if e.build_on_save:
         try:
             result, lsp = await _pooled(ls, device.build_job, job)
         except Exception as exc:
             result, lsp = device.error_json(exc), []
-        doc = ls.docs.get(uri)
-        if doc is not None and doc.version == version:  # not edited meanwhile
+        now = await ls.on_host(_version_of, ls, uri)
+        if version is not None and now == version:  # not edited meanwhile
             ls.device.generation += 1
             ls.device.build_diags[uri] = (ls.device.generation, [d for u, d in lsp if u == Path(job.path).as_uri()])
             await _republish(ls, uri)
