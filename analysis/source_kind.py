@@ -79,6 +79,12 @@ _MAKO_CLOSER = lazy(rb"%[ \t]*end(?:if|for|while)\b")
 _MAKO_LINE = lazy(rb"^[ \t]*%[ \t]*(?:if|elif|else|endif|for|endfor|while|endwhile)\b", re.M)
 
 
+def blank_comments_and_strings(data: bytes) -> bytes:
+    """`data` with C comments and string and character literals blanked, offsets kept: what is
+    left is code (used for host code too, whose comments and strings are C's or close)."""
+    return _TEXT.sub(lambda m: b" " * (m.end() - m.start()), data)
+
+
 def _template_engine(data: bytes) -> str | None:
     """`Jinja` or `Mako` when code (not a comment or a string) holds the engine's markers.
     Comments and strings are blanked only when the raw text has a candidate (a keystroke in a
@@ -91,7 +97,7 @@ def _template_engine(data: bytes) -> str | None:
         if pattern.search(data) is None:
             continue
         if code is None:
-            code = _TEXT.sub(lambda m: b" " * (m.end() - m.start()), data)
+            code = blank_comments_and_strings(data)
         for m in pattern.finditer(code):
             if pattern is not _JINJA_EXPRESSION or not _INITIALIZER_BEFORE.search(code, max(0, m.start() - 40), m.start()):
                 return engine

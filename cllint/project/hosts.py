@@ -226,14 +226,15 @@ _SAME = {"cl_khr_fp64": "__opencl_c_fp64", "cl_khr_fp16": "__opencl_c_fp16",
 _CREATES_IMAGE = lazy(
     rb"\b(?:clCreateImage(?:2D|3D|WithProperties)?[ \t]*\(|cl::Image(?:1D|1DBuffer|1DArray|2D|2DArray|3D|GL)?\b[ \t]*[\w(<{]"
     rb"|cl\.(?:Image|image_from_array)[ \t]*\()")
-_HOST_TEXT = lazy(rb'//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/|"(?:\\.|[^"\\\n])*"', re.S)
 _PYTHON_COMMENT = lazy(rb"#[^\n]*")
 
 
 def _creates_images(path: Path, text: bytes) -> bool:
     if _CREATES_IMAGE.search(text) is None:
         return False
-    code = _HOST_TEXT.sub(b" ", text)
+    from cllint.analysis.source_kind import blank_comments_and_strings
+
+    code = blank_comments_and_strings(text)
     if path.suffix == ".py":
         code = _PYTHON_COMMENT.sub(b" ", code)
     return _CREATES_IMAGE.search(code) is not None
