@@ -218,8 +218,9 @@ _UNDECLARED = re.compile(r"^(?:use of undeclared identifier|call to undeclared f
 
 def _vendor_builtin(d: Diagnostic) -> bool:
     """clang-19 on spir64 declares no vendor built-in (`intel_sub_group_shuffle`, `amd_bitalign`,
-    their types): its "undeclared" is about itself, not the kernel. The native rules take these
-    names as the device compiler's (CL011 is silent), and so does the layer."""
+    their types): its "undeclared" is about itself, not the kernel, and what follows from it
+    (a variable of such a type is then undeclared too) as well. The native rules take these names
+    as the device compiler's (CL011 is silent); a file built on them is not one clang can build."""
     from cllint.analysis.semantic.context import VENDOR_PREFIXES
 
     m = _UNDECLARED.match(d.message.removeprefix("clang: "))
@@ -299,7 +300,8 @@ def check(exe: str, file: str, source: bytes, options: LintOptions, folder: Path
     if not build_known(source, options, prelude):
         return []
     found = compiler_diagnostics(file, source, run_clang(exe, source, options, folder, timeout, prelude), native)
-    found = [d for d in found if not _vendor_builtin(d)]
+    if any(_vendor_builtin(d) for d in found):
+        return []  # built on vendor built-ins clang cannot see: its errors cascade from them
     found = _host_program(file, source, options, found)
     # `// cllint: ignore[CL099]` works as for any rule (the native pass reports unused ones)
     return apply_suppressions(file, source, found, report_unused=False)

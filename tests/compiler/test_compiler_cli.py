@@ -122,8 +122,9 @@ def test_an_extension_clang_defines_without_its_builtins_is_not_compiled_for(tmp
 # clang layer, which cannot see them, must not call them undeclared either (intel/compute-samples'
 # VME kernels: 216 CL099 in the editor).
 VENDOR_ONLY = """kernel void k(global float *a) {
+    intel_sub_group_avc_ime_payload_t payload = intel_sub_group_avc_ime_initialize((ushort2)(0), 0, 0);
     a[0] = intel_sub_group_shuffle(a[1], 1u);
-    a[1] = missing_helper(a[2]);
+    a[1] = missing_helper(a[2]) + intel_sub_group_avc_ime_get_border_reached(payload, 0);
 }
 """
 
@@ -132,6 +133,7 @@ VENDOR_ONLY = """kernel void k(global float *a) {
 def test_vendor_builtins_clang_does_not_declare_are_not_undeclared(tmp_path: Path) -> None:
     (tmp_path / "k.cl").write_text(VENDOR_ONLY)
     found = [(d["code"], d["message"]) for d in check_json(tmp_path / "k.cl") if d["code"] in ("CL099", "CL011")]
-    # the user's own missing helper is still reported (once, natively); the vendor's is not
-    assert not any("intel_sub_group_shuffle" in m for _, m in found), found
+    # the user's own missing helper is still reported (once, natively); clang's errors, which
+    # follow from the vendor's names (`payload` is then undeclared too), are not
+    assert [c for c, _ in found if c == "CL099"] == [], found
     assert any("missing_helper" in m for _, m in found), found
