@@ -260,6 +260,20 @@ def _host_program(file: str, source: bytes, options: LintOptions, found: list[Di
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
 
+_ENABLE = re.compile(rb"^[ \t]*#[ \t]*pragma[ \t]+OPENCL[ \t]+EXTENSION[ \t]+(\w+)[ \t]*:[ \t]*enable", re.M)
+
+
+def _enables_unknown_extension(source: bytes) -> bool:
+    """A `#pragma OPENCL EXTENSION X : enable` for an X clang-19 defines for no version
+    (`cl_qcom_extra_vector_types`): the kernel is written for a compiler that knows X."""
+    if b"EXTENSION" not in source:
+        return False
+    from cllint.analysis.clang19_targets import SPIR64
+
+    known = frozenset().union(*SPIR64.values())
+    return any(m.group(1).decode() not in known and m.group(1) != b"all" for m in _ENABLE.finditer(source))
+
+
 def build_known(source: bytes, options: LintOptions, prelude: list[tuple[str, bytes]] | None = None) -> bool:
     """Whether clang can build the file as its host does (issue 29): the options are known, or
     nothing in it or the sources read before it depends on them: no `#if` on a macro nothing
@@ -269,6 +283,8 @@ def build_known(source: bytes, options: LintOptions, prelude: list[tuple[str, by
 
     if not_opencl_reason(source) is not None:
         return False  # CUDA, C++, a template: no OpenCL compiler sees it as it is (CL006)
+    if _enables_unknown_extension(source):
+        return False  # a vendor compiler's extension: clang's build is not the device's
     if options.options_known:
         return True
     host = set(options.host_macros)

@@ -137,3 +137,23 @@ def test_vendor_builtins_clang_does_not_declare_are_not_undeclared(tmp_path: Pat
     # follow from the vendor's names (`payload` is then undeclared too), are not
     assert [c for c, _ in found if c == "CL099"] == [], found
     assert any("missing_helper" in m for _, m in found), found
+
+
+# A kernel that enables an extension clang-19 does not know (Qualcomm's extra vector types give
+# `float32`) is built by a compiler that does: clang's one build is not the device's.
+UNKNOWN_EXTENSION = """#pragma OPENCL EXTENSION cl_qcom_extra_vector_types : enable
+kernel void k(global float *a) {
+    float32 acc = (float32)(0);
+    a[0] = acc.s0;
+}
+"""
+
+
+@needs_clang
+def test_an_extension_clang_does_not_know_leaves_the_build_to_the_device(tmp_path: Path) -> None:
+    (tmp_path / "k.cl").write_text(UNKNOWN_EXTENSION)
+    assert [d for d in check_json(tmp_path / "k.cl") if d["code"] == "CL099"] == []
+    # a known extension's pragma changes nothing: clang still builds it
+    (tmp_path / "k.cl").write_text("#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+                                   "kernel void k(global int *a) {\n    int x = ;\n}\n")
+    assert [d["code"] for d in check_json(tmp_path / "k.cl")] != []
