@@ -10,11 +10,13 @@ with `git archive`; nothing of it is committed. CI has no fetch: no test needs t
 list ordered by sha256("projects:<name>"), *tune* otherwise (`split_of`). Work comes from the
 tune projects only; the validate ones are scored once at the end. A second held-out set,
 *validate2* (`HELD_OUT_2`, added in session 11 after the first third had been scored), is
-likewise scored once: its "before" at the session's start, its "after" at the end.
+likewise scored once: its "before" at the session's start, its "after" at the end; and so is
+*validate3* (`HELD_OUT_3`, session 12).
 
     .venv/bin/python bench/projects.py                   # tune projects, a table
     .venv/bin/python bench/projects.py --split validate  # the held-out third, once
     .venv/bin/python bench/projects.py --split validate2 # the second held-out set, once
+    .venv/bin/python bench/projects.py --split validate3 # the third, once
     .venv/bin/python bench/projects.py --codes           # also the reports per code
     .venv/bin/python bench/projects.py --show CODE       # every report of CODE (tune only)
     .venv/bin/python bench/projects.py --server          # every file opened in the server too
@@ -81,6 +83,23 @@ HELD_OUT_2: dict[str, tuple[str, str]] = {
 }
 PROJECTS.update(HELD_OUT_2)
 
+# Added in session 12, held out whole like validate2 (which session 11 read after scoring it):
+# the snapshots' newest commits when fetched, no report read before the session's last scoring.
+HELD_OUT_3: dict[str, tuple[str, str]] = {
+    "bitcrack": ("brichard19/BitCrack", "6bf8059ef075eb1622298395866b0bd02375e1d9"),
+    "bullet3": ("bulletphysics/bullet3", "6c888f4abd7b46f572587360cc214985f02e5c6b"),
+    "cldnn": ("intel/clDNN", "2c7ae88a2fce05244b902dd5446e4b0ab98f2793"),
+    "luxcore": ("LuxCoreRender/LuxCore", "d624e0445924c766c32fd9a08df56d3264cbd33f"),
+    "mace": ("XiaoMi/mace", "0fc55a548ef41b37fd15fd8944de5155eb09b3c1"),
+    "mnn": ("alibaba/MNN", "4d40bdbd7efb73a58383bb5da867a6f41eb1776e"),
+    "oclgrind": ("jrprice/Oclgrind", "5597a379b4f7d74c4af5532260df0366c277259f"),
+    "opencl-sdk": ("KhronosGroup/OpenCL-SDK", "6f25f5d0571eae335f7fb6f494682dc0b7df546f"),
+    "openmm": ("openmm/openmm", "1a47c2f68439c579e27666e5f985ea1a46dd105a"),
+    "pocl": ("pocl/pocl", "5066640dcbff6df32241da2416c964ea69659999"),
+    "tnn": ("Tencent/TNN", "f0cb08129a05c5b60f08e4ef66042a54a883a56a"),
+}
+PROJECTS.update(HELD_OUT_3)
+
 
 def _rank(name: str) -> str:
     return hashlib.sha256(f"projects:{name}".encode()).hexdigest()
@@ -89,7 +108,9 @@ def _rank(name: str) -> str:
 def split_of(name: str) -> str:
     if name in HELD_OUT_2:
         return "validate2"
-    ordered = sorted((n for n in PROJECTS if n not in HELD_OUT_2), key=_rank)
+    if name in HELD_OUT_3:
+        return "validate3"
+    ordered = sorted((n for n in PROJECTS if n not in HELD_OUT_2 and n not in HELD_OUT_3), key=_rank)
     held = ordered[: len(ordered) // VALIDATE_SHARE]
     return "validate" if name in held else "tune"
 
@@ -228,7 +249,7 @@ def run_server(root: Path, cllint: str, limit: int, batch: int = 40, quiet_s: fl
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=["tune", "validate", "validate2", "all"], default="tune")
+    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "all"], default="tune")
     ap.add_argument("--project", action="append", help="only these projects")
     ap.add_argument("--codes", action="store_true", help="reports per code, per project")
     ap.add_argument("--show", metavar="CODE", help="print every report of this code (tune projects only)")
