@@ -83,8 +83,9 @@ HELD_OUT_2: dict[str, tuple[str, str]] = {
 }
 PROJECTS.update(HELD_OUT_2)
 
-# Added in session 12, held out whole like validate2 (which session 11 read after scoring it):
-# the snapshots' newest commits when fetched, no report read before the session's last scoring.
+# Added in session 12 (the snapshots' newest commits when fetched) and split by hash before any
+# report was read: six held out as *validate3* (scored at the session's start and end only), five
+# join the tune projects (`_held_3`).
 HELD_OUT_3: dict[str, tuple[str, str]] = {
     "bitcrack": ("brichard19/BitCrack", "6bf8059ef075eb1622298395866b0bd02375e1d9"),
     "bullet3": ("bulletphysics/bullet3", "6c888f4abd7b46f572587360cc214985f02e5c6b"),
@@ -105,11 +106,16 @@ def _rank(name: str) -> str:
     return hashlib.sha256(f"projects:{name}".encode()).hexdigest()
 
 
+def _held_3(name: str) -> bool:
+    ordered = sorted(HELD_OUT_3, key=lambda n: hashlib.sha256(f"projects3:{n}".encode()).hexdigest())
+    return name in ordered[: (len(ordered) + 1) // 2]
+
+
 def split_of(name: str) -> str:
     if name in HELD_OUT_2:
         return "validate2"
     if name in HELD_OUT_3:
-        return "validate3"
+        return "validate3" if _held_3(name) else "tune"
     ordered = sorted((n for n in PROJECTS if n not in HELD_OUT_2 and n not in HELD_OUT_3), key=_rank)
     held = ordered[: len(ordered) // VALIDATE_SHARE]
     return "validate" if name in held else "tune"
