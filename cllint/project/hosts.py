@@ -113,6 +113,25 @@ def _kernel_refs(text: bytes):  # noqa: ANN202 - yields (stem, start, end)
 _TUNER_CALL = lazy(rb"\b(?:add|set|define)\w*?(?:param\w*|definition|define|macro)\s*\(\s*(?:[^,;()\"]{0,80},\s*)?"
                    rb"\"([A-Za-z_]\w*)\"", re.I)
 _TUNER_KEY = lazy(rb"\b\w*(?:tune|tuning)_?params\w*\s*\[\s*[\"']([A-Za-z_]\w*)[\"']\s*\]\s*=(?!=)")
+# A host that writes the `#define` lines itself from a map keyed by macro name (OpenMM's
+# `defines["TILE_SIZE"] = ...`, `compilationDefines["APPLY(pos, c)"] = ...`, Python's
+# `macros["SCALE"] = 2`), or substitutes words of the source from one (`replacements["SORT_KEY"]
+# = ...` before the build): the map's name says so; a map of anything else (`config["TILE"]`,
+# `results["LIMIT"]`) passes nothing to the compiler.
+_MAP_KEY = lazy(rb"\[\s*[\"']([A-Za-z_]\w*)(?:\s*\([^\"'()\n]*\))?[\"']\s*\]\s*=(?!=)")
+_MACRO_MAP = lazy(rb"(?:define|macro|replacement|substitution)s?\w*\Z", re.I)
+
+
+def _macro_map_keys(text: bytes) -> list[bytes]:
+    """Keys assigned in maps named for macros (found by the subscript, the map's name read
+    backwards: linear in the text)."""
+    out = []
+    for m in _MAP_KEY.finditer(text):
+        before = text[max(0, m.start() - 80):m.start()].rstrip()
+        word = before[len(before.rstrip(b"_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")):]
+        if _MACRO_MAP.search(word):
+            out.append(m.group(1))
+    return out
 
 
 def macros_in(texts: list[bytes]) -> frozenset[str]:
@@ -122,6 +141,8 @@ def macros_in(texts: list[bytes]) -> frozenset[str]:
         if b"aram" in text or b"efin" in text:
             names.update(_TUNER_CALL.findall(text))
             names.update(_TUNER_KEY.findall(text))
+        if b"[" in text:
+            names.update(_macro_map_keys(text))
         if b"-D" not in text:
             continue
         names.update(_OPTION.findall(text))
