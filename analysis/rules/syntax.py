@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from cllint.analysis.diagnostics import Diagnostic, Severity, Span
@@ -51,10 +52,44 @@ class SyntaxError_(Rule):
             return
         portable = ctx.target.predefined_macros() if ctx.options.get("mode", "portability") == "portability" else None
         dead = decided_dead_ranges(ctx.preprocessor, portable)
+        unknown = _unknown_host_macros(ctx)
         for err in errors:
             # (a bracket opened in a dead arm, `#ifdef __cplusplus` / `extern "C" {`, is no bracket)
-            if not within(dead, err.start) and (err.opened_at is None or not within(dead, err.opened_at)):
-                yield self.diagnostic(Span(ctx.file, err.start, err.end), err.message)
+            if within(dead, err.start) or (err.opened_at is not None and within(dead, err.opened_at)):
+                continue
+            if unknown and _depends_on_host_macro(ctx.source, err.start, err.end, unknown):
+                continue
+            yield self.diagnostic(Span(ctx.file, err.start, err.end), err.message)
+
+
+_NAME = re.compile(rb"[A-Za-z_]\w*")
+
+
+def _unknown_host_macros(ctx: RuleContext) -> frozenset[str]:
+    """Names the host passes with `-D` (or writes as `#define`s) that nothing in the program
+    defines: their bodies are unknown here."""
+    view = ctx.preprocessor
+    host = getattr(view, "host_macros", None)
+    if not host:
+        return frozenset()
+    return frozenset(host) - set(view.defined_names())
+
+
+def _depends_on_host_macro(source: bytes, start: int, end: int, unknown: frozenset[str]) -> bool:
+    """Whether the code the parser could not read holds a macro whose body only the host
+    knows (`in.x BINARY_OPERATOR guard.x` with `-DBINARY_OPERATOR=<`), or follows one that
+    stands alone on its line (a struct's `ATOM_PARAMETER_DATA` member list): whether it parses
+    is the host's choice (issue 29: report nothing that depends on it)."""
+    if any(m.group().decode() in unknown for m in _NAME.finditer(source, start, max(end, start + 1))):
+        return True
+    line_start = source.rfind(b"\n", 0, start) + 1
+    before = source[line_start:start].strip()
+    if not before:  # the error starts its line: the line before may be the macro alone
+        prev_end = line_start - 1
+        if prev_end <= 0:
+            return False
+        before = source[source.rfind(b"\n", 0, prev_end) + 1:prev_end].strip()
+    return _NAME.fullmatch(before) is not None and before.decode() in unknown
 
 
 RULES = [SyntaxError_]
