@@ -91,11 +91,46 @@ def clang_flags(options: LintOptions, folder: Path | None) -> list[str]:
         flags += ["-Xclang", f"-cl-ext={ext}"]
     else:
         flags += ["-Xclang", "-cl-ext=" + ",".join(f"-{n}" for n in sorted(_NO_BUILTINS))]
+    flags += [f"-D{name}=1" for name in host_feature_macros(options)]
     if folder is not None:  # the buffer arrives on stdin: quoted includes search its folder
         flags += ["-iquote", str(folder)]
     flags += [f"-I{p}" for p in options.include_paths]
     flags += [f"-D{name}={value}" for name, value in options.defines]
     return flags
+
+
+# The sub-group built-ins' own switch in clang-19's header (opencl-c-base.h), which a vendor's
+# sub-group extension turns on too: its intel_* built-ins clang never declares, its
+# get_sub_group_*() and sub_group_*() it does, once this is defined.
+_SUBGROUP_BUILTINS = "__opencl_subgroup_builtins"
+
+
+def host_feature_macros(options: LintOptions) -> list[str]:
+    """Extensions and features the host checks the device for before it builds (issue 29;
+    cllint/project/hosts.py `checked_extensions`) that clang-19 knows but does not define at
+    the version judged: defined with `-D`, its header then declares their built-ins
+    (`dot_acc_sat_4x8packed_ss_int` of cl_khr_integer_dot_product, `get_sub_group_size` of
+    cl_khr_subgroups at 1.2). Portability mode only: a target lists its own. Vendor extensions
+    whose built-ins clang lacks stay off (a `#ifdef` on them would pick code clang cannot
+    read), and a feature macro comes with its extension as clang defines them together."""
+    checked = set(options.host_features)
+    if not checked or options.mode == "target":
+        return []
+    from cllint.analysis.clang19_targets import SPIR64
+    from cllint.analysis.features import FEATURES
+
+    t = options.target
+    now = SPIR64.get(f"CL{t.version.major}.{t.version.minor}", frozenset())
+    known = frozenset().union(*SPIR64.values())
+    out = {n for n in checked if n.startswith("cl_") and n in known and n not in now and n not in _NO_BUILTINS}
+    have = out | now
+    for f in FEATURES.values():  # `__opencl_c_integer_dot_product_input_4x8bit` with its extension
+        if f.name in known and f.name not in now and any(
+                alt and any(n.startswith("cl_") for n in alt) and all(n in have for n in alt) for alt in f.requires):
+            out.add(f.name)
+    if checked & {"cl_intel_subgroups", "cl_khr_subgroups", "__opencl_c_subgroups"} and _SUBGROUP_BUILTINS not in now:
+        out.add(_SUBGROUP_BUILTINS)
+    return sorted(out)
 
 
 @dataclass(frozen=True)

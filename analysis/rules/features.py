@@ -246,7 +246,16 @@ def _host_checks(ctx: RuleContext, requires) -> bool:  # noqa: ANN001 - alternat
     """The workspace's host checks the device for one way to meet the need before it builds
     (cllint/project/hosts.py `checked_extensions`): whether the kernel may use it is its choice."""
     checked = ctx.options.get("host_features")
-    return bool(checked) and any(alt and all(name in checked for name in alt) for alt in requires)
+    if not checked:
+        return False
+    checked = set(checked).union(*(_VENDOR_SAME.get(n, ()) for n in checked))
+    return any(alt and all(name in checked for name in alt) for alt in requires)
+
+
+# A vendor extension that defines the same built-ins as a Khronos one: cl_intel_subgroups adds
+# get_sub_group_id(), sub_group_reduce_add() ... as cl_khr_subgroups does (its specification's
+# list), so a host that checks for it has checked for them.
+_VENDOR_SAME = {"cl_intel_subgroups": ("cl_khr_subgroups",)}
 
 
 def _function_ranges_of(ctx: RuleContext) -> list[tuple[int, int]]:
