@@ -72,8 +72,11 @@ def test_base_reports_what_it_should() -> None:
     got, full = _typed(BASE, [], OPTIONS)
     assert got == full
     # k2: the fence macro names global memory, the reduction reads mine[0] of others
-    # through the helper; k3: a pointer to its own slot, then the neighbour's read
-    assert _races(got) == [("CL210", "work-item 1 writes 'l[1]'"), ("CL212", "work-item 1 writes 'l[1]'")]
+    # through the helper, and its group's item 0 stores the sum at out[group], where work-group
+    # 0's item 1 stores out[gid] (two work-groups, two values: round 4); k3: a pointer to its own
+    # slot, then the neighbour's read
+    assert _races(got) == [("CL210", "work-item 1 writes 'l[1]'"), ("CL211", "work-item 1 of work-group 0 writes 'out[1]'"),
+                           ("CL212", "work-item 1 writes 'l[1]'")]
 
 
 def test_barrier_removed_from_a_helper_reaches_its_callers() -> None:

@@ -190,7 +190,10 @@ kernel void k(global const float *in, global float *a) {
     assert lint(src) == []
     # a field stored once is known: a neighbour's element read before the barrier races
     racy = src.replace(b"  barrier(CLK_LOCAL_MEM_FENCE);\n  for", b"  a[c.lid] = t[(c.lid + 1) & 15];\n  for", 1)
-    assert [(d.code, d.message.split(" while")[0]) for d in lint(racy)] == [("CL210", "work-item 1 writes 't[1]'")]
+    got = [(d.code, d.message.split(" while")[0]) for d in lint(racy)]
+    assert ("CL210", "work-item 1 writes 't[1]'") in got
+    # and every work-group stores its own data at `a[c.lid]`: a race between work-groups (round 4)
+    assert [c for c, _ in got] == ["CL211", "CL210"] and "work-group 1" in got[0][1]
 
 
 def test_collective_orders_its_arguments_before_the_store() -> None:

@@ -19,6 +19,7 @@ from typing import Any
 from tree_sitter import Node
 
 from cllint.analysis.annotations import without_annotations
+from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.races.frames import Offset, Target, declared_dims
 from cllint.analysis.syntax import descend, walk
 from cllint.analysis.uniformity.names import Names, VarInfo
@@ -302,7 +303,21 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
             out.append(Access(outer, t.base, space, indices, read, write, atomic, cfg_node,
                               tuple(Guard(c, h) for c, h in when) + guards, unknown, offset=t.offset,
                               part=part + more, view=t.view))
-    return without_annotations(out, syntax)  # GPUVerify's annotations are never run
+    return without_annotations(_evaluated(out, syntax), syntax)  # GPUVerify's annotations are never run
+
+
+_UNEVALUATED = frozenset({"sizeof_expression", "alignof_expression"})
+
+
+def _evaluated(accesses: list[Access], syntax: Node) -> list[Access]:
+    """`accesses` less those in an operand that is never evaluated: `sizeof(*d)`,
+    `_Alignof`, `vec_step(v[0])` read no memory (SURF's `step /= sizeof(*descriptors)`)."""
+    if not accesses or not any(w in (syntax.text or b"") for w in (b"sizeof", b"lignof", b"vec_step")):
+        return accesses
+    ranges = [(n.start_byte, n.end_byte) for n in nodes_of_kinds(syntax, _UNEVALUATED)]
+    ranges += [(n.start_byte, n.end_byte) for n in nodes_of_kinds(syntax, frozenset({"call_expression"}))
+               if _text(n.child_by_field_name("function")) == "vec_step"]
+    return [a for a in accesses if not any(s <= a.node.start_byte < e for s, e in ranges)]
 
 
 def _copy_sides(call: Node, fn: str, many: Callable[[Node], list[tuple[Target, tuple]]], cfg_node: int,

@@ -33,6 +33,7 @@ from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import DATA, LOAD, Env, Evaluator
 from cllint.analysis.races.fences import fenced_spaces
 from cllint.analysis.races.frames import Frame, FrameEvaluator, element_size
+from cllint.analysis.races.launches import one_work_group
 from cllint.analysis.races.macros import Expander
 from cllint.analysis.races.prefilter import may_share, may_write
 from cllint.analysis.syntax import walk
@@ -171,6 +172,10 @@ class _Kernel(HelperCalls):
         self.waits: set[int] = set()  # and those that may end one
         self.bytes: dict[int, int] = {}  # base key -> its element size, where a cast views its bytes
         self.round: tuple = ()  # (work-group size, sample round) of the witness search
+        self.stored: list[Access] = []  # every access (`races`), for what loads read back (`value_dims`)
+        self._value_dims: dict[int, set[int]] = {}
+        self._assigned: dict[int, list[Node]] | None = None  # variable key -> every value assigned
+        self.global_wrap = 0  # where an index of ids wraps (`gid & 31`: 32), uncapped (`_wrapped`)
         self.view = view
         self.names = names = resolve(func)
         # The code the compiler compiles: arms the file decides are dropped are no path, and
@@ -368,16 +373,18 @@ class _Kernel(HelperCalls):
         if self.body is None:
             return
         by_base: dict[int, list[Access]] = {}
-        accesses = self.accesses()
+        accesses = self.stored = self.accesses()
         for a in accesses:
             by_base.setdefault(a.base.key, []).append(a)
             if a.view:
                 self.bytes[a.base.key] = element_size(a.base) or 0
+        self.global_wrap = _wraps(accesses, 1 << 16, self._placed)
         if self.reqd is None:
             self.sizes = self._copy_width(accesses) or _fit_constants(self.sizes, accesses, self._placed)
             self.size = self.sizes[0]
         used: set[int] = set()
         found: list[Race] = []
+        one_group = one_work_group(self.source, self.name)  # its launches are one work-group each
         for group in by_base.values():
             if len(group) > MAX_ACCESSES or not any(a.write for a in group):
                 continue
@@ -401,12 +408,15 @@ class _Kernel(HelperCalls):
                 if race is not None:
                     used.update((a.ident, b.ident))
                     found.append(race)
-            if space != "global":
+            if space != "global" or one_group:
                 continue
             for a, b in pairs:  # what no barrier orders: two work-groups
-                if a is b or not (a.read or b.read) or a.ident in used or b.ident in used:
+                if a.ident in used or b.ident in used:
                     continue
-                dims = self.grid_dims(a) | self.grid_dims(b)
+                if a.read or b.read:
+                    dims = self.grid_dims(a) | self.grid_dims(b) if a is not b else set()
+                else:
+                    dims = self.stores_across(a, b)
                 if not dims:
                     continue
                 race = self.across(a, b, dims)
@@ -528,7 +538,7 @@ class _Kernel(HelperCalls):
                 return 1_000_003 + 7_919 * (zlib.crc32(repr(symbol).encode()) % 1009) + 104_729 * r
             group = (0, 0, 0) if r == 0 else (3, 2, 1)
             hit = None
-            for groups in (_neighbours(across) if across else [(group, group)]):
+            for groups in (_neighbours(across) + self._wrapped(across) if across else [(group, group)]):
                 hit = self.search(first, second, k1, k2, independent, sample, groups)
                 if hit is not None:
                     hit = (*hit, *groups) if across else hit
@@ -581,9 +591,126 @@ class _Kernel(HelperCalls):
             v = (acc.ev or self.ev).value(node, Env(w, self.size, g, c, sample))
             v = _number(node) if v is None else v
             if v is None:
-                return True
+                return g1 == g2 or self.may_differ_across(first, second, w1, w2)
             vals.append(v)
         return vals[0] != vals[1]
+
+    def may_differ_across(self, first: Access, second: Access, w1, w2) -> bool:
+        """Two plain stores by two work-groups whose values are not computed here: the same
+        expression, following nothing that differs between work-groups (`out[lid] = in[lid]`),
+        stores the same value where both work-items have one place in their work-groups (or
+        the value is the work-group's): the same-value policy across work-groups."""
+        v1, v2 = _stored(first), _stored(second)
+        if v1 is None or v2 is None or _norm(v1) != _norm(v2) or first.view != second.view:
+            return True
+        if self.value_dims(first) or self.value_dims(second):
+            return True
+        return w1 != w2 and (self.stores_divergent(first) or self.stores_divergent(second))
+
+    def stores_across(self, a: Access, b: Access) -> set[int]:
+        """Two plain stores (or one, made by every work-group): the dimensions along which
+        work-groups are paired to look for a write-write race between two of them, those the
+        elements or the stored values follow; none where every work-group stores the same
+        values at the same places (`p[lid] = lid * 2`, `out[0] = 1`: kernels written for
+        one work-group), or a side is an atomic or a copy (its value is not read here)."""
+        if a.atomic or b.atomic or a.copy or b.copy or _stored(a) is None or _stored(b) is None:
+            return set()
+        values = self.value_dims(a) | self.value_dims(b)
+        if not values and not (self.grid_dims(a, guards=True) or self.grid_dims(b, guards=True)):
+            return set()  # no work-group stores values of its own: `out[gx + 4 * gy] = lx` (a fixed launch)
+        return self.grid_dims(a) | self.grid_dims(b) | values
+
+    def value_dims(self, acc: Access) -> set[int]:
+        """The dimensions along which the value a plain store stores may differ between
+        work-groups: a group or global id in it (directly, through variables, macros, loop
+        counters' headers or a helper's arguments), a load at an index that follows the group
+        from memory the kernel does not write, and what loads of memory the kernel writes read
+        back: the values stored there (`s[lid] = in[gid]; ... out[0] = s[0]`: along 0; piglit's
+        `tmp[off + lid] = lid; ... out[lid] = tmp[off + 1]`: none). An atomic's result follows
+        every dimension the kernel places work-groups by."""
+        got = self._value_dims.get(id(acc))
+        if got is None:
+            node = _stored(acc)
+            got = self._value_dims[id(acc)] = set() if node is None else \
+                self._follows([(node, acc.ev or self.ev)], {acc.base.key})
+        return got
+
+    def _follows(self, roots: list[tuple[Node, Any]], bases: set[int]) -> set[int]:
+        at = {a.node.id: a for a in self.stored}
+        out: set[int] = set()
+        seen: set[int] = set()
+        while roots:
+            node, ev = roots.pop()
+            stack = [node]
+            while stack:
+                n = stack.pop()
+                if n.id in seen:
+                    continue
+                seen.add(n.id)
+                if n.type == "call_expression":
+                    name = callee_name(n)
+                    if name in _GROUP_IDS:
+                        arg = _text(_arg(n, 0))
+                        out |= {int(arg)} if arg in ("0", "1", "2") else {0, 1, 2}
+                        continue
+                    if name and name.startswith(("atomic_", "atom_")):
+                        out |= set(self.asked.grid) or {0}
+                        continue
+                load = at.get(n.id)
+                if load is not None and load.read and not load.write:
+                    writers = [w for w in self.stored if w.base.key == load.base.key and w.write]
+                    if writers:  # memory the kernel writes: a load reads back what was stored there
+                        if load.base.key not in bases:
+                            bases.add(load.base.key)
+                            for w in writers:
+                                value = _arg(w.node, 1) if w.copy else _operand(w)  # a copy: its source
+                                if value is _UNSEEN:
+                                    continue  # `l[i]++`: what it adds is the same everywhere
+                                if value is None:
+                                    out |= set(self.asked.grid) or {0}
+                                else:
+                                    roots.append((value, w.ev or self.ev))
+                        continue
+                if n.type == "identifier":
+                    v = ev.names.var(n)
+                    if v is None:
+                        for _, arg in _GRID_WORD.findall(self.expander.text_of(n, n.start_byte) or ""):
+                            out |= {int(arg)} if arg in ("0", "1", "2") else {0, 1, 2}
+                        continue
+                    bound = getattr(ev, "params", {}).get(v.key) if v.param_index is not None else None
+                    if bound is not None:
+                        roots.append((bound[1], bound[0]))
+                    elif v.key in ev.defs:
+                        roots.append((ev.defs[v.key], ev))
+                    elif ev is self.ev and v.key in self.counters:
+                        roots.extend((x, ev) for x in self.counters[v.key][:2] if x is not None)
+                    elif ev is self.ev:
+                        roots.extend((x, ev) for x in self.assigned_values(v.key))
+                    continue
+                stack.extend(n.children)
+        return out
+
+    def assigned_values(self, key: int) -> list[Node]:
+        """Every value the kernel assigns a private variable (`acc = 0.0f`, `acc += x`)."""
+        if self._assigned is None:
+            self._assigned = {}
+            kinds = frozenset({"init_declarator", "assignment_expression"})
+            for n in nodes_of_kinds(self.body, kinds) if self.body is not None else []:
+                side = "declarator" if n.type == "init_declarator" else "left"
+                v = self.names.var(n.child_by_field_name(side)) if n.child_by_field_name(side) else None
+                value = n.child_by_field_name("value" if n.type == "init_declarator" else "right")
+                if v is not None and value is not None:
+                    self._assigned.setdefault(v.key, []).append(value)
+        return self._assigned.get(key, [])
+
+    def _wrapped(self, dims: set[int]) -> list[tuple[tuple[int, int, int], tuple[int, int, int]]]:
+        """Work-groups that meet where an index of ids wraps (`p[gid & 31]`: 32 work-items
+        on, two 16-wide work-groups apart), along dimension 0."""
+        w, n = self.global_wrap, self.size[0]
+        if 0 not in dims or w <= n or w % n or w // n > 64:
+            return []
+        far = (w // n, 0, 0)
+        return [((0, 0, 0), far), (far, (0, 0, 0))]
 
     def group_dependent(self, value: Node, acc: Access, depth: int = 0) -> bool:
         """Whether a stored value may differ between work-groups: it reads memory, a group or
@@ -806,7 +933,7 @@ class _Kernel(HelperCalls):
         return None
 
     # -- the report ----------------------------------------------------------------------
-    def grid_dims(self, acc: Access) -> set[int]:
+    def grid_dims(self, acc: Access, guards: bool = False) -> set[int]:
         """The dimensions along which the element `acc` touches, or whether it is made at
         all, depends on the work-group (a group or global id in its index or a guard,
         directly, through variables defined once, macros or a helper's arguments: `a[gid +
@@ -815,8 +942,8 @@ class _Kernel(HelperCalls):
         work-group (`p[lid] = ...`, `p[0] += ...`, or every row of groups alike) are what
         kernels written for one work-group (or one row of them) do."""
         out: set[int] = set()
-        roots = [(n, acc.ev or self.ev) for n in acc.indices] + [(n, ev) for ev, n, _ in acc.offset] \
-            + [(g.cond, g.ev or self.ev) for g in acc.guards]
+        roots = [] if guards else [(n, acc.ev or self.ev) for n in acc.indices] + [(n, ev) for ev, n, _ in acc.offset]
+        roots += [(g.cond, g.ev or self.ev) for g in acc.guards]  # `guards`: whether it is made only
         seen: set[int] = set()
         while roots:
             node, ev = roots.pop()
@@ -988,6 +1115,22 @@ def _stored(acc: Access) -> Node | None:
     while p is not None and p.type == "parenthesized_expression":
         p = p.parent
     if p is None or p.type != "assignment_expression" or _text(p.child_by_field_name("operator")) != "=":
+        return None
+    return p.child_by_field_name("right")
+
+
+def _operand(acc: Access) -> Any:
+    """What a write puts into its element besides the element's old value: `v` of `x[i] =
+    v` and `x[i] += v`; _UNSEEN for `x[i]++` (nothing else); None where not known (an atomic,
+    an address passed on)."""
+    if acc.atomic:
+        return None
+    p = acc.node.parent
+    while p is not None and p.type == "parenthesized_expression":
+        p = p.parent
+    if p is not None and p.type == "update_expression":
+        return _UNSEEN
+    if p is None or p.type != "assignment_expression":
         return None
     return p.child_by_field_name("right")
 

@@ -75,7 +75,10 @@ class LocalMemoryRace(_RaceRule):
     work-item makes with a value the whole work-group shares (`l[0] = 1.0f`, `flag[0] =
     n`) is benign and not reported, as Oclgrind deems it; two stores of different
     expressions to one element (`if (lid == 0) l[0] = 1; l[0] = 2;`) are reported unless
-    both values are computed and equal (`1.0f` and `1`).
+    both values are computed and equal (`1.0f` and `1`). Across work-groups (CL211) the
+    same policy holds with the NDRange for the work-group: a store every work-group makes
+    with the same values (`out[lid] = in[lid]`) is benign, one whose value follows the
+    group (`p[lid] = get_group_id(0)`) races.
 
     Indices are followed where they are affine in work-item ids, group ids and sizes,
     loop counters (of `for` loops, and of `while` and `do ... while` loops whose one update
@@ -148,14 +151,36 @@ class GlobalMemoryRace(_RaceRule):
     Races between two work-groups are reported too, wherever the two accesses are in the
     kernel, barriers or not: a barrier orders the work-items of one work-group only, so
     the message names two work-items of two neighbouring work-groups and offers no fix
-    (use two kernels, atomics, or indices that keep the work-groups apart). One side must
-    read (a load, an update, an atomic) and one of the two accesses must depend on the
-    work-group, in its index or a guard (`a[gid + 1]`, `if (gid == 0) *count = 0`): the
-    same accesses made by every work-group (`p[lid] = ...`, `out[0] = ...`) are how kernels
-    written for a single work-group look, and are left alone. Two stores from two
-    work-groups are left alone for the same reason. Work-groups are paired with their
-    neighbours along the dimensions those indices and guards follow (`get_global_id(0)`:
-    along 0).
+    (use two kernels, atomics, or indices that keep the work-groups apart). A load and a
+    write race across work-groups when one of the two depends on the work-group, in its
+    index or a guard (`a[gid + 1]`, `if (gid == 0) *count = 0`): the same accesses made
+    by every work-group (`p[lid] += 1`, `s = out[0]`) are how kernels written for a single
+    work-group look, and are left alone. Two plain stores (or one store every work-group
+    makes) race across work-groups under the same-value policy of CL210, the whole
+    NDRange for the work-group: only where the values two work-groups store there can
+    differ, because the value follows the group (a group or global id, a load at an index
+    that follows the group, a value loaded from memory the kernel filled with such values,
+    an atomic's result) or two different values meet (`p[lid] = get_group_id(0)`, `if (lid
+    == 0) out[0] = sum` with `sum` a group's own, `out[gid] = x; out[gid + 1] = y`). A
+    load of memory the kernel writes is taken to read back what the kernel stored there:
+    every work-group storing `lid` into its own slice of `tmp` and then `out[lid] =
+    tmp[off + 1]` stores the same values (piglit's `global_memory_one_work_group`), as do
+    `out[lid] = in[lid]`, `p[0] = 1` and `p[lid] = lid * 2`, and are not reported.
+    Work-groups are paired with their neighbours along the dimensions those indices,
+    guards and values follow (`get_global_id(0)`: along 0), and with the work-group an
+    index of ids wraps onto (`p[gid & 31]`: 32 work-items on).
+
+    Slices: a kernel argument (or a value derived from one: `step /= sizeof(*d)`, `pitch
+    / 4`) used as a stride, `d + step * get_group_id(0)`, is taken to be at least as wide
+    as what one work-group touches in its slice, so two work-groups' slices do not meet
+    when each work-group stays at non-negative offsets bounded by its local ids and
+    constants (`base[lid]`, `row[lid + get_local_size(0)]`): that is what such strides
+    are for (a row pitch, a descriptor's length), and an argument is sampled far wider
+    than a work-group. Offsets past the slice (`base[lid + step]`) or a slice shared by two
+    work-groups (`step * (get_group_id(0) / 2)`) are still found; a write before the
+    slice's start (`row[-1]`) meets the previous slice only when the stride is exactly its
+    width, and is not. The operand of `sizeof`, `_Alignof` and `vec_step` is never
+    evaluated and reads no memory.
 
     ## Why is this bad?
     Without a barrier the other work-item's write may or may not be visible, so the
