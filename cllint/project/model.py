@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from cllint.analysis.records import replace
 from .hosts import HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS, checked_extensions, computed_option_hosts, host_programs, \
     kernels_named, macros_in
+from .build_lists import colocated_dirs, included_programs, listed_groups
 from .include_dirs import by_name, inferred_dirs, pyopencl_include_dir
 from .index import FileIndex, index_source
 from .workspace import fragments
@@ -216,6 +217,10 @@ class Project:
                     hosts[p] = data
         stems = {p.stem for p in sources}
         dirs = inferred_dirs(sources, by_name(self.files), [])
+        # the folders a build list copies its kernels' includes from come first (build_lists.py)
+        builds = {p: t for p, t in hosts.items() if p.name == "CMakeLists.txt" or p.suffix.lower() == ".cmake"}
+        for p, listed in colocated_dirs(listed_groups(builds, set(sources)), sources).items():
+            dirs[p] = tuple(dict.fromkeys((*listed, *dirs.get(p, ()))))
         indexed = dict(sources)
         beside = {p.parent for p in sources} | {Path(f) for extra in dirs.values() for f in extra}
         for p in self.files:
@@ -227,7 +232,7 @@ class Project:
             host_macros=tuple(sorted(macros_in(list(hosts.values())))),
             host_features=tuple(sorted(checked_extensions(hosts))),
             computed=kernels_named(hosts, computed_option_hosts(hosts), stems),
-            joined=_joined_by_hosts(host_programs(hosts, stems), sources),
+            joined={**included_programs(sources, dirs), **_joined_by_hosts(host_programs(hosts, stems), sources)},
         )
         return self._derived
 
