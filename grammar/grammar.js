@@ -310,7 +310,9 @@ module.exports = grammar(C, {
     // macro used as a statement with no `;` (`FA_UNROLL` before a loop, `if (i) KEYSET10
     // else KEYSET00`, `DES_bs_clear_block` before `}`). The scanner reads a name as one only
     // where what follows cannot continue it (see src/scanner.c).
-    _non_case_statement: ($, original) => choice(original, $.pragma_statement, $.macro_statement),
+    // A macro call without `;` stands for statements wherever one may (`if (c) APPLY(p, c)`
+    // and the next statement on the following line), not only among a block's items.
+    _non_case_statement: ($, original) => choice(original, $.pragma_statement, $.macro_statement, $._macro_invocation),
     macro_statement: $ => field('macro', alias($._bare_macro, $.identifier)),
     pragma_statement: $ => prec.dynamic(-1, seq(
       field('pragma', choice($.unroll_pragma, $.preproc_pragma)),
@@ -412,8 +414,12 @@ module.exports = grammar(C, {
 
     // `constant float w[4] __attribute__((aligned(16))) = {...};`: GNU attributes between
     // the declarator and its initializer.
+    // A function cannot be initialized: its declarator here is the declaration's, without the
+    // names tree-sitter-c lets follow a function's parameters (`void f(void) NOEXCEPT`), so
+    // `CLEAR_W(n) CLEAR_Z(n) float4 v = ...;` reads as two macro statements and a declaration,
+    // not as one declaration of `CLEAR_Z(n) float4 v` of type `CLEAR_W(n)`.
     init_declarator: $ => seq(
-      field('declarator', $._declarator),
+      field('declarator', $._declaration_declarator),
       repeat(choice($.attribute_specifier, $._trailing_macro)),
       '=',
       field('value', choice($.initializer_list, $.expression)),
@@ -464,7 +470,7 @@ module.exports = grammar(C, {
     // ---- Preprocessor --------------------------------------------------------------
 
     _top_level_item: ($, original) => choice(original, $._pragma, $._macro_invocation),
-    _block_item: ($, original) => choice(original, $._pragma, $._macro_invocation),
+    _block_item: ($, original) => choice(original, $._pragma),
     _field_declaration_list_item: ($, original) => choice(original, $._pragma),
     _pragma: $ => choice(
       $.preproc_pragma,

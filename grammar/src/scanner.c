@@ -447,6 +447,22 @@ static void pop(Scanner *s) {
   if (s->depth) s->depth--;
 }
 
+static bool skip_blank_and_comments(TSLexer *lexer, bool stop_at_newline);
+
+/* After a group's `#endif` line (the lexer just past its name): whether the code goes on
+ * with `else`, so that an `if` inside the group takes an `else` outside it (`#if A` `if (x)
+ * s1;` `#else` `if (y) s2;` `#endif` `else s3;`). */
+static bool else_follows(TSLexer *lexer) {
+  consume_line(lexer);
+  if (!skip_blank_and_comments(lexer, false) || lexer->eof(lexer)) return false;
+  const char *kw = "else";
+  for (unsigned i = 0; kw[i]; i++) {
+    if (lexer->lookahead != kw[i]) return false;
+    advance(lexer);
+  }
+  return !is_word(lexer->lookahead);
+}
+
 static bool scan_open(Scanner *s, TSLexer *lexer, const bool *valid, const char *name) {
   enum TokenType token = !strcmp(name, "if") ? PP_IF : !strcmp(name, "ifdef") ? PP_IFDEF : PP_IFNDEF;
   lexer->mark_end(lexer);  /* both the structural and the EXTRA token end after the name */
@@ -505,6 +521,8 @@ static bool scan_open(Scanner *s, TSLexer *lexer, const bool *valid, const char 
     branches++;
   }
   bool whole = budget > 0 && kind == D_END;
+  /* an `if` in the branches that an `else` after the group continues: not complete items */
+  if (valid[token] && all_complete && whole && else_follows(lexer)) all_complete = false;
   if (valid[token] && all_complete && whole) {
     push(s, MODE_STRUCT);
     lexer->result_symbol = token;
