@@ -24,6 +24,7 @@ from cllint.analysis.incremental import IncrementalLinter, LintMemo
 from cllint.analysis.lint import LintOptions, lint_tree, suppress_all
 from cllint.analysis.preprocessor.view import program_resolver
 from cllint.analysis.preprocessor.view import build_view
+from cllint.analysis.reparse import reparse_fresh
 from cllint.grammar import language
 
 # Resolves `#include` text to (file id, contents); injected by the CLI or server.
@@ -201,15 +202,15 @@ class Host:
     def _fresh(self, file: FileId, revision: int) -> FileState | None:
         """`file` at `revision` read from a fresh parse (reparse_broken), or None when the
         file moved on. Done when a snapshot first reads the tree, not on every edit: a burst
-        of keystrokes pays one fresh parse (13 ms of CPU for darktable's 3,000-line basic.cl), for
-        the version analysed. The revision stays: every snapshot of it reads this tree."""
+        of keystrokes pays one reparse of the damaged items (analysis/reparse.py), for the version
+        analysed. The revision stays: every snapshot of it reads this tree."""
         with self._lock:
             state = self._files.get(file)
             if state is None or state.revision != revision:
                 return None
             if state.canonical or state.tree is None:  # a dropped tree comes back from a fresh parse
                 return state
-            fresh = self._parser.parse(state.text)
+            fresh = reparse_fresh(self._parser, state.tree, state.text)
             # What differs from the incremental tree joins the last step's changed ranges:
             # the linter re-analyses what reads otherwise than the previous revision's tree.
             extra = tuple((r.start_byte, r.end_byte) for r in state.tree.changed_ranges(fresh))
