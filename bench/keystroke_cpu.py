@@ -5,7 +5,10 @@ versions have a syntax error), each keystroke timed with `time.process_time` (th
 single-threaded: CPU time moves far less with the load of a shared machine than wall time), from
 the apply of the edit to the diagnostics of the version. The file's headers are beside it.
 
-    .venv/bin/python bench/keystroke_cpu.py [--reparse-broken 0|1] [--runs 3]
+    .venv/bin/python bench/keystroke_cpu.py [--reparse-broken 0|1] [--runs 3] [--fresh-parse]
+
+`--fresh-parse` reads a broken revision from a fresh parse of the whole file, as the host did
+before analysis/reparse.py reparsed only the damaged items: the previous tree, in the same run.
 
 For an older tree, lay it out as bench/startup_bench.py's `--baseline` says and run this script
 with `PYTHONPATH=DIR` from outside the checkout.
@@ -53,7 +56,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reparse-broken", type=int, choices=(0, 1), default=None)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--fresh-parse", action="store_true", help="broken revisions from a fresh parse of the file")
     args = ap.parse_args()
+    if args.fresh_parse:
+        import cllint.analysis.db as db
+
+        db.reparse_fresh = lambda parser, tree, text: parser.parse(text)
     text, label, headers = L.corpus_file()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -64,7 +72,8 @@ def main() -> int:
             got = sorted(run(folder, text, args.reparse_broken))
             p50.append(statistics.median(got))
             p95.append(got[max(0, int(0.95 * len(got)) - 1)])
-    print(f"{label}: {len(L.TYPED)} keystrokes x {args.runs} runs, reparse_broken={args.reparse_broken}: "
+    print(f"{label}: {len(L.TYPED)} keystrokes x {args.runs} runs, reparse_broken={args.reparse_broken}"
+          f"{', fresh parse' if args.fresh_parse else ''}: "
           f"CPU p50 {statistics.median(p50):.1f} ms, p95 {statistics.median(p95):.1f} ms (medians of the runs)")
     return 0
 
