@@ -100,9 +100,10 @@ class _Derived:
     joined: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]  # host-joined sources before each
     fragments: dict[Path, tuple[object, tuple[str, ...]]]
     macro_counts: dict[str, int] | None  # macro -> sources defining it, once indexed
+    included: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]  # includers' programs (build_lists.py)
 
     __match_args__ = ("sources", "indexed", "dirs", "host_macros", "host_features", "computed", "joined",
-                      "fragments", "macro_counts")
+                      "fragments", "macro_counts", "included")
 
     def __init__(
         self,
@@ -115,6 +116,7 @@ class _Derived:
         joined: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]],
         fragments: dict[Path, tuple[object, tuple[str, ...]]] | None = None,
         macro_counts: dict[str, int] | None = None,
+        included: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]] | None = None,
     ) -> None:
         self.sources = sources
         self.indexed = indexed
@@ -125,21 +127,22 @@ class _Derived:
         self.joined = joined
         self.fragments = {} if fragments is None else fragments
         self.macro_counts = macro_counts
+        self.included = {} if included is None else included
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"sources={self.sources!r}, " f"indexed={self.indexed!r}, "
                 f"dirs={self.dirs!r}, " f"host_macros={self.host_macros!r}, "
                 f"host_features={self.host_features!r}, " f"computed={self.computed!r}, "
                 f"joined={self.joined!r}, " f"fragments={self.fragments!r}, "
-                f"macro_counts={self.macro_counts!r})")
+                f"macro_counts={self.macro_counts!r}, " f"included={self.included!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.sources, self.indexed, self.dirs, self.host_macros, self.host_features, self.computed,
-                self.joined, self.fragments, self.macro_counts)
+                self.joined, self.fragments, self.macro_counts, self.included)
         theirs = (other.sources, other.indexed, other.dirs, other.host_macros, other.host_features,
-                  other.computed, other.joined, other.fragments, other.macro_counts)
+                  other.computed, other.joined, other.fragments, other.macro_counts, other.included)
         return mine == theirs
 
     __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
@@ -232,7 +235,8 @@ class Project:
             host_macros=tuple(sorted(macros_in(list(hosts.values())))),
             host_features=tuple(sorted(checked_extensions(hosts))),
             computed=kernels_named(hosts, computed_option_hosts(hosts), stems),
-            joined={**included_programs(sources, dirs), **_joined_by_hosts(host_programs(hosts, stems), sources)},
+            joined=_joined_by_hosts(host_programs(hosts, stems), sources),
+            included=included_programs(sources, dirs),
         )
         return self._derived
 
@@ -264,6 +268,8 @@ class Project:
                     for m in fi.macros:
                         d.macro_counts[m] = d.macro_counts.get(m, 0) + 1
             for p in todo:
+                if p in d.included and p not in d.joined and _needs(indexes, p, d.included[p][0]):
+                    d.joined[p] = d.included[p]
                 # Macros the file uses that another source defines (several do, so none is
                 # read before it): the host's choice of source, never "pass it with -D".
                 fi = indexes.get(p)
@@ -339,6 +345,16 @@ def _code_stamp() -> str:
         except OSError:
             parts.append("-")
     return ",".join(parts)
+
+
+def _needs(indexes: dict[Path, FileIndex], path: Path, before: tuple[str, ...]) -> bool:
+    """Whether a source uses a name the files read before it define (a fragment of its
+    includer's program, not a file that stands alone and is also included)."""
+    fi = indexes.get(path)
+    if fi is None:
+        return False
+    wanted = fi.uses - fi.names - fi.macros - fi.locals
+    return any(wanted & (indexes[Path(b)].names | indexes[Path(b)].macros) for b in before if Path(b) in indexes)
 
 
 def _joined_by_hosts(programs, sources: dict[Path, bytes]) -> dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]:  # noqa: ANN001
