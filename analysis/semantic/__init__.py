@@ -61,6 +61,7 @@ def _active(view: object | None, offset: int) -> bool:
 def _check_body(body: Body, block: Node) -> list[Node]:
     """Checks one body; returns what its query found (for the type names)."""
     found = all_found = nodes_of_kinds(block, KINDS)
+    body.found, body.block = all_found, block
     # Every identifier, broken code's too, by start: what a macro's arguments hold is a slice
     # (a query per call cost more than the rest of the body's checks on macro-heavy code).
     all_identifiers = [n for n in found if n.type == "identifier"]

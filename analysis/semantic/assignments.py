@@ -103,9 +103,16 @@ def _check_member_write(body: Body, target: Node) -> None:
 
 def _mismatch(to: Type, value: Node, body: Body) -> tuple[str, Type] | None:
     """What is wrong with converting `value` to `to`: (clang's name for the conversion, or ""
-    for incompatible types, and the value's type)."""
-    if not known(to) or not body.certain(value):
+    for incompatible types, and the value's type). Only where `value` is `certain`: asked
+    last, as most conversions are fine whatever the value holds (the type is memoised, and
+    `certain` walks the whole expression)."""
+    if not known(to):
         return None
+    found = _kind_mismatch(to, value, body)
+    return found if found is not None and body.certain(value) else None
+
+
+def _kind_mismatch(to: Type, value: Node, body: Body) -> tuple[str, Type] | None:
     got = body.fm.type_of(value)
     if isinstance(got, Array):
         got = got.decay()
@@ -168,11 +175,9 @@ def check_assignment(body: Body, expr: Node) -> None:
     left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
     if op is None or left is None or right is None or body.text(op) != "=" or expr.has_error:
         return
-    if not body.certain(left):
-        return
     to = body.fm.type_of(left)
     found = _mismatch(to, right, body)
-    if found is not None:
+    if found is not None and body.certain(left):  # the types first: most assignments are fine
         what, got = found
         message = f"{what} assigning to '{_render(to)}' from '{_render(got)}'" if what \
             else f"assigning to '{_render(to)}' from incompatible type '{_render(got)}'"

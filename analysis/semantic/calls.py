@@ -44,11 +44,7 @@ def _mentions_macro(body: Body, nodes: list[Node]) -> bool:
     reading every call's arguments afresh was quadratic in the nesting (`f(f(f(...)))`)."""
     marks = body.macro_marks
     if marks is None:
-        facts, text = body.facts, body.text
-        found = nodes_of_kinds(body.fm.node, _MACRO_MARKS, ordered=False)
-        marks = body.macro_marks = sorted(
-            n.start_byte for n in found
-            if n.type.startswith("preproc_") or facts.is_macro(text(n)))
+        marks = body.macro_marks = _macro_marks(body)
     for n in nodes:
         if n.has_error:  # an ERROR or MISSING node under it
             return True
@@ -56,6 +52,22 @@ def _mentions_macro(body: Body, nodes: list[Node]) -> bool:
         if i < len(marks) and marks[i] < n.end_byte:
             return True
     return False
+
+
+def _macro_marks(body: Body) -> list[int]:
+    """Starts of the macro names and directives of the body: only those inside a call's
+    arguments (in the block) are ever asked about. The block's identifiers and type names
+    are among the nodes `_check_body` found already; a directive always starts with `#`, so
+    a block without one needs no query of its own."""
+    facts, text, block, found = body.facts, body.text, body.block, body.found
+    if block is None or found is None or b"#" in body.source[block.start_byte:block.end_byte]:
+        found = nodes_of_kinds(body.fm.node, _MACRO_MARKS, ordered=False)
+    else:
+        found = [n for n in found if n.type in _NAMES]
+    return sorted(n.start_byte for n in found if n.type.startswith("preproc_") or facts.is_macro(text(n)))
+
+
+_NAMES = frozenset({"identifier", "type_identifier"})
 
 
 def check_call(body: Body, call: Node) -> None:

@@ -202,7 +202,14 @@ class Body:
         self.out = out
         self.macro_args: set[str] = set()  # names passed to function-like macros: they may declare them
         self._certain: dict[int, bool] = {}
+        # Expressions whose every node `_is_certain` has read and passed (their own type aside):
+        # an enclosing expression's walk skips them instead of reading them again.
+        self._clean: set[int] = set()
         self.macro_marks: list[int] | None = None  # starts of macro names and directives (calls.py)
+        # The body block's nodes of the semantic family's kinds, as `_check_body` found them
+        # (identifiers and type names among them), and the block: `calls.py` reads its marks off them.
+        self.found: list[Node] | None = None
+        self.block: Node | None = None
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte:node.end_byte].decode("utf-8", "replace")
@@ -230,8 +237,11 @@ class Body:
         declaration or a built-in constant, no macro stands in it, every built-in call picks
         one return type whatever the overload, and nothing in it is unreadable."""
         stack = [expr]
+        clean = self._clean
         while stack:
             n = stack.pop()
+            if n.id in clean:
+                continue  # read before, as part of another expression or on its own: nothing in it fails
             k = n.type
             if k == "ERROR" or n.is_missing or n.has_error:
                 return False
@@ -252,6 +262,7 @@ class Body:
                      "offsetof_expression", "block_literal", "generic_expression"):
                 return False
             stack.extend(n.named_children)
+        clean.add(expr.id)
         return known(self.fm.type_of(expr))
 
     def _call_certain(self, call: Node) -> bool:
