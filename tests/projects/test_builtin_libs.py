@@ -1,0 +1,68 @@
+"""Shapes met in a built-in library written in OpenCL C (libclc), a render engine (Baikal) and a
+verifier's test suite (GPUVerify): issue 29, session 12. Each case folder is a small workspace
+checked as a user runs `cllint check .` in it.
+
+Every case holds `EXPECT` (the reports wanted, `file code line` a line, empty: none) and `BUILD`
+(how its build compiles the program: `options:` and `sources:`). The label is clang-19's: the
+program built that way fails to compile exactly when an error is expected; a line ending in
+`spec` is a rule of the OpenCL C specification that clang does not enforce (recursion). The
+`heldout/` cases were written with `tune/` and not run while the checks were written."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures" / "builtin_libs"
+CASES = sorted(p for p in FIXTURES.glob("*/*") if p.is_dir())
+CLANG = shutil.which("clang-19")
+
+
+def _lines(case: Path) -> list[list[str]]:
+    return [line.split() for line in (case / "EXPECT").read_text().splitlines() if line.strip()]
+
+
+def expected(case: Path) -> list[tuple[str, str, int]]:
+    return sorted((name, code, int(at)) for name, code, at, *_ in _lines(case))
+
+
+def compile_fails(case: Path) -> bool:
+    """What clang-19 should say: the build fails when a report not marked `spec` is expected."""
+    return any(len(fields) == 3 for fields in _lines(case))
+
+
+def build(case: Path) -> tuple[list[str], list[str]]:
+    fields = dict(line.split(":", 1) for line in (case / "BUILD").read_text().splitlines() if ":" in line)
+    return shlex.split(fields.get("options", "")), fields.get("sources", "").split()
+
+
+def reports(case: Path) -> list[tuple[str, str, int]]:
+    done = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json",
+                           "--exit-zero", "."], cwd=case, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    return sorted((Path(r["path"]).name, r["code"], r["line"]) for r in json.loads(done.stdout)
+                  if r["severity"] != "info")
+
+
+def test_both_sets_have_cases() -> None:
+    assert {p.parent.name for p in CASES} == {"tune", "heldout"}
+
+
+@pytest.mark.skipif(CLANG is None, reason="clang-19 labels the cases")
+@pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_label_is_clangs(case: Path, tmp_path: Path) -> None:
+    options, sources = build(case)
+    done = subprocess.run([CLANG, "-x", "cl", "-cl-std=CL3.0", "-target", "spir64", "-fsyntax-only",
+                           *options, *sources], cwd=case, capture_output=True, text=True, timeout=60)
+    assert (done.returncode != 0) == compile_fails(case), done.stderr
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_reports_are_the_labels(case: Path) -> None:
+    assert reports(case) == expected(case)
