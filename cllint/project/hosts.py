@@ -23,7 +23,19 @@ SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "__pycach
 # `-D NAME` after a quote, space, `(` or `,` (an option in a string, a list, a command line).
 # `-D NAME` at a string's or word's start, or after a format placeholder (`"%s-D NAME=%lu"`:
 # the host prepends other options to it).
-_OPTION = lazy(rb"""(?:^|(?<=["'\s(,\[{])|(?<=%s))-D[ \t]*([A-Za-z_]\w*)""", re.M)
+# Found by the `-D` (a literal the regex engine scans for fast: a large host tree is read in
+# the editor's first seconds), what comes before checked apart.
+_OPTION = lazy(rb"-D[ \t]*([A-Za-z_]\w*)")
+_BEFORE_OPTION = frozenset(b"\"'(,[{ \t\n\r\f\v")
+
+
+def _options(text: bytes) -> list[bytes]:
+    out = []
+    for m in _OPTION.finditer(text):
+        at = m.start()
+        if at == 0 or text[at - 1] in _BEFORE_OPTION or text[at - 2:at] == b"%s":
+            out.append(m.group(1))
+    return out
 # A macro whose body stringizes one of its parameters right after a `-D` in a string.
 _STRINGIZING = lazy(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n\\]|\\.)*)", re.S)
 _AFTER_D = lazy(rb"-D[ \t]*\"[ \t]*#[ \t]*([A-Za-z_]\w*)")
@@ -87,49 +99,86 @@ def kernels_named(hosts: dict[Path, bytes], chosen: list[Path], stems: Iterable[
     return found
 
 
-_SUFFIX_REF = lazy(rb"[._](?:cl|ocl|opencl|clh)(?![A-Za-z0-9])")
+# The suffixes `.cl`, `.clh`, `.ocl`, `.opencl` (or `_cl`...) are found by their `cl`, a literal
+# the regex engine scans for fast, and what comes before it is checked apart (a pattern that
+# starts with `[._]` is tried at every dot and underscore of a large host tree).
+_SUFFIX_TAIL = lazy(rb"cl(h?)(?![A-Za-z0-9])")
+_SUFFIX_HEADS = ((b"", True), (b"o", False), (b"open", False))  # before `cl`; whether `clh` may follow
 _STEM_BEFORE = lazy(rb"[A-Za-z_][\w-]{0,199}\Z")
+
+
+def _suffix_refs(text: bytes):  # noqa: ANN202 - yields (start, end) of each `[._](cl|ocl|opencl|clh)`
+    for m in _SUFFIX_TAIL.finditer(text):
+        at = m.start()
+        for head, h_ok in _SUFFIX_HEADS:
+            dot = at - len(head) - 1
+            if dot >= 0 and text[dot] in b"._" and text[dot + 1:at] == head:
+                if m.group(1) and not h_ok:
+                    break  # `.oclh` is no suffix
+                yield dot, m.end()
+                break
 
 
 def _kernel_refs(text: bytes):  # noqa: ANN202 - yields (stem, start, end)
     """Names of OpenCL sources in host text: `scan_dim.cl`, `scan_dim_cl_src` give `scan_dim`.
     Found by their suffix, the stem read backwards (linear in the text, whatever its words)."""
-    for m in _SUFFIX_REF.finditer(text):
-        window = text[max(0, m.start() - 200):m.start()]
+    for m_start, m_end in _suffix_refs(text):
+        window = text[max(0, m_start - 200):m_start]
         before = _STEM_BEFORE.search(window)
         if before is None:
             continue
         stem = before.group(0)
-        start = m.start() - len(stem)
+        start = m_start - len(stem)
         if start > 0 and (text[start - 1:start].isalnum() or text[start - 1:start] == b"_"):
             continue  # longer than the window: not a file's name
-        yield stem.decode(errors="replace"), start, m.end()
+        yield stem.decode(errors="replace"), start, m_end
 
 
 # Hosts and auto-tuners that pass a name with `-D` (or prepend its `#define`) through a helper:
 # CLTune's and CLBlast's `tuner.AddParameter(id, "WPTX", {1, 2})`, ethminer's
 # `addDefinition(code, "ACCESSES", 64)`, `add_define("TILE", 16)`, Kernel Tuner's
 # `tune_params["WPTX"] = [1, 2]`.
-_TUNER_CALL = lazy(rb"\b(?:add|set|define)\w*?(?:param\w*|definition|define|macro)\s*\(\s*(?:[^,;()\"]{0,80},\s*)?"
-                   rb"\"([A-Za-z_]\w*)\"", re.I)
-_TUNER_KEY = lazy(rb"\b\w*(?:tune|tuning)_?params\w*\s*\[\s*[\"']([A-Za-z_]\w*)[\"']\s*\]\s*=(?!=)")
+# (Each found by its bracket, the callee's or map's name read backwards: a pattern that starts
+# with a word is tried at every word of a large host tree.)
+_TUNER_ARGS = lazy(rb"\(\s*(?:[^,;()\"]{0,80},\s*)?\"([A-Za-z_]\w*)\"")
+_TUNER_CALLEE = lazy(rb"(?:add|set|define)\w*?(?:param\w*|definition|define|macro)", re.I)
+_TUNER_MAP = lazy(rb"(?:tune|tuning)_?params")
 # A host that writes the `#define` lines itself from a map keyed by macro name (OpenMM's
 # `defines["TILE_SIZE"] = ...`, `compilationDefines["APPLY(pos, c)"] = ...`, Python's
 # `macros["SCALE"] = 2`), or substitutes words of the source from one (`replacements["SORT_KEY"]
 # = ...` before the build): the map's name says so; a map of anything else (`config["TILE"]`,
 # `results["LIMIT"]`) passes nothing to the compiler.
-_MAP_KEY = lazy(rb"\[\s*[\"']([A-Za-z_]\w*)(?:\s*\([^\"'()\n]*\))?[\"']\s*\]\s*=(?!=)")
-_MACRO_MAP = lazy(rb"(?:define|macro|replacement|substitution)s?\w*\Z", re.I)
+_MAP_KEY = lazy(rb"\[\s*[\"']([A-Za-z_]\w*)(\s*\([^\"'()\n]*\))?[\"']\s*\]\s*=(?!=)")
+# The word starts the map's name or a part of it (`defines`, `m_defines`, `compilationDefines`,
+# `kernelMacros`), not only somewhere in it (`undefined`).
+_MACRO_MAP = lazy(rb"(?:\A|_)(?i:define|macro|replacement|substitution)|[a-z0-9](?:Define|Macro|Replacement|Substitution)")
 
 
-def _macro_map_keys(text: bytes) -> list[bytes]:
-    """Keys assigned in maps named for macros (found by the subscript, the map's name read
-    backwards: linear in the text)."""
+_WORD_CHARS = b"_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _word_before(text: bytes, at: int) -> bytes:
+    """The identifier that ends just before `at` (blanks between allowed)."""
+    before = text[max(0, at - 80):at].rstrip()
+    return before[len(before.rstrip(_WORD_CHARS)):]
+
+
+def _map_keys(text: bytes) -> list[bytes]:
+    """Keys assigned in maps named for macros (any key, `NAME(a, b)` too) or for tuning
+    parameters (a plain name)."""
     out = []
     for m in _MAP_KEY.finditer(text):
-        before = text[max(0, m.start() - 80):m.start()].rstrip()
-        word = before[len(before.rstrip(b"_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")):]
-        if _MACRO_MAP.search(word):
+        word = _word_before(text, m.start())
+        if _MACRO_MAP.search(word) or (m.group(2) is None and _TUNER_MAP.search(word)):
+            out.append(m.group(1))
+    return out
+
+
+def _tuner_calls(text: bytes) -> list[bytes]:
+    out = []
+    for m in _TUNER_ARGS.finditer(text):
+        word = _word_before(text, m.start())
+        if word and not word[:1].isdigit() and _TUNER_CALLEE.fullmatch(word):
             out.append(m.group(1))
     return out
 
@@ -138,14 +187,13 @@ def macros_in(texts: list[bytes]) -> frozenset[str]:
     names: set[bytes] = set()
     makers: dict[bytes, int] = {}  # stringizing macro -> index of the parameter after `-D`
     for text in texts:
-        if b"aram" in text or b"efin" in text:
-            names.update(_TUNER_CALL.findall(text))
-            names.update(_TUNER_KEY.findall(text))
+        if b"aram" in text or b"efin" in text or b"acro" in text:
+            names.update(_tuner_calls(text))
         if b"[" in text:
-            names.update(_macro_map_keys(text))
+            names.update(_map_keys(text))
         if b"-D" not in text:
             continue
-        names.update(_OPTION.findall(text))
+        names.update(_options(text))
         for m in _STRINGIZING.finditer(text):
             after = _AFTER_D.search(m.group(3))
             if after is None:
@@ -229,7 +277,18 @@ def _close(group: list[tuple[str, int]], path: Path, text: bytes, out: list[Host
         out.append(HostProgram(stems, path, text.count(b"\n", 0, group[0][1]) + 1))
 
 
-_EXTENSION_NAME = lazy(rb"\b(cl_(?:khr|ext|intel|amd|nv|arm|qcom|img|apple|altera)_\w+|__opencl_c_\w+)")
+# Each starts with a literal (fast to scan for), the word boundary before it checked apart.
+_EXTENSION_NAME = lazy(rb"cl_(?:khr|ext|intel|amd|nv|arm|qcom|img|apple|altera)_\w+")
+_FEATURE_NAME = lazy(rb"__opencl_c_\w+")
+
+
+def _named_extensions(text: bytes) -> list[bytes]:
+    out = []
+    for pattern in (_EXTENSION_NAME, _FEATURE_NAME):
+        for m in pattern.finditer(text):
+            if m.start() == 0 or text[m.start() - 1] not in _WORD_CHARS:
+                out.append(m.group())
+    return out
 # Device queries that answer for a feature: a host that asks builds what needs it only where
 # the answer is yes.
 _QUERIES = {
@@ -245,13 +304,14 @@ _SAME = {"cl_khr_fp64": "__opencl_c_fp64", "cl_khr_fp16": "__opencl_c_fp16",
 # Creating an image object: a program whose host does this cannot run on a device without
 # images (the host's own call fails first), so the kernels' image types are its requirement.
 _CREATES_IMAGE = lazy(
-    rb"\b(?:clCreateImage(?:2D|3D|WithProperties)?[ \t]*\(|cl::Image(?:1D|1DBuffer|1DArray|2D|2DArray|3D|GL)?\b[ \t]*[\w(<{]"
+    rb"(?<![\w])(?:clCreateImage(?:2D|3D|WithProperties)?[ \t]*\(|cl::Image(?:1D|1DBuffer|1DArray|2D|2DArray|3D|GL)?\b[ \t]*[\w(<{]"
     rb"|cl\.(?:Image|image_from_array)[ \t]*\()")
+_IMAGE_WORDS = (b"clCreateImage", b"cl::Image", b"cl.Image", b"cl.image_from_array")
 _PYTHON_COMMENT = lazy(rb"#[^\n]*")
 
 
 def _creates_images(path: Path, text: bytes) -> bool:
-    if _CREATES_IMAGE.search(text) is None:
+    if not any(w in text for w in _IMAGE_WORDS) or _CREATES_IMAGE.search(text) is None:
         return False
     from cllint.analysis.source_kind import blank_comments_and_strings
 
@@ -270,7 +330,8 @@ def checked_extensions(hosts: dict[Path, bytes]) -> frozenset[str]:
     for path, text in hosts.items():
         if path.name in HOST_NAMES or path.suffix.lower() == ".cmake":
             continue  # a build file's option names say nothing about a device check
-        names.update(n.decode() for n in _EXTENSION_NAME.findall(text))
+        if b"cl_" in text:
+            names.update(n.decode() for n in _named_extensions(text))
         for query, features in _QUERIES.items():
             if query in text:
                 names.update(features)
