@@ -469,8 +469,14 @@ def _early_exit(s: Node) -> Guard | None:
     return Guard(s.child_by_field_name("condition"), False)
 
 
+_JUMP_WORDS = (b"return", b"goto", b"break", b"continue", b":")
+
+
 def _may_jump_out(s: Node) -> bool:
     """A statement some work-items may leave the enclosing block through (not modelled)."""
+    text = s.text  # (None where the tree keeps no source: then walked)
+    if text is not None and not s.has_error and not any(w in text for w in _JUMP_WORDS):
+        return False  # each kind below is spelled with one of these words (a label: its ':')
     for n in walk(s):
         if n.type in ("return_statement", "goto_statement", "labeled_statement"):
             return True

@@ -23,7 +23,7 @@ from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, build_cfg
 from cllint.analysis.uniformity.dataflow import callee_name
-from cllint.analysis.uniformity.names import Names, resolve
+from cllint.analysis.uniformity.names import Names
 from cllint.analysis.uniformity.summaries import _dead_within, _is_kernel
 
 MAX_CALL_DEPTH = 4  # helpers followed, one inside another
@@ -186,7 +186,7 @@ class HelperCalls:
         body = func.child_by_field_name("body") if func is not None else None
         if func is not None and sm is not None and body is not None and not _is_kernel(func) \
                 and (sm.sync is None or sm.sync == "barrier" and not self.fa.macro_syncs.get(name)):
-            names = resolve(func)
+            names = self.fa.names(name)
             defs, counters, _, moved = definitions(body, names, CFG([], 0, 0))
             dead = _dead_within(self.fa.dead, func.start_byte, func.end_byte)
             phases = self.phases(body, dead, _dead_within(self.file_live, func.start_byte, func.end_byte)) \

@@ -41,7 +41,6 @@ from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, build_cfg
 from cllint.analysis.uniformity.dataflow import Facts, _Eval, analyse, callee_name
 from cllint.analysis.uniformity.macros import MacroSync
-from cllint.analysis.uniformity.names import resolve
 from cllint.analysis.uniformity.summaries import _dead_within, _FileAnalysis, _is_kernel, file_analysis
 from cllint.grammar import parse
 
@@ -176,8 +175,16 @@ class _Kernel(HelperCalls):
         self._value_dims: dict[int, set[int]] = {}
         self._assigned: dict[int, list[Node]] | None = None  # variable key -> every value assigned
         self.global_wrap = 0  # where an index of ids wraps (`gid & 31`: 32), uncapped (`_wrapped`)
+        # Per access, asked again for every pair it is in: the loop counters its element
+        # follows, and the grid dimensions it follows (`guards`: of its guards only).
+        self._counters_of: dict[int, list[int]] = {}
+        self._grid_dims: dict[tuple[int, bool], set[int]] = {}
+        # A counter's values, asked again by every pair and round: by counter, the outer
+        # counters' values, the model size and the sample function (one per round, `_sample`).
+        self._values: dict[tuple, list[int]] = {}
+        self._samples: dict[tuple[str, int], Callable[[object], int]] = {}
         self.view = view
-        self.names = names = resolve(func)
+        self.names = names = fa.names(name)  # resolved once per tree
         # The code the compiler compiles: arms the file decides are dropped are no path, and
         # an arm it decides is kept is the only one (no path around it).
         dead = _dead_within(fa.dead, func.start_byte, func.end_byte)
@@ -256,7 +263,7 @@ class _Kernel(HelperCalls):
         try:
             for size, r in itertools.product(self.sizes, range(ROUNDS)):
                 self.size = size
-                if not self.values(key, {}, lambda symbol, r=r: 1_000_003 + 104_729 * r):
+                if not self.values(key, {}, self._sample("plain", r)):
                     return False
             return True
         finally:
@@ -462,7 +469,27 @@ class _Kernel(HelperCalls):
             return None
         return self.report(first, second, witness, between, space, fence)
 
+    def _sample(self, kind: str, r: int) -> Callable[[object], int]:
+        """The sample function of round `r`, one object per kind and round (the `values` memo
+        is keyed by it): `plain` for `_always_enters`, `hashed` for the witness search."""
+        got = self._samples.get((kind, r))
+        if got is None:
+            if kind == "plain":
+                def got(symbol: object, r: int = r) -> int:
+                    return 1_000_003 + 104_729 * r
+            else:
+                def got(symbol: object, r: int = r) -> int:
+                    return 1_000_003 + 7_919 * (zlib.crc32(repr(symbol).encode()) % 1009) + 104_729 * r
+            self._samples[(kind, r)] = got
+        return got
+
     def counters_of(self, acc: Access) -> list[int]:
+        got = self._counters_of.get(id(acc))  # the accesses live as long as the kernel's check
+        if got is None:
+            got = self._counters_of[id(acc)] = self._find_counters(acc)
+        return list(got)
+
+    def _find_counters(self, acc: Access) -> list[int]:
         seen: set[int] = set()
         out: list[int] = []
         stack = [*acc.indices, *(g.cond for g in acc.guards), *(n for _, n, _ in acc.offset), *acc.roots]
@@ -502,6 +529,13 @@ class _Kernel(HelperCalls):
             yield from self.assignments(rest, {**env_base, k: val}, sample)
 
     def values(self, key: int, counters: dict[int, int], sample) -> list[int]:
+        memo = (key, frozenset(counters.items()), self.size, sample)
+        got = self._values.get(memo)
+        if got is None:
+            got = self._values[memo] = self._counter_values(key, counters, sample)
+        return list(got)
+
+    def _counter_values(self, key: int, counters: dict[int, int], sample) -> list[int]:
         init, cond, update, _ = self.counters[key]
         env = Env((0, 0, 0), self.size, (0, 0, 0), dict(counters), sample)
         v = self.ev.value(init, env)
@@ -534,8 +568,7 @@ class _Kernel(HelperCalls):
         for size, r in itertools.product(self.sizes, range(ROUNDS)):
             self.size = size
             self.round = (size, r)
-            def sample(symbol: object, r: int = r) -> int:
-                return 1_000_003 + 7_919 * (zlib.crc32(repr(symbol).encode()) % 1009) + 104_729 * r
+            sample = self._sample("hashed", r)
             group = (0, 0, 0) if r == 0 else (3, 2, 1)
             hit = None
             for groups in (_neighbours(across) + self._wrapped(across) if across else [(group, group)]):
@@ -934,6 +967,12 @@ class _Kernel(HelperCalls):
 
     # -- the report ----------------------------------------------------------------------
     def grid_dims(self, acc: Access, guards: bool = False) -> set[int]:
+        got = self._grid_dims.get((id(acc), guards))
+        if got is None:
+            got = self._grid_dims[(id(acc), guards)] = self._grid_dims_of(acc, guards)
+        return set(got)
+
+    def _grid_dims_of(self, acc: Access, guards: bool) -> set[int]:
         """The dimensions along which the element `acc` touches, or whether it is made at
         all, depends on the work-group (a group or global id in its index or a guard,
         directly, through variables defined once, macros or a helper's arguments: `a[gid +

@@ -113,6 +113,12 @@ class Evaluator:
         self._at: int | None = None  # where the expansion being read is used
         self._data = False  # within `guard`: loads are DATA
         self._parent: Evaluator | None = None  # of an expansion's reader: the evaluator of the real tree
+        # What `value` reads of a node besides its kind (operator, operands, callee), by node id,
+        # read once: a node is evaluated for every work-item, counter value and round, and
+        # `child_by_field_name` costs more than the arithmetic. Each entry holds its node, so
+        # the tree (an expansion's too) stays alive and no other node takes its id. An
+        # expansion's reader (`expanded`) shares the table.
+        self._shapes: dict[int, tuple] = {}
 
     def guard(self, node: Node | None, env: Env) -> Any:
         """A condition's value; LOAD where it depends on loaded data, DATA for a datum tested
@@ -164,16 +170,10 @@ class Evaluator:
         if node is None:
             return None
         t = node.type
-        if self._data and (t in _LOADS or t == "pointer_expression"
-                           and _text(node.child_by_field_name("operator")) == "*"):
+        if self._data and (t in _LOADS or t == "pointer_expression" and self._shape(node)[0] == "*"):
             return LOAD
         if t == "number_literal":
-            m = _INT.match(_text(node))
-            if m is None:
-                return None
-            s = m.group(2)
-            v = int(s, 16) if s[:2] in ("0x", "0X") else int(s, 8) if len(s) > 1 and s[0] == "0" else int(s)
-            return -v if m.group(1) else v
+            return self._shape(node)[0]
         if t in ("true", "false"):
             return int(t == "true")
         if t == "parenthesized_expression":
@@ -185,31 +185,39 @@ class Evaluator:
         if t == "field_expression":
             return self.field(node, env)
         if t == "cast_expression":
-            ty = node.child_by_field_name("type")
-            return self.value(node.child_by_field_name("value"), env) if INT_TYPES.match(_text(ty)) else None
+            integer, value, _ = self._shape(node)
+            return self.value(value, env) if integer else None
         if t == "call_expression":
             return self.call(node, env)
         if t == "unary_expression":
-            v = self.value(node.child_by_field_name("argument"), env)
-            op = _text(node.child_by_field_name("operator"))
+            op, argument, _ = self._shape(node)
+            v = self.value(argument, env)
             if v is None or v is DATA or v is LOAD:
                 return v
             return {"-": -v, "+": v, "!": int(not v), "~": ~v}.get(op)
         if t == "conditional_expression":
-            c = self.value(node.child_by_field_name("condition"), env)
+            condition, consequence, alternative, _ = self._shape(node)
+            c = self.value(condition, env)
             if c is None:
                 return None
             if c is DATA or c is LOAD:
-                a, b = (self.value(node.child_by_field_name(f), env) for f in ("consequence", "alternative"))
+                a, b = (self.value(x, env) for x in (consequence, alternative))
                 return None if a is None or b is None else a if a == b and isinstance(a, int) else c
-            return self.value(node.child_by_field_name("consequence" if c else "alternative"), env)
+            return self.value(consequence if c else alternative, env)
         if t == "binary_expression":
             return self.binary(node, env)
         return None
 
+    def _shape(self, node: Node) -> tuple:
+        """What `value` reads of `node`, by its kind (see `_shapes`); the node itself last."""
+        got = self._shapes.get(node.id)
+        if got is None:
+            got = self._shapes[node.id] = _shape_of(node)
+        return got
+
     def binary(self, node: Node, env: Env) -> int | None:
-        op = _text(node.child_by_field_name("operator"))
-        a = self.value(node.child_by_field_name("left"), env)
+        op, left, right, _ = self._shape(node)
+        a = self.value(left, env)
         if op in ("&&", "||"):
             if a is None or a is LOAD:
                 return None
@@ -217,7 +225,7 @@ class Evaluator:
                 return 0
             if a is not DATA and op == "||" and a:
                 return 1
-            b = self.value(node.child_by_field_name("right"), env)
+            b = self.value(right, env)
             if b is None or b is LOAD:
                 return None
             if b is DATA:
@@ -225,14 +233,14 @@ class Evaluator:
             if a is DATA:  # DATA && 0 is 0, DATA || 1 is 1
                 return DATA if bool(b) == (op == "&&") else int(bool(b))
             return int(bool(b))
-        b = self.value(node.child_by_field_name("right"), env)
+        b = self.value(right, env)
         if a is None or b is None:
             return None
         if a is DATA or b is DATA:
             return None  # arithmetic on a test's outcome: not followed
         if a is LOAD or b is LOAD:
-            if op in ("==", "!=") and (a is LOAD and self._common_load(node.child_by_field_name("right"), env)
-                                       or b is LOAD and self._common_load(node.child_by_field_name("left"), env)):
+            if op in ("==", "!=") and (a is LOAD and self._common_load(right, env)
+                                       or b is LOAD and self._common_load(left, env)):
                 return DATA
             return LOAD
         if op == "/":
@@ -291,9 +299,7 @@ class Evaluator:
             self._busy.discard(key)
 
     def call(self, node: Node, env: Env) -> int | None:
-        fn = _text(node.child_by_field_name("function"))
-        args = node.child_by_field_name("arguments")
-        named = [a for a in (args.named_children if args else []) if a.type != "comment"]
+        fn, named, _ = self._shape(node)
         if fn == "get_local_linear_id" and not named:
             return env.lid[0] + env.size[0] * (env.lid[1] + env.size[1] * env.lid[2])
         if fn in _ARITH and len(named) == _ARITH[fn][0]:
@@ -326,6 +332,33 @@ class Evaluator:
         if fn in ("get_num_groups", "get_global_size", "get_global_offset"):
             return env.sample((fn, d))
         return self.expanded(node, env)
+
+
+def _shape_of(node: Node) -> tuple:
+    """The parts of `node` that `Evaluator.value` reads, for the kinds it reads parts of;
+    the node itself last (see `Evaluator._shapes`)."""
+    t, f = node.type, node.child_by_field_name
+    if t == "binary_expression":
+        return _text(f("operator")), f("left"), f("right"), node
+    if t == "call_expression":
+        args = f("arguments")
+        return _text(f("function")), tuple(a for a in (args.named_children if args else []) if a.type != "comment"), node
+    if t == "unary_expression":
+        return _text(f("operator")), f("argument"), node
+    if t == "conditional_expression":
+        return f("condition"), f("consequence"), f("alternative"), node
+    if t == "cast_expression":
+        return INT_TYPES.match(_text(f("type"))) is not None, f("value"), node
+    if t == "pointer_expression":
+        return _text(f("operator")), node
+    if t == "number_literal":
+        m = _INT.match(_text(node))
+        if m is None:
+            return None, node
+        s = m.group(2)
+        v = int(s, 16) if s[:2] in ("0x", "0X") else int(s, 8) if len(s) > 1 and s[0] == "0" else int(s)
+        return -v if m.group(1) else v, node
+    return (node,)
 
 
 def _in_local_memory(v: VarInfo) -> bool:

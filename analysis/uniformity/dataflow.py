@@ -575,11 +575,18 @@ def _or(tags: list[int]) -> int:
     return out
 
 
+# Each kind `_defs` reads is spelled with one of these (every assignment operator has '=').
+_WRITE_MARKS = (b"=", b"++", b"--", b"return", b"&")
+
+
 def _defs(ev: _Eval, syntax: Node | None) -> set[int]:
     """Variables a CFG node may write (syntactically)."""
     out: set[int] = set()
     if syntax is None:
         return out
+    text = syntax.text  # (None where the tree keeps no source: then walked)
+    if text is not None and not syntax.has_error and not any(w in text for w in _WRITE_MARKS):
+        return out  # no assignment ('='), update, declaration with a value, return or '&'
     for n in walk(syntax):
         t = n.type
         if t == "assignment_expression":

@@ -24,7 +24,7 @@ from cllint.analysis.uniformity.cfg import DeadRanges, build_cfg
 from cllint.analysis.uniformity.dataflow import CalleeSummary, CallSite, Facts, analyse, callee_name, deciding
 from cllint.analysis.uniformity.macros import (MacroSync, Use, resolve as resolve_macro, statement_name, uses_in,
                                                value_macro_names, value_tags, value_uses_in)
-from cllint.analysis.uniformity.names import resolve
+from cllint.analysis.uniformity.names import Names, VarInfo, resolve
 from cllint.analysis.toplevel import FUNCTION_IDS, Items, items_of
 
 LOOPS = {"for_statement", "while_statement", "do_statement"}
@@ -408,6 +408,17 @@ class _FileAnalysis:
             self.syncs = _transitive_sync(self.callees, self.direct_sync)
         self.results: dict[str, FunctionResult] = {}  # offsets relative, see _Relative
         self.in_progress: set[str] = set()
+        self._names: dict[str, tuple[dict[int, VarInfo], list[VarInfo]]] = {}  # see `names`
+
+    def names(self, name: str) -> Names:
+        """The function's parameters and locals and what each identifier names, resolved once
+        per tree for the barrier and race checks: each caller gets a `Names` of its own over
+        them, as each analysis adds the field keys it reads."""
+        got = self._names.get(name)
+        if got is None:
+            found = resolve(self.functions[name])
+            got = self._names[name] = (found.uses, found.variables)
+        return Names(*got)
 
     def summary(self, name: str) -> Summary | None:
         """The callee summary with `sync_span` relative to the function's start."""
@@ -442,7 +453,7 @@ class _FileAnalysis:
                             for c, sm in callee_summaries if sm is not None}
                 found = _analyse_function(func, name, absolute, self.flat_dims,
                                           {at + a: m for a, _, m in macros}, dead,
-                                          {at + a: t for a, t in values})
+                                          {at + a: t for a, t in values}, self.names(name))
                 res = memo.put(key, _Relative(name, self.functions, self.callees[name]).result(found))
         finally:
             self.in_progress.discard(name)
@@ -781,11 +792,12 @@ def flat_dimensions(used: set[str] | None) -> frozenset[int]:
 def _analyse_function(func: Node, name: str, callees: dict[str, Summary | None],
                       flat_dims: frozenset[int] = frozenset(),
                       macros: dict[int, MacroSync] | None = None,
-                      dead: DeadRanges = (), values: dict[int, int] | None = None) -> FunctionResult:
+                      dead: DeadRanges = (), values: dict[int, int] | None = None,
+                      names: Names | None = None) -> FunctionResult:
     body = func.child_by_field_name("body")
     if body is None:
         return FunctionResult(Summary())
-    names = resolve(func)
+    names = resolve(func) if names is None else names
     params = [v for v in names.variables if v.param_index is not None]
     cfg = build_cfg(body, dead)
     facts = analyse(names, cfg, params, _is_kernel(func), lambda c: callees.get(c), flat_dims, macros, values)
