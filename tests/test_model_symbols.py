@@ -113,9 +113,15 @@ def test_broken_code_keeps_intact_parts():
     src = """
     global int counter;
     kernel void good(global float *out) { out[0] = 1.0f; }
-    void broken(int x) { int y = ; x + ; float z = x; }
+    void broken(int x) { int y = ;
+        x + ;
+        float z = x; }
     kernel void after(local float *tmp) { float v = tmp[0]; }
     """
+    # One broken statement a line, as typing leaves them. (With all three on one line,
+    # `int y = ; x + ; float z = x;`, error recovery since 91ed5f4 reads `float z = x` into the
+    # first statement's initializer: a function's declarator is no longer one an initializer
+    # may follow, which changed recovery's costs; kept for MNN's `M1(a) M2(b) T x = v;`.)
     m = model(src)
     assert "counter" in m.globals
     assert "good" in m.functions and m.functions["good"].is_kernel
