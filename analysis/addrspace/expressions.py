@@ -12,6 +12,7 @@ import re
 
 from tree_sitter import Node
 
+from cllint.analysis.catalogue import catalogue
 from cllint.analysis.model import FunctionModel, SemanticModel, Symbol, SymbolKind
 from cllint.analysis.model.types import (
     AddressSpace,
@@ -48,6 +49,7 @@ class ExpressionChecks(Checks):
                  focus: list[tuple[int, int]] | None = None) -> None:
         super().__init__(model, certainty, focus)
         self._helper_calls: dict[tuple[str, int], list[tuple[Node, AddressSpace]]] = {}
+        self._by_name: dict[str, list[list[Symbol]]] | None = None
 
     # -- entry ----------------------------------------------------------------------------
 
@@ -249,6 +251,30 @@ class ExpressionChecks(Checks):
 
     # -- calls ----------------------------------------------------------------------------
 
+    def _definitions_named(self) -> dict[str, list[list[Symbol]]]:
+        """Parameter lists of the file's function definitions, by name: more than one is
+        an overload set (clang's `overloadable`; libclc extends the built-ins so)."""
+        found = self._by_name
+        if found is None:
+            found = {}
+            for definition in self.m.index.definitions:
+                fm = self.m.function_at_node(definition)
+                if fm.name:
+                    found.setdefault(fm.name, []).append(list(fm.params))
+            self._by_name = found
+        return found
+
+    def _fits(self, args: list[Node], params: list[Symbol]) -> bool:
+        """Whether no pointer argument changes address space into its parameter."""
+        if len(args) != len(params):
+            return False
+        for arg, param in zip(args, params):
+            dst = pointer_of(param.type) if isinstance(param.type, Pointer) else None
+            src = self.ptr(arg) if dst is not None else None
+            if src is not None and self._mismatch(src, dst) is not None:
+                return False
+        return True
+
     def _call(self, n: Node) -> None:
         callee = n.child_by_field_name("function")
         args_node = n.child_by_field_name("arguments")
@@ -272,6 +298,10 @@ class ExpressionChecks(Checks):
         if item is None or not self.cert.decl_certain(item):
             return
         args = [a for a in args_node.named_children if a.type != "comment"]
+        overloads = self._definitions_named().get(name, ())
+        if len(overloads) > 1 and (catalogue().function(name) is not None
+                                   or any(self._fits(args, params) for params in overloads)):
+            return  # an overloadable name: the call picks an overload that fits (a built-in's too)
         for i, (arg, param) in enumerate(zip(args, info.params, strict=False)):
             dst = pointer_of(param.type) if isinstance(param.type, Pointer) else None
             if dst is None or not self.cert.type_certain(dst) or \

@@ -272,6 +272,8 @@ class _Scan:
                 if path is None:
                     continue
                 if target == name:
+                    if name in self._overloaded() and not self._same_overload(name, callee):
+                        continue  # another overload of the name (libclc's `clz(char)` calls `clz(ushort)`)
                     message = f"'{name}' calls itself: recursion is not supported in OpenCL C"
                     notes: tuple[tuple[int, int, str], ...] = ()
                 else:
@@ -280,6 +282,29 @@ class _Scan:
                     first = index.functions[target].symbol.node
                     notes = ((first.start_byte, first.end_byte, f"'{target}' defined here"),) if first is not None else ()
                 self.add("CL407", callee.start_byte, callee.end_byte, message, notes)
+
+
+    def _overloaded(self) -> frozenset[str]:
+        """Names declared `overloadable` (directly or through the program's macros)."""
+        from cllint.analysis.semantic.context import FileFacts  # (imported late: the semantic layer imports rules)
+
+        return FileFacts.of(self.model, self.ctx.preprocessor).overloaded
+
+    def _same_overload(self, name: str, callee: Node) -> bool:
+        """Whether a call of an overloaded function's own name certainly picks the function
+        itself: every argument's type is the parameter's."""
+        fm = self.model.enclosing_function(callee)
+        call = callee.parent
+        args = call.child_by_field_name("arguments") if call is not None else None
+        if fm is None or fm.name != name or args is None:
+            return False
+        params = [p.type for p in fm.params]
+        values = [a for a in args.named_children if a.type != "comment"]
+        if len(values) != len(params):
+            return False
+        from cllint.analysis.semantic.context import known
+
+        return all(known(p) and self.model.type_of(v) == p for v, p in zip(values, params))
 
 
 # Calls each body may make, by (body text, names): the database's "restrictions.may_call".

@@ -7,8 +7,9 @@ from collections.abc import Iterator
 
 from cllint.analysis.diagnostics import Diagnostic, Severity, Span
 from cllint.analysis.preprocessor.decided import decided_dead_ranges, within
+from cllint.analysis.preprocessor.expanded_items import blanked, expansion_items
 from cllint.analysis.rules.base import RuleContext, Rule
-from cllint.analysis.syntax import syntax_errors
+from cllint.analysis.syntax import parse, syntax_errors
 
 
 class SyntaxError_(Rule):
@@ -50,6 +51,15 @@ class SyntaxError_(Rule):
         errors = syntax_errors(ctx.tree, ctx.source)
         if not errors:
             return
+        # Lines that call a macro of the program are read as its expansion (libclc's vectorizers)
+        # (an error the parser recovers from late may hide the next such line: read again)
+        readable = ctx.source
+        for _ in range(_MAX_ROUNDS):
+            items = expansion_items(readable, ctx.preprocessor, [e.start for e in errors])
+            if not items:
+                break
+            readable = blanked(readable, items)
+            errors = syntax_errors(parse(readable), readable)
         portable = ctx.target.predefined_macros() if ctx.options.get("mode", "portability") == "portability" else None
         dead = decided_dead_ranges(ctx.preprocessor, portable)
         unknown = _unknown_host_macros(ctx)
@@ -63,6 +73,7 @@ class SyntaxError_(Rule):
 
 
 _NAME = re.compile(rb"[A-Za-z_]\w*")
+_MAX_ROUNDS = 8  # reparses of a file whose macro lines are read as their expansions
 
 
 def _unknown_host_macros(ctx: RuleContext) -> frozenset[str]:

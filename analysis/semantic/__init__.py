@@ -10,6 +10,7 @@ driver can keep the other bodies' findings. Modules: `names` (undeclared names, 
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Callable
 
@@ -58,6 +59,33 @@ def _active(view: object | None, offset: int) -> bool:
     return view is None or view.active_at(offset) is not False
 
 
+def _head_macro_args(body: Body) -> set[str]:
+    """Names passed to a function-like macro of the file in the function's head: the
+    parameters it declares (`float4 sample(float2 uv, TEXTURE_ARG_LIST_IDX(texidx))` with
+    `#define TEXTURE_ARG_LIST_IDX(x) int x, ...`, Baikal's)."""
+    node = body.fm.node
+    block = node.child_by_field_name("body")
+    if block is None:
+        return set()
+    head = body.source[node.start_byte:block.start_byte]
+    out: set[str] = set()
+    for m in _HEAD_CALL.finditer(head):
+        if body.facts.macro_arity(m.group(1).decode()) is None:
+            continue
+        depth, end = 0, m.end() - 1
+        while end < len(head):
+            depth += {40: 1, 41: -1}.get(head[end], 0)
+            if depth == 0:
+                break
+            end += 1
+        out.update(w.decode() for w in _HEAD_WORD.findall(head, m.end(), end))
+    return out
+
+
+_HEAD_CALL = re.compile(rb"\b([A-Za-z_]\w*)\s*\(")
+_HEAD_WORD = re.compile(rb"[A-Za-z_]\w*")
+
+
 def _check_body(body: Body, block: Node) -> list[Node]:
     """Checks one body; returns what its query found (for the type names)."""
     found = all_found = nodes_of_kinds(block, KINDS)
@@ -87,6 +115,7 @@ def _check_body(body: Body, block: Node) -> list[Node]:
             if args is not None:  # a macro's arguments may be names it declares
                 within = all_identifiers[bisect_left(starts, args.start_byte):bisect_left(starts, args.end_byte)]
                 body.macro_args.update(body.text(i) for i in within)
+    body.macro_args.update(_head_macro_args(body))
     names.check_names(body, identifiers)
     redefinitions.check_locals(body)
     for n in found:

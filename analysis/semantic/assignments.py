@@ -190,8 +190,8 @@ def check_arguments(body: Body, call: Node, args: list[Node]) -> None:
     if sym is None or sym.kind is not SymbolKind.FUNCTION or not isinstance(sym.type, Function):
         return
     params = sym.type.params
-    if len(params) != len(args) or body.facts.is_macro(sym.name):
-        return
+    if len(params) != len(args) or body.facts.is_macro(sym.name) or sym.name in body.facts.overloaded:
+        return  # (an overloadable name's call picks among its overloads, not this one)
     for p, a in zip(params, args):
         found = _mismatch(p, a, body)
         if found is not None:

@@ -18,6 +18,7 @@ from cllint.analysis.catalogue import catalogue
 from cllint.analysis.findings import Finding, FixPlan
 from cllint.analysis.model import FunctionModel, SemanticModel, SymbolKind
 from cllint.analysis.model.overloads import fitting_returns, resolve_builtin
+from cllint.analysis.preprocessor.expanded_items import macro_written_overloads
 from cllint.analysis.model.types import (
     Array,
     Enum_,
@@ -125,9 +126,10 @@ class FileFacts:
         """Functions declared `__attribute__((overloadable))` (clang's OpenCL C overloading):
         a call's overload, and so its type and argument count, is not one declaration's."""
         src = self.model.source
+        written = macro_written_overloads(src, self.view)  # through macros: libclc's _CLC_OVERLOAD
         if b"overloadable" not in src:
-            return frozenset()
-        return frozenset(m.group(1).decode() for m in _OVERLOADABLE_HEAD.finditer(src))
+            return written
+        return written | frozenset(m.group(1).decode() for m in _OVERLOADABLE_HEAD.finditer(src))
 
     def header_function(self, name: str) -> bool:
         """A function the headers declare, which no macro stands for."""

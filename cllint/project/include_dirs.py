@@ -56,8 +56,18 @@ def _workspace_folder(name: str, named: Mapping[str, list[Path]], including: Pat
     nearest above the including file (a host running in a program's folder builds its
     `kernel/` sources there: benchmark suites give every program its own `main.h`)."""
     parts = PurePosixPath(name).parts
-    if not parts or any(p in ("..", ".") for p in parts) or PurePosixPath(name).is_absolute():
+    if PurePosixPath(name).is_absolute():
         return None
+    lead = 0
+    while lead < len(parts) and parts[lead] in ("..", "."):
+        lead += 1
+    up = parts[:lead].count("..")
+    parts = parts[lead:]
+    if not parts or any(p in ("..", ".") for p in parts):
+        return None
+    if up:  # `<../Lib/CL/common.cl>` with the host's working folder on the path (`-I .`)
+        base = _workspace_folder("/".join(parts), named, including)
+        return None if base is None else _folder_below(base, up, including)
     folders = []
     for hit in named.get(parts[-1], ()):
         if tuple(hit.parts[-len(parts):]) == parts:
@@ -72,6 +82,21 @@ def _workspace_folder(name: str, named: Mapping[str, list[Path]], including: Pat
         return None
     nearest = max(above, key=lambda f: len(f.parts))
     return nearest if sum(len(f.parts) == len(nearest.parts) for f in above) == 1 else None
+
+
+def _folder_below(base: Path, up: int, including: Path) -> Path | None:
+    """A folder `up` levels below `base` (that `..` climbs back from): the including file's own
+    ancestor there when it lies under `base`, else the first such folder by name."""
+    for folder in including.parents:
+        if len(folder.parts) == len(base.parts) + up and folder.parts[:len(base.parts)] == base.parts:
+            return folder
+    level = [base]
+    for _ in range(up):
+        try:
+            level = sorted(c for f in level for c in f.iterdir() if c.is_dir())[:64]
+        except OSError:
+            return None
+    return level[0] if level else None
 
 
 def inferred_dirs(sources: Mapping[Path, bytes], named: Mapping[str, list[Path]],

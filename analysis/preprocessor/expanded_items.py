@@ -1,0 +1,177 @@
+"""Items a macro of the program writes: read as the compiler reads them, after expansion.
+
+The parser reads the source as written, so a line that calls a function-like macro the program
+defines is read as a call, and arguments that are no expressions (`VECTORIZE(OVERLOAD INLINE,
+float, fmax, float)`, a declaration specifier list; libclc writes its vector overloads so) or a
+call that is a declarator (`DECLARE_TABLE(float2, LOG, 129) = {...};`) leave syntax errors
+behind, the rest of the file sometimes with them. The compiler sees the expansion. An item that
+starts a line with such a call is expanded with the file's macros (`PreprocessorView.expand`),
+followed by what ends the item (a `;`, an initializer up to its `;`, a braced body); when that
+text parses cleanly the item is the macro's business, and the file is read with it blanked.
+A call whose expansion does not parse keeps its errors.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from typing import Any
+
+from cllint.grammar import parse
+
+from .directives import blank_comments
+from .expr import tokenize
+
+__all__ = ["blanked", "expansion_items"]
+
+_LINE_CALL = re.compile(rb"^[ \t]*([A-Za-z_]\w*)[ \t]*\(", re.M)
+_MAX_ITEMS = 2_000  # calls judged in one file
+_MAX_ITEM_BYTES = 64 * 1024
+_WRAP = (b"void __cllint_item(void) {\n", b"\n}\n")  # a statement-level item is read in a body
+
+
+def _close(text: bytes, at: int, opening: bytes, closing: bytes) -> int | None:
+    """The index of the bracket that closes the one at `at` (literals skipped); None if none."""
+    depth = 0
+    i, n = at, len(text)
+    while i < n:
+        c = text[i:i + 1]
+        if c in (b'"', b"'"):
+            j = i + 1
+            while j < n and text[j:j + 1] not in (c, b"\n"):
+                j += 2 if text[j:j + 1] == b"\\" else 1
+            i = j + 1
+            continue
+        if c == opening:
+            depth += 1
+        elif c == closing:
+            depth -= 1
+            if depth == 0:
+                return i
+        elif c == b"#" and (i == 0 or text[:i].rstrip(b" \t").endswith(b"\n")):
+            return None  # a directive inside the call: not judged here
+        i += 1
+    return None
+
+
+def _item_end(text: bytes, close: int) -> int:
+    """Where the item that the call at `close` ends goes on to: a `;` on the call's line, an
+    initializer or a braced body after it; else the call alone."""
+    i = close + 1
+    n = len(text)
+    while i < n and text[i:i + 1] in b" \t\r\n":
+        i += 1
+    if i >= n:
+        return close + 1
+    c = text[i:i + 1]
+    if c == b";":
+        return i + 1
+    if c == b"{":
+        end = _close(text, i, b"{", b"}")
+        return close + 1 if end is None else end + 1
+    if b"\n" in text[close + 1:i]:
+        return close + 1  # the next line is another item
+    depth = 0  # `) = {...};`, `) [4];`, `) __attribute__((x));`: up to the `;` outside brackets
+    while i < n:
+        c = text[i:i + 1]
+        if c in b"({[":
+            depth += 1
+        elif c in b")}]":
+            depth -= 1
+            if depth < 0:
+                return close + 1
+        elif c == b";" and depth == 0:
+            return i + 1
+        elif c == b"#" and text[:i].rstrip(b" \t").endswith(b"\n"):
+            return close + 1
+        i += 1
+    return close + 1
+
+
+def _parses(text: bytes) -> bool:
+    if not parse(text).root_node.has_error:
+        return True
+    return not parse(_WRAP[0] + text + _WRAP[1]).root_node.has_error
+
+
+def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[tuple[int, int]]:
+    """Byte ranges of the items that start a line with a call of a function-like macro the
+    program defines, whose expansion parses, and that an error lies in or after (before the
+    next such call)."""
+    if view is None or not error_starts:
+        return []
+    text = blank_comments(source)
+    calls: list[tuple[int, int]] = []  # (start of the call, start of its name)
+    for m in _LINE_CALL.finditer(text):
+        macro = view.macro_at(m.group(1).decode(), m.start(1))
+        if macro is not None and macro.params is not None:
+            calls.append((m.start(1), m.end() - 1))
+            if len(calls) >= _MAX_ITEMS:
+                break
+    errors = sorted(error_starts)
+    out: list[tuple[int, int]] = []
+    for k, (start, paren) in enumerate(calls):
+        limit = calls[k + 1][0] if k + 1 < len(calls) else len(source) + 1
+        first = bisect_left(errors, start)
+        if first == len(errors) or errors[first] >= limit:
+            continue
+        close = _close(text, paren, b"(", b")")
+        if close is None or close - start > _MAX_ITEM_BYTES:
+            continue
+        end = _item_end(text, close)
+        expanded = view.expand(tokenize(text[start:close + 1].decode("utf-8", "replace")), start)
+        if not expanded:
+            continue
+        words = " ".join(t.text for t in expanded).encode()
+        if _parses(words + b" " + text[close + 1:end]):
+            out.append((start, end))
+    return out
+
+
+def blanked(source: bytes, ranges: list[tuple[int, int]]) -> bytes:
+    """`source` with each range's bytes turned to spaces, lines kept."""
+    data = bytearray(source)
+    for start, end in ranges:
+        data[start:end] = re.sub(rb"[^\n]", b" ", bytes(data[start:end]))
+    return bytes(data)
+
+
+_OVERLOADABLE_HEAD = re.compile(rb"\boverloadable\b\s*\)\s*\)[^;{}()]*?\b([A-Za-z_]\w*)\s*\(")
+
+
+def macro_written_overloads(source: bytes, view: Any) -> frozenset[str]:
+    """Functions declared `overloadable` through the program's macros: a head that names a
+    macro standing for the attribute (`_CLC_OVERLOAD float fmax(...)`), and the functions a
+    line-start macro call declares with it (`_CLC_UNARY_VECTORIZE(_CLC_OVERLOAD _CLC_DEF, float,
+    acosh, float)`: acosh's vector overloads)."""
+    if view is None:
+        return frozenset()
+    macros = list(view.macro_definitions())
+    if not any("overloadable" in m.body for m in macros):
+        return frozenset()
+    out: set[str] = set()
+    standing = {m.name for m in macros if m.params is None and _expands_to_overloadable(view, m.name, source)}
+    if standing:
+        words = b"|".join(re.escape(n.encode()) for n in sorted(standing))
+        head = re.compile(rb"\b(?:" + words + rb")\b[^;{}()]*?\b([A-Za-z_]\w*)\s*\(")
+        out.update(m.group(1).decode() for m in head.finditer(source) if m.group(1).decode() not in standing)
+    text = blank_comments(source)
+    for k, m in enumerate(_LINE_CALL.finditer(text)):
+        if k >= _MAX_ITEMS:
+            break
+        macro = view.macro_at(m.group(1).decode(), m.start(1))
+        if macro is None or macro.params is None:
+            continue
+        close = _close(text, m.end() - 1, b"(", b")")
+        if close is None or close - m.start(1) > _MAX_ITEM_BYTES:
+            continue
+        expanded = view.expand(tokenize(text[m.start(1):close + 1].decode("utf-8", "replace")), m.start(1))
+        if expanded and any(t.text == "overloadable" for t in expanded):
+            words_text = " ".join(t.text for t in expanded).encode()
+            out.update(h.group(1).decode() for h in _OVERLOADABLE_HEAD.finditer(words_text))
+    return frozenset(out)
+
+
+def _expands_to_overloadable(view: Any, name: str, source: bytes) -> bool:
+    expanded = view.expand(tokenize(name), len(source))
+    return bool(expanded) and any(t.text == "overloadable" for t in expanded)
