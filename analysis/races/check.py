@@ -53,6 +53,7 @@ MAX_COMBOS = 256  # counter assignments tried per pair
 MAX_ACCESSES = 64  # per kernel and memory object; beyond, stay silent
 ROUNDS = 2  # samples for unknown uniform values
 ELEMENTS_KEPT = 4096  # accesses' elements kept per kernel (`elements`)
+GUARDS_KEPT = 1 << 16  # guards' values kept per kernel (`_elements_of`)
 _UNSEEN = object()
 _CALLS = frozenset({"call_expression"})
 _IDENTIFIERS = frozenset({"identifier"})
@@ -183,6 +184,7 @@ class _Kernel(HelperCalls):
         # counters' values, the model size and the sample function (one per round, `_sample`).
         self._values: dict[tuple, list[int]] = {}
         self._samples: dict[tuple[str, int], Callable[[object], int]] = {}
+        self._guards: dict[tuple, Any] = {}  # a guard's value at a work-item (`_elements_of`)
         self.view = view
         self.names = names = fa.names(name)  # resolved once per tree
         # The code the compiler compiles: arms the file decides are dropped are no path, and
@@ -869,11 +871,20 @@ class _Kernel(HelperCalls):
         if acc.copy:
             return self._copied(acc, counters, sample, group)
         out: dict[tuple, list] = {}
+        # A guard's value at a work-item, shared by the accesses under it: the round fixes the
+        # size and samples (`witness`), so the counters, group and work-item fix the `Env`.
+        guards, fixed = self._guards, (frozenset(counters.items()), self.round, group)
+        if len(guards) > GUARDS_KEPT:
+            guards.clear()
         for lid in self.items():
             env = Env(lid, self.size, group, counters, sample)
             on = True
             for g in acc.guards:
-                c = (g.ev or self.ev).guard(g.cond, env)
+                ev = g.ev or self.ev
+                memo = (ev, g.cond.id if g.cond is not None else None, lid, fixed)
+                c = guards.get(memo, _UNSEEN)
+                if c is _UNSEEN:
+                    c = guards[memo] = ev.guard(g.cond, env)
                 if c is DATA:
                     continue  # a tie on loaded data: some input makes it hold here, and in others at once
                 if c is LOAD:

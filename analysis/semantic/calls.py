@@ -210,8 +210,8 @@ def _builtin_call(body: Body, call: Node, fn: Node, b: Builtin, args: list[Node]
             message = f"no matching function for call to '{b.name}'"
         body.add("CL014", call.start_byte, call.end_byte, message, _candidates(body, fn, b, overloads))
         return
-    if not all(body.certain(a) for a in args):
-        return
+    # Judged only where every argument is certain; asked last, as most calls fit by the
+    # types alone (a certain argument's type is known, and `certain` walks the argument).
     types = [body.fm.type_of(a) for a in args]
     if not all(known(t) for t in types):
         return
@@ -223,6 +223,8 @@ def _builtin_call(body: Body, call: Node, fn: Node, b: Builtin, args: list[Node]
     if any(_kind(t) == "scalar" and _kind(parse_catalogue_type(p.type)) == "vector"
            for o in overloads if len(o.params) == have for t, p in zip(types, o.params)):
         return  # a scalar may widen to a vector argument
+    if not all(body.certain(a) for a in args):
+        return
     shown = ", ".join(f"'{t.render()}'" for t in types)
     body.add("CL014", call.start_byte, call.end_byte,
              f"no matching function for call to '{b.name}' with arguments of type {shown}",

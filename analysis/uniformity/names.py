@@ -142,7 +142,8 @@ class Names:
 
 
 def _text(node: Node) -> str:
-    return node.text.decode("utf-8", "replace") if node.text else ""
+    text = node.text
+    return text.decode("utf-8", "replace") if text else ""
 
 
 def _address_space(decl: Node) -> str | None:
@@ -243,8 +244,8 @@ def resolve(func: Node) -> Names:
             continue
         if t in ("field_identifier", "statement_identifier", "type_identifier", "comment"):
             continue
-        for child in reversed(node.children):
-            stack.append((child, sc))
+        # Tokens (anonymous leaves: punctuation, keywords) name nothing and hold nothing.
+        stack.extend([(child, sc) for child in reversed(node.children) if child.is_named or child.child_count])
     _aliases(body, Names(uses, variables))
     return Names(uses, variables)
 
