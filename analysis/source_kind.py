@@ -34,13 +34,14 @@ _FIRST: list[tuple[str, LazyPattern]] = [
 _ANYWHERE: list[tuple[str, LazyPattern]] = [
     ("CUDA source", lazy(
         rb"^[ \t]*(?:#[ \t]*include[ \t]*[<\"]cuda|extern[ \t]+\"C\"[ \t]+__global__|(?:static[ \t]+)?__global__[ \t]+void\b|"
-        rb"(?:static[ \t]+|inline[ \t]+)*__device__[ \t]+\w)",
+        rb"(?:(?:static|inline|__forceinline__|__noinline__|__host__)[ \t]+)*__device__[ \t]+\w)",
         re.M)),
     ("C++ source", lazy(rb"^[ \t]*(?:template[ \t]*<[ \t]*(?:typename|class)\b|namespace[ \t]+\w+[ \t]*\{|"
                               rb"#[ \t]*include[ \t]*<(?:iostream|vector|string|cstdio|cstdlib|cmath)>)", re.M)),
 ]
 
 
+_DEFINES_CUDA_WORD = lazy(rb"^[ \t]*#[ \t]*define[ \t]+(?:__device__|__global__|__forceinline__|__host__)\b", re.M)
 _NEEDS = ((b"cuda", b"__global__", b"__device__"), (b"template", b"namespace", b"#include <", b"# include <"))
 
 
@@ -57,6 +58,8 @@ def not_opencl_reason(data: bytes) -> str | None:
     for (reason, pattern), words in zip(_ANYWHERE, _NEEDS):
         if not any(w in data for w in words):
             continue
+        if reason == "CUDA source" and _DEFINES_CUDA_WORD.search(data):
+            continue  # one source for both: OpenCL defines CUDA's words away (`#define __device__`)
         for m in pattern.finditer(data):
             if not _in_language_arm(data, m.start()):
                 return reason  # (inside `#ifdef __cplusplus` it is one of the file's builds)

@@ -155,3 +155,39 @@ def included_programs(sources: Mapping[Path, bytes], dirs: Mapping[Path, tuple[s
         names = ", ".join(Path(p).name for p in kept)
         out[path] = (kept, (f"read after {names}, as {includer.name} includes it into one program", -1, -1))
     return out
+
+
+# A build step that joins kernels into one file: `cat a.cl ../b/c.cl > all.cl` in a Makefile
+# rule, a CMake `COMMAND cat ${CMAKE_CURRENT_SOURCE_DIR}/a.cl ... > out.cl`. The output is the
+# program (often embedded into the host as a string); each listed file is read after those
+# listed before it.
+_CAT = lazy(rb"(?<![\w-])cat[ \t]+([^\n>|;&]*?)[ \t]*>", re.M)
+_MAKE_DIR = re.compile(r"^(?:\$[({](?:CURDIR|CMAKE_CURRENT_SOURCE_DIR|CMAKE_CURRENT_LIST_DIR)[)}]|\.)/")
+
+
+def concatenated_programs(build_files: Mapping[Path, bytes], known: set[Path]) \
+        -> dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]:
+    """Per source a `cat` step joins after others: those others, in order, and CL007's note
+    (the first step naming the source wins)."""
+    out: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]] = {}
+    for path in sorted(build_files):
+        text = build_files[path]
+        if b"cat" not in text:
+            continue
+        for m in _CAT.finditer(text):
+            members: list[Path] = []
+            for word in m.group(1).decode("utf-8", "replace").split():
+                word = _MAKE_DIR.sub("", word.strip("\"'"))
+                if not word.lower().endswith(_OPENCL) or "$" in word:
+                    continue
+                target = Path(os.path.normpath(path.parent / word))
+                if target in known and target not in members:
+                    members.append(target)
+            line = text.count(b"\n", 0, m.start()) + 1
+            for i, member in enumerate(members):
+                if i == 0 or member in out:
+                    continue
+                names = ", ".join(p.name for p in members[:i])
+                out[member] = (tuple(str(p) for p in members[:i]),
+                               (f"read after {names}, as {path.name}:{line} joins them into one program", -1, -1))
+    return out

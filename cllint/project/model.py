@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 from cllint.analysis.records import replace
 from .hosts import HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS, checked_extensions, computed_option_hosts, host_programs, \
     kernels_named, macros_in
-from .build_lists import colocated_dirs, included_programs, listed_groups
+from .jit_names import NO_FAMILIES, HostNameFamilies, host_name_families
+from .build_lists import colocated_dirs, concatenated_programs, included_programs, listed_groups
 from .include_dirs import by_name, inferred_dirs, pyopencl_include_dir
 from .index import FileIndex, index_source
 from .workspace import fragments
@@ -101,9 +102,10 @@ class _Derived:
     fragments: dict[Path, tuple[object, tuple[str, ...]]]
     macro_counts: dict[str, int] | None  # macro -> sources defining it, once indexed
     included: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]  # includers' programs (build_lists.py)
+    families: HostNameFamilies  # names the host's JIT-constant makers compose (jit_names.py)
 
     __match_args__ = ("sources", "indexed", "dirs", "host_macros", "host_features", "computed", "joined",
-                      "fragments", "macro_counts", "included")
+                      "fragments", "macro_counts", "included", "families")
 
     def __init__(
         self,
@@ -117,6 +119,7 @@ class _Derived:
         fragments: dict[Path, tuple[object, tuple[str, ...]]] | None = None,
         macro_counts: dict[str, int] | None = None,
         included: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]] | None = None,
+        families: HostNameFamilies = NO_FAMILIES,
     ) -> None:
         self.sources = sources
         self.indexed = indexed
@@ -128,21 +131,24 @@ class _Derived:
         self.fragments = {} if fragments is None else fragments
         self.macro_counts = macro_counts
         self.included = {} if included is None else included
+        self.families = families
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"sources={self.sources!r}, " f"indexed={self.indexed!r}, "
                 f"dirs={self.dirs!r}, " f"host_macros={self.host_macros!r}, "
                 f"host_features={self.host_features!r}, " f"computed={self.computed!r}, "
                 f"joined={self.joined!r}, " f"fragments={self.fragments!r}, "
-                f"macro_counts={self.macro_counts!r}, " f"included={self.included!r})")
+                f"macro_counts={self.macro_counts!r}, " f"included={self.included!r}, "
+                f"families={self.families!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.sources, self.indexed, self.dirs, self.host_macros, self.host_features, self.computed,
-                self.joined, self.fragments, self.macro_counts, self.included)
+                self.joined, self.fragments, self.macro_counts, self.included, self.families)
         theirs = (other.sources, other.indexed, other.dirs, other.host_macros, other.host_features,
-                  other.computed, other.joined, other.fragments, other.macro_counts, other.included)
+                  other.computed, other.joined, other.fragments, other.macro_counts, other.included,
+                  other.families)
         return mine == theirs
 
     __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
@@ -230,13 +236,17 @@ class Project:
             if p.suffix in HEADER_SUFFIXES and p.parent in beside and p not in indexed \
                     and (data := self.read(p)) is not None:
                 indexed[p] = data
+        families = host_name_families(hosts.values())
         self._derived = _Derived(
             sources, indexed, dirs,
-            host_macros=tuple(sorted(macros_in(list(hosts.values())))),
+            host_macros=tuple(sorted(macros_in(list(hosts.values())) | families.literals)),
             host_features=tuple(sorted(checked_extensions(hosts))),
             computed=kernels_named(hosts, computed_option_hosts(hosts), stems),
-            joined=_joined_by_hosts(host_programs(hosts, stems), sources),
+            joined={**concatenated_programs({p: t for p, t in hosts.items() if p.name in HOST_NAMES
+                                             or p.suffix.lower() == ".cmake"}, set(sources)),
+                    **_joined_by_hosts(host_programs(hosts, stems), sources)},
             included=included_programs(sources, dirs),
+            families=families,
         )
         return self._derived
 
@@ -289,7 +299,9 @@ class Project:
                 if (joined := d.joined.get(path)) is not None:  # what the names need first, then the host's
                     before, note = joined
                     prelude = (*(p for p in prelude if p not in before), *before)
-                macros = (*d.host_macros, *shared, *(("*",) if path.stem in d.computed else ()))
+                # names the host's makers compose (`INPUT0_SIZE_X`), those the file uses
+                composed = d.families.words_in(d.sources[path])
+                macros = (*d.host_macros, *composed, *shared, *(("*",) if path.stem in d.computed else ()))
                 ctx = ProgramContext(prelude, note, macros, d.dirs.get(path, ()), d.host_features)
             out[path] = NO_CONTEXT if ctx == NO_CONTEXT else ctx
         return out
