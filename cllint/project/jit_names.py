@@ -1,0 +1,216 @@
+"""Macro names a host's JIT-constant makers pass to the compiler (issue 29).
+
+Hosts that generate a kernel's `#define` lines from C++ calls (`MakeJitConstant("TILE", 16)`,
+`jit.AddConstant(...)`, `add_define("BLOCK", 8)`) name each macro with a string, often one they
+compose: `"INPUT" + std::to_string(i)`, `macroName + "_TYPE"`, `"TO_" + macroName + "_TYPE(v)"`,
+and a tensor's constant spreads into `{ _name + "_SIZE_X", ... }` definitions. The names are
+the host's: a kernel's use of one is not undeclared. Composed names make families:
+
+- literal names: `MakeJitConstant("TILE", ...)` gives `TILE`;
+- heads: a name that starts with a literal and goes on with a computed part
+  (`"INPUT" + std::to_string(i)` gives `INPUT` followed by digits, `"NL_M" + suffix` gives
+  `NL_M` followed by a word);
+- tails: a literal the host appends to a computed name (`macroName + "_TYPE"`,
+  `{ _name + "_SIZE_X", ... }`), which make a name only after a literal name or a head
+  (`OUTPUT_SIZE_X`, `INPUT0_SIZE_X`): a tail alone is no family, so a misspelt name that no
+  head and tail of the host could produce is still reported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from cllint.analysis.lazy_re import lazy
+
+from .hosts import _arguments, _word_before
+
+# A maker's name says it makes a JIT constant, a constant, a define or a macro.
+_MAKER = lazy(rb"\w*jit\w*|(?:add|set|make|define|get)\w*?(?:constant|definition|define|macro)s?", re.I)
+_OPEN = lazy(rb"\(")
+_STRING = lazy(rb'"((?:[^"\\\n]|\\.)*)"')
+_NAME = lazy(r"[A-Za-z_]\w*")
+_NUMBER_CALL = lazy(rb"(?:std::)?to_string\s*\(")  # a number's digits
+# `{ _name + "_SIZE_X", value }`: a tail the host appends to a name it is given.
+_BRACED_TAIL = lazy(rb'\{\s*[A-Za-z_]\w*\s*\+\s*"([A-Za-z_]\w*)"\s*,')
+_IDENT = lazy(r"[A-Za-z_]\w*")
+
+# A template's parts: a literal string, or a computed word (`\d+` for a number's digits).
+_Part = tuple[str, str]
+_MAX_ARGS = 2  # the name is the maker's first or second argument
+
+
+def _split_plus(arg: bytes) -> list[bytes]:
+    """The operands of a top-level `+` chain (nested calls kept whole)."""
+    out, depth, start, quote = [], 0, 0, False
+    i = 0
+    while i < len(arg):
+        c = arg[i]
+        if quote:
+            if c == 92:  # backslash
+                i += 1
+            elif c == 34:
+                quote = False
+        elif c == 34:
+            quote = True
+        elif c in b"([{":
+            depth += 1
+        elif c in b")]}":
+            depth -= 1
+        elif c == 43 and depth == 0:  # '+'
+            out.append(arg[start:i].strip())
+            start = i + 1
+        i += 1
+    out.append(arg[start:].strip())
+    return out
+
+
+def _template(arg: bytes, assigned: dict[bytes, list[bytes]], depth: int = 0) -> list[list[_Part]]:
+    """The shapes a name argument may take: each a list of parts (a variable assigned a
+    concatenation in the same file stands for each of its assignments)."""
+    shapes: list[list[_Part]] = [[]]
+    for op in _split_plus(arg):
+        m = _STRING.fullmatch(op)
+        if m is not None:
+            alts = [[("lit", m.group(1).decode(errors="replace"))]]
+        elif _NUMBER_CALL.match(op):
+            alts = [[("num", r"\d+")]]
+        elif depth == 0 and op in assigned:
+            alts = [t for value in assigned[op] for t in _template(value, assigned, 1)] or [[("any", r"\w+")]]
+        else:
+            alts = [[("any", r"\w+")]]
+        shapes = [s + a for s in shapes for a in alts][:16]
+    return shapes
+
+
+def _drop_parameters(parts: list[_Part]) -> list[_Part] | None:
+    """Cut a function-like macro's parameter list (`"(VAR, STMT)"`) from the template's end."""
+    for i, (kind, text) in enumerate(parts):
+        if kind == "lit" and "(" in text:
+            head = text[:text.index("(")]
+            return [*parts[:i], *((("lit", head),) if head else ())]
+    return parts
+
+
+class HostNameFamilies:
+    """Literal names, heads and tails a host's JIT-constant makers produce."""
+
+    __slots__ = ("literals", "heads", "tails", "_head")
+    literals: frozenset[str]
+    heads: tuple[str, ...]  # regular expressions, each a name's start
+    tails: frozenset[str]
+
+    def __init__(self, literals: Iterable[str] = (), heads: Iterable[str] = (), tails: Iterable[str] = ()) -> None:
+        self.literals = frozenset(literals)
+        self.heads = tuple(sorted(set(heads)))
+        self.tails = frozenset(tails)
+        self._head = re.compile("|".join(f"(?:{h})" for h in self.heads)) if self.heads else None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(literals={self.literals!r}, heads={self.heads!r}, tails={self.tails!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.literals, self.heads, self.tails) == (other.literals, other.heads, other.tails)
+
+    def __hash__(self) -> int:
+        return hash((self.literals, self.heads, self.tails))
+
+    def _starts(self, name: str) -> bool:
+        return name in self.literals or (self._head is not None and self._head.fullmatch(name) is not None)
+
+    def produces(self, name: str) -> bool:
+        """Whether some literal, head, or head or literal followed by a tail, is `name`."""
+        if self._starts(name):
+            return True
+        for i in range(1, len(name)):
+            if name[i:] in self.tails and self._starts(name[:i]):
+                return True
+        return False
+
+    def words_in(self, source: bytes) -> tuple[str, ...]:
+        """The words of a source the families produce (the literals left out: they are passed
+        as they are)."""
+        if not self.heads and not self.tails:
+            return ()
+        words = set(_IDENT.findall(source.decode("utf-8", "replace"))) - self.literals
+        return tuple(sorted(w for w in words if self.produces(w)))
+
+
+NO_FAMILIES = HostNameFamilies()
+
+
+def _assignments(text: bytes) -> dict[bytes, list[bytes]]:
+    """`name = "ACTIVATION" + suffix;` in a host file: variables assigned a concatenation with
+    a string, which a maker may then be given."""
+    out: dict[bytes, list[bytes]] = {}
+    if b'" +' not in text and b'"+' not in text and b'+ "' not in text and b'+"' not in text:
+        return out
+    for m in re.finditer(rb'\b([A-Za-z_]\w*)\s*=(?!=)\s*([^;{}]*"[^;{}]*\+[^;{}]*|[^;{}]*\+[^;{}]*"[^;{}]*);', text):
+        out.setdefault(m.group(1), []).append(m.group(2).strip())
+    return out
+
+
+def _name_argument(text: bytes, args: list[bytes], assigned: dict[bytes, list[bytes]]) -> bytes | None:
+    """The maker's name argument: its first, where that is a string, a concatenation with one
+    or a string variable (`const std::string& name`); else its second where that is a string
+    (`MakeTypeJitConstants(dt, "UNIT")`). A value (`MakeJitConstant(name, "input")`) is none."""
+    if not args:
+        return None
+    first = args[0]
+    if b'"' in first or first in assigned:
+        return first
+    if re.fullmatch(rb"[A-Za-z_]\w*", first):
+        if re.search(rb"string\s*&?\s*" + re.escape(first) + rb"\b", text):
+            return first
+    if len(args) >= _MAX_ARGS and b'"' in args[1]:
+        return args[1]
+    return None
+
+
+def host_name_families(texts: Iterable[bytes]) -> HostNameFamilies:
+    literals: set[str] = set()
+    heads: set[str] = set()
+    tails: set[str] = set()
+    braced: set[str] = set()
+    for text in texts:
+        if b'"' not in text:
+            continue
+        assigned: dict[bytes, list[bytes]] | None = None
+        for m in _OPEN.finditer(text):
+            word = _word_before(text, m.start())
+            if not word or word[:1].isdigit() or not _MAKER.fullmatch(word):
+                continue
+            if assigned is None:
+                assigned = _assignments(text)
+            arg = _name_argument(text, _arguments(text, m.end()), assigned)
+            if arg is not None:
+                for shape in _template(arg, assigned):
+                    _add(_drop_parameters(shape), literals, heads, tails)
+        if b"{" in text:
+            braced.update(m.group(1).decode() for m in _BRACED_TAIL.finditer(text))
+    # A braced tail belongs to the makers' names only where some maker composes names at all.
+    if literals or heads:
+        tails |= braced
+    return HostNameFamilies(literals, heads, tails)
+
+
+def _add(parts: list[_Part] | None, literals: set[str], heads: set[str], tails: set[str]) -> None:
+    if not parts:
+        return
+    if all(kind == "lit" for kind, _ in parts):
+        name = "".join(text for _, text in parts)
+        if _NAME.fullmatch(name):
+            literals.add(name)
+        return
+    if parts[0][0] == "lit":  # a head: a literal start, then computed parts
+        pattern = "".join(re.escape(text) if kind == "lit" else text for kind, text in parts)
+        if _NAME.match(parts[0][1]) and re.fullmatch(r"[\w\\+d()?:|]*", pattern):
+            heads.add(pattern)
+        return
+    rest = parts[1:]  # a computed start: the literal that follows is a tail
+    if rest and all(kind == "lit" for kind, _ in rest):
+        tail = "".join(text for _, text in rest)
+        if re.fullmatch(r"\w+", tail):
+            tails.add(tail)
