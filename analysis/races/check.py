@@ -185,6 +185,8 @@ class _Kernel(HelperCalls):
         self._values: dict[tuple, list[int]] = {}
         self._samples: dict[tuple[str, int], Callable[[object], int]] = {}
         self._guards: dict[tuple, Any] = {}  # a guard's value at a work-item (`_elements_of`)
+        self._reach: dict[tuple[int, frozenset[int], bool], set[int]] = {}  # see `reach`
+        self._edges: tuple[list[list[int]], list[list[int]]] | None = None  # successors, predecessors
         self.view = view
         self.names = names = fa.names(name)  # resolved once per tree
         # The code the compiler compiles: arms the file decides are dropped are no path, and
@@ -366,7 +368,19 @@ class _Kernel(HelperCalls):
         return out
 
     def reach(self, start: int, blocks: set[int], forward: bool = True) -> set[int]:
-        edges = [n.succs for n in self.cfg.nodes] if forward else self.cfg.preds()
+        """The CFG nodes a path from `start` reaches (back to it, `forward` False) without
+        passing a node of `blocks`. Asked for both sides of every pair: kept per start, blocks
+        and direction, and the edges read once (the CFG is final once `__init__` is done)."""
+        key = (start, frozenset(blocks), forward)
+        got = self._reach.get(key)
+        if got is None:
+            if self._edges is None:
+                self._edges = ([n.succs for n in self.cfg.nodes], self.cfg.preds())
+            got = self._reach[key] = self._reach_along(self._edges[0] if forward else self._edges[1], start, blocks)
+        return set(got)
+
+    @staticmethod
+    def _reach_along(edges: list[list[int]], start: int, blocks: set[int]) -> set[int]:
         seen: set[int] = set()
         work = list(edges[start])
         while work:
