@@ -9,7 +9,7 @@ the host's: a kernel's use of one is not undeclared. Composed names make familie
 - literal names: `MakeJitConstant("TILE", ...)` gives `TILE`;
 - heads: a name that starts with a literal and goes on with a computed part
   (`"INPUT" + std::to_string(i)` gives `INPUT` followed by digits, `"NL_M" + suffix` gives
-  `NL_M` followed by a word);
+  `NL_M` followed by a word or nothing);
 - tails: a literal the host appends to a computed name (`macroName + "_TYPE"`,
   `{ _name + "_SIZE_X", ... }`), which make a name only after a literal name or a head
   (`OUTPUT_SIZE_X`, `INPUT0_SIZE_X`): a tail alone is no family, so a misspelt name that no
@@ -26,7 +26,8 @@ from cllint.analysis.lazy_re import lazy
 from .hosts import _arguments, _word_before
 
 # A maker's name says it makes a JIT constant, a constant, a define or a macro.
-_MAKER = lazy(rb"\w*jit\w*|(?:add|set|make|define|get)\w*?(?:constant|definition|define|macro)s?", re.I)
+# (`MakeJitConstant`, `GetJit_IndexMacro`, `jit.AddConstant`, `add_define`, `value_macro`)
+_MAKER = lazy(rb"\w*jit\w*|\w*(?:definition|define|macro)s?|(?:add|set|make|define|get)\w*?constants?", re.I)
 _OPEN = lazy(rb"\(")
 _STRING = lazy(rb'"((?:[^"\\\n]|\\.)*)"')
 _NAME = lazy(r"[A-Za-z_]\w*")
@@ -35,7 +36,8 @@ _NUMBER_CALL = lazy(rb"(?:std::)?to_string\s*\(")  # a number's digits
 _BRACED_TAIL = lazy(rb'\{\s*[A-Za-z_]\w*\s*\+\s*"([A-Za-z_]\w*)"\s*,')
 _IDENT = lazy(r"[A-Za-z_]\w*")
 
-# A template's parts: a literal string, or a computed word (`\d+` for a number's digits).
+# A template's parts: a literal string, or a computed word (`\d+` for a number's digits, else
+# `\w*`: a string the host computes may be empty).
 _Part = tuple[str, str]
 _MAX_ARGS = 2  # the name is the maker's first or second argument
 
@@ -76,9 +78,9 @@ def _template(arg: bytes, assigned: dict[bytes, list[bytes]], depth: int = 0) ->
         elif _NUMBER_CALL.match(op):
             alts = [[("num", r"\d+")]]
         elif depth == 0 and op in assigned:
-            alts = [t for value in assigned[op] for t in _template(value, assigned, 1)] or [[("any", r"\w+")]]
-        else:
-            alts = [[("any", r"\w+")]]
+            alts = [t for value in assigned[op] for t in _template(value, assigned, 1)] or [[("any", r"\w*")]]
+        else:  # a computed string, maybe empty (`"ACTIVATION" + suffix` with suffix "")
+            alts = [[("any", r"\w*")]]
         shapes = [s + a for s in shapes for a in alts][:16]
     return shapes
 
@@ -206,7 +208,7 @@ def _add(parts: list[_Part] | None, literals: set[str], heads: set[str], tails: 
         return
     if parts[0][0] == "lit":  # a head: a literal start, then computed parts
         pattern = "".join(re.escape(text) if kind == "lit" else text for kind, text in parts)
-        if _NAME.match(parts[0][1]) and re.fullmatch(r"[\w\\+d()?:|]*", pattern):
+        if _NAME.match(parts[0][1]) and re.fullmatch(r"[\w\\+*]*", pattern):
             heads.add(pattern)
         return
     rest = parts[1:]  # a computed start: the literal that follows is a tail
