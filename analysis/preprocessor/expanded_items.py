@@ -136,7 +136,8 @@ def blanked(source: bytes, ranges: list[tuple[int, int]]) -> bytes:
     return bytes(data)
 
 
-_OVERLOADABLE_HEAD = re.compile(rb"\boverloadable\b\s*\)\s*\)[^;{}()]*?\b([A-Za-z_]\w*)\s*\(")
+_OVERLOADABLE_HEAD = re.compile(rb"\b(?:__)?overloadable(?:__)?\b\s*\)\s*\)[^;{}()]*?\b([A-Za-z_]\w*)\s*\(")
+_OVERLOADABLE_WORDS = frozenset({"overloadable", "__overloadable__"})  # clang reads both spellings
 
 
 def macro_written_overloads(source: bytes, view: Any) -> frozenset[str]:
@@ -166,7 +167,7 @@ def macro_written_overloads(source: bytes, view: Any) -> frozenset[str]:
         if close is None or close - m.start(1) > _MAX_ITEM_BYTES:
             continue
         expanded = view.expand(tokenize(text[m.start(1):close + 1].decode("utf-8", "replace")), m.start(1))
-        if expanded and any(t.text == "overloadable" for t in expanded):
+        if expanded and any(t.text in _OVERLOADABLE_WORDS for t in expanded):
             words_text = " ".join(t.text for t in expanded).encode()
             out.update(h.group(1).decode() for h in _OVERLOADABLE_HEAD.finditer(words_text))
     return frozenset(out)
@@ -174,4 +175,4 @@ def macro_written_overloads(source: bytes, view: Any) -> frozenset[str]:
 
 def _expands_to_overloadable(view: Any, name: str, source: bytes) -> bool:
     expanded = view.expand(tokenize(name), len(source))
-    return bool(expanded) and any(t.text == "overloadable" for t in expanded)
+    return bool(expanded) and any(t.text in _OVERLOADABLE_WORDS for t in expanded)

@@ -33,11 +33,12 @@ from cllint.analysis.model.types import (
 )
 
 from ..database import current
+from .build_overloads import build_overloads
 from .headers import NO_HEADERS, Headers, Pastes, body_words, closure, pastes_of
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
 # `__attribute__((overloadable)) float f(`, `float __attribute__((overloadable)) f(`: the name.
-_OVERLOADABLE_HEAD = re.compile(rb"\boverloadable\b\s*\)\s*\)[^;{}()]*?\b([A-Za-z_]\w*)\s*\(")
+_OVERLOADABLE_HEAD = re.compile(rb"\b(?:__)?overloadable(?:__)?\b\s*\)\s*\)[^;{}()]*?\b([A-Za-z_]\w*)\s*\(")
 _FACTS_MAX = 32
 # By content (a keystroke in a body builds a new, moved view with the same macros): the words
 # of every macro body are read once per change of directives, not once per keystroke
@@ -127,6 +128,7 @@ class FileFacts:
         a call's overload, and so its type and argument count, is not one declaration's."""
         src = self.model.source
         written = macro_written_overloads(src, self.view)  # through macros: libclc's _CLC_OVERLOAD
+        written |= build_overloads(self)  # through the build's macros (-D, force-included headers)
         if b"overloadable" not in src:
             return written
         return written | frozenset(m.group(1).decode() for m in _OVERLOADABLE_HEAD.finditer(src))

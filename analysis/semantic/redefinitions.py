@@ -10,6 +10,7 @@ from tree_sitter import Node
 
 from cllint.analysis.model import SemanticModel, Symbol, SymbolKind
 
+from .build_overloads import head_unexplained
 from .context import Body, FileFacts, known
 
 
@@ -67,6 +68,8 @@ def check_functions(facts: FileFacts, model: SemanticModel, in_focus, add) -> No
             continue
         if facts.is_macro(name) or facts.head_has_macro(d) or (facts.has_include and name.isupper()):
             continue
+        if head_unexplained(facts, d) or head_unexplained(facts, first_def[name]):  # (the build's attribute)
+            continue
         if _overloads(model, first_def[name], d):
             continue
         if in_focus(d) and _same_arm(facts, prev.start_byte, name_node.start_byte):
@@ -74,7 +77,7 @@ def check_functions(facts: FileFacts, model: SemanticModel, in_focus, add) -> No
                 ((prev.start_byte, prev.end_byte, "previous definition is here"),))
 
 
-_OVERLOADABLE = re.compile(rb"\boverloadable\b")
+_OVERLOADABLE = re.compile(rb"\b(?:__)?overloadable(?:__)?\b")  # clang reads both spellings
 
 
 def _overloads(model: SemanticModel, a: Node, b: Node) -> bool:

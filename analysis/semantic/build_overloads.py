@@ -1,0 +1,73 @@
+"""Overload sets a file's build declares out of sight (issue 29): a built-in library defines one
+name many times (`_CL_OVERLOADABLE char2 convert_char2(uchar2 x)`, one per argument type) with a
+word before the name that the build defines, by `-D` or a force-included header, as
+`__attribute__((overloadable))`. clang stops at such a word unless the build defines it, so a
+name defined twice (in one `#if` arm) behind an unexplained or macro word is an overload set: a
+call picks among its definitions, not the last one read."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tree_sitter import Node
+
+from cllint.analysis.preprocessor.clang19_has import KEYWORDS
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_ATTRIBUTE = re.compile(r"__attribute__\s*\(\(.*?\)\)", re.S)
+_BUILTIN_TYPE = re.compile(r"^(?:u?(?:char|short|int|long)|float|double|half|bool|size_t|ptrdiff_t|u?intptr_t)"
+                           r"(?:2|3|4|8|16)?$")
+_OPAQUE_TYPES = frozenset({"event_t", "sampler_t", "queue_t", "clk_event_t", "ndrange_t", "reserve_id_t",
+                           "uint", "uchar", "ushort", "ulong"})
+
+
+def name_node(definition: Node) -> Node | None:
+    """The identifier a function definition defines (None where the tree does not say)."""
+    d = definition.child_by_field_name("declarator")
+    while d is not None and d.type != "identifier":
+        if d.type in ("function_declarator", "pointer_declarator", "parenthesized_declarator",
+                      "attributed_declarator"):
+            d = d.child_by_field_name("declarator") or (d.named_children[0] if d.named_children else None)
+        else:
+            return None
+    return d
+
+
+def head_unexplained(facts: Any, definition: Node) -> bool:
+    """A word before the function's name that no keyword, built-in type, typedef, tag or header
+    of the file explains (`OVL float f(float x)` built with `-DOVL=...`)."""
+    name = name_node(definition)
+    if name is None:
+        return False
+    model = facts.model
+    head = _ATTRIBUTE.sub(" ", model.source[definition.start_byte:name.start_byte].decode("utf-8", "replace"))
+    for word in _WORD.findall(head):
+        if word in KEYWORDS or word in _OPAQUE_TYPES or _BUILTIN_TYPE.match(word):
+            continue
+        if word in model.typedefs or word in model.tags:
+            continue
+        if facts.headers is not None and facts.has_include and facts.headers.could_declare(word):
+            continue
+        return True
+    return False
+
+
+def build_overloads(facts: Any) -> frozenset[str]:
+    """Names defined more than once in one `#if` arm behind a word the build explains (a macro or
+    an unexplained word): an overload set."""
+    model = facts.model
+    view = facts.view
+    seen: dict[str, list[Node]] = {}
+    for d in model.index.definitions:
+        name = name_node(d)
+        if name is not None:
+            seen.setdefault(model.source[name.start_byte:name.end_byte].decode("utf-8", "replace"), []).append(d)
+    out: set[str] = set()
+    for name, defs in seen.items():
+        if len(defs) < 2 or not any(facts.head_has_macro(d) or head_unexplained(facts, d) for d in defs):
+            continue
+        arms = [view.branch_at(d.start_byte) if view is not None else None for d in defs]
+        if any(arms.count(a) > 1 for a in arms):
+            out.add(name)
+    return frozenset(out)
