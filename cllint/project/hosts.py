@@ -257,24 +257,74 @@ def host_programs(hosts: dict[Path, bytes], stems: Iterable[str]) -> list[HostPr
         text = hosts[path]
         group: list[tuple[str, int]] = []
         last_end = -1
-        for stem, start, end in _kernel_refs(text):
-            if stem not in wanted:
+        joined, stream = True, None  # only `<<`/`+` between the sources; the stream they go into
+        refs = sorted((*_kernel_refs(text), *_symbol_refs(text, wanted)), key=lambda r: r[1])
+        for stem, start, end in refs:
+            if stem not in wanted or start < last_end:
                 continue
             between = text[last_end:start] if last_end >= 0 else b""
-            if group and (b";" in between or len(between) > _MAX_GAP):
-                _close(group, path, text, out)
-                group = []
+            if group and not _continues(between, stream):
+                if b";" in between or len(between) > _MAX_GAP:
+                    _close(group, path, text, out, joined)
+                    group = []
+                else:
+                    joined = joined and _is_join(between)
+            if not group:
+                joined, stream = True, _stream_before(text, start)
             if not group or group[-1][0] != stem:
                 group.append((stem, start))
             last_end = end
-        _close(group, path, text, out)
+        _close(group, path, text, out, joined)
     return out
 
 
-def _close(group: list[tuple[str, int]], path: Path, text: bytes, out: list[HostProgram]) -> None:
+def _close(group: list[tuple[str, int]], path: Path, text: bytes, out: list[HostProgram], joined: bool) -> None:
     stems = tuple(dict.fromkeys(s for s, _ in group))
-    if 2 <= len(stems) <= _MAX_SOURCES:
+    if 2 <= len(stems) and (joined or len(stems) <= _MAX_SOURCES):
         out.append(HostProgram(stems, path, text.count(b"\n", 0, group[0][1]) + 1))
+
+
+# Strings a build generates per source and names for it: LuxCore's CMake step writes
+# `std::string KernelSource_<stem> = "...";` for each kernel file, and the host joins
+# `slg::ocl::KernelSource_light_types << ...` (found by the literal, the stem checked apart).
+_SYMBOL = lazy(rb"(?:[Ss]ource|[Ss]rc)_([A-Za-z_]\w*)")
+_SYMBOL_OWNER = lazy(rb"(?i)kernel|program|cl")  # what the string's name says it holds
+# Between two sources joined into one string or stream: `<<` or `+`, blanks, comments,
+# namespace qualifiers and a conversion's brackets (`std::string(a) + b`).
+_JOIN_GAP = lazy(rb"(?:\s+|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/|<<|\+|\(|\)|[A-Za-z_]\w*[ \t]*::)*")
+_NEXT_STATEMENT = lazy(rb"\s*;(?:\s+|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)*([A-Za-z_]\w*)[ \t]*<<")
+_STREAM = lazy(rb"([A-Za-z_]\w*)[ \t]*<<(?:\s+|//[^\n]*|[A-Za-z_]\w*[ \t]*::)*\Z")
+
+
+def _symbol_refs(text: bytes, wanted: set[str]):  # noqa: ANN202 - yields (stem, start, end)
+    if b"ource_" not in text and b"rc_" not in text:
+        return
+    for m in _SYMBOL.finditer(text):
+        stem = m.group(1).decode(errors="replace")
+        if stem in wanted:
+            start = m.start()
+            while start > 0 and text[start - 1] in _WORD_CHARS:
+                start -= 1
+            if _SYMBOL_OWNER.search(text, start, m.start() + 1):  # not a variable's `src_min`
+                yield stem, start, m.end()
+
+
+def _is_join(between: bytes) -> bool:
+    return (b"<<" in between or b"+" in between) and _JOIN_GAP.fullmatch(between) is not None
+
+
+def _stream_before(text: bytes, at: int) -> bytes | None:
+    """The stream a source is written into (`ss << a`): its name, None if none."""
+    m = _STREAM.search(text[max(0, at - 300):at])
+    return m.group(1) if m else None
+
+
+def _continues(between: bytes, stream: bytes | None) -> bool:
+    """A next statement writing on into the same stream (`ss << a << b; ss << c;`)."""
+    if stream is None:
+        return False
+    m = _NEXT_STATEMENT.match(between)
+    return m is not None and m.group(1) == stream and _JOIN_GAP.fullmatch(between, m.end()) is not None
 
 
 # Each starts with a literal (fast to scan for), the word boundary before it checked apart.
