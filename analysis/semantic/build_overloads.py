@@ -29,6 +29,8 @@ def name_node(definition: Node) -> Node | None:
         if d.type in ("function_declarator", "pointer_declarator", "parenthesized_declarator",
                       "attributed_declarator"):
             d = d.child_by_field_name("declarator") or (d.named_children[0] if d.named_children else None)
+        elif d.type == "macro_declarator":  # `int OVL f(...)`: the grammar's word after the type
+            d = next((c for c in d.named_children if c.type != "macro_modifier"), None)
         else:
             return None
     return d
