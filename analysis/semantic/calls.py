@@ -88,6 +88,10 @@ def check_call(body: Body, call: Node) -> None:
     if sym.kind is SymbolKind.FUNCTION:
         _user_call(body, call, fn, name, args)
     elif sym.kind is SymbolKind.BUILTIN:
+        headers = body.facts.headers
+        if headers is not None and name in headers.functions:
+            return  # the headers or the sources read before define a function of this name:
+            # an overload (or a replacement) of the built-in, which the call may mean
         b = catalogue().function(name)
         if b is not None:
             _builtin_call(body, call, fn, b, args)
