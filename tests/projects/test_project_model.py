@@ -416,11 +416,13 @@ def test_a_program_of_several_strings_some_computed_is_not_read_piece_by_piece(t
 
 def test_include_on_the_command_line_is_read_first(tmp_path: Path) -> None:
     write(tmp_path, {
-        "defs.h": "#define OVERLOADABLE __attribute__((overloadable))\n",
+        "defs.h": "#define OVERLOADABLE __attribute__((overloadable))\n#define SCALE 2.0f\n",
         "lib.cl": "OVERLOADABLE float sq(float x) { return x * x; }\nOVERLOADABLE int sq(int x) { return x * x; }\n"
-                  "__kernel void k(__global float *a) { a[0] = sq(a[1]); }\n",
+                  "__kernel void k(__global float *a) { a[0] = sq(a[1]) * SCALE; }\n",
     })
-    assert codes(check("lib.cl", cwd=tmp_path)) != []  # OVERLOADABLE unknown: not what the build reads
+    # SCALE unknown: not what the build reads (an unknown word before a name that is defined
+    # twice is taken for the build's attribute, so OVERLOADABLE alone says nothing: issue 29)
+    assert codes(check("lib.cl", cwd=tmp_path)) != []
     assert codes(check("--include", "defs.h", "lib.cl", cwd=tmp_path)) == []
     r = check("--include", "nothere.h", "lib.cl", cwd=tmp_path)
     assert r.returncode == 2 and "--include nothere.h: no such file" in r.stderr
