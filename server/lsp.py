@@ -155,6 +155,10 @@ class CllintProtocol(LanguageServerProtocol):
 
 
 PROJECT_WAIT_S = 3.0  # how long the first file of a workspace waits for its project model
+# How long, from the start of its reading, any file of a workspace waits for it: a file judged
+# without its program gets the flood the program explains (PoCL on a loaded machine: 101 CL002,
+# 49 CL301 on the first files opened while its 3.5 s read ran).
+PROJECT_PATIENCE_S = 15.0
 
 
 class CllintServer(LanguageServer):
@@ -183,6 +187,7 @@ class CllintServer(LanguageServer):
         self._projects: dict[Path, Any] = {}  # workspace root -> cllint.project.model.Project
         self._pending_project: dict[Path, Any] = {}  # read in the background, not yet taken
         self._waiting: set[Path] = set()  # roots whose first request waits for the project
+        self._reading: dict[Path, tuple[threading.Event, float]] = {}  # read under way: its end, its start
         self._project_lock = threading.Lock()
         self.compiler = CompilerCheck(self)  # clang in the background (CL099)
         self._kernels: embedded.EmbeddedHost | None = None  # kernels of host buffers, made on first use
@@ -342,6 +347,7 @@ class CllintServer(LanguageServer):
                 self._projects[root] = None
                 done = threading.Event()
                 self._waiting.add(root)
+                self._reading[root] = (done, time.monotonic())
                 threading.Thread(target=self._read_project, args=(root, done), daemon=True,
                                  name="cllint-project").start()
                 # Most workspaces are read in well under this: their first diagnostics come
@@ -350,6 +356,14 @@ class CllintServer(LanguageServer):
                 with self._project_lock:
                     self._waiting.discard(root)
                     self._projects[root] = self._pending_project.pop(root, None)
+            elif self._projects[root] is None and root in self._reading:
+                # A later file while the read goes on waits too, within the patience left.
+                done, started = self._reading[root]
+                if done.wait(max(0.0, PROJECT_PATIENCE_S - (time.monotonic() - started))):
+                    with self._project_lock:
+                        got = self._pending_project.pop(root, None)
+                    if got is not None:
+                        self._projects[root] = got
             return self._projects[root]
         key = path.parent
         if key not in self._projects or self._projects[key] is None:
@@ -370,13 +384,14 @@ class CllintServer(LanguageServer):
         except Exception as exc:  # files are then judged alone, as without the model
             self.window_log_message(types.LogMessageParams(types.MessageType.Warning,
                                                            f"cllint: cannot read the workspace {root}: {exc}"))
+            self._reading.pop(root, None)
             done.set()
             return
         with self._project_lock:
             self._pending_project[root] = project
+            done.set()  # a request waiting (the first, or a later one within the patience) takes it
             if root in self._waiting:
-                done.set()
-                return  # the waiting request takes it
+                return
 
         def ready() -> None:
             with self._project_lock:
