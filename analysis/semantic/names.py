@@ -78,18 +78,16 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
     body_words = cache(lambda: frozenset(body.text(i) for i in identifiers))  # only if a paste asks
     type_words = cache(lambda: _type_words(body))  # only if a parenthesised name asks
     more: dict[tuple[str, str], list[Node]] = {}
+    quiet: dict[str, bool] = {}  # what the name alone decides, asked once per name (`_quiet_name`)
     for ident in identifiers:
         if ident.id in fm.refs:
             continue
         name = body.text(ident)
-        if facts.is_macro(name) or name in body.macro_args or name.startswith("__") or _type_name(body, name):
+        q = quiet.get(name)
+        if q is None:
+            q = quiet[name] = _quiet_name(body, name, body_words)
+        if q:
             continue
-        if facts.header_quiet(name) or (facts.view is not None and _pasted(facts, name, body_words)):
-            continue  # (`GEN(float)` with `T add_##T(...)` defines `add_float`; `ARGS_25(state)` `state0`)
-        if name in HEADER_MACROS or name.startswith(HEADER_PREFIXES):
-            continue
-        if name in declared_by_macros(body.source):
-            continue  # GPUVerify's `DECLARE_UF_BINARY(A, ...)` declares the function A
         role = _use_role(ident)
         if role is None or _on_directive_line(body.source, ident.start_byte):
             continue
@@ -135,6 +133,19 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
             extra += ((rest[_MAX_NOTES].start_byte, rest[_MAX_NOTES].end_byte,
                        f"and {len(rest) - _MAX_NOTES} more uses of '{key[1]}'"),)
         body.add(key[0], ident.start_byte, ident.end_byte, message, tuple(notes) + extra)
+
+
+def _quiet_name(body: Body, name: str, body_words: Callable[[], frozenset[str]]) -> bool:
+    """A name that is never reported in this body, wherever it stands: a macro, a macro's
+    argument, a reserved or type name, one a header or a paste may declare."""
+    facts = body.facts
+    if facts.is_macro(name) or name in body.macro_args or name.startswith("__") or _type_name(body, name):
+        return True
+    if facts.header_quiet(name) or (facts.view is not None and _pasted(facts, name, body_words)):
+        return True  # (`GEN(float)` with `T add_##T(...)` defines `add_float`; `ARGS_25(state)` `state0`)
+    if name in HEADER_MACROS or name.startswith(HEADER_PREFIXES):
+        return True
+    return name in declared_by_macros(body.source)  # GPUVerify's `DECLARE_UF_BINARY(A, ...)` declares A
 
 
 def _cast_shaped(ident: Node) -> bool:
