@@ -264,7 +264,9 @@ def host_programs(hosts: dict[Path, bytes], stems: Iterable[str]) -> list[HostPr
                 continue
             between = text[last_end:start] if last_end >= 0 else b""
             if group and not _continues(between, stream):
-                if b";" in between or len(between) > _MAX_GAP:
+                if b";" in between or len(between) > _MAX_GAP or \
+                        _line_break(between) and path.suffix.lower() != ".py" and \
+                        (_on_directive(text, last_end) or _on_directive(text, start)):
                     _close(group, path, text, out, joined)
                     group = []
                 else:
@@ -276,6 +278,45 @@ def host_programs(hosts: dict[Path, bytes], stems: Iterable[str]) -> list[HostPr
             last_end = end
         _close(group, path, text, out, joined)
     return out
+
+
+def _line_break(between: bytes) -> bool:
+    """Whether a line ends in `between` (a backslash-newline continues the line)."""
+    return between.replace(b"\\\n", b"").find(b"\n") >= 0
+
+
+def _line_start(text: bytes, at: int) -> int:
+    start = at
+    while True:
+        start = text.rfind(b"\n", 0, start) + 1
+        if start < 2 or text[start - 2:start] != b"\\\n":
+            return start
+        start -= 2  # the line continues the one before
+
+
+_OPENS_EXPRESSION = (b"{", b"(", b",", b"+", b"=", b"<<", b"\"")  # a string literal: adjacent ones join
+
+
+def _on_directive(text: bytes, at: int) -> bool:
+    """Whether `at` is on a preprocessor line that is a statement of its own: a `#define P
+    "a.cl"` (Bullet3 names each kernel file on one and builds them apart), or an `#include` of a
+    generated source at file or block level (GEGL's `colors.cl.h`, xmrig's `cryptonight_cl.h`:
+    a string each). An `#include` inside an expression is part of it: CLBlast's `{ #include
+    "level1.opencl" #include "xaxpy.opencl" }` joins two raw strings into one program."""
+    start = _line_start(text, at)
+    line = text[start:at].lstrip(b" \t")
+    if not line.startswith(b"#"):
+        return False
+    if not line[1:].lstrip(b" \t").startswith(b"include"):
+        return True
+    end = start  # the code line before: does it leave an expression open?
+    while end > 0:
+        begin = _line_start(text, end - 1)
+        code = text[begin:end].split(b"//", 1)[0].strip()
+        if code and not code.startswith((b"#", b"/*", b"*")):
+            return not code.endswith(_OPENS_EXPRESSION)
+        end = begin
+    return True
 
 
 def _close(group: list[tuple[str, int]], path: Path, text: bytes, out: list[HostProgram], joined: bool) -> None:
