@@ -457,6 +457,10 @@ class TypeReader:
             if builtin is not None:
                 return builtin
             expansion = self._expand(name, node.start_byte)
+            if expansion and expansion.count("*") == 1:
+                pointer = self._macro_pointer(expansion, acc)
+                if pointer is not None:
+                    return pointer
             if expansion:
                 sub = _Acc()
                 self._words(expansion, sub)
@@ -476,6 +480,27 @@ class TypeReader:
         if k == "macro_type_specifier":
             return Unknown(text(self.source, node))
         return Unknown(text(self.source, node)[:40])
+
+    def _macro_pointer(self, expansion: str, acc: _Acc) -> Type | None:
+        """`#define counter32_t volatile __global int*`: a type macro that is a pointer whose
+        pointee's address space it writes. What precedes the `*` qualifies the pointee (its
+        space is not the declaration's, so `counter32_t n` is no `__global` parameter: CL106);
+        const or volatile after it qualify the pointer (`#define IP int*`: a pointer to the default
+        space, 6.7). None where no type is named."""
+        head, _, tail = expansion.partition("*")
+        sub = _Acc()
+        self._words(head, sub)
+        base = sub.base if sub.base is not None else (_sized(sub.words) if sub.words else None)
+        if base is None:
+            return None
+        after = _Acc()
+        self._words(tail, after)
+        if after.space is not None or after.base is not None or after.words:
+            return None
+        acc.cv |= after.cv
+        acc.storage |= sub.storage
+        return Pointer(base, sub.space or default_pointee_space(self.target), sub.space is not None,
+                       frozenset(sub.cv & {"const", "volatile"}))
 
     def tag(self, name: str) -> Type | None:
         return self._local_tags.get(name) or self.tags.get(name)
