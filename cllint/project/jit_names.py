@@ -149,9 +149,40 @@ def _assignments(text: bytes) -> dict[bytes, list[bytes]]:
     out: dict[bytes, list[bytes]] = {}
     if b'" +' not in text and b'"+' not in text and b'+ "' not in text and b'+"' not in text:
         return out
-    for m in re.finditer(rb'\b([A-Za-z_]\w*)\s*=(?!=)\s*([^;{}]*"[^;{}]*\+[^;{}]*|[^;{}]*\+[^;{}]*"[^;{}]*);', text):
-        out.setdefault(m.group(1), []).append(m.group(2).strip())
+    # Found by the `=` and read around it, each statement within _MAX_VALUE bytes: a pattern
+    # with two unbounded runs backtracked quadratically on MNN's megabytes of generated kernel
+    # strings (0.7 s a file, a minute for its workspace).
+    for m in _EQUALS.finditer(text):
+        at = m.start()
+        if text[at - 1:at] in _NOT_ASSIGNMENT:
+            continue
+        name = _word_ending(text, at)
+        if name is None:
+            continue
+        end = text.find(b";", at + 1, at + 1 + _MAX_VALUE)
+        if end < 0:
+            continue
+        value = text[at + 1:end]
+        if b'"' in value and b"+" in value and b"{" not in value and b"}" not in value:
+            out.setdefault(name, []).append(value.strip())
     return out
+
+
+_EQUALS = re.compile(rb"=(?!=)")
+_NOT_ASSIGNMENT = frozenset((b"=", b"!", b"<", b">", b"+", b"-", b"*", b"/", b"%", b"&", b"|", b"^"))
+_MAX_VALUE = 400  # bytes of an assigned concatenation
+
+
+def _word_ending(text: bytes, at: int) -> bytes | None:
+    """The identifier that ends just before `at` (blanks between), or None."""
+    end = at
+    while end > 0 and text[end - 1] in b" \t":
+        end -= 1
+    start = end
+    while start > 0 and (text[start - 1:start].isalnum() or text[start - 1] == 95):
+        start -= 1
+    word = text[start:end]
+    return word if word and not word[:1].isdigit() else None
 
 
 def _name_argument(text: bytes, args: list[bytes], assigned: dict[bytes, list[bytes]]) -> bytes | None:
