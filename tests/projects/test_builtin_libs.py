@@ -10,44 +10,20 @@ program built that way fails to compile exactly when an error is expected; a lin
 
 from __future__ import annotations
 
-import json
-import shlex
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from labelled_workspaces import build, case_id, cases, expect_lines, expected, reports
 
-FIXTURES = Path(__file__).parent / "fixtures" / "builtin_libs"
-CASES = sorted(p for p in FIXTURES.glob("*/*") if p.is_dir())
+CASES = cases("builtin_libs")
 CLANG = shutil.which("clang-19")
-
-
-def _lines(case: Path) -> list[list[str]]:
-    return [line.split() for line in (case / "EXPECT").read_text().splitlines() if line.strip()]
-
-
-def expected(case: Path) -> list[tuple[str, str, int]]:
-    return sorted((name, code, int(at)) for name, code, at, *_ in _lines(case))
 
 
 def compile_fails(case: Path) -> bool:
     """What clang-19 should say: the build fails when a report not marked `spec` is expected."""
-    return any(len(fields) == 3 for fields in _lines(case))
-
-
-def build(case: Path) -> tuple[list[str], list[str]]:
-    fields = dict(line.split(":", 1) for line in (case / "BUILD").read_text().splitlines() if ":" in line)
-    return shlex.split(fields.get("options", "")), fields.get("sources", "").split()
-
-
-def reports(case: Path) -> list[tuple[str, str, int]]:
-    done = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json",
-                           "--exit-zero", "."], cwd=case, capture_output=True, text=True, timeout=180)
-    assert done.returncode == 0, done.stderr
-    return sorted((Path(r["path"]).name, r["code"], r["line"]) for r in json.loads(done.stdout)
-                  if r["severity"] != "info")
+    return any(len(fields) == 3 for fields in expect_lines(case))
 
 
 def test_both_sets_have_cases() -> None:
@@ -55,7 +31,7 @@ def test_both_sets_have_cases() -> None:
 
 
 @pytest.mark.skipif(CLANG is None, reason="clang-19 labels the cases")
-@pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_the_label_is_clangs(case: Path, tmp_path: Path) -> None:
     options, sources = build(case)
     done = subprocess.run([CLANG, "-x", "cl", "-cl-std=CL3.0", "-target", "spir64", "-fsyntax-only",
@@ -69,7 +45,7 @@ MISSES = {"heldout/missing_semicolon_in_table_still_reported"}
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="held-out miss"))
-                                  if f"{c.parent.name}/{c.name}" in MISSES else c for c in CASES],
-                         ids=lambda p: f"{p.parent.name}/{p.name}")
+                                  if case_id(c) in MISSES else c for c in CASES],
+                         ids=case_id)
 def test_the_reports_are_the_labels(case: Path) -> None:
     assert reports(case) == expected(case)

@@ -9,40 +9,15 @@ were written; its figures are reported apart."""
 
 from __future__ import annotations
 
-import json
-import shlex
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from labelled_workspaces import build, case_id, cases, expected, reports
 
-FIXTURES = Path(__file__).parent / "fixtures" / "host_forms"
-CASES = sorted(p for p in FIXTURES.glob("*/*") if p.is_dir())
+CASES = cases("host_forms")
 CLANG = shutil.which("clang-19")
-
-
-def expected(case: Path) -> list[tuple[str, str, int]]:
-    out = []
-    for line in (case / "EXPECT").read_text().splitlines():
-        if line.strip():
-            name, code, at = line.split()
-            out.append((name, code, int(at)))
-    return sorted(out)
-
-
-def build(case: Path) -> tuple[list[str], list[str]]:
-    fields = dict(line.split(":", 1) for line in (case / "BUILD").read_text().splitlines() if ":" in line)
-    return shlex.split(fields.get("options", "")), fields.get("sources", "").split()
-
-
-def reports(case: Path) -> list[tuple[str, str, int]]:
-    done = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json",
-                           "--exit-zero", "."], cwd=case, capture_output=True, text=True, timeout=180)
-    assert done.returncode == 0, done.stderr
-    return sorted((Path(r["path"]).name, r["code"], r["line"]) for r in json.loads(done.stdout)
-                  if r["severity"] != "info")
 
 
 def test_both_sets_have_cases() -> None:
@@ -50,7 +25,7 @@ def test_both_sets_have_cases() -> None:
 
 
 @pytest.mark.skipif(CLANG is None, reason="clang-19 labels the cases")
-@pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_the_label_is_clangs(case: Path, tmp_path: Path) -> None:
     options, sources = build(case)
     program = tmp_path / "program.cl"
@@ -60,6 +35,6 @@ def test_the_label_is_clangs(case: Path, tmp_path: Path) -> None:
     assert (done.returncode != 0) == bool(expected(case)), done.stderr
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_the_reports_are_the_labels(case: Path) -> None:
     assert reports(case) == expected(case)

@@ -10,38 +10,23 @@ The `heldout/` cases were written with `tune/` and not run while the checks were
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from labelled_workspaces import build_fields, case_id, cases, expected
+from labelled_workspaces import reports as _reports
 
-FIXTURES = Path(__file__).parent / "fixtures" / "joined_builds"
-CASES = sorted(p for p in FIXTURES.glob("*/*") if p.is_dir())
+CASES = cases("joined_builds")
 CLANG = shutil.which("clang-19")
 # CUDA's qualifiers as its headers define them (the label compiles without the CUDA toolkit).
 CUDA_WORDS = ["-D__forceinline__=__attribute__((always_inline))", "-D__noinline__=__attribute__((noinline))",
               "-D__device__=__attribute__((device))", "-D__host__=__attribute__((host))"]
 
 
-def expected(case: Path) -> list[tuple[str, str, int]]:
-    return sorted((name, code, int(at)) for name, code, at in
-                  (line.split() for line in (case / "EXPECT").read_text().splitlines() if line.strip()))
-
-
-def build(case: Path) -> dict[str, str]:
-    return {k.strip(): v.strip() for k, v in (line.split(":", 1) for line in (case / "BUILD").read_text().splitlines()
-                                              if ":" in line)}
-
-
 def reports(case: Path) -> list[tuple[str, str, int]]:
-    done = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json",
-                           "--exit-zero", "."], cwd=case, capture_output=True, text=True, timeout=180)
-    assert done.returncode == 0, done.stderr
-    return sorted((Path(r["path"]).name, r["code"], r["line"]) for r in json.loads(done.stdout)
-                  if r["severity"] != "info" or r["code"] == "CL006")
+    return _reports(case, keep=frozenset({"CL006"}))  # the one note kept: "not OpenCL C"
 
 
 def _clang(case: Path, language: list[str], text: str) -> subprocess.CompletedProcess:
@@ -54,9 +39,9 @@ def test_both_sets_have_cases() -> None:
 
 
 @pytest.mark.skipif(CLANG is None, reason="clang-19 labels the cases")
-@pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_the_label_is_clangs(case: Path) -> None:
-    spec = build(case)
+    spec = build_fields(case)
     text = "".join((case / s).read_text() for s in spec["sources"].split())
     opencl = _clang(case, ["-x", "cl", "-cl-std=CL3.0", "-target", "spir64"], text)
     if spec.get("language") == "cuda":
@@ -68,6 +53,6 @@ def test_the_label_is_clangs(case: Path) -> None:
         assert (opencl.returncode != 0) == bool(expected(case)), opencl.stderr
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_the_reports_are_the_labels(case: Path) -> None:
     assert reports(case) == expected(case)

@@ -1,0 +1,50 @@
+"""The harness of the labelled-workspace tests (issue 29): case folders under
+`fixtures/<set>/{tune,heldout}/<case>`, each a small workspace with `EXPECT` (the reports wanted,
+`file code line` a line, an optional fourth word; empty: none) and `BUILD` (`key: value` lines
+saying how the host or build compiles it), checked as a user runs `cllint check .` in it."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def cases(name: str) -> list[Path]:
+    return sorted(p for p in (FIXTURES / name).glob("*/*") if p.is_dir())
+
+
+def case_id(case: Path) -> str:
+    return f"{case.parent.name}/{case.name}"
+
+
+def expect_lines(case: Path) -> list[list[str]]:
+    return [line.split() for line in (case / "EXPECT").read_text().splitlines() if line.strip()]
+
+
+def expected(case: Path) -> list[tuple[str, str, int]]:
+    return sorted((name, code, int(at)) for name, code, at, *_ in expect_lines(case))
+
+
+def build_fields(case: Path) -> dict[str, str]:
+    return {k.strip(): v.strip() for k, v in (line.split(":", 1) for line in (case / "BUILD").read_text().splitlines()
+                                              if ":" in line)}
+
+
+def build(case: Path) -> tuple[list[str], list[str]]:
+    """The build's options and its sources in order."""
+    fields = build_fields(case)
+    return shlex.split(fields.get("options", "")), fields.get("sources", "").split()
+
+
+def reports(case: Path, keep: frozenset[str] = frozenset()) -> list[tuple[str, str, int]]:
+    """What `cllint check .` reports in the case, notes left out but for the codes in `keep`."""
+    done = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json",
+                           "--exit-zero", "."], cwd=case, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    return sorted((Path(r["path"]).name, r["code"], r["line"]) for r in json.loads(done.stdout)
+                  if r["severity"] != "info" or r["code"] in keep)
