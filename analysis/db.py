@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from tree_sitter import Parser, Point, Tree
+from tree_sitter import Parser, Tree
 
 from cllint.analysis.records import replace
 from cllint.analysis.budget import BUDGET_CODE
@@ -24,7 +24,7 @@ from cllint.analysis.incremental import IncrementalLinter, LintMemo
 from cllint.analysis.lint import LintOptions, lint_tree, suppress_all
 from cllint.analysis.preprocessor.view import program_resolver
 from cllint.analysis.preprocessor.view import build_view
-from cllint.analysis.reparse import reparse_fresh
+from cllint.analysis.reparse import point_at, reparse_fresh
 from cllint.grammar import language
 
 # Resolves `#include` text to (file id, contents); injected by the CLI or server.
@@ -112,11 +112,6 @@ def _shift(r: tuple[int, int], start: int, old_end: int, delta: int) -> tuple[in
     return min(a, start), max(b, old_end) + delta
 
 
-def _point_at(text: bytes, offset: int) -> Point:
-    row = text.count(b"\n", 0, offset)
-    col = offset - (text.rfind(b"\n", 0, offset) + 1)
-    return Point(row, col)
-
 
 class Host:
     def __init__(self, options: LintOptions | None = None, include_resolver: IncludeResolver | None = None,
@@ -189,9 +184,9 @@ class Host:
                 start_byte=e.start,
                 old_end_byte=e.old_end,
                 new_end_byte=new_end,
-                start_point=_point_at(text, e.start),
-                old_end_point=_point_at(text, e.old_end),
-                new_end_point=_point_at(new_text, new_end),
+                start_point=point_at(text, e.start),
+                old_end_point=point_at(text, e.old_end),
+                new_end_point=point_at(new_text, new_end),
             )
             text = new_text
         tree = self._parser.parse(text, edited)

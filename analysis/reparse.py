@@ -38,7 +38,8 @@ def damaged_span(tree: Tree) -> tuple[int, int] | None:
         return bad[0].start_byte, bad[-1].end_byte
 
 
-def _point(text: bytes, offset: int) -> Point:
+def point_at(text: bytes, offset: int) -> Point:
+    """The (row, column in bytes) of `offset` in `text`, as tree-sitter's edits take it."""
     return Point(text.count(b"\n", 0, offset), offset - (text.rfind(b"\n", 0, offset) + 1))
 
 
@@ -51,6 +52,6 @@ def reparse_fresh(parser: Parser, tree: Tree, text: bytes) -> Tree:
     start, end = span
     marked = tree.copy()
     # A zero-length change over the span: its nodes count as changed, so none is reused.
-    marked.edit(start_byte=start, old_end_byte=end, new_end_byte=end, start_point=_point(text, start),
-                old_end_point=_point(text, end), new_end_point=_point(text, end))
+    marked.edit(start_byte=start, old_end_byte=end, new_end_byte=end, start_point=point_at(text, start),
+                old_end_point=point_at(text, end), new_end_point=point_at(text, end))
     return parser.parse(text, marked)

@@ -25,19 +25,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from tree_sitter import Parser, Point, Tree  # noqa: E402
+from tree_sitter import Parser, Tree  # noqa: E402
 
 from corpus import CORPUS, corpus_files, split_of  # noqa: E402
 from edit_fuzzer import EditFuzzer, to_bytes  # noqa: E402
 
-from cllint.analysis.reparse import reparse_fresh  # noqa: E402
+from cllint.analysis.reparse import point_at, reparse_fresh  # noqa: E402
 from cllint.grammar import language  # noqa: E402
 
 STATEMENTS = ["f(a, b);", "int x = y[2] + 1;", "if (x) { y = 1; }", "for (int i = 0; i < n; i++) s += a[i];"]
-
-
-def _point(text: bytes, offset: int) -> Point:
-    return Point(text.count(b"\n", 0, offset), offset - (text.rfind(b"\n", 0, offset) + 1))
 
 
 class Tally:
@@ -62,8 +58,8 @@ class Tally:
 
 def _step(parser: Parser, tree: Tree, text: bytes, start: int, end: int, new: bytes) -> tuple[Tree, bytes]:
     after = text[:start] + new + text[end:]
-    tree.edit(start_byte=start, old_end_byte=end, new_end_byte=start + len(new), start_point=_point(text, start),
-              old_end_point=_point(text, end), new_end_point=_point(after, start + len(new)))
+    tree.edit(start_byte=start, old_end_byte=end, new_end_byte=start + len(new), start_point=point_at(text, start),
+              old_end_point=point_at(text, end), new_end_point=point_at(after, start + len(new)))
     return parser.parse(after, tree), after
 
 

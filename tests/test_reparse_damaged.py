@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-from tree_sitter import Parser, Point, Tree
+from pathlib import Path
+
+from tree_sitter import Parser, Tree
 
 from cllint.analysis.db import Change, Host, TextEdit
-from cllint.analysis.reparse import damaged_span, reparse_fresh
+from cllint.analysis.reparse import damaged_span, point_at, reparse_fresh
 from cllint.grammar import language
 
-REDUCE = b"""// A work-group sum reduction, with the classic bug: work-items past the end
-// return before the barrier that the others then wait at.
-kernel void reduce_sum(global const float *in, global float *out, local float *tile, uint n)
-{
-    uint gid = get_global_id(0);
-    uint lid = get_local_id(0);
-    if (gid >= n)
-        return;
-
-    tile[lid] = in[gid];
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
-"""
+REDUCE = (Path(__file__).resolve().parents[1] / "examples" / "reduce.cl").read_bytes()
 THREE = b"""float f(float x) { return x * 2.0f; }
 
 kernel void k(global float *a) {
@@ -32,17 +22,13 @@ kernel void g(global float *b) { b[0] = 1.0f; }
 """
 
 
-def _point(text: bytes, offset: int) -> Point:
-    return Point(text.count(b"\n", 0, offset), offset - (text.rfind(b"\n", 0, offset) + 1))
-
-
 def _type(parser: Parser, text: bytes, pos: int, typed: bytes):
     """Yields (incremental tree, text) after each character of `typed` inserted at `pos`."""
     tree = parser.parse(text)
     for ch in typed:
         after = text[:pos] + bytes([ch]) + text[pos:]
-        tree.edit(start_byte=pos, old_end_byte=pos, new_end_byte=pos + 1, start_point=_point(text, pos),
-                  old_end_point=_point(text, pos), new_end_point=_point(after, pos + 1))
+        tree.edit(start_byte=pos, old_end_byte=pos, new_end_byte=pos + 1, start_point=point_at(text, pos),
+                  old_end_point=point_at(text, pos), new_end_point=point_at(after, pos + 1))
         tree, text, pos = parser.parse(after, tree), after, pos + 1
         yield tree, text
 
