@@ -723,8 +723,7 @@ class _Kernel(HelperCalls):
                 if n.type == "identifier":
                     v = ev.names.var(n)
                     if v is None:
-                        for _, arg in _GRID_WORD.findall(self.expander.text_of(n, n.start_byte) or ""):
-                            out |= {int(arg)} if arg in ("0", "1", "2") else {0, 1, 2}
+                        out |= _grid_dims(self.expander.text_of(n, n.start_byte))
                         continue
                     bound = getattr(ev, "params", {}).get(v.key) if v.param_index is not None else None
                     if bound is not None:
@@ -1023,9 +1022,7 @@ class _Kernel(HelperCalls):
                     continue
                 v = ev.names.var(n) if n.type == "identifier" else None
                 if v is None:
-                    text = self.expander.text_of(n, n.start_byte)
-                    for _, arg in _GRID_WORD.findall(text or ""):
-                        out |= {int(arg)} if arg in ("0", "1", "2") else {0, 1, 2}
+                    out |= _grid_dims(self.expander.text_of(n, n.start_byte))
                     continue
                 bound = getattr(ev, "params", {}).get(v.key) if v.param_index is not None else None
                 if bound is not None:
@@ -1138,6 +1135,15 @@ class _Kernel(HelperCalls):
         line = self.source.rfind(b"\n", 0, stmt.start_byte) + 1
         indent = self.source[line:stmt.start_byte].decode("utf-8", "replace")
         return (stmt.start_byte, indent) if not indent.strip() else None
+
+
+def _grid_dims(text: str | None) -> set[int]:
+    """The dimensions whose group or global id `text` (a name's macro expansion) asks for; all
+    three for a dimension it does not write as a constant."""
+    out: set[int] = set()
+    for _, arg in _GRID_WORD.findall(text or ""):
+        out |= {int(arg)} if arg in ("0", "1", "2") else {0, 1, 2}
+    return out
 
 
 def _part_text(acc: Access) -> str:
