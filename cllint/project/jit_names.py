@@ -156,8 +156,8 @@ def _assignments(text: bytes) -> dict[bytes, list[bytes]]:
         at = m.start()
         if text[at - 1:at] in _NOT_ASSIGNMENT:
             continue
-        name = _word_ending(text, at)
-        if name is None:
+        name = _word_before(text, at)
+        if not name or name[:1].isdigit():
             continue
         end = text.find(b";", at + 1, at + 1 + _MAX_VALUE)
         if end < 0:
@@ -172,17 +172,6 @@ _EQUALS = re.compile(rb"=(?!=)")
 _NOT_ASSIGNMENT = frozenset((b"=", b"!", b"<", b">", b"+", b"-", b"*", b"/", b"%", b"&", b"|", b"^"))
 _MAX_VALUE = 400  # bytes of an assigned concatenation
 
-
-def _word_ending(text: bytes, at: int) -> bytes | None:
-    """The identifier that ends just before `at` (blanks between), or None."""
-    end = at
-    while end > 0 and text[end - 1] in b" \t":
-        end -= 1
-    start = end
-    while start > 0 and (text[start - 1:start].isalnum() or text[start - 1] == 95):
-        start -= 1
-    word = text[start:end]
-    return word if word and not word[:1].isdigit() else None
 
 
 def _name_argument(text: bytes, args: list[bytes], assigned: dict[bytes, list[bytes]]) -> bytes | None:
