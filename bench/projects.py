@@ -11,12 +11,13 @@ list ordered by sha256("projects:<name>"), *tune* otherwise (`split_of`). Work c
 tune projects only; the validate ones are scored once at the end. A second held-out set,
 *validate2* (`HELD_OUT_2`, added in session 11 after the first third had been scored), is
 likewise scored once: its "before" at the session's start, its "after" at the end; and so is
-*validate3* (`HELD_OUT_3`, session 12).
+*validate3* (`HELD_OUT_3`, session 12), and *validate4* (`HELD_OUT_4`, session 13).
 
     .venv/bin/python bench/projects.py                   # tune projects, a table
     .venv/bin/python bench/projects.py --split validate  # the held-out third, once
     .venv/bin/python bench/projects.py --split validate2 # the second held-out set, once
     .venv/bin/python bench/projects.py --split validate3 # the third, once
+    .venv/bin/python bench/projects.py --split validate4 # the fourth, once
     .venv/bin/python bench/projects.py --codes           # also the reports per code
     .venv/bin/python bench/projects.py --show CODE       # every report of CODE (tune only)
     .venv/bin/python bench/projects.py --server          # every file opened in the server too
@@ -109,6 +110,22 @@ TUNE_ADDED: dict[str, tuple[str, str]] = {
 }
 PROJECTS.update(TUNE_ADDED)
 
+# Added in session 13 (the snapshots' newest commits when fetched), split by hash before any
+# report was read: half held out as *validate4*, half join the tune projects (`_held_4`).
+HELD_OUT_4: dict[str, tuple[str, str]] = {
+    "bfgminer": ("luke-jr/bfgminer", "866fd36f3a77d181805b899d5d306bd87b01f704"),
+    "cloverleaf": ("UK-MAC/CloverLeaf_OpenCL", "6cb745d2f333ebfd4e146d7f70bb8e2ad60cda9c"),
+    "cltorch": ("hughperkins/cltorch", "3b47f53f36e9c752620672213203fec22d86bc20"),
+    "fast": ("smistad/FAST", "0c9f2bde97ab3c77c6ea3d9c7ecb281970a17dc9"),
+    "gromacs": ("gromacs/gromacs", "b1a82ec1956eb9658d33f3ec6f3adfdbb6b53a7b"),
+    "katago": ("lightvector/KataGo", "6a1fc5de9fc253723ac475a0683bf0b9d9b7bd19"),
+    "leela-zero": ("leela-zero/leela-zero", "3ee6d20d0b36ae26120331c610926359cc5837de"),
+    "onednn": ("oneapi-src/oneDNN", "515bfba68c0254e23c876d4c1a7cc26c2d4b690b"),
+    "opencl-caffe": ("amd/OpenCL-caffe", "638543108517265366c18ae5821f3096cf5cf34a"),
+    "paddle-lite": ("PaddlePaddle/Paddle-Lite", "3d329c954c82d3e189e2d3ab35a5558d35e7202a"),
+}
+PROJECTS.update(HELD_OUT_4)
+
 
 def _rank(name: str) -> str:
     return hashlib.sha256(f"projects:{name}".encode()).hexdigest()
@@ -119,14 +136,22 @@ def _held_3(name: str) -> bool:
     return name in ordered[: (len(ordered) + 1) // 2]
 
 
+def _held_4(name: str) -> bool:
+    ordered = sorted(HELD_OUT_4, key=lambda n: hashlib.sha256(f"projects4:{n}".encode()).hexdigest())
+    return name in ordered[: len(ordered) // 2]
+
+
 def split_of(name: str) -> str:
     if name in HELD_OUT_2:
         return "validate2"
     if name in HELD_OUT_3:
         return "validate3" if _held_3(name) else "tune"
+    if name in HELD_OUT_4:
+        return "validate4" if _held_4(name) else "tune"
     if name in TUNE_ADDED:
         return "tune"
-    ordered = sorted((n for n in PROJECTS if n not in HELD_OUT_2 and n not in HELD_OUT_3 and n not in TUNE_ADDED),
+    ordered = sorted((n for n in PROJECTS
+                      if n not in HELD_OUT_2 and n not in HELD_OUT_3 and n not in HELD_OUT_4 and n not in TUNE_ADDED),
                      key=_rank)
     held = ordered[: len(ordered) // VALIDATE_SHARE]
     return "validate" if name in held else "tune"
@@ -266,7 +291,7 @@ def run_server(root: Path, cllint: str, limit: int, batch: int = 40, quiet_s: fl
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "all"], default="tune")
+    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "all"], default="tune")
     ap.add_argument("--project", action="append", help="only these projects")
     ap.add_argument("--codes", action="store_true", help="reports per code, per project")
     ap.add_argument("--show", metavar="CODE", help="print every report of this code (tune projects only)")
