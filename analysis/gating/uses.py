@@ -460,6 +460,9 @@ class _Collector:
                 need = ()
         elif "constant" in spaces or "typedef" in storage or "extern" in storage:
             return
+        elif self.text(n.child_by_field_name("type") or n).strip() == "sampler_t":
+            return  # a program-scope sampler is a constant (spec 6.15.14.1), never a global
+
         for d in n.children_by_field_name("declarator"):
             inner = d
             while inner is not None and inner.type in ("init_declarator", "pointer_declarator", "array_declarator",
