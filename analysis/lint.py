@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 class LintOptions:
     __slots__ = ("target", "select", "ignore", "extend_select", "defines", "include_paths", "mode", "std",
                  "preview", "budget", "prelude", "options_known", "host_macros", "host_features",
-                 "program_note")
+                 "program_note", "one_group_kernels")
     target: Target
     select: tuple[str, ...] | None
     ignore: tuple[str, ...]
@@ -57,10 +57,13 @@ class LintOptions:
     host_features: tuple[str, ...]
     # CL007's note when the prelude was inferred (message, start, end in the file).
     program_note: tuple[str, int, int] | None
+    # Kernels every launch of which the workspace's host code shows is one work-group (global
+    # size == local size; cllint/project/launches.py): no race between work-groups in them.
+    one_group_kernels: tuple[str, ...]
 
     __match_args__ = ("target", "select", "ignore", "extend_select", "defines", "include_paths", "mode",
                       "std", "preview", "budget", "prelude", "options_known", "host_macros", "host_features",
-                      "program_note")
+                      "program_note", "one_group_kernels")
 
     def __init__(
         self,
@@ -79,6 +82,7 @@ class LintOptions:
         host_macros: tuple[str, ...] = (),
         host_features: tuple[str, ...] = (),
         program_note: tuple[str, int, int] | None = None,
+        one_group_kernels: tuple[str, ...] = (),
     ) -> None:
         self.target = Target.preset("CL1.2") if target is None else target
         self.select = select
@@ -95,6 +99,7 @@ class LintOptions:
         self.host_macros = host_macros
         self.host_features = host_features
         self.program_note = program_note
+        self.one_group_kernels = one_group_kernels
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"target={self.target!r}, " f"select={self.select!r}, "
@@ -103,23 +108,26 @@ class LintOptions:
                 f"mode={self.mode!r}, " f"std={self.std!r}, " f"preview={self.preview!r}, "
                 f"budget={self.budget!r}, " f"prelude={self.prelude!r}, "
                 f"options_known={self.options_known!r}, " f"host_macros={self.host_macros!r}, "
-                f"host_features={self.host_features!r}, " f"program_note={self.program_note!r})")
+                f"host_features={self.host_features!r}, " f"program_note={self.program_note!r}, "
+                f"one_group_kernels={self.one_group_kernels!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.target, self.select, self.ignore, self.extend_select, self.defines, self.include_paths,
                 self.mode, self.std, self.preview, self.budget, self.prelude, self.options_known,
-                self.host_macros, self.host_features, self.program_note)
+                self.host_macros, self.host_features, self.program_note, self.one_group_kernels)
         theirs = (other.target, other.select, other.ignore, other.extend_select, other.defines,
                   other.include_paths, other.mode, other.std, other.preview, other.budget, other.prelude,
-                  other.options_known, other.host_macros, other.host_features, other.program_note)
+                  other.options_known, other.host_macros, other.host_features, other.program_note,
+                  other.one_group_kernels)
         return mine == theirs
 
     def __hash__(self) -> int:
         return hash((self.target, self.select, self.ignore, self.extend_select, self.defines,
                      self.include_paths, self.mode, self.std, self.preview, self.budget, self.prelude,
-                     self.options_known, self.host_macros, self.host_features, self.program_note))
+                     self.options_known, self.host_macros, self.host_features, self.program_note,
+                     self.one_group_kernels))
 
     def rules(self) -> list[type[Rule]]:
         # Asked twice per keystroke (rules, then suppressions): the registry is fixed once
@@ -210,7 +218,8 @@ def lint_tree(
         preprocessor=preprocessor, model=model,
         options={"mode": options.mode, "std": options.std if options.mode == "portability" else None,
                  "preview": options.preview, "named": _named(options), "focus": focus, "edited": edited, "program_note": options.program_note,
-                 "host_features": frozenset(options.host_features)},
+                 "host_features": frozenset(options.host_features),
+                 "one_group_kernels": frozenset(options.one_group_kernels)},
     )
     local_ctx = None
     if local_focus is not None and local_focus != focus:

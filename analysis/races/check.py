@@ -132,7 +132,9 @@ def _text(node: Node | None, limit: int = 40) -> str:
 
 
 def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None = None, file: str = "",
-                  view: Any = None, portable: Any = None) -> list[Race]:
+                  view: Any = None, portable: Any = None, one_group: frozenset[str] = frozenset()) -> list[Race]:
+    """`one_group`: kernels every launch of which is known to be one work-group (the host's,
+    through `LintOptions.one_group_kernels`): no race between work-groups is looked for in them."""
     if b"local" not in source and b"global" not in source:
         return []
     fa = file_analysis(tree, source, file, view, portable)
@@ -149,7 +151,7 @@ def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None
         if not may_share(source, func.start_byte, func.end_byte) or not may_write(func, fa.functions):
             continue  # no shared memory declared, or none written: no race, no CFG or dataflow built
         try:
-            out.extend(_Kernel(fa, name, view, source, live, helpers).races())
+            out.extend(_Kernel(fa, name, view, source, live, helpers, name in one_group).races())
         except RecursionError:
             continue
     out.sort(key=lambda r: (r.start, r.code))
@@ -158,8 +160,9 @@ def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None
 
 class _Kernel(HelperCalls):
     def __init__(self, fa: _FileAnalysis, name: str, view: Any, source: bytes, live: tuple = (),
-                 helpers: dict[str, tuple | None] | None = None) -> None:
+                 helpers: dict[str, tuple | None] | None = None, launched_one_group: bool = False) -> None:
         self.source = source
+        self.launched_one_group = launched_one_group  # the host launches it as one work-group only
         self.fa, self.name = fa, name
         self.file_live = live
         self.helpers = {} if helpers is None else helpers
@@ -407,7 +410,8 @@ class _Kernel(HelperCalls):
             self.size = self.sizes[0]
         used: set[int] = set()
         found: list[Race] = []
-        one_group = one_work_group(self.source, self.name)  # its launches are one work-group each
+        # its launches are one work-group each (the host's, or a piglit header's)
+        one_group = self.launched_one_group or one_work_group(self.source, self.name)
         for group in by_base.values():
             if len(group) > MAX_ACCESSES or not any(a.write for a in group):
                 continue

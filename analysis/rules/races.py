@@ -21,7 +21,8 @@ def _races(ctx: RuleContext) -> list[Race]:
 def _analysed(ctx: RuleContext) -> list[Race]:
     portable = ctx.target.predefined_macros() if ctx.options.get("mode", "portability") == "portability" else None
     try:
-        return analyse_races(ctx.tree, ctx.source, ctx.focus, ctx.file, ctx.preprocessor, portable)
+        return analyse_races(ctx.tree, ctx.source, ctx.focus, ctx.file, ctx.preprocessor, portable,
+                             ctx.options.get("one_group_kernels", frozenset()))
     except RecursionError:  # pathological nesting: stay silent rather than fail the file
         return []
 
@@ -169,6 +170,15 @@ class GlobalMemoryRace(_RaceRule):
     Work-groups are paired with their neighbours along the dimensions those indices,
     guards and values follow (`get_global_id(0)`: along 0), and with the work-group an
     index of ids wraps onto (`p[gid & 31]`: 32 work-items on).
+
+    A kernel launched as a single work-group has no races between work-groups, and none
+    is looked for in it: where every launch the workspace's host code makes of it has a
+    global size equal to its local size (C's `clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &n,
+    ...)`, or two size arrays defined by equal literals; `clEnqueueTask`; C++'s
+    `enqueueNDRangeKernel(k, offset, cl::NDRange(n), cl::NDRange(n))`; pyopencl's
+    `prg.k(queue, (n,), (n,), ...)`), or a piglit test header declares only such launches.
+    A launch whose local size is left to the implementation (`NULL`, `None`) is several
+    work-groups, and one whose kernel the host code does not name keeps every C kernel checked.
 
     Slices: a kernel argument (or a value derived from one: `step /= sizeof(*d)`, `pitch
     / 4`) used as a stride, `d + step * get_group_id(0)`, is taken to be at least as wide

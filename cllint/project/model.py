@@ -11,6 +11,7 @@ folders the build passes that nothing configured. Every file's facts are cached 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -23,6 +24,7 @@ from .jit_names import NO_FAMILIES, HostNameFamilies, host_name_families
 from .build_lists import colocated_dirs, concatenated_programs, included_programs, listed_groups
 from .include_dirs import by_name, inferred_dirs, pyopencl_include_dir
 from .index import FileIndex, index_source
+from .launches import one_group_kernels
 from .workspace import fragments
 
 if TYPE_CHECKING:
@@ -37,14 +39,15 @@ MAX_FILES = 200_000  # a workspace past this is not walked further
 class ProgramContext:
     """What a file's program adds to its options."""
 
-    __slots__ = ("prelude", "note", "host_macros", "include_dirs", "host_features")
+    __slots__ = ("prelude", "note", "host_macros", "include_dirs", "host_features", "one_group_kernels")
     prelude: tuple[str, ...]
     note: tuple[str, int, int] | None
     host_macros: tuple[str, ...]
     include_dirs: tuple[str, ...]
     host_features: tuple[str, ...]  # extensions and features the host checks before building
+    one_group_kernels: tuple[str, ...]  # the file's kernels the host launches as one work-group only
 
-    __match_args__ = ("prelude", "note", "host_macros", "include_dirs", "host_features")
+    __match_args__ = ("prelude", "note", "host_macros", "include_dirs", "host_features", "one_group_kernels")
 
     def __init__(
         self,
@@ -53,27 +56,32 @@ class ProgramContext:
         host_macros: tuple[str, ...] = (),
         include_dirs: tuple[str, ...] = (),
         host_features: tuple[str, ...] = (),
+        one_group_kernels: tuple[str, ...] = (),
     ) -> None:
         self.prelude = prelude
         self.note = note
         self.host_macros = host_macros
         self.include_dirs = include_dirs
         self.host_features = host_features
+        self.one_group_kernels = one_group_kernels
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"prelude={self.prelude!r}, " f"note={self.note!r}, "
                 f"host_macros={self.host_macros!r}, " f"include_dirs={self.include_dirs!r}, "
-                f"host_features={self.host_features!r})")
+                f"host_features={self.host_features!r}, " f"one_group_kernels={self.one_group_kernels!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        mine = (self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features)
-        theirs = (other.prelude, other.note, other.host_macros, other.include_dirs, other.host_features)
+        mine = (self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features,
+                self.one_group_kernels)
+        theirs = (other.prelude, other.note, other.host_macros, other.include_dirs, other.host_features,
+                  other.one_group_kernels)
         return mine == theirs
 
     def __hash__(self) -> int:
-        return hash((self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features))
+        return hash((self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features,
+                     self.one_group_kernels))
 
     def apply(self, options: LintOptions) -> LintOptions:
         if self == NO_CONTEXT:
@@ -82,7 +90,8 @@ class ProgramContext:
                        program_note=self.note or options.program_note,
                        host_macros=(*options.host_macros, *self.host_macros),
                        include_paths=(*options.include_paths, *self.include_dirs),
-                       host_features=(*options.host_features, *self.host_features))
+                       host_features=(*options.host_features, *self.host_features),
+                       one_group_kernels=(*options.one_group_kernels, *self.one_group_kernels))
 
 
 NO_CONTEXT = ProgramContext()
@@ -103,9 +112,10 @@ class _Derived:
     macro_counts: dict[str, int] | None  # macro -> sources defining it, once indexed
     included: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]  # includers' programs (build_lists.py)
     families: HostNameFamilies  # names the host's JIT-constant makers compose (jit_names.py)
+    one_group: frozenset[str]  # kernels every host launch of which is one work-group (launches.py)
 
     __match_args__ = ("sources", "indexed", "dirs", "host_macros", "host_features", "computed", "joined",
-                      "fragments", "macro_counts", "included", "families")
+                      "fragments", "macro_counts", "included", "families", "one_group")
 
     def __init__(
         self,
@@ -120,6 +130,7 @@ class _Derived:
         macro_counts: dict[str, int] | None = None,
         included: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]] | None = None,
         families: HostNameFamilies = NO_FAMILIES,
+        one_group: frozenset[str] = frozenset(),
     ) -> None:
         self.sources = sources
         self.indexed = indexed
@@ -132,6 +143,7 @@ class _Derived:
         self.macro_counts = macro_counts
         self.included = {} if included is None else included
         self.families = families
+        self.one_group = one_group
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"sources={self.sources!r}, " f"indexed={self.indexed!r}, "
@@ -139,16 +151,16 @@ class _Derived:
                 f"host_features={self.host_features!r}, " f"computed={self.computed!r}, "
                 f"joined={self.joined!r}, " f"fragments={self.fragments!r}, "
                 f"macro_counts={self.macro_counts!r}, " f"included={self.included!r}, "
-                f"families={self.families!r})")
+                f"families={self.families!r}, " f"one_group={self.one_group!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.sources, self.indexed, self.dirs, self.host_macros, self.host_features, self.computed,
-                self.joined, self.fragments, self.macro_counts, self.included, self.families)
+                self.joined, self.fragments, self.macro_counts, self.included, self.families, self.one_group)
         theirs = (other.sources, other.indexed, other.dirs, other.host_macros, other.host_features,
                   other.computed, other.joined, other.fragments, other.macro_counts, other.included,
-                  other.families)
+                  other.families, other.one_group)
         return mine == theirs
 
     __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
@@ -247,6 +259,7 @@ class Project:
                     **_joined_by_hosts(host_programs(hosts, stems), sources)},
             included=included_programs(sources, dirs),
             families=families,
+            one_group=one_group_kernels(hosts, _defined_functions(sources.values())),
         )
         return self._derived
 
@@ -302,12 +315,28 @@ class Project:
                 # names the host's makers compose (`INPUT0_SIZE_X`), those the file uses
                 composed = d.families.words_in(d.sources[path])
                 macros = (*d.host_macros, *composed, *shared, *(("*",) if path.stem in d.computed else ()))
-                ctx = ProgramContext(prelude, note, macros, d.dirs.get(path, ()), d.host_features)
+                ctx = ProgramContext(prelude, note, macros, d.dirs.get(path, ()), d.host_features,
+                                     _defined_in(d.one_group, d.sources[path]))
             out[path] = NO_CONTEXT if ctx == NO_CONTEXT else ctx
         return out
 
     def context(self, path: Path) -> ProgramContext:
         return self.contexts([path])[Path(path).resolve()]
+
+
+_DEFINED = re.compile(rb"\bvoid\s+([A-Za-z_]\w*)\s*\(")
+
+
+def _defined_functions(sources: Iterable[bytes]) -> set[str]:
+    """Names of the `void` functions the sources define or declare: the kernels among them."""
+    return {m.group(1).decode() for data in sources if b"kernel" in data for m in _DEFINED.finditer(data)}
+
+
+def _defined_in(names: frozenset[str], data: bytes) -> tuple[str, ...]:
+    """The names among `names` that the file defines as a `void` function."""
+    if not names:
+        return ()
+    return tuple(sorted(n for n in names if re.search(rb"\bvoid\s+" + re.escape(n.encode()) + rb"\s*\(", data)))
 
 
 INDEX_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "cllint" / "index"

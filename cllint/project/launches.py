@@ -1,0 +1,152 @@
+"""Kernels the workspace's host code launches as a single work-group (issue 31, round 5).
+
+A launch whose global size equals its local size in every dimension runs one work-group, and
+two work-groups never run at once: no race between work-groups (CL211) can happen in a kernel
+every launch of which is such (the race check reads the names through `LintOptions`, as it reads
+piglit's launch headers, analysis/races/launches.py). Read here:
+
+- C: `k = clCreateKernel(program, "name", ...)` then `clEnqueueNDRangeKernel(queue, k, dims,
+  offset, global, local, ...)` with one expression for both sizes (`&n, &n`, `sizes, sizes`) or
+  two names each defined once, in the file, by equal literals (`size_t g = 64, l = 64;`, `size_t
+  gws[2] = {8, 8}; size_t lws[2] = {8, 8};`); `clEnqueueTask(queue, k, ...)` is one work-item;
+- C++: `cl::Kernel k(program, "name")` then `queue.enqueueNDRangeKernel(k, offset, global,
+  local)` with one expression twice (`cl::NDRange(64), cl::NDRange(64)`);
+- pyopencl: `prg.name(queue, global, local, ...)` with one expression twice (`(n,), (n,)`), for
+  the names of kernels the workspace's sources define.
+
+A name counts only with a launch read as one work-group and none read otherwise (a local size
+left to the implementation, `NULL` or `None`, is several). A launch whose kernel cannot be told
+(an array of kernels, a helper's parameter) and is not one work-group voids every C and C++
+name, and a pyopencl kernel taken as a value (`knl = prg.name`) or launched through
+`enqueue_nd_range_kernel` voids its name: precision first, as the launch may be any of them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from cllint.analysis.lazy_re import lazy
+
+from .hosts import HOST_NAMES, _arguments
+
+_C_CREATE = lazy(rb"([A-Za-z_]\w*)\s*=\s*clCreateKernel\s*\(")
+_CPP_CREATE = lazy(rb"cl::Kernel\s+([A-Za-z_]\w*)\s*[({]\s*[^,;(){}]+,\s*\"([A-Za-z_]\w*)\"|"
+                   rb"([A-Za-z_]\w*)\s*=\s*cl::Kernel\s*\(\s*[^,;()]+,\s*\"([A-Za-z_]\w*)\"")
+_C_LAUNCH = lazy(rb"\bclEnqueueNDRangeKernel\s*\(")
+_C_TASK = lazy(rb"\bclEnqueueTask\s*\(")
+_CPP_LAUNCH = lazy(rb"(?:\.|->)\s*enqueueNDRangeKernel\s*\(")
+_PY_VALUE_LAUNCH = lazy(rb"\benqueue_nd_range_kernel\s*\(")
+_STRING = lazy(rb"\A\"([A-Za-z_]\w*)\"\Z")
+_WORD = lazy(rb"\A&?\s*([A-Za-z_]\w*)\Z")
+_NOTHING = frozenset({b"NULL", b"0", b"nullptr", b"None", b"cl::NullRange", b"NullRange", b"(size_t*)NULL"})
+
+
+def one_group_kernels(hosts: dict[Path, bytes], kernels: Iterable[str]) -> frozenset[str]:
+    """Names of kernels every launch of which the host code shows is one work-group."""
+    one: set[str] = set()
+    many: set[str] = set()
+    void_c = False
+    wanted = set(kernels)
+    for path, text in hosts.items():
+        if path.name in HOST_NAMES or path.suffix.lower() == ".cmake":
+            continue
+        if path.suffix == ".py":
+            _python(text, wanted, one, many)
+        elif b"clEnqueue" in text or b"enqueueNDRangeKernel" in text:
+            void_c |= _c_family(text, one, many)
+    if void_c:
+        many |= one  # (python names too: a C launch of unknown kernel may be any of them)
+    return frozenset(one - many)
+
+
+def _c_family(text: bytes, one: set[str], many: set[str]) -> bool:
+    """C and C++ launches into `one` and `many`; True when a launch of a kernel not told is
+    not one work-group."""
+    names: dict[bytes, set[str]] = {}
+    for m in _C_CREATE.finditer(text):
+        args = _arguments(text, m.end())
+        got = _STRING.match(args[1]) if len(args) > 1 else None
+        names.setdefault(m.group(1), set()).add(got.group(1).decode() if got else "")
+    for m in _CPP_CREATE.finditer(text):
+        var, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        names.setdefault(var, set()).add(name.decode())
+    unknown = False
+    launches = [(m.end(), 1, 4, 5) for m in _C_LAUNCH.finditer(text)]
+    launches += [(m.end(), 0, 2, 3) for m in _CPP_LAUNCH.finditer(text)]
+    launches += [(m.end(), 1, -1, -1) for m in _C_TASK.finditer(text)]
+    for at, k, g, loc in launches:
+        args = _arguments(text, at)
+        if len(args) <= max(k, loc):
+            unknown |= loc >= 0  # (a C++ launch with its local size left out: several)
+            continue
+        single = g < 0 or _same_size(text, args[g], args[loc])
+        var = _WORD.match(args[k])
+        told = names.get(var.group(1), set()) if var else set()
+        if not told or "" in told:
+            unknown |= not single
+        elif single and len(told) == 1:
+            one |= told
+        else:
+            many |= told
+    return unknown
+
+
+def _same_size(text: bytes, g: bytes, loc: bytes) -> bool:
+    """Whether two size arguments are one expression, or two names each defined once in the
+    file by equal literals."""
+    g, loc = b"".join(g.split()), b"".join(loc.split())
+    if loc in _NOTHING or g in _NOTHING:
+        return False
+    if g == loc:
+        return True
+    a, b = _WORD.match(g), _WORD.match(loc)
+    if a is None or b is None:
+        return False
+    va, vb = _literal(text, a.group(1)), _literal(text, b.group(1))
+    return va is not None and va == vb
+
+
+def _literal(text: bytes, name: bytes) -> tuple[int, ...] | None:
+    """The value of a name the file defines once, by integer literals (`n = 64`, `s[2] =
+    {8, 8}`), and changes nowhere else: no other assignment (`n = ...`, `s[0] = ...`, `n *= 2`,
+    `++n`), and its address passed to no call but a launch (`clGetKernelWorkGroupInfo(...,
+    &n, ...)` writes it)."""
+    n = re.escape(name)
+    assigned = rb"\s*(?:\[[^\]\n]*\]\s*)*(?:=(?!=)|\+=|-=|\*=|/=|<<=|>>=|\+\+)\s*(\{[^}]*\}|[^;,]*)"
+    defs = re.findall(rb"\b" + n + assigned, text)
+    if len(defs) != 1 or re.search(rb"\+\+\s*" + n + rb"\b|--\s*" + n + rb"\b", text):
+        return None
+    for m in re.finditer(rb"&\s*" + n + rb"\b", text):
+        statement = text[max(text.rfind(b";", 0, m.start()), text.rfind(b"{", 0, m.start()),
+                             text.rfind(b"}", 0, m.start())) + 1:m.start()]
+        if b"clEnqueueNDRangeKernel" not in statement:
+            return None
+    value = defs[0].strip().strip(b"{}").strip()
+    nums = [x.strip().rstrip(b"uUlL") for x in value.split(b",") if x.strip()]
+    if not nums or not all(x.isdigit() for x in nums):
+        return None
+    return tuple(int(x) for x in nums)
+
+
+def _python(text: bytes, kernels: set[str], one: set[str], many: set[str]) -> None:
+    """pyopencl's `prg.name(queue, global, local, ...)` for the workspace's kernel names."""
+    if not kernels or b"." not in text:
+        return
+    for m in re.finditer(rb"\.\s*([A-Za-z_]\w*)\b(\s*\(?)", text):
+        name = m.group(1).decode()
+        if name not in kernels:
+            continue
+        if not m.group(2).strip():
+            many.add(name)  # the kernel as a value: launched where it is not told
+            continue
+        args = _arguments(text, m.end())
+        if len(args) < 3:
+            many.add(name)
+        elif _same_size(text, args[1], args[2]):
+            one.add(name)
+        else:
+            many.add(name)
+    if _PY_VALUE_LAUNCH.search(text):
+        many |= {k for k in kernels if k.encode() in text}
