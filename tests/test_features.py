@@ -130,7 +130,7 @@ def test_depth_image_type_from_2_0_or_with_the_extension() -> None:
         "type 'image2d_depth_t' needs extension 'cl_khr_depth_images' or feature '__opencl_c_images' "
         "and OpenCL C 2.0 or newer, which target 'CL1.2' does not provide")
     assert d.fix is not None and d.fix.title == (
-        "Wrap in '#if defined(cl_khr_depth_images) || (defined(__opencl_c_images) && __OPENCL_C_VERSION__ >= 200)'")
+        "Wrap in '#if defined(cl_khr_depth_images) || (defined(__IMAGE_SUPPORT__) && __OPENCL_C_VERSION__ >= 200)'")
     assert lint(src, "CL2.0") == []
     ctx = RuleContext(file="t.cl", source=src, tree=parse(src),
                       target=Target.preset("CL3.0").apply_overrides("+__opencl_c_images"), options={"mode": "target"})
@@ -141,7 +141,7 @@ def test_depth_image_type_from_2_0_or_with_the_extension() -> None:
         assert lint(guard + b"\n" + src + b"#endif\n") == [], guard
     (port,) = lint(src)
     assert port.message == ("use of 'image2d_depth_t' is not guarded by 'cl_khr_depth_images' or "
-                            "'__opencl_c_images' and '__OPENCL_C_VERSION__ >= 200'")
+                            "'__IMAGE_SUPPORT__' and '__OPENCL_C_VERSION__ >= 200'")
 
 
 def test_double_literal_preview() -> None:

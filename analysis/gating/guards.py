@@ -153,10 +153,17 @@ def _need(name: str) -> str:
     return f"{'feature' if is_feature(name) else 'extension'} '{name}'"
 
 
+# The guard to write for images: `__opencl_c_images` exists only in OpenCL C 3.0 builds, and a
+# host that passes no `-cl-std` builds as 1.x (spec, `__OPENCL_C_VERSION__`), where a kernel
+# under `#ifdef __opencl_c_images` would vanish on every device. `__IMAGE_SUPPORT__` is defined
+# wherever images are supported, in every version (spec, predefined macros).
+_WRITTEN = {"__opencl_c_images": "__IMAGE_SUPPORT__"}
+
+
 def _test(name: str) -> str:
     """The preprocessor test of a name: 'defined(X)', or '__OPENCL_C_VERSION__ >= 200'."""
     floor = version_requirement(name)
-    return f"defined({name})" if floor is None else f"__OPENCL_C_VERSION__ >= {floor.number}"
+    return f"defined({_WRITTEN.get(name, name)})" if floor is None else f"__OPENCL_C_VERSION__ >= {floor.number}"
 
 
 def needs_text(requires: DNF) -> str:
@@ -168,14 +175,14 @@ def needs_text(requires: DNF) -> str:
 def names_text(requires: DNF) -> str:
     """"'__opencl_c_fp64' or 'cl_khr_fp64'"; a version floor as its test."""
     def spelled(n: str) -> str:
-        return n if version_requirement(n) is None else _test(n)
+        return _WRITTEN.get(n, n) if version_requirement(n) is None else _test(n)
     return " or ".join(" and ".join(f"'{spelled(n)}'" for n in alt) for alt in requires)
 
 
 def guard_text(requires: DNF) -> str:
     """The directive that opens a guard: '#ifdef X' or '#if defined(a) || defined(b)'."""
     if len(requires) == 1 and len(requires[0]) == 1 and version_requirement(requires[0][0]) is None:
-        return f"#ifdef {requires[0][0]}"
+        return f"#ifdef {_WRITTEN.get(requires[0][0], requires[0][0])}"
     alts = [" && ".join(_test(n) for n in alt) for alt in requires]
     if len(alts) > 1:
         alts = [f"({a})" if "&&" in a else a for a in alts]

@@ -24,6 +24,7 @@ from cllint.analysis.gating.byte_stores import BYTE_ADDRESSABLE, byte_stores
 from cllint.analysis.gating.half_access import half_accesses
 from cllint.analysis.gating.macro_literals import macro_literals
 from cllint.analysis.gating.macro_types import macro_type_uses
+from cllint.analysis.gating.pragma_scope import enabled_where_compiled
 from cllint.analysis.gating.overloads import refine
 from cllint.analysis.gating.uses import Literal, Use
 from cllint.analysis.gating.version import known_version, mandatory, version_facts
@@ -149,7 +150,10 @@ class UnguardedOptionalFeature(_GatingRule):
     implying the one needed (`__opencl_c_3d_image_writes` implies `__opencl_c_images`),
     and, for what OpenCL C 2.0 made mandatory and 3.0 optional again,
     `#if __OPENCL_C_VERSION__ >= 200 && __OPENCL_C_VERSION__ < 300` (`>= 200` alone lets
-    a 3.0 device without the feature in). A `#pragma OPENCL EXTENSION x : enable` is not a
+    a 3.0 device without the feature in). For images the guard to write is
+    `__IMAGE_SUPPORT__`, defined wherever images are supported in every version:
+    `__opencl_c_images` exists only in 3.0 builds, and a host that passes no `-cl-std`
+    builds as 1.x, where a kernel under `#ifdef __opencl_c_images` would vanish. A `#pragma OPENCL EXTENSION x : enable` is not a
     guard: it does not make the extension exist (CL309 checks the pragma is there). One
     report per function and requirement, its other uses in the function as notes (outside
     functions, one per declaration).
@@ -983,7 +987,8 @@ class ExtensionNotEnabled(_GatingRule):
         for use in uses:
             if use.requires != (("cl_khr_fp16",),) or not _needs_fp16_pragma(use):
                 continue
-            if view is not None and (_enabled(view, use.start, "cl_khr_fp16") or dead_code(view, use.start)):
+            if view is not None and (enabled_where_compiled(view, use.start, "cl_khr_fp16")
+                                     or dead_code(view, use.start)):
                 continue
             key = use.item or (use.start, use.end)
             if key in reported:
@@ -1007,36 +1012,6 @@ def _needs_fp16_pragma(use: Use) -> bool:
     Vector types (`half4`) are typedefs the header declares when the extension exists, and
     need no pragma."""
     return use.kind in ("literal", "load", "store") or (use.kind == "type" and use.name == "half")
-
-
-def _enabled(view, offset: int, ext: str) -> bool:
-    """An enabling pragma is in effect wherever the code at `offset` is compiled: it sits in
-    an enclosing arm, or in an arm taken whenever the extension exists (`#ifdef cl_khr_fp16`
-    around the pragma: where the extension is missing, CL301/CL302 report the use)."""
-    ancestors = view.branch_at(offset).ancestor_ids
-    for p in reversed(view.pragmas):
-        if p.offset > offset or p.name not in (ext, "all") or not _reaches(p.branch, ancestors, ext):
-            continue
-        return p.behavior != "disable"
-    return False
-
-
-def _reaches(branch, ancestors: frozenset[int], ext: str) -> bool:
-    """Every arm between `branch` and an enclosing arm of the use is active for the target,
-    or is taken whenever `ext` is defined (its condition tests `ext` alone)."""
-    b = branch
-    while b is not None and id(b) not in ancestors:
-        if b.active is not True and not _tests_only(b.own, ext):
-            return False
-        b = b.parent
-    return b is not None
-
-
-def _tests_only(condition, ext: str) -> bool:
-    """`defined(ext)` or `ext`, as the whole condition."""
-    terms = condition.terms()
-    return terms is not None and len(terms) == 1 and all(lit[1] == ext and lit[0] != "opaque" and
-                                                         (lit[0] != "def" or lit[2]) for lit in terms[0])
 
 
 def _top_level_start(ctx: RuleContext, offset: int) -> int:
