@@ -51,6 +51,7 @@ module.exports = grammar(C, {
     $._pragma_unroll,
     $.raw_string_marker,
     $._bare_macro,
+    $._macro_for,
     $._macro_pack,
     $._attribute_macro,
     $._error_sentinel,
@@ -243,7 +244,7 @@ module.exports = grammar(C, {
     argument_list: $ => seq(
       '(',
       repeat(seq(optional($._argument), ',')),
-      optional(choice(seq($._argument_value, optional($.macro_argument_pack)), $.macro_operator_argument)),
+      optional(choice(seq($._argument_value, repeat($.macro_argument_pack)), $.macro_operator_argument)),
       ')',
     ),
     _argument_value: $ => choice(
@@ -288,7 +289,7 @@ module.exports = grammar(C, {
     parameter_declaration: $ => prec.right(seq(
       $._declaration_specifiers,
       optional(choice(
-        seq(field('declarator', $._declarator), optional(choice($.macro_parameter_pack, $._trailing_macro))),
+        seq(field('declarator', $._declarator), optional(choice(repeat1($.macro_parameter_pack), $._trailing_macro))),
         field('declarator', $._abstract_declarator),
       )),
       repeat($.attribute_specifier),
@@ -314,6 +315,13 @@ module.exports = grammar(C, {
     // and the next statement on the following line), not only among a block's items.
     _non_case_statement: ($, original) => choice(original, $.pragma_statement, $.macro_statement, $._macro_invocation),
     macro_statement: $ => field('macro', alias($._bare_macro, $.identifier)),
+    // `unroll_for (int i = 0; i < n; i++)`, `LOOP (;;)`: a macro standing for the `for`
+    // keyword (`#define unroll_for __attribute__((opencl_unroll_hint)) for`). The scanner
+    // reads the name as one where a `;` follows inside the parentheses: no call reads so.
+    for_statement: ($, original) => choice(
+      original,
+      seq(field('macro', alias($._macro_for, $.identifier)), '(', $._for_statement_body, ')', field('body', $.statement)),
+    ),
     pragma_statement: $ => prec.dynamic(-1, seq(
       field('pragma', choice($.unroll_pragma, $.preproc_pragma)),
       field('body', $.statement),

@@ -53,8 +53,9 @@ def _use_role(node: Node) -> str | None:
     if k not in _USE_FIELDS:
         return None
     wanted = _USE_FIELDS[k]
-    if k == "for_statement":
-        return "use" if node != parent.child_by_field_name("body") else None
+    if k == "for_statement":  # (a macro standing for `for`, `unroll_for (...)`, is the macro's business)
+        return "use" if node != parent.child_by_field_name("body") and node != parent.child_by_field_name("macro") \
+            else None
     if parent.child_by_field_name(wanted) != node:
         return None
     return "call" if k == "call_expression" else "use"

@@ -36,12 +36,16 @@
  * `if (i) KEYSET10 else KEYSET00`, `DES_bs_clear_block` before `}`). It is read as one
  * (`_bare_macro`) only where nothing could continue the name as code: the name ends its
  * line and the next code starts with a word, `{` or `}` or is the end of a conditional
- * branch, or `else` follows on the same line. Keywords and type names are never bare
- * macros.
+ * branch, or `else` or a loop keyword follows on the same line (`UNROLL for (...)`).
+ * Keywords and type names are never bare macros. Where a statement may start, a name
+ * followed on its line by parentheses that hold two `;` outside nested brackets stands for
+ * `for` (`unroll_for (int i = 0; i < n; i++)`), and so does a call with no `;` in its
+ * arguments before such parentheses (`unroll_by(4) (int i = 0; ...)`): `_macro_for`.
  *
  * After the last argument or parameter, a name spelled as macros are (capitals, digits
  * and `_`, at least one capital) and followed by `)` is an object-like macro expanding to
- * more of the list (`f(a, b EXTRA_ARGS)`, `void g(int x EXTRA_PARAMS)`): `_macro_pack`.
+ * more of the list (`f(a, b EXTRA_ARGS)`, `void g(int x EXTRA_PARAMS)`): `_macro_pack`;
+ * so is each of several such names side by side before the `)` (`f(c A_ARGS B_ARGS)`).
  * After a declarator, such a name followed by `=`, `,`, `;` or `)` is an attribute macro
  * (`int x UNUSED = 1;`, `__global float *p MAYBE_UNUSED, int n`): `_attribute_macro`.
  * Where both are valid and `)` follows, the pack is read.
@@ -72,6 +76,7 @@ enum TokenType {
   PRAGMA_UNROLL,
   RAW_STRING_MARKER,
   BARE_MACRO,
+  MACRO_FOR,
   MACRO_PACK,
   ATTRIBUTE_MACRO,
   ERROR_SENTINEL,
@@ -706,8 +711,49 @@ static bool is_reserved(const char *w) {
   return false;
 }
 
-/* A name alone as a statement (lookahead on its first character); see the header. */
-static bool scan_bare_macro(TSLexer *lexer, const char *prefix) {
+/* After a `(`: how many `;` stand in it outside any nested bracket before its `)` (a
+ * `for`'s clauses have two, a call's arguments none), or -1 past two or with no `)` in a
+ * bounded look (a file-wide `STRINGIFY(...)` is no loop); literals and comments skipped. */
+static int semicolons_in_parens(TSLexer *lexer) {
+  int depth = 1, braces = 0, semicolons = 0;
+  for (unsigned n = 0; n < 4096 && !lexer->eof(lexer); n++) {
+    int32_t c = lexer->lookahead;
+    advance(lexer);
+    if (c == '"' || c == '\'') {
+      while (!lexer->eof(lexer) && lexer->lookahead != c && lexer->lookahead != '\n') {
+        if (lexer->lookahead == '\\') advance(lexer);
+        advance(lexer);
+      }
+      if (!lexer->eof(lexer)) advance(lexer);
+    } else if (c == '/' && (lexer->lookahead == '/' || lexer->lookahead == '*')) {
+      bool line = lexer->lookahead == '/';
+      advance(lexer);
+      int32_t prev = 0;
+      while (!lexer->eof(lexer)) {
+        int32_t d = lexer->lookahead;
+        if (line && d == '\n') break;
+        advance(lexer);
+        if (!line && prev == '*' && d == '/') break;
+        prev = d;
+      }
+    } else if (c == '(' || c == '[') {
+      depth++;
+    } else if (c == ')' || c == ']') {
+      if (--depth == 0) return semicolons;
+    } else if (c == '{') {
+      braces++;
+    } else if (c == '}') {
+      braces--;
+    } else if (c == ';' && depth == 1 && braces == 0 && ++semicolons > 2) {
+      return -1;
+    }
+  }
+  return -1;
+}
+
+/* A name alone as a statement, or a name standing for `for` (lookahead on its first
+ * character); see the header. */
+static bool scan_bare_macro(TSLexer *lexer, const bool *valid, const char *prefix) {
   char word[64];
   unsigned n = (unsigned)strlen(prefix);
   memcpy(word, prefix, n);
@@ -720,14 +766,35 @@ static bool scan_bare_macro(TSLexer *lexer, const char *prefix) {
   if (is_reserved(word)) return false;
   lexer->mark_end(lexer);
   if (!skip_blank_and_comments(lexer, true)) return false;
+  if (lexer->lookahead == '(' && !lexer->eof(lexer)) {
+    /* `unroll_for (int i = 0; i < n; i++)`: a macro for the `for` keyword; `unroll_by(4)
+     * (int i = 0; ...)`: one with arguments (the token takes them) */
+    if (!valid[MACRO_FOR]) return false;
+    advance(lexer);
+    int found = semicolons_in_parens(lexer);
+    if (found == 0) {
+      lexer->mark_end(lexer);
+      if (!skip_blank_and_comments(lexer, true) || lexer->lookahead != '(' || lexer->eof(lexer)) return false;
+      advance(lexer);
+      found = semicolons_in_parens(lexer);
+    }
+    if (found != 2) return false;
+    lexer->result_symbol = MACRO_FOR;
+    return true;
+  }
+  if (!valid[BARE_MACRO]) return false;
   if (!lexer->eof(lexer) && lexer->lookahead != '\n') {
-    /* `else` on the same line: `if (i) KEYSET10 else KEYSET00` */
-    const char *kw = "else";
-    for (unsigned i = 0; kw[i]; i++) {
-      if (lexer->lookahead != kw[i]) return false;
+    /* `else` on the same line: `if (i) KEYSET10 else KEYSET00`; a loop keyword: `UNROLL for
+     * (...)`, a macro for an unroll pragma or attribute before the loop it hints */
+    char next[8];
+    unsigned k = 0;
+    while (is_word(lexer->lookahead) && !lexer->eof(lexer)) {
+      if (k + 1 >= sizeof next) return false;
+      next[k++] = (char)lexer->lookahead;
       advance(lexer);
     }
-    if (is_word(lexer->lookahead)) return false;
+    next[k] = 0;
+    if (strcmp(next, "else") && strcmp(next, "for") && strcmp(next, "while") && strcmp(next, "do")) return false;
     lexer->result_symbol = BARE_MACRO;
     return true;
   }
@@ -755,6 +822,22 @@ static bool scan_bare_macro(TSLexer *lexer, const char *prefix) {
   return true;
 }
 
+/* More names spelled as macros are, blanks and comments between, then `)`: the names after a
+ * first pack (`SAMPLER_PARAM FILM_PARAM)`), each a pack of its own. */
+static bool packs_then_close(TSLexer *lexer) {
+  while (is_word_start(lexer->lookahead) && !lexer->eof(lexer)) {
+    bool capital = false;
+    while (is_word(lexer->lookahead) && !lexer->eof(lexer)) {
+      int32_t c = lexer->lookahead;
+      if (c >= 'a' && c <= 'z') return false;
+      if (c >= 'A' && c <= 'Z') capital = true;
+      advance(lexer);
+    }
+    if (!capital || !skip_blank_and_comments(lexer, false)) return false;
+  }
+  return lexer->lookahead == ')' && !lexer->eof(lexer);
+}
+
 /* `EXTRA_ARGS)` or `UNUSED =`: see the header (lookahead on the name's first character). */
 static bool scan_macro_pack(TSLexer *lexer, const bool *valid, bool capital) {
   while (is_word(lexer->lookahead) && !lexer->eof(lexer)) {
@@ -769,6 +852,10 @@ static bool scan_macro_pack(TSLexer *lexer, const bool *valid, bool capital) {
   int32_t c = lexer->lookahead;
   if (c == ')' && valid[MACRO_PACK]) {
     lexer->result_symbol = MACRO_PACK;
+    return true;
+  }
+  if (valid[MACRO_PACK] && is_word_start(c) && packs_then_close(lexer)) {
+    lexer->result_symbol = MACRO_PACK;  /* `f(cfg SAMPLER_PARAM FILM_PARAM)`: the first of several */
     return true;
   }
   if (!valid[ATTRIBUTE_MACRO] || lexer->eof(lexer)) return false;
@@ -860,11 +947,12 @@ bool tree_sitter_opencl_external_scanner_scan(void *payload, TSLexer *lexer, con
   if (lexer->lookahead == 'R' && (valid[RAW_STRING_MARKER] || valid[BARE_MACRO])) {
     advance(lexer);
     if (lexer->lookahead == '"') return valid[RAW_STRING_MARKER] && scan_raw_open(lexer);
-    if (valid[BARE_MACRO]) return scan_bare_macro(lexer, "R");
+    if (valid[BARE_MACRO] || valid[MACRO_FOR]) return scan_bare_macro(lexer, valid, "R");
     return (valid[MACRO_PACK] || valid[ATTRIBUTE_MACRO]) && scan_macro_pack(lexer, valid, true);
   }
   if (valid[RAW_STRING_MARKER] && lexer->lookahead == ')') return scan_raw_close(lexer);
-  if (valid[BARE_MACRO] && is_word_start(lexer->lookahead)) return scan_bare_macro(lexer, "");
+  if ((valid[BARE_MACRO] || valid[MACRO_FOR]) && is_word_start(lexer->lookahead))
+    return scan_bare_macro(lexer, valid, "");
   if ((valid[MACRO_PACK] || valid[ATTRIBUTE_MACRO]) && is_word_start(lexer->lookahead))
     return scan_macro_pack(lexer, valid, false);
   if (lexer->lookahead != '#') return false;
