@@ -175,11 +175,15 @@ NOT_ACCESSES = ("atomic_init", "atomic_work_item_fence")
 ASYNC_COPIES = ("async_work_group_copy", "async_work_group_strided_copy")
 
 
-def component(name: str) -> str | frozenset[int] | None:
-    """A field's name, or the vector components a swizzle selects (`.xy`, `.s01`); None for
-    `.lo`, `.hi`, `.even`, `.odd` (which depend on the width)."""
-    if name in ("lo", "hi", "even", "odd"):
-        return None
+_HALVES = {"lo": ("lo",), "hi": ("hi",), "even": ("even",), "odd": ("odd",)}
+_APART = frozenset({frozenset({("lo",), ("hi",)}), frozenset({("even",), ("odd",)})})
+
+
+def component(name: str) -> str | frozenset[int] | tuple[str] | None:
+    """A field's name, or the vector components a swizzle selects (`.xy`, `.s01`); a 1-tuple
+    for `.lo`, `.hi`, `.even`, `.odd` (which components depends on the width)."""
+    if name in _HALVES:
+        return _HALVES[name]
     if name and all(c in "xyzw" for c in name) or name and all(c in "rgba" for c in name):
         return frozenset(_SWIZZLE[c] for c in name)
     m = _NUMBERED.match(name)
@@ -188,15 +192,21 @@ def component(name: str) -> str | frozenset[int] | None:
 
 def parts_overlap(p: tuple, q: tuple) -> bool:
     """Whether two parts of one element share bytes: a whole element meets each of its
-    parts; `.x` and `.y`, or fields `a` and `b`, do not meet; unknown widths do."""
+    parts; `.x` and `.y`, `.lo` and `.hi`, or fields `a` and `b`, do not meet; `.lo` and
+    `.x` may (the width is not known here). A field name that is no swizzle (`count`) says
+    the element is a struct: any other name of it, a swizzle's letters included (`.w`,
+    `.hi`), is another field."""
     for a, b in zip(p, q):
         if a is None or b is None:
             return True
-        if isinstance(a, str) and isinstance(b, str):
-            if a != b:
+        if isinstance(a, str) or isinstance(b, str):
+            if a != b:  # (one name spelled two ways never is: a str is never a swizzle's)
                 return False
         elif isinstance(a, frozenset) and isinstance(b, frozenset):
             if not a & b:
+                return False
+        elif isinstance(a, tuple) and isinstance(b, tuple):
+            if frozenset({a, b}) in _APART:
                 return False
         else:
             return True

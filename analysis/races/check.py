@@ -905,6 +905,8 @@ class _Kernel(HelperCalls):
                 if c is DATA:
                     continue  # a tie on loaded data: some input makes it hold here, and in others at once
                 if c is LOAD:
+                    if g.ev is None and not self.divergent(g.cond, acc.cfg_node):
+                        continue  # a test of loads the whole work-group shares (`flag[0] == 0`): all or none
                     self._load_guarded.add(id(acc))  # some input makes it hold here (`collide`)
                     continue
                 if c is None:

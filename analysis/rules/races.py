@@ -56,7 +56,8 @@ class LocalMemoryRace(_RaceRule):
     An access is to an element: `l[i]`, `*p` (`p[0]`), a `__local` scalar, the location an
     atomic built-in is given (`atomic_inc(p)` is an atomic access to `p[0]`), and a field or
     vector component of one (`l[3].y` is element 3; `.x` and `.y` of one element do not
-    meet). A pointer chosen by `c ? a : b`, or by an if/else (`if (c) p = a; else p = b;`,
+    meet, nor do `.lo` and `.hi`, `.even` and `.odd`, or two fields of a struct whatever
+    their names: `p[i].w` and `p[i].v`). A pointer chosen by `c ? a : b`, or by an if/else (`if (c) p = a; else p = b;`,
     or `p = b;` declared and `if (c) p = a;` after, each use after the `if` in its block, and
     nothing the condition names assigned again), is an access to `a` where `c` holds and to
     `b` where it does not. A pointer cast to another type views the same bytes (`(local
@@ -87,7 +88,8 @@ class LocalMemoryRace(_RaceRule):
     through `min`, `max` and `clamp`); guards (`if (lid < s)`, `lid % (2 * s) == 0`, `if
     (lid >= n) return;`) restrict which work-items make an access. A test of loaded data
     may pass in any one work-item, but a race needs no two work-items to pass one at once
-    (the data may rule that out: a segment's first element), unless it compares a
+    (the data may rule that out: a segment's first element), unless the whole work-group
+    loads what it tests alike (`if (flag[0] == 0)`: taken by all or none) or it compares a
     work-item's datum with one value all of them load alike (`if (score[lid] ==
     best[0])`: ties). Barrier intervals run through
     loops (the end of one iteration meets the start of the next; a loop whose counter
