@@ -20,7 +20,7 @@ from tree_sitter import Node
 
 from cllint.analysis.annotations import without_annotations
 from cllint.analysis.model.walk import nodes_of_kinds
-from cllint.analysis.races.frames import Offset, Target, declared_dims
+from cllint.analysis.races.frames import Offset, Target, declared_dims, widened
 from cllint.analysis.syntax import descend, walk
 from cllint.analysis.uniformity.names import Names, VarInfo
 
@@ -173,6 +173,7 @@ ATOMIC_READS = ("atomic_load", "atomic_load_explicit")
 ATOMIC_WRITES = ("atomic_store", "atomic_store_explicit")
 NOT_ACCESSES = ("atomic_init", "atomic_work_item_fence")
 ASYNC_COPIES = ("async_work_group_copy", "async_work_group_strided_copy")
+VECTOR_MEMORY = re.compile(r"^v(load|store)(2|3|4|8|16)$")  # `vload_half` and `vstorea_half` are not followed
 
 
 _HALVES = {"lo": ("lo",), "hi": ("hi",), "even": ("even",), "odd": ("odd",)}
@@ -263,6 +264,11 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
             if fn in ASYNC_COPIES:
                 out.extend(_copy_sides(n, fn, many, cfg_node, body, exits))
                 continue
+            vector = VECTOR_MEMORY.match(fn)
+            if vector is not None:
+                out.extend(_vector_access(n, vector.group(1) == "store", int(vector.group(2)), many, cfg_node,
+                                          body, exits))
+                continue
             if not fn.startswith(ATOMIC_PREFIXES) or fn in NOT_ACCESSES or first is None:
                 continue
             while first.type == "parenthesized_expression" and first.named_child_count == 1:
@@ -314,6 +320,29 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
                               tuple(Guard(c, h) for c, h in when) + guards, unknown, offset=t.offset,
                               part=part + more, view=t.view))
     return without_annotations(_evaluated(out, syntax), syntax)  # GPUVerify's annotations are never run
+
+
+def _vector_access(n: Node, store: bool, width: int, many: Callable, cfg_node: int, body: Node,
+                   exits: BlockExits | None) -> list[Access]:
+    """`vloadn(i, p)` reads, and `vstoren(v, i, p)` writes, the `n` elements of `p` from
+    `p[n * i]` (6.15.7): element `i` of `p` seen `n` elements wide (a view), meeting the plain
+    accesses to those elements byte by byte."""
+    args = n.child_by_field_name("arguments")
+    given = [a for a in (args.named_children if args else []) if a.type != "comment"]
+    if len(given) != (3 if store else 2):
+        return []
+    index, pointer = given[-2], given[-1]
+    out: list[Access] = []
+    guards, unknown = guards_around(n, body, exits)
+    for t, when in many(pointer):
+        space = space_of(t.base)
+        seen = widened(t, width) if space is not None and not (t.base.array and declared_dims(t.base) != 1) else None
+        if seen is None:
+            continue
+        out.append(Access(n, t.base, space, (index,), not store, store, False, cfg_node,
+                          tuple(Guard(c, h) for c, h in when) + guards, unknown, offset=seen.offset,
+                          view=seen.view))
+    return out
 
 
 _UNEVALUATED = frozenset({"sizeof_expression", "alignof_expression"})

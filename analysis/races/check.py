@@ -1058,7 +1058,9 @@ class _Kernel(HelperCalls):
         elem = f"'{first.base.name}" + ("" if scalar else "".join(f"[{k}]" for k in key)) + part + "'"
         size = self.bytes.get(first.base.key)
         if size and len(key) == 1:  # a cast views the bytes: name the byte and its element
-            elem = (f"byte {key[0] % size} of " if size > 1 else "") + f"'{first.base.name}[{key[0] // size}]'"
+            whole = key[0] % size == 0 and all(a.view % size == 0 for a in (first, second))  # `vload4` of floats
+            elem = (f"byte {key[0] % size} of " if size > 1 and not whole else "") \
+                + f"'{first.base.name}[{key[0] // size}]'"
         # No line numbers in the text: an incremental run moves a cached report with its
         # code, and the note (or the range itself) shows where each access is.
         code = "CL212" if fence else "CL210" if space == "local" else "CL211"

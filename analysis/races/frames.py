@@ -252,6 +252,13 @@ def _viewed(t: Target, size: int) -> Target | None:
     return Target(t.base, offset, size)
 
 
+def widened(t: Target, n: int) -> Target | None:
+    """`t` read or written `n` elements at a time (`vload4(i, p)`: elements 4i..4i+3 of
+    `p`): a view of `n` of its elements, offsets from then on in bytes."""
+    own = t.view or element_size(t.base)
+    return _viewed(t, n * own) if own else None
+
+
 _SCALARS = {"char": 1, "uchar": 1, "unsigned char": 1, "signed char": 1, "bool": 1,
             "short": 2, "ushort": 2, "unsigned short": 2, "half": 2,
             "int": 4, "uint": 4, "unsigned int": 4, "unsigned": 4, "float": 4,

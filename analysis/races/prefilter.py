@@ -48,7 +48,7 @@ def may_write(func: Node, defined: Container[str]) -> bool:
             if fn is None or fn.type != "identifier":
                 continue  # not followed by the check either (callee_name)
             name = fn.text.decode("utf-8", "replace") if fn.text else ""
-            if name.startswith(_ATOMIC):
+            if name.startswith(_ATOMIC) or name.startswith("vstore"):
                 return True
             if name not in defined:
                 continue

@@ -63,7 +63,8 @@ class LocalMemoryRace(_RaceRule):
     `b` where it does not. A pointer cast to another type views the same bytes (`(local
     uchar *)t` of a `float` array: `b[4 * i + 1]` is byte 1 of `t[i]`; a `float4 *` view's
     element is four floats): accesses to a base seen through a view meet where their bytes
-    do. `async_work_group_copy(dst, src, n, e)` (and the strided copy, whose `__global` side
+    do. So do `vloadn(i, p)`, which reads, and `vstoren(v, i, p)`, which writes, the `n`
+    elements `p[n * i]` to `p[n * i + n - 1]`. `async_work_group_copy(dst, src, n, e)` (and the strided copy, whose `__global` side
     is `stride` elements apart) writes `dst[0..n)` and reads `src[0..n)` on behalf of the
     work-group, from the call until a `wait_group_events`: a barrier in between does not
     end it, and accesses before the call need a barrier before it (the message names the
