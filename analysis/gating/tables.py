@@ -89,7 +89,14 @@ def family_requirement(name: str) -> DNF | None:
 
 # Vendor extensions that give what a Khronos name gates: code guarded by one may use it
 # (`#if defined(cl_amd_fp64) || defined(cl_khr_fp64)` around `double`, common in AMD-era code).
-VENDOR_EQUIVALENTS: dict[str, frozenset[str]] = {"cl_khr_fp64": frozenset({"cl_amd_fp64"})}
+# cl_intel_subgroups declares the sub-group built-ins and `memory_scope_sub_group` that
+# cl_khr_subgroups and __opencl_c_subgroups gate (clang-19's opencl-c-base.h: one
+# `defined(cl_intel_subgroups) || defined(cl_khr_subgroups) || defined(__opencl_c_subgroups)`
+# test for all three); the cl_khr_subgroup_* extensions' built-ins are not among them.
+_INTEL_SUBGROUPS = frozenset({"cl_intel_subgroups"})
+VENDOR_EQUIVALENTS: dict[str, frozenset[str]] = {"cl_khr_fp64": frozenset({"cl_amd_fp64"}),
+                                                 "cl_khr_subgroups": _INTEL_SUBGROUPS,
+                                                 "__opencl_c_subgroups": _INTEL_SUBGROUPS}
 
 
 @cache

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from cllint.analysis.lazy_re import lazy
 
+from .string_defines import string_defines
+
 HOST_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".py",
                            ".cmake", ".java", ".rs", ".go", ".cs", ".jl", ".m", ".mm"})
 HOST_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "meson.build", "configure.ac"})
@@ -191,6 +193,8 @@ def macros_in(texts: list[bytes]) -> frozenset[str]:
             names.update(_tuner_calls(text))
         if b"[" in text:
             names.update(_map_keys(text))
+        if b"define" in text:
+            names.update(string_defines(text))  # `"#define N " + std::to_string(n)` (string_defines.py)
         if b"-D" not in text:
             continue
         names.update(_options(text))
@@ -380,6 +384,37 @@ def _named_extensions(text: bytes) -> list[bytes]:
             if m.start() == 0 or text[m.start() - 1] not in _WORD_CHARS:
                 out.append(m.group())
     return out
+
+
+# A host file that composes extension names from a `cl_` prefix (oneDNN's `CASE(intel_subgroups)`
+# with `STRINGIFY(CONCAT2(cl_, x))`, `"cl_" + name`) names each extension by the rest alone:
+# there a word that is a known extension once prefixed is one the host checks. (Found by the
+# `cl_`, what comes before checked apart: a host tree has many brackets and quotes.)
+_CL_PREFIX = lazy(rb"cl_(?:[ \t]*,|[\"'])")
+_VENDOR_WORD = lazy(rb"(?:khr|ext|intel|amd|nv|arm|qcom|img|apple|altera)_\w+")
+
+
+def _composes_names(text: bytes) -> bool:
+    for m in _CL_PREFIX.finditer(text):
+        before = text[max(0, m.start() - 8):m.start()]
+        if (before.rstrip(b" \t").endswith(b"(") and m.group().endswith(b",")) or \
+                (before.endswith((b'"', b"'")) and m.group()[-1:] == before[-1:]):
+            return True
+    return False
+
+
+def _prefixed_extensions(text: bytes) -> set[str]:
+    from cllint.analysis.features import EXTENSIONS
+
+    out: set[str] = set()
+    for m in _VENDOR_WORD.finditer(text):
+        if m.start() == 0 or text[m.start() - 1] not in _WORD_CHARS:
+            name = "cl_" + m.group().decode()
+            if name in EXTENSIONS:
+                out.add(name)
+    return out
+
+
 # Device queries that answer for a feature: a host that asks builds what needs it only where
 # the answer is yes.
 _QUERIES = {
@@ -428,6 +463,8 @@ def checked_extensions(hosts: dict[Path, bytes]) -> frozenset[str]:
                 names.update(features)
         if _creates_images(path, text):
             names.add("__opencl_c_images")
+        if b"cl_" in text and _composes_names(text):
+            names.update(_prefixed_extensions(text))
     for a, b in _SAME.items():
         if a in names or b in names:
             names.update((a, b))

@@ -26,12 +26,23 @@ from cllint.analysis.lazy_re import lazy
 from .hosts import _arguments, _word_before
 
 # A maker's name says it makes a JIT constant, a constant, a define or a macro.
-# (`MakeJitConstant`, `GetJit_IndexMacro`, `jit.AddConstant`, `add_define`, `value_macro`)
-_MAKER = lazy(rb"\w*jit\w*|\w*(?:definition|define|macro)s?|(?:add|set|make|define|get)\w*?constants?", re.I)
+# (`MakeJitConstant`, `GetJit_IndexMacro`, `jit.AddConstant`, `add_define`, `value_macro`;
+# oneDNN's `kernel_ctx.define_int("IC", ic)`, `define_float`, `dispatch.define_dim("MB", ...)`,
+# `defineInt`: a define of a kind, the name its first argument)
+_MAKER = lazy(rb"\w*jit\w*|\w*(?:definition|define|macro)s?|(?:add|set|make|define|get)\w*?constants?"
+              rb"|define_\w+|(?-i:define[A-Z]\w*)", re.I)
 _OPEN = lazy(rb"\(")
 _STRING = lazy(rb'"((?:[^"\\\n]|\\.)*)"')
 _NAME = lazy(r"[A-Za-z_]\w*")
 _NUMBER_CALL = lazy(rb"(?:std::)?to_string\s*\(")  # a number's digits
+# A string made from one literal: `std::string("STEP_")`, `std::string{"STEP_"}`.
+_STRING_OF = lazy(rb'(?:std::)?string\s*[({]\s*"((?:[^"\\\n]|\\.)*)"\s*[)}]')
+# A formatted string: `utils::format("RED_D%d", i)`, `string_format(...)`, `fmt::format(...)`;
+# its format's placeholders are computed parts.
+_FORMAT_CALL = lazy(rb'[\w:]*format\w*\s*\(\s*"((?:[^"\\\n]|\\.)*)"')
+_PLACEHOLDER = lazy(r"%[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|z|j|t|L)?([diouxXs])|%%")
+# `-D` and a name with placeholders in a host string: `"-DGWS_GET_%s=%s_GET_ID%d"`.
+_FORMATTED_OPTION = lazy(rb'-D[ \t]*([A-Za-z_](?:\w|%[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|z|j|t|L)?[diouxXs])*)')
 # `{ _name + "_SIZE_X", value }`: a tail the host appends to a name it is given.
 _BRACED_TAIL = lazy(rb'\{\s*[A-Za-z_]\w*\s*\+\s*"([A-Za-z_]\w*)"\s*,')
 _IDENT = lazy(r"[A-Za-z_]\w*")
@@ -72,9 +83,12 @@ def _template(arg: bytes, assigned: dict[bytes, list[bytes]], depth: int = 0) ->
     concatenation in the same file stands for each of its assignments)."""
     shapes: list[list[_Part]] = [[]]
     for op in _split_plus(arg):
-        m = _STRING.fullmatch(op)
+        m = _STRING.fullmatch(op) or _STRING_OF.fullmatch(op)
+        f = _FORMAT_CALL.match(op) if m is None else None
         if m is not None:
             alts = [[("lit", m.group(1).decode(errors="replace"))]]
+        elif f is not None:
+            alts = [_format_parts(f.group(1).decode(errors="replace"))]
         elif _NUMBER_CALL.match(op):
             alts = [[("num", r"\d+")]]
         elif depth == 0 and op in assigned:
@@ -83,6 +97,23 @@ def _template(arg: bytes, assigned: dict[bytes, list[bytes]], depth: int = 0) ->
             alts = [[("any", r"\w*")]]
         shapes = [s + a for s in shapes for a in alts][:16]
     return shapes
+
+
+def _format_parts(fmt: str) -> list[_Part]:
+    """A printf format's parts: its text, and a computed word for each placeholder (`%d` digits)."""
+    parts: list[_Part] = []
+    at = 0
+    for m in _PLACEHOLDER.finditer(fmt):
+        if m.start() > at:
+            parts.append(("lit", fmt[at:m.start()]))
+        if m.group(1) is None:
+            parts.append(("lit", "%"))
+        else:
+            parts.append(("num", r"\d+") if m.group(1) in "diouxX" else ("any", r"\w*"))
+        at = m.end()
+    if at < len(fmt):
+        parts.append(("lit", fmt[at:]))
+    return parts
 
 
 def _drop_parameters(parts: list[_Part]) -> list[_Part] | None:
@@ -212,10 +243,24 @@ def host_name_families(texts: Iterable[bytes]) -> HostNameFamilies:
                     _add(_drop_parameters(shape), literals, heads, tails)
         if b"{" in text:
             braced.update(m.group(1).decode() for m in _BRACED_TAIL.finditer(text))
+        if b"-D" in text and b"%" in text:
+            for name in _formatted_options(text):
+                _add(_format_parts(name), literals, heads, tails)
     # A braced tail belongs to the makers' names only where some maker composes names at all.
     if literals or heads:
         tails |= braced
     return HostNameFamilies(literals, heads, tails)
+
+
+def _formatted_options(text: bytes) -> list[str]:
+    """Names of `-D` options a host formats (`"-DGWS_GET_%s_BLOCK=..."`), each with a placeholder
+    in it (a plain `-D NAME` is hosts.py's)."""
+    out = []
+    for m in _FORMATTED_OPTION.finditer(text):
+        at = m.start()
+        if b"%" in m.group(1) and at > 0 and text[at - 1] in b"\" \t":
+            out.append(m.group(1).decode(errors="replace"))
+    return out
 
 
 def _add(parts: list[_Part] | None, literals: set[str], heads: set[str], tails: set[str]) -> None:
