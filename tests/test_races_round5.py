@@ -58,6 +58,48 @@ def test_guards_on_loads_the_work_group_shares(guard: bytes, racy: bool) -> None
     assert bool(lint(src)) == racy
 
 
+def test_copies_of_two_work_groups_into_one_destination() -> None:
+    src = b"""kernel void k(global const float *in, global float *dst) {
+  local float t[16];
+  int lid = get_local_id(0);
+  t[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  event_t e = async_work_group_copy(DST, t, 16, 0);
+  wait_group_events(1, &e);
+}
+"""
+    (d,) = lint(src.replace(b"DST", b"dst"))
+    assert d.code == "CL211" and d.fix is None
+    assert d.message == ("work-item 0 of work-group 0 and work-item 0 of work-group 1 both write 'dst[0]' through "
+                         "'async_work_group_copy'; no barrier can order two work-groups")
+    assert lint(src.replace(b"DST", b"dst + 16 * get_group_id(0)")) == []
+    # every work-group copies the same values: benign, as for plain stores
+    assert lint(src.replace(b"DST", b"dst").replace(b"in[get_global_id(0)]", b"in[lid]")) == []
+
+
+def test_vector_loads_and_stores_are_accesses() -> None:
+    src = b"""kernel void k(global float *out) {
+  local float t[68];
+  int lid = get_local_id(0);
+  vstore4((float4)(lid), lid, t);
+  out[get_global_id(0)] = t[4 * lid + OFF];
+}
+"""
+    (d,) = lint(src.replace(b"OFF", b"4"))
+    assert d.code == "CL210"
+    assert d.message == "work-item 1 writes 't[4]' while work-item 0 reads it as 't[4 * lid + 4]'; no barrier between"
+    assert lint(src.replace(b"OFF", b"3")) == []
+
+
+def test_array_fields_of_struct_elements() -> None:
+    src = (b"typedef struct { float a[4]; float b; } rec;\nkernel void k(global rec *s) {\n"
+           b"  int gid = get_global_id(0);\n  BODY\n}\n")
+    (d,) = lint(src.replace(b"BODY", b"s[gid / 2].a[0] = gid;"))
+    assert d.message == "work-items 0 and 1 both write 's[0].a[0]' with no barrier between"
+    assert lint(src.replace(b"BODY", b"s[gid / 2].a[gid & 1] = gid;")) == []  # an index not a literal: not followed
+    assert lint(src.replace(b"BODY", b"if (gid & 1) s[gid / 2].a[1] = gid; else s[gid / 2].a[0] = gid;")) == []
+
+
 if __name__ == "__main__":
     for label, cases in (("tune", TUNE), ("heldout", HELDOUT)):
         print(label, figures(cases))

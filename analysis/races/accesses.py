@@ -193,7 +193,8 @@ def component(name: str) -> str | frozenset[int] | tuple[str] | None:
 
 def parts_overlap(p: tuple, q: tuple) -> bool:
     """Whether two parts of one element share bytes: a whole element meets each of its
-    parts; `.x` and `.y`, `.lo` and `.hi`, or fields `a` and `b`, do not meet; `.lo` and
+    parts; `.x` and `.y`, `.lo` and `.hi`, fields `a` and `b`, or `.v[0]` and `.v[1]` of an
+    array field, do not meet; `.lo` and
     `.x` may (the width is not known here). A field name that is no swizzle (`count`) says
     the element is a struct: any other name of it, a swizzle's letters included (`.w`,
     `.hi`), is another field."""
@@ -209,18 +210,32 @@ def parts_overlap(p: tuple, q: tuple) -> bool:
         elif isinstance(a, tuple) and isinstance(b, tuple):
             if frozenset({a, b}) in _APART:
                 return False
+        elif isinstance(a, int) and isinstance(b, int):  # two elements of an array field
+            if a != b:
+                return False
         else:
             return True
     return True
 
 
 def _parts(n: Node) -> tuple[Node, tuple]:
-    """`t[i].a.x`: the outermost field expression over `n`, and the parts it selects."""
+    """`t[i].a.x`, `t[i].v[2]`: the outermost field expression (or subscript of an array
+    field by a literal) over `n`, and the parts it selects, an array field's element by its
+    index."""
     part: list = []
     p = n.parent
-    while p is not None and p.type == "field_expression" and p.child_by_field_name("argument") == n \
-            and _text(p.child_by_field_name("operator")) == ".":
-        part.append(component(_text(p.child_by_field_name("field"))))
+    while p is not None:
+        if p.type == "field_expression" and p.child_by_field_name("argument") == n \
+                and _text(p.child_by_field_name("operator")) == ".":
+            part.append(component(_text(p.child_by_field_name("field"))))
+        elif p.type == "subscript_expression" and p.child_by_field_name("argument") == n and part:
+            index = p.child_by_field_name("index")
+            text = _text(index).rstrip("uUlL") if index is not None and index.type == "number_literal" else ""
+            if not text.isdigit():
+                break  # `.v[j]`: an element not followed (the access is left out, `_use`)
+            part.append(int(text))
+        else:
+            break
         n, p = p, p.parent
     return n, tuple(part)
 

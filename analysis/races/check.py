@@ -423,12 +423,12 @@ class _Kernel(HelperCalls):
                 {a.cfg_node: self.reach_of(a.cfg_node, covering) for a in group}
             pairs = sorted(((a, b) for a, b in itertools.combinations_with_replacement(group, 2)
                             if (a.write or b.write) and not (a.atomic and b.atomic)
-                            and not (a.copy and b.copy and a.node == b.node)  # one copy's two sides
+                            and not (a.copy and b.copy and a.node == b.node and a is not b)  # one copy's two sides
                             and (self.asked.anything or _one_update(a, b))),
                            key=lambda p: max(p[0].anchor.start_byte, p[1].anchor.start_byte))
             for a, b in pairs:
-                if a.ident in used or b.ident in used:
-                    continue
+                if a.ident in used or b.ident in used or a is b and a.copy:
+                    continue  # (a copy with itself: one work-group's, met by another's only)
                 race = self.pair(a, b, reach_all, all_blocks, space, fence=False)
                 if race is None and covering != all_blocks:
                     race = self.pair(a, b, reach_cov, covering, space, fence=True)
@@ -666,7 +666,7 @@ class _Kernel(HelperCalls):
         elements or the stored values follow; none where every work-group stores the same
         values at the same places (`p[lid] = lid * 2`, `out[0] = 1`: kernels written for
         one work-group), or a side is an atomic or a copy (its value is not read here)."""
-        if a.atomic or b.atomic or a.copy or b.copy or _stored(a) is None or _stored(b) is None:
+        if a.atomic or b.atomic or any(_stored(x) is None and not (x.copy and x.write) for x in (a, b)):
             return set()
         values = self.value_dims(a) | self.value_dims(b)
         if not values and not (self.grid_dims(a, guards=True) or self.grid_dims(b, guards=True)):
@@ -684,9 +684,20 @@ class _Kernel(HelperCalls):
         got = self._value_dims.get(id(acc))
         if got is None:
             node = _stored(acc)
-            got = self._value_dims[id(acc)] = set() if node is None else \
-                self._follows([(node, acc.ev or self.ev)], {acc.base.key})
+            got = self._value_dims[id(acc)] = self._copied_values(acc) if acc.copy and acc.write \
+                else set() if node is None else self._follows([(node, acc.ev or self.ev)], {acc.base.key})
         return got
+
+    def _copied_values(self, acc: Access) -> set[int]:
+        """What a copy stores is what it reads: the elements its source side reaches (a group
+        id in its offset: `in + 16 * get_group_id(0)`), or, where the kernel writes the source,
+        what was stored there (`t[lid] = in[gid]`: along 0)."""
+        src = next((s for s in self.stored if s.copy and s.read and s.node == acc.node), None)
+        if src is None:
+            return set(self.asked.grid) or {0}
+        if not any(w.write and w.base.key == src.base.key for w in self.stored):
+            return self.grid_dims(src)
+        return self._follows([(src.node, self.ev)], {acc.base.key})
 
     def _follows(self, roots: list[tuple[Node, Any]], bases: set[int]) -> set[int]:
         at = {a.node.id: a for a in self.stored}
@@ -795,7 +806,8 @@ class _Kernel(HelperCalls):
         p = acc.node.parent
         while p is not None and p.type == "parenthesized_expression":
             p = p.parent
-        value = p.child_by_field_name("right") if p is not None and p.type == "assignment_expression" else None
+        value = p.child_by_field_name("right") if p is not None and p.type == "assignment_expression" \
+            else _vector_stored(acc) if acc.node.type == "call_expression" else None
         return value is None or self.varies(value, acc.ev or self.ev, acc.cfg_node)
 
     def varies(self, value: Node, ev: Evaluator, cfg_node: int) -> bool:
@@ -1072,7 +1084,7 @@ class _Kernel(HelperCalls):
         if first is second:
             both = f"{one} and {two}" if across else f"work-items {_item(w1, dims)} and {_item(w2, dims)}"
             tail = "no barrier can order two work-groups" if across else "with no barrier between"
-            message = f"{both} both {_verb(first, plural=True)} {elem}" + ("; " if across else " ") + tail
+            message = f"{both} both {_verb(first, plural=True)} {elem}{_through(first)}" + ("; " if across else " ") + tail
         else:
             tail = ("no barrier can order two work-groups" if across
                     else "the copy is not waited for ('wait_group_events') between" if first.copy
@@ -1158,8 +1170,11 @@ def _part_text(acc: Access) -> str:
     """`.y` of `G[3].y`, `.pos.x` of `s[i].pos.x`, `->v` of `p->v`: the part the access names."""
     out: list[str] = []
     n = acc.node
-    while n.type == "field_expression" and len(out) < len(acc.part):
-        out.append(_text(n.child_by_field_name("operator")) + _text(n.child_by_field_name("field")))
+    while n.type in ("field_expression", "subscript_expression") and len(out) < len(acc.part):
+        if n.type == "subscript_expression":  # an array field's element
+            out.append(f"[{_text(n.child_by_field_name('index'))}]")
+        else:
+            out.append(_text(n.child_by_field_name("operator")) + _text(n.child_by_field_name("field")))
         n = n.child_by_field_name("argument")
         while n is not None and n.type == "parenthesized_expression" and n.named_child_count == 1:
             n = n.named_children[0]
@@ -1188,7 +1203,9 @@ def _one_update(a: Access, b: Access) -> bool:
 
 
 def _stored(acc: Access) -> Node | None:
-    """The value a plain `x[i] = v` stores (None: not a plain store)."""
+    """The value a plain `x[i] = v` (or `vstore4(v, i, x)`) stores (None: not a plain store)."""
+    if acc.node.type == "call_expression":
+        return _vector_stored(acc)
     p = acc.node.parent
     while p is not None and p.type == "parenthesized_expression":
         p = p.parent
@@ -1203,6 +1220,8 @@ def _operand(acc: Access) -> Any:
     an address passed on)."""
     if acc.atomic:
         return None
+    if acc.node.type == "call_expression":
+        return _vector_stored(acc)
     p = acc.node.parent
     while p is not None and p.type == "parenthesized_expression":
         p = p.parent
@@ -1211,6 +1230,13 @@ def _operand(acc: Access) -> Any:
     if p is None or p.type != "assignment_expression":
         return None
     return p.child_by_field_name("right")
+
+
+def _vector_stored(acc: Access) -> Node | None:
+    """The vector `vstoren(v, i, p)` stores (None: any other call, a copy or an atomic)."""
+    if not acc.write or acc.copy or acc.atomic or not (callee_name(acc.node) or "").startswith("vstore"):
+        return None
+    return _arg(acc.node, 0)
 
 
 def _norm(node: Node) -> str:

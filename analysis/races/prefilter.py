@@ -48,7 +48,7 @@ def may_write(func: Node, defined: Container[str]) -> bool:
             if fn is None or fn.type != "identifier":
                 continue  # not followed by the check either (callee_name)
             name = fn.text.decode("utf-8", "replace") if fn.text else ""
-            if name.startswith(_ATOMIC) or name.startswith("vstore"):
+            if name.startswith(_ATOMIC) or name.startswith(("vstore", "async_work_group")):  # (they write too)
                 return True
             if name not in defined:
                 continue

@@ -56,8 +56,9 @@ class LocalMemoryRace(_RaceRule):
     An access is to an element: `l[i]`, `*p` (`p[0]`), a `__local` scalar, the location an
     atomic built-in is given (`atomic_inc(p)` is an atomic access to `p[0]`), and a field or
     vector component of one (`l[3].y` is element 3; `.x` and `.y` of one element do not
-    meet, nor do `.lo` and `.hi`, `.even` and `.odd`, or two fields of a struct whatever
-    their names: `p[i].w` and `p[i].v`). A pointer chosen by `c ? a : b`, or by an if/else (`if (c) p = a; else p = b;`,
+    meet, nor do `.lo` and `.hi`, `.even` and `.odd`, two fields of a struct whatever
+    their names, `p[i].w` and `p[i].v`, or two elements of an array field by literal
+    indices, `s[i].a[0]` and `s[i].a[1]`; an array field indexed otherwise is not followed). A pointer chosen by `c ? a : b`, or by an if/else (`if (c) p = a; else p = b;`,
     or `p = b;` declared and `if (c) p = a;` after, each use after the `if` in its block, and
     nothing the condition names assigned again), is an access to `a` where `c` holds and to
     `b` where it does not. A pointer cast to another type views the same bytes (`(local
@@ -66,7 +67,9 @@ class LocalMemoryRace(_RaceRule):
     do. So do `vloadn(i, p)`, which reads, and `vstoren(v, i, p)`, which writes, the `n`
     elements `p[n * i]` to `p[n * i + n - 1]`. `async_work_group_copy(dst, src, n, e)` (and the strided copy, whose `__global` side
     is `stride` elements apart) writes `dst[0..n)` and reads `src[0..n)` on behalf of the
-    work-group, from the call until a `wait_group_events`: a barrier in between does not
+    work-group, from the call until a `wait_group_events` (on `__global` memory, copies
+    of two work-groups race where their elements meet and what they copy may differ, as
+    two plain stores do under CL211's policy): a barrier in between does not
     end it, and accesses before the call need a barrier before it (the message names the
     work-group's first work-items for the copy). Macros that stand for ids and index arithmetic (`#define tid
     get_local_id(0)`, `#define IDX(i) ((i) ^ 1)`) are read as what they expand to. A kernel
