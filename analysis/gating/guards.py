@@ -55,7 +55,29 @@ def _guards(view: PreprocessorView, offset: int) -> tuple[Condition, ...]:
 
 
 def _implies_any(view: PreprocessorView, offset: int, names: frozenset[str] | set[str]) -> bool:
-    return any(c.implies_any_defined(names) for c in _guards(view, offset))
+    # (a branch taken only on an OpenCL 2.1 or 2.2 device has the sub-group built-ins too)
+    also = _device_2_1_or_2_2 if names & _CORE_IN_2_1 else None
+    return any(c.implies_any_defined(names, also) for c in _guards(view, offset))
+
+
+# OpenCL 2.1 and 2.2 made sub-groups core ("The cl_khr_subgroups extension was promoted to
+# OpenCL C 2.1"; OpenCL C 3.0 made them optional again): a branch taken only where the device's
+# `__OPENCL_VERSION__` is from 210 to below 300 has them (GROMACS tests that beside the
+# extension macros).
+_DEVICE_VERSION = "__OPENCL_VERSION__"
+_CORE_IN_2_1 = frozenset({"cl_khr_subgroups", "__opencl_c_subgroups"})
+
+
+def _device_2_1_or_2_2(term) -> bool:  # noqa: ANN001 - a Term of literals
+    low, high = 0, 1 << 30  # the versions the term allows: [low, high)
+    for lit in term:
+        if lit[0] == "cmp" and lit[1] == _DEVICE_VERSION:
+            op, value = lit[2], lit[3]
+            if op in (">", ">=", "=="):
+                low = max(low, value + (op == ">"))
+            if op in ("<", "<=", "=="):
+                high = min(high, value + (op != "<"))
+    return low >= 210 and high <= 300
 
 
 def _min_version(view: PreprocessorView, offset: int) -> int | None:

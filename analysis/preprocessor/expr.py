@@ -867,12 +867,14 @@ class Condition:
         """Sound: True only if every way of satisfying the condition has `name` defined."""
         return self.implies_any_defined({name})
 
-    def implies_any_defined(self, names: set[str] | frozenset[str]) -> bool:
-        """Sound: True only if every satisfying assignment defines at least one of `names`."""
+    def implies_any_defined(self, names: set[str] | frozenset[str],
+                            also: Callable[[Term], bool] | None = None) -> bool:
+        """Sound: True only if every satisfying assignment defines at least one of `names`
+        (or, with `also`, satisfies a term `also` accepts)."""
         terms = self.terms()
         if terms is None:
             return False
-        return all(any(_lit_implies_defined(lit, names) for lit in t) for t in terms)
+        return all(any(_lit_implies_defined(lit, names) for lit in t) or (also is not None and also(t)) for t in terms)
 
     def implied_min_version(self, macro: str = VERSION_MACRO) -> int | None:
         """The least `__OPENCL_C_VERSION__` value the condition allows, if it bounds it at all."""
