@@ -12,13 +12,15 @@ piglit's launch headers, analysis/races/launches.py). Read here:
 - C++: `cl::Kernel k(program, "name")` then `queue.enqueueNDRangeKernel(k, offset, global,
   local)` with one expression twice (`cl::NDRange(64), cl::NDRange(64)`);
 - pyopencl: `prg.name(queue, global, local, ...)` with one expression twice (`(n,), (n,)`), for
-  the names of kernels the workspace's sources define.
+  the names of kernels the workspace's sources define; a kernel taken as a value (`knl =
+  prg.name`, `knl = cl.Kernel(prg, "name")`) and launched as `knl(queue, global, local, ...)`
+  or `cl.enqueue_nd_range_kernel(queue, knl, global, local)`.
 
 A name counts only with a launch read as one work-group and none read otherwise (a local size
 left to the implementation, `NULL` or `None`, is several). A launch whose kernel cannot be told
-(an array of kernels, a helper's parameter) and is not one work-group voids every C and C++
-name, and a pyopencl kernel taken as a value (`knl = prg.name`) or launched through
-`enqueue_nd_range_kernel` voids its name: precision first, as the launch may be any of them.
+(an array of kernels, a helper's parameter, a pyopencl kernel made from a name not written
+there) and is not one work-group voids every name; a pyopencl kernel value used any other way
+(returned, stored, passed on) voids its own: precision first, as the launch may be any of them.
 """
 
 from __future__ import annotations
@@ -47,17 +49,17 @@ def one_group_kernels(hosts: dict[Path, bytes], kernels: Iterable[str]) -> froze
     """Names of kernels every launch of which the host code shows is one work-group."""
     one: set[str] = set()
     many: set[str] = set()
-    void_c = False
+    void_c = False  # a launch somewhere of a kernel not told, not one work-group (or a pyopencl kernel made so)
     wanted = set(kernels)
     for path, text in hosts.items():
         if path.name in HOST_NAMES or path.suffix.lower() == ".cmake":
             continue
         if path.suffix == ".py":
-            _python(text, wanted, one, many)
+            void_c |= _python(text, wanted, one, many)
         elif b"clEnqueue" in text or b"enqueueNDRangeKernel" in text:
             void_c |= _c_family(text, one, many)
     if void_c:
-        many |= one  # (python names too: a C launch of unknown kernel may be any of them)
+        many |= one  # (python names too: a launch of a kernel not told may be any of them)
     return frozenset(one - many)
 
 
@@ -130,23 +132,69 @@ def _literal(text: bytes, name: bytes) -> tuple[int, ...] | None:
     return tuple(int(x) for x in nums)
 
 
-def _python(text: bytes, kernels: set[str], one: set[str], many: set[str]) -> None:
-    """pyopencl's `prg.name(queue, global, local, ...)` for the workspace's kernel names."""
+_PY_ALIAS = lazy(rb"\b([A-Za-z_]\w*)[ \t]*=[ \t]*(?:[A-Za-z_]\w*[ \t]*\.[ \t]*([A-Za-z_]\w*)[ \t]*(?=\n|#|;|$)|"
+                 rb"(?:cl[ \t]*\.[ \t]*)?Kernel[ \t]*\([ \t]*[^,()\n]+,[ \t]*[\"']([A-Za-z_]\w*)[\"'][ \t]*\))")
+_PY_KERNEL_OBJECT = lazy(rb"\bKernel[ \t]*\(|\ball_kernels[ \t]*\(|\bgetattr[ \t]*\(")
+
+
+def _python(text: bytes, kernels: set[str], one: set[str], many: set[str]) -> bool:
+    """pyopencl's `prg.name(queue, global, local, ...)` for the workspace's kernel names, and
+    kernels taken as values (`knl = prg.name`, `knl = cl.Kernel(prg, "name")`) launched by
+    `knl(queue, global, local, ...)` or `cl.enqueue_nd_range_kernel(queue, knl, global,
+    local)`, every other use of `knl` (returned, stored, passed on) voiding its name. True
+    when a kernel is made or launched where its name is not told (voids every name)."""
     if not kernels or b"." not in text:
-        return
+        return False
+    aliases: dict[bytes, str] = {}
+    spans: list[tuple[int, int]] = []
+    for m in _PY_ALIAS.finditer(text):
+        name = (m.group(2) or m.group(3)).decode()
+        if name not in kernels:
+            continue
+        if aliases.get(m.group(1), name) != name:
+            many.update((name, aliases[m.group(1)]))
+        aliases[m.group(1)] = name
+        spans.append((m.start(), m.end()))
+    unknown = any(not any(a <= k.start() < b for a, b in spans) for k in _PY_KERNEL_OBJECT.finditer(text))
     for m in re.finditer(rb"\.\s*([A-Za-z_]\w*)\b(\s*\(?)", text):
         name = m.group(1).decode()
-        if name not in kernels:
+        if name not in kernels or any(a <= m.start() < b for a, b in spans):
             continue
         if not m.group(2).strip():
             many.add(name)  # the kernel as a value: launched where it is not told
             continue
+        _judge(text, _arguments(text, m.end()), 1, {name}, one, many)
+    for var, name in aliases.items():
+        for m in re.finditer(rb"\b" + re.escape(var) + rb"\b", text):
+            if any(a <= m.start() < b for a, b in spans):
+                continue
+            after = text[m.end():m.end() + 40].lstrip()
+            if after.startswith(b"("):
+                _judge(text, _arguments(text, text.index(b"(", m.end()) + 1), 1, {name}, one, many)
+            elif not re.match(rb"\.\s*set_args?\s*\(", after) and not _enqueued_at(text, m.start(), var):
+                many.add(name)  # returned, stored, passed on: launched where it is not told
+    for m in _PY_VALUE_LAUNCH.finditer(text):
         args = _arguments(text, m.end())
-        if len(args) < 3:
-            many.add(name)
-        elif _same_size(text, args[1], args[2]):
-            one.add(name)
+        name = aliases.get(args[1]) if len(args) > 1 else None
+        if name is None:
+            unknown = True
         else:
-            many.add(name)
-    if _PY_VALUE_LAUNCH.search(text):
-        many |= {k for k in kernels if k.encode() in text}
+            _judge(text, args, 2, {name}, one, many)
+    return unknown
+
+
+def _enqueued_at(text: bytes, at: int, var: bytes) -> bool:
+    """Whether `var` at `at` is the kernel argument of an `enqueue_nd_range_kernel` call."""
+    for m in _PY_VALUE_LAUNCH.finditer(text, max(0, at - 400), at):
+        args = _arguments(text, m.end())
+        if len(args) > 1 and args[1] == var:
+            return True
+    return False
+
+
+def _judge(text: bytes, args: list[bytes], first: int, names: set[str], one: set[str], many: set[str]) -> None:
+    """A launch whose global and local sizes are `args[first]` and `args[first + 1]`."""
+    if len(args) > first + 1 and _same_size(text, args[first], args[first + 1]):
+        one |= names
+    else:
+        many |= names
