@@ -1084,7 +1084,8 @@ class _Kernel(HelperCalls):
         if first is second:
             both = f"{one} and {two}" if across else f"work-items {_item(w1, dims)} and {_item(w2, dims)}"
             tail = "no barrier can order two work-groups" if across else "with no barrier between"
-            message = f"{both} both {_verb(first, plural=True)} {elem}{_through(first)}" + ("; " if across else " ") + tail
+            message = f"{both} both {_verb(first, plural=True)} {elem}{_through(first)}" \
+                + ("; " if across else " ") + tail
         else:
             tail = ("no barrier can order two work-groups" if across
                     else "the copy is not waited for ('wait_group_events') between" if first.copy
