@@ -125,6 +125,19 @@ def _resolve(name: str, including: Path, dirs: tuple[str, ...]) -> Path | None:
     return None
 
 
+def includers(sources: Mapping[Path, bytes], dirs: Mapping[Path, tuple[str, ...]]) -> dict[Path, set[Path]]:
+    """Per source another source `#include`s, the sources that do."""
+    out: dict[Path, set[Path]] = {}
+    for includer, data in sources.items():
+        if b"include" not in data:
+            continue
+        for raw in _INCLUDE.findall(data):
+            target = _resolve(raw.decode("utf-8", "replace").strip(), includer, dirs.get(includer, ()))
+            if target is not None and target in sources and target != includer:
+                out.setdefault(target, set()).add(includer)
+    return out
+
+
 def included_programs(sources: Mapping[Path, bytes], dirs: Mapping[Path, tuple[str, ...]]) \
         -> dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]:
     """Per source another source `#include`s after other files: those files (read first, as

@@ -21,7 +21,9 @@ from cllint.analysis.records import replace
 from .hosts import HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS, checked_extensions, computed_option_hosts, host_programs, \
     kernels_named, macros_in
 from .jit_names import NO_FAMILIES, HostNameFamilies, host_name_families
-from .build_lists import colocated_dirs, concatenated_programs, included_programs, listed_groups
+from .build_lists import colocated_dirs, concatenated_programs, included_programs, includers, listed_groups
+from .cmake_options import BuildOptions, cmake_build_options
+from .host_std import host_stds
 from .include_dirs import by_name, inferred_dirs, pyopencl_include_dir
 from .index import FileIndex, index_source
 from .launches import one_group_kernels
@@ -39,15 +41,19 @@ MAX_FILES = 200_000  # a workspace past this is not walked further
 class ProgramContext:
     """What a file's program adds to its options."""
 
-    __slots__ = ("prelude", "note", "host_macros", "include_dirs", "host_features", "one_group_kernels")
+    __slots__ = ("prelude", "note", "host_macros", "include_dirs", "host_features", "one_group_kernels", "defines",
+                 "std")
     prelude: tuple[str, ...]
     note: tuple[str, int, int] | None
     host_macros: tuple[str, ...]
     include_dirs: tuple[str, ...]
     host_features: tuple[str, ...]  # extensions and features the host checks before building
     one_group_kernels: tuple[str, ...]  # the file's kernels the host launches as one work-group only
+    defines: tuple[tuple[str, str], ...]  # `-D NAME=V` the build passes (cmake_options.py)
+    std: str | None  # the `-cl-std` version the build or host compiles it at ("CL2.0")
 
-    __match_args__ = ("prelude", "note", "host_macros", "include_dirs", "host_features", "one_group_kernels")
+    __match_args__ = ("prelude", "note", "host_macros", "include_dirs", "host_features", "one_group_kernels",
+                      "defines", "std")
 
     def __init__(
         self,
@@ -57,6 +63,8 @@ class ProgramContext:
         include_dirs: tuple[str, ...] = (),
         host_features: tuple[str, ...] = (),
         one_group_kernels: tuple[str, ...] = (),
+        defines: tuple[tuple[str, str], ...] = (),
+        std: str | None = None,
     ) -> None:
         self.prelude = prelude
         self.note = note
@@ -64,34 +72,46 @@ class ProgramContext:
         self.include_dirs = include_dirs
         self.host_features = host_features
         self.one_group_kernels = one_group_kernels
+        self.defines = defines
+        self.std = std
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"prelude={self.prelude!r}, " f"note={self.note!r}, "
                 f"host_macros={self.host_macros!r}, " f"include_dirs={self.include_dirs!r}, "
-                f"host_features={self.host_features!r}, " f"one_group_kernels={self.one_group_kernels!r})")
+                f"host_features={self.host_features!r}, " f"one_group_kernels={self.one_group_kernels!r}, "
+                f"defines={self.defines!r}, " f"std={self.std!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features,
-                self.one_group_kernels)
+                self.one_group_kernels, self.defines, self.std)
         theirs = (other.prelude, other.note, other.host_macros, other.include_dirs, other.host_features,
-                  other.one_group_kernels)
+                  other.one_group_kernels, other.defines, other.std)
         return mine == theirs
 
     def __hash__(self) -> int:
         return hash((self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features,
-                     self.one_group_kernels))
+                     self.one_group_kernels, self.defines, self.std))
 
     def apply(self, options: LintOptions) -> LintOptions:
         if self == NO_CONTEXT:
             return options
-        return replace(options, prelude=(*options.prelude, *self.prelude),
-                       program_note=self.note or options.program_note,
-                       host_macros=(*options.host_macros, *self.host_macros),
-                       include_paths=(*options.include_paths, *self.include_dirs),
-                       host_features=(*options.host_features, *self.host_features),
-                       one_group_kernels=(*options.one_group_kernels, *self.one_group_kernels))
+        out = replace(options, prelude=(*options.prelude, *self.prelude),
+                      program_note=self.note or options.program_note,
+                      host_macros=(*options.host_macros, *self.host_macros),
+                      include_paths=(*options.include_paths, *self.include_dirs),
+                      host_features=(*options.host_features, *self.host_features),
+                      one_group_kernels=(*options.one_group_kernels, *self.one_group_kernels))
+        if self.defines:  # the user's own `-D` win
+            out = replace(out, defines=tuple(sorted({**dict(self.defines), **dict(options.defines)}.items())))
+        if self.std is not None and options.std is None and options.mode == "portability":
+            from cllint.analysis.target import Target
+
+            # the build's `-cl-std` is the source's language version, as `--std` (issue 30)
+            base = Target.preset(self.std)
+            out = replace(out, target=base, std=base.version.std)
+        return out
 
 
 NO_CONTEXT = ProgramContext()
@@ -113,9 +133,11 @@ class _Derived:
     included: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]  # includers' programs (build_lists.py)
     families: HostNameFamilies  # names the host's JIT-constant makers compose (jit_names.py)
     one_group: frozenset[str]  # kernels every host launch of which is one work-group (launches.py)
+    options: dict[Path, BuildOptions]  # what the build or host passes compiling each source
 
     __match_args__ = ("sources", "indexed", "dirs", "host_macros", "host_features", "computed", "joined",
-                      "fragments", "macro_counts", "included", "families", "one_group")
+                      "fragments", "macro_counts", "included", "families", "one_group",
+                      "options")
 
     def __init__(
         self,
@@ -131,6 +153,7 @@ class _Derived:
         included: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]] | None = None,
         families: HostNameFamilies = NO_FAMILIES,
         one_group: frozenset[str] = frozenset(),
+        options: dict[Path, BuildOptions] | None = None,
     ) -> None:
         self.sources = sources
         self.indexed = indexed
@@ -144,6 +167,7 @@ class _Derived:
         self.included = {} if included is None else included
         self.families = families
         self.one_group = one_group
+        self.options = {} if options is None else options
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"sources={self.sources!r}, " f"indexed={self.indexed!r}, "
@@ -151,16 +175,18 @@ class _Derived:
                 f"host_features={self.host_features!r}, " f"computed={self.computed!r}, "
                 f"joined={self.joined!r}, " f"fragments={self.fragments!r}, "
                 f"macro_counts={self.macro_counts!r}, " f"included={self.included!r}, "
-                f"families={self.families!r}, " f"one_group={self.one_group!r})")
+                f"families={self.families!r}, " f"one_group={self.one_group!r}, "
+                f"options={self.options!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.sources, self.indexed, self.dirs, self.host_macros, self.host_features, self.computed,
-                self.joined, self.fragments, self.macro_counts, self.included, self.families, self.one_group)
+                self.joined, self.fragments, self.macro_counts, self.included, self.families, self.one_group,
+                self.options)
         theirs = (other.sources, other.indexed, other.dirs, other.host_macros, other.host_features,
                   other.computed, other.joined, other.fragments, other.macro_counts, other.included,
-                  other.families, other.one_group)
+                  other.families, other.one_group, other.options)
         return mine == theirs
 
     __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
@@ -260,6 +286,7 @@ class Project:
             included=included_programs(sources, dirs),
             families=families,
             one_group=one_group_kernels(hosts, _defined_functions(sources.values())),
+            options=_build_options(builds, hosts, sources, dirs),
         )
         return self._derived
 
@@ -315,8 +342,10 @@ class Project:
                 # names the host's makers compose (`INPUT0_SIZE_X`), those the file uses
                 composed = d.families.words_in(d.sources[path])
                 macros = (*d.host_macros, *composed, *shared, *(("*",) if path.stem in d.computed else ()))
+                built = d.options.get(path, _NO_OPTIONS)  # `-include` headers come before all else
+                prelude = (*built.force_include, *(p for p in prelude if p not in built.force_include))
                 ctx = ProgramContext(prelude, note, macros, d.dirs.get(path, ()), d.host_features,
-                                     _defined_in(d.one_group, d.sources[path]))
+                                     _defined_in(d.one_group, d.sources[path]), built.defines, built.std)
             out[path] = NO_CONTEXT if ctx == NO_CONTEXT else ctx
         return out
 
@@ -386,6 +415,42 @@ def _code_stamp() -> str:
         except OSError:
             parts.append("-")
     return ",".join(parts)
+
+
+_NO_OPTIONS = BuildOptions()
+
+
+def _build_options(builds: dict[Path, bytes], hosts: dict[Path, bytes], sources: dict[Path, bytes],
+                   dirs: dict[Path, tuple[str, ...]]) -> dict[Path, BuildOptions]:
+    """What CMake commands (cmake_options.py) and hosts' literal `-cl-std` (host_std.py) pass
+    compiling each source; a version the two disagree on is dropped."""
+    from cllint.config import STD_CHOICES
+
+    out = {p: BuildOptions(o.force_include, o.defines, o.std if o.std in STD_CHOICES else None)
+           for p, o in cmake_build_options(builds, set(sources)).items()}
+    for p, std in host_stds(hosts, sources, STD_CHOICES).items():
+        built = out.get(p)
+        if built is None:
+            out[p] = BuildOptions(std=std)
+        elif built.std != std:
+            out[p] = BuildOptions(built.force_include, built.defines, std if built.std is None else None)
+    # A source others `#include` is compiled in their programs: at their version when every
+    # includer has the same one (compute-samples' vme_wpp.cl, built at CL2.0, includes
+    # scoreboard.cl and its atomic_int).
+    by_includers = includers(sources, dirs)
+    for _ in range(3):  # included in turn by an included source
+        changed = False
+        for p, sides in by_includers.items():
+            if out.get(p, _NO_OPTIONS).std is not None:
+                continue
+            stds = {out.get(i, _NO_OPTIONS).std for i in sides}
+            if len(stds) == 1 and (std := stds.pop()) is not None:
+                o = out.get(p, _NO_OPTIONS)
+                out[p] = BuildOptions(o.force_include, o.defines, std)
+                changed = True
+        if not changed:
+            break
+    return out
 
 
 def _needs(indexes: dict[Path, FileIndex], path: Path, before: tuple[str, ...]) -> bool:

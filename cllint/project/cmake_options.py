@@ -1,0 +1,281 @@
+"""Build options a CMake build passes when it compiles OpenCL sources itself (issue 29).
+
+A kernel library or an offline build compiles each `.cl` with a command of its own:
+`add_custom_command(... COMMAND clang -x cl -cl-std=CL2.0 -include common.h -c k.cl)`, often
+in a function the build calls per source. PoCL's `compile_cl_to_bc(FILENAME ...)` compiles
+`${CMAKE_SOURCE_DIR}/lib/kernel/${FILENAME}` with `-include _enable_all_exts.h`; a macro sends
+it each argument that `MATCHES "[.]cl$"`. Those sources are read with the options: the
+force-included headers first, the `-D` values, the `-cl-std` version.
+
+Conservative by construction: a command counts only when it compiles OpenCL (it names an OpenCL
+file, says `-x cl` or `-cl-std=`, or sits in a function a caller keeps for `.cl` files); options
+come from the command and from the variables its function (or file) sets outside any `if`; the
+sources are the OpenCL files the command names, or those under the folder it compiles
+`<folder>/${NAME}` from (only that folder's own files when it is the project's root).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from cllint.analysis.lazy_re import lazy
+
+from .build_lists import _DEFINITION, _arguments, _comment_free
+
+_COMPILED = (".cl", ".ocl", ".opencl")
+_COMMAND = lazy(rb"^[ \t]*(?:add_custom_command|add_custom_target|execute_process)[ \t]*\(", re.M | re.I)
+_CALL = lazy(rb"^[ \t]*([A-Za-z_]\w*)[ \t]*\(", re.M)
+_VAR = re.compile(r"\$\{(\w+)\}")
+_WHOLE_VAR = re.compile(r"^\$\{(\w+)\}$")
+_TAIL_VAR = re.compile(r"^(.*)/\$\{(\w+)\}$")
+_STD = re.compile(r"^-cl-std=(CL[0-9]\.[0-9])$")
+_IDENT = re.compile(r"^[A-Za-z_]\w*$")
+# A command that runs a script (which may embed a source and take `-D` of its own), not a compiler.
+_SCRIPT = re.compile(r"CMAKE_COMMAND|python|perl|\.(?:py|sh|pl|cmake)$|^(?:sh|bash|cmake|xxd|sed|cat|cp)$", re.I)
+# A caller that keeps a function for OpenCL files: `if(F MATCHES "[.]cl$")`, `"\\.cl$"`.
+_CL_ARM = lazy(rb"^[ \t]*(?:else)?if[ \t]*\([^\n]*MATCHES[^\n]*cl\$", re.M | re.I)
+_ARM_END = lazy(rb"^[ \t]*(?:else|elseif|endif|endforeach|endfunction|endmacro)[ \t]*\(", re.M | re.I)
+_ROOT_VARS = ("CMAKE_SOURCE_DIR", "PROJECT_SOURCE_DIR", "CMAKE_HOME_DIRECTORY")
+
+
+class BuildOptions:
+    """What a build passes when it compiles one source."""
+
+    __slots__ = ("force_include", "defines", "std")
+    force_include: tuple[str, ...]  # absolute paths, in order
+    defines: tuple[tuple[str, str], ...]
+    std: str | None  # "CL2.0"
+
+    __match_args__ = ("force_include", "defines", "std")
+
+    def __init__(self, force_include: tuple[str, ...] = (), defines: tuple[tuple[str, str], ...] = (),
+                 std: str | None = None) -> None:
+        self.force_include = force_include
+        self.defines = defines
+        self.std = std
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(force_include={self.force_include!r}, "
+                f"defines={self.defines!r}, std={self.std!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.force_include, self.defines, self.std) == (other.force_include, other.defines, other.std)
+
+    def __hash__(self) -> int:
+        return hash((self.force_include, self.defines, self.std))
+
+
+def _project_root(path: Path, build_files: Mapping[Path, bytes]) -> Path:
+    """`${CMAKE_SOURCE_DIR}` as the file sees it: the outermost folder above it (its own
+    included) whose CMakeLists.txt the workspace has."""
+    root = path.parent
+    for folder in path.parents:
+        if folder / "CMakeLists.txt" in build_files:
+            root = folder
+    return root
+
+
+def _resolve_dirs(word: str, path: Path, root: Path) -> str | None:
+    """`word` with the source-folder variables replaced (None: another variable is left)."""
+    here = {"CMAKE_CURRENT_LIST_DIR": str(path.parent), **{v: str(root) for v in _ROOT_VARS}}
+    if path.name == "CMakeLists.txt":  # in a .cmake file it is the including folder's
+        here["CMAKE_CURRENT_SOURCE_DIR"] = str(path.parent)
+    out = _VAR.sub(lambda m: here.get(m.group(1), m.group(0)), word)
+    return None if "${" in out else out
+
+
+def _region_sets(text: bytes, start: int, end: int, skip: list[tuple[int, int]]) \
+        -> dict[str, tuple[list[str], list[str]]]:
+    """Per variable set in `text[start:end]` (outside the spans in `skip`): the words it is set
+    to outside any `if` (`set`, then `list(APPEND)`), and every word it is set to anywhere."""
+    out: dict[str, tuple[list[str], list[str]]] = {}
+    depth = 0
+    for m in _CALL.finditer(text, start, end):
+        if any(a <= m.start() < b for a, b in skip):
+            continue
+        name = m.group(1).decode().lower()
+        if name == "if":
+            depth += 1
+        elif name == "endif":
+            depth = max(0, depth - 1)
+        elif name in ("set", "list"):
+            args = _arguments(text, m.end()) or []
+            if name == "list":
+                if len(args) < 2 or args[0].upper() != "APPEND":
+                    continue
+                args = args[1:]
+            if not args:
+                continue
+            var, words = args[0], [w for w in args[1:] if w not in ("PARENT_SCOPE", "CACHE")]
+            always, anywhere = out.setdefault(var, ([], []))
+            if name == "set" and depth == 0:
+                always[:] = words
+            elif depth == 0:
+                always.extend(words)
+            anywhere.extend(words)
+    return out
+
+
+def _expand(words: list[str], sets: dict[str, tuple[list[str], list[str]]], anywhere: bool, depth: int = 0) \
+        -> list[str]:
+    out: list[str] = []
+    for w in words:
+        m = _WHOLE_VAR.match(w)
+        if m is None or m.group(1) not in sets or depth > 3:
+            out.append(w)
+            continue
+        out.extend(_expand(sets[m.group(1)][1 if anywhere else 0], sets, anywhere, depth + 1))
+    return out
+
+
+def _given(build_files: Mapping[Path, bytes], name: str) -> list[str]:
+    """The OpenCL file names (no variables) calls of function `name` pass."""
+    call = re.compile(rb"^[ \t]*" + re.escape(name.encode()) + rb"[ \t]*\(", re.M | re.I)
+    out: list[str] = []
+    for raw in build_files.values():
+        if name.encode() not in raw.lower():
+            continue
+        text = _comment_free(raw)
+        for m in call.finditer(text):
+            out.extend(a for a in _arguments(text, m.end()) or () if a.lower().endswith(_COMPILED) and "$" not in a)
+    return list(dict.fromkeys(out))
+
+
+def _cl_functions(build_files: Mapping[Path, bytes]) -> set[str]:
+    """Functions (lower case) some caller calls only in an arm kept for OpenCL files."""
+    out: set[str] = set()
+    for raw in build_files.values():
+        if b"MATCHES" not in raw and b"matches" not in raw:
+            continue
+        text = _comment_free(raw)
+        for arm in _CL_ARM.finditer(text):
+            stop = _ARM_END.search(text, arm.end())
+            body = text[arm.end():stop.start() if stop else len(text)]
+            out.update(m.group(1).decode().lower() for m in _CALL.finditer(body))
+    return out
+
+
+def _options(words: list[str], path: Path, root: Path, known_files: set[Path]) -> BuildOptions:
+    dirs: list[Path] = []
+    for i, w in enumerate(words):
+        d = w[2:] if w.startswith("-I") and len(w) > 2 else words[i + 1] if w == "-I" and i + 1 < len(words) else None
+        if d is not None and (r := _resolve_dirs(d, path, root)) is not None:
+            dirs.append(Path(os.path.normpath(path.parent / r)))
+    forced: list[str] = []
+    defines: dict[str, str] = {}
+    std = None
+    for i, w in enumerate(words):
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if w in ("-include", "--include") and nxt:
+            r = _resolve_dirs(nxt, path, root)
+            if r is None:
+                continue
+            for folder in ((path.parent,) if os.path.isabs(r) else (*dirs, path.parent, root)):
+                candidate = Path(os.path.normpath(folder / r))
+                if candidate in known_files or candidate.is_file():
+                    forced.append(str(candidate))
+                    break
+        elif w.startswith("-D"):
+            d = w[2:] or (nxt if w == "-D" else "")
+            name, eq, value = d.partition("=")
+            if _IDENT.match(name) and "$" not in value and "<" not in value:
+                defines[name] = value if eq else "1"
+        elif m := _STD.match(w):
+            std = m.group(1)
+    return BuildOptions(tuple(dict.fromkeys(forced)), tuple(sorted(defines.items())), std)
+
+
+def _is_opencl_compile(words: list[str], in_cl_function: bool) -> bool:
+    if not words or _SCRIPT.search(words[0]):
+        return False  # `${CMAKE_COMMAND} -DIN=k.cl -P embed.cmake`: its `-D` are the script's
+    if in_cl_function:
+        return True
+    for i, w in enumerate(words):
+        if w in ("-xcl", "-cl-std") or w.startswith("-cl-std=") or (w == "-x" and words[i + 1:i + 2] == ["cl"]):
+            return True
+        if w.lower().endswith(_COMPILED):
+            return True
+    return False
+
+
+def _compiled_sources(words: list[str], path: Path, root: Path, sources: set[Path], given: list[str]) -> list[Path]:
+    """The OpenCL files a command compiles: those it names, else those under the folder it
+    compiles `<folder>/${NAME}` from: the OpenCL files its function's callers name there
+    (`given`), or without any, every one under it."""
+    named: list[Path] = []
+    folders: list[Path] = []
+    for w in words:
+        r = _resolve_dirs(w, path, root)
+        if r is not None and r.lower().endswith(_COMPILED):
+            target = Path(os.path.normpath(path.parent / r))
+            if target in sources:
+                named.append(target)
+            continue
+        m = _TAIL_VAR.match(w)
+        if m is not None and (r := _resolve_dirs(m.group(1), path, root)) is not None and r:
+            folders.append(Path(os.path.normpath(path.parent / r)))
+    if named:
+        return named
+    out: list[Path] = []
+    for folder in dict.fromkeys(folders):
+        if root not in (folder, *folder.parents):
+            continue  # outside the project
+        if given:
+            out.extend(t for arg in given if (t := Path(os.path.normpath(folder / arg))) in sources)
+        elif folder == root:  # `${CMAKE_SOURCE_DIR}/${NAME}`: the root's own files, not the whole tree
+            out.extend(s for s in sources if s.parent == folder)
+        else:
+            out.extend(s for s in sources if folder in s.parents)
+    return out
+
+
+def cmake_build_options(build_files: Mapping[Path, bytes], sources: set[Path]) -> dict[Path, BuildOptions]:
+    """Per OpenCL source a CMake command compiles, the options it passes."""
+    found: dict[Path, BuildOptions] = {}
+    cl_functions: set[str] | None = None
+    known_files = set(build_files)
+    for path in sorted(build_files):
+        raw = build_files[path]
+        if b"COMMAND" not in raw and b"command" not in raw:
+            continue
+        text = _comment_free(raw)
+        root = _project_root(path, build_files)
+        definitions = [(m.start(), m.end(), m.group(1).decode().lower()) for m in _DEFINITION.finditer(text)]
+        file_sets: dict[str, tuple[list[str], list[str]]] | None = None
+        for m in _COMMAND.finditer(text):
+            args = _arguments(text, m.end())
+            if not args or "COMMAND" not in args:
+                continue
+            words = args[args.index("COMMAND") + 1:]
+            owner = next(((a, b, n) for a, b, n in definitions if a <= m.start() < b), None)
+            if owner is not None:
+                sets = _region_sets(text, owner[0], m.start(), [])
+            else:
+                if file_sets is None:
+                    file_sets = _region_sets(text, 0, len(text), [(a, b) for a, b, _ in definitions])
+                sets = file_sets
+            in_cl = False
+            if owner is not None:
+                if cl_functions is None:
+                    cl_functions = _cl_functions(build_files)
+                in_cl = owner[2] in cl_functions
+            options_words = _expand(words, sets, anywhere=False)
+            if not _is_opencl_compile(options_words, in_cl):
+                continue
+            options = _options(options_words, path, root, known_files)
+            if options == BuildOptions():
+                continue
+            given = _given(build_files, owner[2]) if owner is not None else []
+            for source in _compiled_sources(_expand(words, sets, anywhere=True), path, root, sources, given):
+                # Several builds of one source (PoCL's bitcode and MLIR ones): read as the one that
+                # force-includes most. Never a mix: a header dropped from a list can change what
+                # the rest means (PoCL's `_kernel.h` ends disabling every extension, which the
+                # next `-include _enable_all_exts.h` turns back on).
+                if source not in found or len(options.force_include) > len(found[source].force_include):
+                    found[source] = options
+    return {p: o for p, o in found.items() if o != BuildOptions()}

@@ -1,0 +1,41 @@
+"""Build options the host or the build attaches to a program (issue 29, session 13): `-include`,
+`-D NAME=V` and `-cl-std=` on a CMake command or function that compiles OpenCL sources, a
+literal `-cl-std=CLx.y` a host passes when it builds a named source, and a `cl_khr_fp16` pragma
+enabled under `#ifdef cl_khr_fp16` (PoCL's force-included `_enable_all_exts.h`).
+
+Each case folder is a small workspace checked as a user runs `cllint check .` in it, labelled by
+clang-19 building the program as `BUILD` says (`-cl-std=CL1.2` unless the options name
+another, run in the case's folder so relative `-include`/`-I` paths and its `#include`s resolve). `heldout/` was
+written with `tune/` and not looked at while the code was written."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from labelled_workspaces import build, case_id, cases, expected, reports
+
+CASES = cases("build_options")
+CLANG = shutil.which("clang-19")
+
+
+def test_both_sets_have_cases() -> None:
+    assert {p.parent.name for p in CASES} == {"tune", "heldout"}
+
+
+@pytest.mark.skipif(CLANG is None, reason="clang-19 labels the cases")
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_the_label_is_clangs(case: Path, tmp_path: Path) -> None:
+    options, sources = build(case)
+    program = tmp_path / "program.cl"
+    program.write_bytes(b"".join((case / s).read_bytes() for s in sources))
+    done = subprocess.run([CLANG, "-x", "cl", "-cl-std=CL1.2", "-target", "spir64", "-fsyntax-only", "-I", str(case),
+                           *options, str(program)], capture_output=True, text=True, timeout=60, cwd=case)
+    assert (done.returncode != 0) == bool(expected(case)), done.stderr
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_the_reports_are_the_labels(case: Path) -> None:
+    assert reports(case) == expected(case)
