@@ -14,6 +14,7 @@ from tree_sitter import Node
 from cllint.analysis.model import SemanticModel, SymbolKind
 from cllint.analysis.model.types import Pointer, Type, Unknown, builtin_named
 from cllint.analysis.model.walk import ancestor_of_kinds
+from cllint.analysis.syntax import macro_named
 
 _MACRO_KINDS = frozenset({"macro_modifier", "macro_declarator", "macro_type_specifier"})
 _DECL_KINDS = frozenset({"parameter_declaration", "declaration", "field_declaration", "function_definition",
@@ -71,6 +72,13 @@ class Certainty:
                 if name.type in _MACRO_KINDS:
                     name = name.child_by_field_name("name") or name
                 word = self._text(name).split("(")[0].strip()
+                if not self._expands(word, n.start_byte, expander):
+                    return False
+            elif k == "function_declarator" and macro_named(n) is not None:
+                # `KERNEL(name)(params)`: the macro writes the head (`__kernel void name`, a
+                # JIT definition of the host's): unknown, so is what kind of function it is
+                made = macro_named(n)
+                word = self._text(made.child_by_field_name("declarator") or made).strip()
                 if not self._expands(word, n.start_byte, expander):
                     return False
             elif k == "type_identifier":

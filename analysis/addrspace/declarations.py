@@ -106,8 +106,10 @@ class DeclarationChecks(Checks):
             if not in_focus(self.focus, definition):
                 continue  # its model is not even built: that is most of an incremental run's saving
             fm = self.m.function_at_node(definition)
+            # a head a macro we cannot read writes (`KERNEL(name)(...)`): a kernel or not
+            kernel = True if fm.is_kernel else None if not self.cert.decl_certain(_signature(definition)) else False
             for sym in fm.locals:
-                self._local(sym, fm.is_kernel)
+                self._local(sym, kernel)
         self._multiple_spaces(self.m.tree.root_node)
         self._fields()
         self._qualified_fields(self.m.tree.root_node)
@@ -437,7 +439,9 @@ class DeclarationChecks(Checks):
             return ref
         return None
 
-    def _local(self, sym: Symbol, in_kernel: bool) -> None:
+    def _local(self, sym: Symbol, in_kernel: bool | None) -> None:
+        """`in_kernel` None: the function's kind is unknown (its head is a macro's), so only
+        what no function may declare is reported."""
         decl = sym.decl
         if decl is None or sym.node is None or not self.cert.decl_certain(decl):
             return
@@ -473,7 +477,10 @@ class DeclarationChecks(Checks):
             return
         init = _init_of(decl, sym.node)
         if sym.space is L:
-            if not in_kernel:
+            if in_kernel is None:
+                if init is not None:
+                    self.add("CL108", init, f"'__local' variable '{sym.name}' cannot have an initializer")
+            elif not in_kernel:
                 self.add("CL108", sym.node, f"'__local' variable '{sym.name}' is declared in a non-kernel "
                          "function; declare it in the kernel and pass a pointer")
             elif not sym.in_kernel_scope:
@@ -484,7 +491,10 @@ class DeclarationChecks(Checks):
         elif sym.space is G and not static:
             self.add("CL110", sym.node, f"function scope variable '{sym.name}' cannot be declared in '__global'")
         elif sym.space is C and not static:
-            if not in_kernel:
+            if in_kernel is None:
+                if init is not None:
+                    self._constant_init(sym, init)
+            elif not in_kernel:
                 self.add("CL110", sym.node, f"'__constant' variable '{sym.name}' is declared in a non-kernel "
                          "function; move it to program scope")
             elif not sym.in_kernel_scope:

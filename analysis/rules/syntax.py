@@ -6,10 +6,11 @@ import re
 from collections.abc import Iterator
 
 from cllint.analysis.diagnostics import Diagnostic, Severity, Span
+from cllint.analysis.preprocessor.choices import host_choices
 from cllint.analysis.preprocessor.decided import decided_dead_ranges, within
 from cllint.analysis.preprocessor.expanded_items import blanked, expansion_items
 from cllint.analysis.rules.base import RuleContext, Rule
-from cllint.analysis.syntax import parse, syntax_errors
+from cllint.analysis.syntax import SyntaxErrorInfo, parse, syntax_errors
 
 
 class SyntaxError_(Rule):
@@ -60,6 +61,7 @@ class SyntaxError_(Rule):
                 break
             readable = blanked(readable, items)
             errors = syntax_errors(parse(readable), readable)
+        errors = _not_from_host_arms(ctx.preprocessor, readable, errors)
         portable = ctx.target.predefined_macros() if ctx.options.get("mode", "portability") == "portability" else None
         dead = decided_dead_ranges(ctx.preprocessor, portable)
         unknown = _unknown_host_macros(ctx)
@@ -74,6 +76,33 @@ class SyntaxError_(Rule):
 
 _NAME = re.compile(rb"[A-Za-z_]\w*")
 _MAX_ROUNDS = 8  # reparses of a file whose macro lines are read as their expansions
+
+
+_DIRECTIVE_LINE = re.compile(rb"^[ \t]*#.*$", re.M)
+
+
+def _not_from_host_arms(view: object, source: bytes, errors: list[SyntaxErrorInfo]) -> list[SyntaxErrorInfo]:
+    """`errors` less those outside the groups whose arm the host picks that go away once the
+    text of those groups' arms is blanked: text a build on the host's options never compiles
+    (`#if (PAGES > 8)` / `ERROR: unsupported PAGES !!!` / `#endif`, LuxCore) breaks the parse
+    of the code after it too. Errors inside such groups stay (without_host_choices decides)."""
+    ranges = host_choices(view) if view is not None else []
+    if not ranges or all(within(ranges, e.start) for e in errors):
+        return errors
+    data = bytearray(source)
+    for start, end in ranges:
+        arm = bytes(data[start:end])
+        kept = {m.start(): m.end() for m in _DIRECTIVE_LINE.finditer(arm)}  # the directives stay
+        out = bytearray(re.sub(rb"[^\n]", b" ", arm))
+        for a, b in kept.items():
+            out[a:b] = arm[a:b]
+        data[start:end] = out
+    text = bytes(data)
+    again = syntax_errors(parse(text), text)
+    starts = {e.start for e in again}
+    lines = {text.count(b"\n", 0, e.start) for e in again}
+    return [e for e in errors if within(ranges, e.start) or e.start in starts
+            or source.count(b"\n", 0, e.start) in lines]
 
 
 def _unknown_host_macros(ctx: RuleContext) -> frozenset[str]:

@@ -56,6 +56,9 @@ HEADER_PREFIXES = ("CLK_",)
 VENDOR_PREFIXES = ("__", "amd_", "intel_", "arm_", "qcom_", "nv_", "img_", "mali_")
 
 
+_HEAD_WORD = re.compile(rb"([A-Za-z_]\w*)\s*\(")
+
+
 class FileFacts:
     """Facts about the file every body shares: built once per lint."""
 
@@ -115,6 +118,22 @@ class FileFacts:
         if self.headers is None or not self.has_include:
             return False
         return self.headers.could_declare(name) or self._own_pastes.could_make(name, self.headers.quiet | self.macro_words)
+
+    @cached_property
+    def unreadable_heads(self) -> frozenset[str]:
+        """Names written before `(` in the file-scope items the parser could not read (text a
+        build never compiles, `#if (PAGES > 8)` / `ERROR: unsupported!` / `#endif`, broke the
+        function after it): a function of that name may be declared there."""
+        src = self.model.source
+        out: set[str] = set()
+        for item in self.model.tree.root_node.children:
+            if not item.has_error:
+                continue
+            # (a function's body is left out: an edit there must not change what other bodies report)
+            body = item.child_by_field_name("body") if item.type == "function_definition" else None
+            end = body.start_byte if body is not None else item.end_byte
+            out.update(m.group(1).decode() for m in _HEAD_WORD.finditer(src, item.start_byte, end))
+        return frozenset(out)
 
     @cached_property
     def _own_pastes(self) -> Pastes:

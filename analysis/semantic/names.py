@@ -38,6 +38,10 @@ _USE_FIELDS = {
     "cast_expression": "value", "for_statement": None, "initializer_pair": "value",
     "sizeof_expression": "value",
 }
+# C's statement keywords: read as a name only where error recovery split a statement (text in
+# an `#if` arm no build compiles before `return x;`); never an undeclared identifier.
+_KEYWORDS = frozenset({"return", "if", "else", "for", "while", "do", "switch", "case", "default", "break",
+                       "continue", "goto", "sizeof", "typedef", "struct", "union", "enum"})
 # A name spelled like a macro: capitals, digits and underscores.
 _MACRO_LIKE = re.compile(r"^[A-Z][A-Z0-9_]*[A-Z0-9]$")
 
@@ -92,7 +96,7 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
         role = _use_role(ident)
         if role is None or _on_directive_line(body.source, ident.start_byte):
             continue
-        if role == "call" and _is_builtin_function(name):
+        if role == "call" and (_is_builtin_function(name) or name in facts.unreadable_heads):
             continue
         if role == "use" and (catalogue().constant(name) is not None or catalogue().function(name) is not None
                               or name in EXTENSIONS):
@@ -140,7 +144,8 @@ def _quiet_name(body: Body, name: str, body_words: Callable[[], frozenset[str]])
     """A name that is never reported in this body, wherever it stands: a macro, a macro's
     argument, a reserved or type name, one a header or a paste may declare."""
     facts = body.facts
-    if facts.is_macro(name) or name in body.macro_args or name.startswith("__") or _type_name(body, name):
+    if facts.is_macro(name) or name in body.macro_args or name.startswith("__") or _type_name(body, name) or \
+            name in _KEYWORDS:
         return True
     if facts.header_quiet(name) or (facts.view is not None and _pasted(facts, name, body_words)):
         return True  # (`GEN(float)` with `T add_##T(...)` defines `add_float`; `ARGS_25(state)` `state0`)
