@@ -29,18 +29,27 @@ class FileIncludeResolver:
         # Sources the program reads before the file (analysis/preprocessor/view.py `with_prelude`).
         self.prelude = tuple(prelude)
         self._cache: dict[Path, bytes | None] = {}
+        # Answers by request: a header included from the same file again (libclc's template
+        # headers, hundreds of times a file) costs a dict look-up, not a Path per folder.
+        self._answers: dict[tuple[str, bool, str], tuple[str, bytes] | None] = {}
         # Every path looked at, found or not, with its stamp when read: what a result that
         # used this resolver depends on (a header that appears later changes it too).
         self.probes: dict[str, Stamp] = {}
 
     def __call__(self, name: str, angled: bool, including: str) -> tuple[str, bytes] | None:
+        key = (name, angled, "" if angled else including)  # an angled name does not depend on its includer
+        if key in self._answers:
+            return self._answers[key]
+        found = None
         candidates = [] if angled else [Path(including).parent]
         for folder in [*candidates, *self.paths]:
             path = folder / name
             data = self._read(path)
             if data is not None:
-                return str(path), data
-        return None
+                found = str(path), data
+                break
+        self._answers[key] = found
+        return found
 
     def _read(self, path: Path) -> bytes | None:
         if path not in self._cache:

@@ -179,6 +179,8 @@ class _Mover:
         if old._macro_states is not None:  # the digests read no offsets: only the offsets move
             offsets, states = old._macro_states
             view._macro_states = ([self.offset(o) for o in offsets], states)
+        else:  # what they will be made of (once made, the log is not read again)
+            view._state_log = [(self.offset(o), data) for o, data in old._state_log]
         view.pragmas = [self.pragma(p) for p in old.pragmas]
         view._pragma_offsets = [p.offset for p in view.pragmas]
         view.fp_contract = [(self.offset(w), name, self.branch(b)) for w, name, b in old.fp_contract]

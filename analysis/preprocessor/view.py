@@ -35,8 +35,9 @@ from .expr import (
     read_defined,
     tokenize,
 )
-from . import reuse
+from . import header_runs, reuse
 from .view_data import (  # the data types, here too for the modules that import them from view
+    _MAX_CHAIN,
     _MAX_EXPANSION_DEPTH,
     Branch,
     IncludeRef,
@@ -47,10 +48,12 @@ from .view_data import (  # the data types, here too for the modules that import
     ResolverCall,
     _MacroEvent,
     _and3,
+    _guard,
     _merge,
     _read_args,
     _substitute,
     resolve_include,
+    state_bytes,
 )
 
 __all__ = [
@@ -59,7 +62,6 @@ __all__ = [
 ]  # fmt: skip
 
 MAX_INCLUDE_DEPTH = 64
-_MAX_CHAIN = 16  # conditional redefinitions folded into one guarded value
 
 
 class _Group:
@@ -103,11 +105,14 @@ def build_view(
     target: Target,
     defines: dict[str, str] | None = None,
     include_resolver: IncludeResolver | None = None,
+    memo_headers: bool = True,
 ) -> PreprocessorView:
     """Scan `text` and build its view for `target` plus `-D` `defines`; never raises on input.
 
     The file's previous view is reused, moved, when no directive, macro or include changed
-    (see `reuse`): a keystroke in a function body then costs no rebuild."""
+    (see `reuse`): a keystroke in a function body then costs no rebuild. A header included
+    again with the same relevant macros replays its last reading (`header_runs`) unless
+    `memo_headers` is false."""
     macros = target.predefined_macros()
     defines = defines or {}
     function_like = {k: v for k, v in defines.items() if is_function_like(k)}
@@ -122,7 +127,7 @@ def build_view(
     root = Branch(None, Condition(TRUE), True, file_id, 0)
     view = PreprocessorView(file_id, root, Env(macros))
     view.include_resolver = include_resolver
-    builder = _Builder(view, include_resolver)
+    builder = _Builder(view, include_resolver, memo_headers)
     builder.process(file_id, text, root, None, (file_id,), directives)
     view.regions = _merge(builder.regions)
     view._starts = [r[0] for r in view.regions]
@@ -189,13 +194,25 @@ def with_prelude(directives: list[Directive], resolver: IncludeResolver | None) 
 
 
 class _Builder:
-    def __init__(self, view: PreprocessorView, resolver: IncludeResolver | None) -> None:
+    def __init__(self, view: PreprocessorView, resolver: IncludeResolver | None, memo_headers: bool = True) -> None:
         self.view = view
         self.env = view.env
         self.resolver = resolver
         self.regions: list[tuple[int, int, Branch]] = []
         self.once: set[FileId] = set()
         self.calls: list[ResolverCall] = []  # every resolver request and answer, in order
+        # Header readings (`header_runs`): every macro event in the order made, the files
+        # `#pragma once` marked in order, and the readings under way, innermost last.
+        self.order: list[_MacroEvent] = []
+        self.once_log: list[FileId] = []
+        self.recording: list[header_runs.Recording] = []
+        self.reads: set[str] | None = None  # the innermost recording's names looked up
+        self.runs = None
+        if memo_headers and resolver is not None:
+            from ..database import current
+
+            self.runs = current().table("preprocessor.header_runs", header_runs.RUNS_MAX)
+            self.env_key = tuple(self.env.macros.items())
 
     # -- directives ---------------------------------------------------------------------
 
@@ -302,14 +319,21 @@ class _Builder:
             macro = MacroDef(
                 d.name, d.params, d.body, Span(file_id, d.name_start, d.name_end), d.variadic, branch.active is None
             )
-        self.view._macro_events.setdefault(d.name, []).append(_MacroEvent(where, d.name, macro, branch))
+        ev = _MacroEvent(where, d.name, macro, branch)
+        self.view._macro_events.setdefault(d.name, []).append(ev)
+        if self.recording:
+            self.order.append(ev)
+        if branch.active is not False:
+            self.view._state_log.append((where, state_bytes(d.name, macro)))
 
     def _pragma(self, d: Directive, branch: Branch, file_id: FileId, where: int) -> None:
         p = d.pragma
         if p is None:
             return
         if p.kind == "once":
-            self.once.add(file_id)
+            if file_id not in self.once:
+                self.once.add(file_id)
+                self.once_log.append(file_id)
         elif p.kind == "extension" and p.name and p.behavior:
             sp = Span(file_id, d.start, d.end)
             self.view.pragmas.append(PragmaEvent(where, sp, p.name, p.behavior, branch))
@@ -335,10 +359,130 @@ class _Builder:
         if resolved is None:
             return
         target_id, content = resolved
+        if self.recording:
+            self.recording[-1].consulted[target_id] = None
         if target_id in stack or target_id in self.once or len(stack) >= MAX_INCLUDE_DEPTH:
             return  # cycles end here; include guards usually stop them earlier
-        base = Branch(branch, Condition(TRUE), branch.active, target_id, 0, branch.depth)
+        base = header_runs.make_root(branch, target_id)
+        if self.runs is None:
+            self.process(target_id, content, base, where, (*stack, target_id))
+            return
+        key = (self.env_key, target_id, content, branch.active, len(stack))
+        run = self._replayable(key, branch, stack)
+        if run is not None and self._replay(run, base, where):
+            return
+        self._start()
         self.process(target_id, content, base, where, (*stack, target_id))
+        self._finish(key, base, branch, stack)
+
+    # -- header readings kept and replayed (header_runs) ------------------------------------
+
+    def _replayable(self, key: tuple, branch: Branch, stack: tuple[FileId, ...]) -> header_runs.Run | None:
+        """The kept reading whose entry is this one's, if any."""
+        variants = self.runs.get(key) if self.runs is not None else None
+        if not variants:
+            return None
+        events = self.view._macro_events
+        anc = branch.ancestor_ids
+        for run in reversed(variants):
+            if all((f in stack) == open_ and (f in self.once) == once for f, open_, once in run.consulted) and \
+                    all(header_runs.chain_value(events.get(n, ()), anc, n) == v for n, v in zip(run.names, run.values)):
+                return run
+        return None
+
+    def _replay(self, run: header_runs.Run, base: Branch, where: int) -> bool:
+        """The kept reading made again under `base`, at `where`; False (nothing made) when
+        the resolver answers one of its requests differently (a header changed)."""
+        resolver = self.resolver
+        assert resolver is not None
+        for request, answer in run.calls:
+            if resolve_include(resolver, *request) != answer:
+                return False
+        view = self.view
+        self.calls.extend(run.calls)
+        made = header_runs.arms(run, base)
+        events = view._macro_events
+        if self.recording:  # in the order made, for the reading under way
+            order = self.order
+            for name, macro, b in run.events:
+                ev = _MacroEvent(where, name, macro, made[b])
+                got = events.get(name)
+                if got is None:
+                    events[name] = [ev]
+                else:
+                    got.append(ev)
+                order.append(ev)
+        else:  # name by name (names new to the view come in the order first made)
+            for name, evs in run.by_name():
+                new = [_MacroEvent(where, name, macro, made[b]) for macro, b in evs]
+                got = events.get(name)
+                if got is None:
+                    events[name] = new
+                else:
+                    got.extend(new)
+        for sp, name, behavior, b in run.pragmas:
+            view.pragmas.append(PragmaEvent(where, sp, name, behavior, made[b]))
+        for name, b in run.fp_contract:
+            view.fp_contract.append((where, name, made[b]))
+        view.included_diagnostics.extend(run.diagnostics)
+        self.once.update(run.once)
+        self.once_log.extend(run.once)
+        if run.state:
+            view._state_log.append((where, run.state))
+        if self.recording:
+            outer = self.recording[-1]
+            outer.reads.update(run.names)
+            for f, _, _ in run.consulted:
+                outer.consulted[f] = None
+        view.replayed_includes += 1
+        return True
+
+    def _start(self) -> None:
+        view = self.view
+        rec = header_runs.Recording(len(self.order), len(self.calls), len(view.pragmas), len(view.fp_contract),
+                                    len(view.included_diagnostics), len(self.once_log), len(view._state_log))
+        self.recording.append(rec)
+        self.reads = rec.reads
+
+    def _finish(self, key: tuple, base: Branch, branch: Branch, stack: tuple[FileId, ...]) -> None:
+        """Keeps the reading just made, with the values at entry of what it looked up."""
+        rec = self.recording.pop()
+        outer = self.recording[-1] if self.recording else None
+        self.reads = outer.reads if outer is not None else None
+        if outer is not None:
+            outer.reads |= rec.reads
+            outer.consulted.update(rec.consulted)
+        view = self.view
+        made = self.order[rec.order:]
+        inside: dict[str, int] = {}
+        for ev in made:
+            inside[ev.name] = inside.get(ev.name, 0) + 1
+        anc = branch.ancestor_ids
+        names = tuple(sorted(rec.reads))
+        values = []
+        for n in names:
+            evs = view._macro_events.get(n, [])
+            values.append(header_runs.chain_value(evs[:len(evs) - inside.get(n, 0)], anc, n))
+        once_added = self.once_log[rec.once:]
+        consulted = tuple((f, f in stack, f in self.once and f not in once_added) for f in rec.consulted)
+        table, index = header_runs.shapes(base)
+        at = header_runs.arm_index
+        run = header_runs.Run(
+            names, tuple(values), consulted,
+            [(ev.name, ev.macro, at(ev.branch, base, table, index)) for ev in made],
+            table,
+            [(p.span, p.name, p.behavior, at(p.branch, base, table, index)) for p in view.pragmas[rec.pragmas:]],
+            [(name, at(b, base, table, index)) for _, name, b in view.fp_contract[rec.fp_contract:]],
+            view.included_diagnostics[rec.diagnostics:], self.calls[rec.calls:], once_added,
+            b"".join(data for _, data in view._state_log[rec.state:]),
+        )
+        assert self.runs is not None
+        variants = self.runs.get(key)
+        if variants is None:
+            self.runs.put(key, [run])
+        else:
+            variants.append(run)
+            del variants[:-header_runs.VARIANTS_MAX]
 
     # -- macro expansion in conditions ----------------------------------------------------
 
@@ -368,6 +512,8 @@ class _Builder:
         return base, guarded
 
     def _defined_node(self, name: str, use: Branch) -> Node:
+        if self.reads is not None:
+            self.reads.add(name)
         if name not in self.view._macro_events:
             return Defined(name)
         base, guarded = self._chain(name, use)
@@ -393,6 +539,8 @@ class _Builder:
                 out.append(Token("node", name, self._defined_node(name, use)))
                 i = nxt
                 continue
+            if self.reads is not None:
+                self.reads.add(tok.text)
             if tok.text in hide or tok.text not in events or (
                     tok.text in HAS_OPERATORS and all(e.branch.active is False for e in events[tok.text])):
                 # (`#ifndef __has_builtin` / `#define __has_builtin(x) 0`: clang's own stays)
@@ -454,20 +602,6 @@ _TARGET_PREFIXES = ("__opencl_c_", "cl_", "cles_", "__OPENCL", "CL_VERSION_", "_
 def _is_target_name(name: str) -> bool:
     """Names a target could predefine: conditions keep them symbolic across targets."""
     return name.startswith(_TARGET_PREFIXES)
-
-
-def _guard(branch: Branch, use_ancestors: frozenset[int]) -> Node:
-    """Conditions of the arms holding an event that do not also hold the use."""
-    nodes: list[Node] = []
-    b: Branch | None = branch
-    while b is not None and id(b) not in use_ancestors:
-        nodes.append(b.own.node)
-        b = b.parent
-    if not nodes:
-        return TRUE
-    nodes.reverse()
-    node = conj(nodes)
-    return node
 
 
 def _describe(d: Directive) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, KeysView
 from ..diagnostics import Diagnostic, FileId, Span
 from ..digest import blake2b
 from .directives import Directive
-from .expr import Condition, Env, ExprError, Token, conj, tokenize
+from .expr import TRUE, Condition, Env, ExprError, Node, Token, conj, tokenize
 
 IncludeResolver = Callable[[str, bool, FileId], "tuple[FileId, bytes] | None"]
 # One `#include` the builder resolved: (path, angled, including file) and the answer.
@@ -19,6 +19,7 @@ ResolverCall = tuple[tuple[str, bool, FileId], "tuple[FileId, bytes] | None"]
 _MAX_EXPANSION_DEPTH = 64
 _MAX_EXPANSIONS = 256  # macro replacements in one `expand`
 _MAX_EXPANDED_TOKENS = 20_000
+_MAX_CHAIN = 16  # conditional redefinitions folded into one guarded value
 
 
 def _and3(a: bool | None, b: bool | None) -> bool | None:
@@ -259,6 +260,11 @@ class PreprocessorView:
         self.directives: list[Directive] = []
         self.fp_contract: list[tuple[int, str, Branch]] = []
         self._macro_states: tuple[list[int], list[bytes]] | None = None
+        # (offset, bytes) of each active macro event in the order built, a replayed header
+        # reading's joined (`state_bytes`): what `macro_state_at` digests.
+        self._state_log: list[tuple[int, bytes]] = []
+        self._definitions: list[MacroDef] | None = None  # `macro_definitions`, once read
+        self.replayed_includes = 0  # `#include`s served by a kept reading (header_runs)
         # The resolver the view was built with: the semantic checks read the headers it finds
         # (analysis/semantic/headers.py), those in arms this view does not follow included.
         self.include_resolver: IncludeResolver | None = None
@@ -335,15 +341,15 @@ class PreprocessorView:
         """A digest of every macro event before `offset` that `macro_at` could return: equal
         digests mean every name expands alike there, wherever the two offsets are."""
         if self._macro_states is None:
-            events = sorted((e for evs in self._macro_events.values() for e in evs if e.branch.active is not False),
-                            key=lambda e: e.offset)
             h = blake2b(digest_size=16)
-            offsets, states = [], [h.digest()]
-            for e in events:
-                m = e.macro
-                h.update(repr((e.name, None if m is None else (m.params, m.body, m.variadic))).encode())
-                offsets.append(e.offset)
-                states.append(h.copy().digest())
+            offsets: list[int] = []
+            states = [h.digest()]
+            log = self._state_log
+            for i, (at, data) in enumerate(log):
+                h.update(data)
+                if i + 1 == len(log) or log[i + 1][0] != at:  # one state per offset: all that can differ
+                    offsets.append(at)
+                    states.append(h.digest())
             self._macro_states = (offsets, states)
         offsets, states = self._macro_states
         return states[bisect_right(offsets, offset)]
@@ -375,11 +381,19 @@ class PreprocessorView:
         return None if words is None else " ".join(words)
 
     def macro_definitions(self) -> Iterator[MacroDef]:
-        """Every `#define` of the file and its includes outside arms known to be inactive."""
-        for events in self._macro_events.values():
-            for ev in events:
-                if ev.macro is not None and ev.branch.active is not False:
-                    yield ev.macro
+        """Every `#define` of the file and its includes outside arms known to be inactive,
+        each once: a header read again replays the same definitions (header_runs)."""
+        if self._definitions is None:
+            seen: set[int] = set()
+            out: list[MacroDef] = []
+            for events in self._macro_events.values():
+                for ev in events:
+                    m = ev.macro
+                    if m is not None and ev.branch.active is not False and id(m) not in seen:
+                        seen.add(id(m))
+                        out.append(m)
+            self._definitions = out
+        return iter(self._definitions)
 
     def defined_names(self) -> KeysView[str]:
         """Every name some `#define` or `#undef` of the file (or its includes) mentions."""
@@ -476,12 +490,31 @@ class PreprocessorView:
         return None
 
 
+def state_bytes(name: str, macro: MacroDef | None) -> bytes:
+    """What one active event adds to the macro-state digest (`macro_state_at`)."""
+    return repr((name, None if macro is None else (macro.params, macro.body, macro.variadic))).encode()
+
+
 def resolve_include(resolver: IncludeResolver, path: str, angled: bool,
                     including: FileId) -> tuple[FileId, bytes] | None:
     try:
         return resolver(path, angled, including)
     except Exception:  # a resolver bug must not take the analysis down
         return None
+
+
+def _guard(branch: Branch, use_ancestors: frozenset[int]) -> Node:
+    """Conditions of the arms holding an event that do not also hold the use."""
+    nodes: list[Node] = []
+    b: Branch | None = branch
+    while b is not None and id(b) not in use_ancestors:
+        nodes.append(b.own.node)
+        b = b.parent
+    if not nodes:
+        return TRUE
+    nodes.reverse()
+    node = conj(nodes)
+    return node
 
 
 def _merge(regions: list[tuple[int, int, Branch]]) -> list[tuple[int, int, Branch]]:
