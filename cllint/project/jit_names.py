@@ -19,10 +19,11 @@ the host's: a kernel's use of one is not undeclared. Composed names make familie
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from cllint.analysis.lazy_re import lazy
 
+from .helper_args import CallerStrings, enclosing_function
 from .hosts import _arguments, _word_before
 
 # A maker's name says it makes a JIT constant, a constant, a define or a macro.
@@ -47,6 +48,8 @@ _FORMATTED_OPTION = lazy(rb'-D[ \t]*([A-Za-z_](?:\w|%[-+ #0]*\d*(?:\.\d+)?(?:hh|
 _BRACED_TAIL = lazy(rb'\{\s*[A-Za-z_]\w*\s*\+\s*"([A-Za-z_]\w*)"\s*,')
 _IDENT = lazy(r"[A-Za-z_]\w*")
 
+# The strings a helper's callers pass for a name the maker is given (helper_args.py).
+Given = Callable[[bytes], list[str]] | None
 # A template's parts: a literal string, or a computed word (`\d+` for a number's digits, else
 # `\w*`: a string the host computes may be empty).
 _Part = tuple[str, str]
@@ -78,9 +81,11 @@ def _split_plus(arg: bytes) -> list[bytes]:
     return out
 
 
-def _template(arg: bytes, assigned: dict[bytes, list[bytes]], depth: int = 0) -> list[list[_Part]]:
+def _template(arg: bytes, assigned: dict[bytes, list[bytes]], depth: int = 0,
+              given: Given = None) -> list[list[_Part]]:
     """The shapes a name argument may take: each a list of parts (a variable assigned a
-    concatenation in the same file stands for each of its assignments)."""
+    concatenation in the same file stands for each of its assignments; a parameter of the
+    helper holding the maker, for each string its callers pass: `given`)."""
     shapes: list[list[_Part]] = [[]]
     for op in _split_plus(arg):
         m = _STRING.fullmatch(op) or _STRING_OF.fullmatch(op)
@@ -88,11 +93,14 @@ def _template(arg: bytes, assigned: dict[bytes, list[bytes]], depth: int = 0) ->
         if m is not None:
             alts = [[("lit", m.group(1).decode(errors="replace"))]]
         elif f is not None:
-            alts = [_format_parts(f.group(1).decode(errors="replace"))]
+            values = _arguments(op, op.index(b"(") + 1)[1:]
+            alts = _format_shapes(f.group(1).decode(errors="replace"), values, given)
         elif _NUMBER_CALL.match(op):
             alts = [[("num", r"\d+")]]
         elif depth == 0 and op in assigned:
             alts = [t for value in assigned[op] for t in _template(value, assigned, 1)] or [[("any", r"\w*")]]
+        elif given is not None and (passed := given(op)):
+            alts = [[("lit", p)] for p in passed]
         else:  # a computed string, maybe empty (`"ACTIVATION" + suffix` with suffix "")
             alts = [[("any", r"\w*")]]
         shapes = [s + a for s in shapes for a in alts][:16]
@@ -101,19 +109,30 @@ def _template(arg: bytes, assigned: dict[bytes, list[bytes]], depth: int = 0) ->
 
 def _format_parts(fmt: str) -> list[_Part]:
     """A printf format's parts: its text, and a computed word for each placeholder (`%d` digits)."""
-    parts: list[_Part] = []
-    at = 0
+    return _format_shapes(fmt, [], None)[0]
+
+
+def _format_shapes(fmt: str, values: list[bytes], given: Given) -> list[list[_Part]]:
+    """The shapes of a formatted name: its text, and for each placeholder a computed word (`%d`
+    digits), or, for a `%s` filled by a parameter of the helper, each string its callers pass."""
+    shapes: list[list[_Part]] = [[]]
+    at, value = 0, 0
     for m in _PLACEHOLDER.finditer(fmt):
-        if m.start() > at:
-            parts.append(("lit", fmt[at:m.start()]))
+        alts: list[list[_Part]] = [[("lit", fmt[at:m.start()])]] if m.start() > at else [[]]
         if m.group(1) is None:
-            parts.append(("lit", "%"))
+            alts = [[*a, ("lit", "%")] for a in alts]
         else:
-            parts.append(("num", r"\d+") if m.group(1) in "diouxX" else ("any", r"\w*"))
+            arg = values[value] if value < len(values) else b""
+            value += 1
+            passed = given(arg) if given is not None and m.group(1) == "s" else []
+            fills: list[_Part] = [("lit", p) for p in passed] or \
+                [("num", r"\d+") if m.group(1) in "diouxX" else ("any", r"\w*")]
+            alts = [[*a, fill] for a in alts for fill in fills]
+        shapes = [s + a for s in shapes for a in alts][:16]
         at = m.end()
     if at < len(fmt):
-        parts.append(("lit", fmt[at:]))
-    return parts
+        shapes = [[*s, ("lit", fmt[at:])] for s in shapes]
+    return shapes
 
 
 def _drop_parameters(parts: list[_Part]) -> list[_Part] | None:
@@ -227,20 +246,28 @@ def host_name_families(texts: Iterable[bytes]) -> HostNameFamilies:
     heads: set[str] = set()
     tails: set[str] = set()
     braced: set[str] = set()
+    texts = [t for t in texts if b'"' in t]
+    called: list[set[bytes]] = []  # per text, the words it calls (where a helper's callers are)
+    makers: list[tuple[bytes, int, bytes, dict[bytes, list[bytes]]]] = []
     for text in texts:
-        if b'"' not in text:
-            continue
+        words: set[bytes] = set()
+        called.append(words)
         assigned: dict[bytes, list[bytes]] | None = None
         for m in _OPEN.finditer(text):
             word = _word_before(text, m.start())
+            words.add(word)
             if not word or word[:1].isdigit() or not _MAKER.fullmatch(word):
                 continue
             if assigned is None:
                 assigned = _assignments(text)
             arg = _name_argument(text, _arguments(text, m.end()), assigned)
             if arg is not None:
-                for shape in _template(arg, assigned):
-                    _add(_drop_parameters(shape), literals, heads, tails)
+                makers.append((text, m.start(), arg, assigned))
+    callers = CallerStrings(texts, called)
+    for text, at, arg, assigned in makers:
+        for shape in _template(arg, assigned, given=_given(text, at, callers)):
+            _add(_drop_parameters(shape), literals, heads, tails)
+    for text in texts:
         if b"{" in text:
             braced.update(m.group(1).decode() for m in _BRACED_TAIL.finditer(text))
         if b"-D" in text and b"%" in text:
@@ -250,6 +277,22 @@ def host_name_families(texts: Iterable[bytes]) -> HostNameFamilies:
     if literals or heads:
         tails |= braced
     return HostNameFamilies(literals, heads, tails)
+
+
+def _given(text: bytes, at: int, callers: CallerStrings) -> Given:
+    """The strings callers pass for a parameter of the function holding the maker at `at`
+    (found when a name asks)."""
+    def passed(name: bytes) -> list[str]:
+        if not _WORD_ONLY.fullmatch(name):
+            return []
+        function = enclosing_function(text, at)
+        if function is None or name not in function[1]:
+            return []
+        return callers.passed(function[0], function[1].index(name))
+    return passed
+
+
+_WORD_ONLY = lazy(rb"[A-Za-z_]\w*")
 
 
 def _formatted_options(text: bytes) -> list[str]:
