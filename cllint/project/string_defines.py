@@ -35,6 +35,8 @@ def string_defines(text: bytes) -> set[bytes]:
     if b"define" not in text:
         return out
     for m in _DEFINE.finditer(text):
+        if text[m.end():m.end() + 1] in (b'"', b"'", b")"):
+            continue  # the string ends within the name: `"#define KERNEL_" + name` computes it
         before = text[max(0, m.start() - _MAX_BEFORE):m.start()]
         opened = _OPENS.search(before)
         if opened is not None and not opened.group().startswith(b'R"'):
