@@ -262,6 +262,17 @@ def _vendor_builtin(d: Diagnostic) -> bool:
     return m is not None and m.group(1).startswith(VENDOR_PREFIXES) and not m.group(1).startswith("__")
 
 
+def _verifier_intrinsic(d: Diagnostic, source: bytes) -> bool:
+    """A file written for GPUVerify: its front end declares the specification intrinsics
+    (`__requires`, `__invariant`, `__barrier_invariant_1`...) and the uninterpreted functions of
+    `DECLARE_UF_*`; clang-19 declares neither, so its errors cascade from them, as from vendor
+    built-ins. The native rules read them (analysis/annotations.py)."""
+    from cllint.analysis.annotations import DECLARING_MACROS, is_annotation
+
+    m = _UNDECLARED.match(d.message.removeprefix("clang: "))
+    return (m is not None and is_annotation(m.group(1))) or any(w.encode() in source for w in DECLARING_MACROS)
+
+
 def _host_program(file: str, source: bytes, options: LintOptions, found: list[Diagnostic]) -> list[Diagnostic]:
     """What the host decides stays the host's (issue 29), as for the rules: errors on names its
     `-D` options define (any name, where it computes them), and errors inside `#if` arms it
@@ -351,8 +362,8 @@ def check(exe: str, file: str, source: bytes, options: LintOptions, folder: Path
     if not build_known(source, options, prelude):
         return []
     found = compiler_diagnostics(file, source, run_clang(exe, source, options, folder, timeout, prelude), native)
-    if any(_vendor_builtin(d) for d in found):
-        return []  # built on vendor built-ins clang cannot see: its errors cascade from them
+    if any(_vendor_builtin(d) or _verifier_intrinsic(d, source) for d in found):
+        return []  # built on vendor built-ins or a verifier's intrinsics clang cannot see
     found = _host_program(file, source, options, found)
     # `// cllint: ignore[CL099]` works as for any rule (the native pass reports unused ones)
     return apply_suppressions(file, source, found, report_unused=False)
