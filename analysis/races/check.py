@@ -917,7 +917,7 @@ class _Kernel(HelperCalls):
                 if c is DATA:
                     continue  # a tie on loaded data: some input makes it hold here, and in others at once
                 if c is LOAD:
-                    if g.ev is None and not self.divergent(g.cond, acc.cfg_node):
+                    if g.ev is None and self._shared_loads(g.cond) and not self.divergent(g.cond, acc.cfg_node):
                         continue  # a test of loads the whole work-group shares (`flag[0] == 0`): all or none
                     self._load_guarded.add(id(acc))  # some input makes it hold here (`collide`)
                     continue
@@ -977,6 +977,27 @@ class _Kernel(HelperCalls):
             for k in self._places(acc, (i * step * (acc.view or 1) + sum(shift),)):  # type: ignore[arg-type]
                 out[k] = items
         return out
+
+    def _shared_loads(self, cond: Node, depth: int = 0) -> bool:
+        """Whether every load a guard makes (through private variables defined once) reads
+        memory the work-group shares (`flag[0]`, `*p` of a pointer argument or `__local`
+        array): private arrays and structs the uniformity analysis does not follow element by
+        element (`hash.h8[3]`, filled from the work-item's id) are not."""
+        for n in walk(cond):
+            if n.type in ("subscript_expression", "pointer_expression", "field_expression"):
+                root = n
+                while root.type in ("subscript_expression", "pointer_expression", "field_expression",
+                                    "parenthesized_expression") and root.named_children:
+                    root = root.child_by_field_name("argument") or root.named_children[0]
+                v = self.names.var(root) if root.type == "identifier" else None
+                if v is None or not (v.shared or v.pointee_shared):
+                    return False
+            elif n.type == "identifier" and depth < 4:
+                v = self.names.var(n)
+                d = self.defs.get(v.key) if v is not None and not (v.shared or v.pointer) else None
+                if d is not None and not self._shared_loads(d, depth + 1):
+                    return False
+        return True
 
     def divergent(self, expr: Node, cfg_node: int) -> bool:
         """Whether `expr`, evaluated at `cfg_node` (a branch's own condition: at its branch),
