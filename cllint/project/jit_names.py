@@ -218,7 +218,7 @@ def _assignments(text: bytes) -> dict[bytes, list[bytes]]:
     return out
 
 
-_EQUALS = re.compile(rb"=(?!=)")
+_EQUALS = lazy(rb"=(?!=)")
 _NOT_ASSIGNMENT = frozenset((b"=", b"!", b"<", b">", b"+", b"-", b"*", b"/", b"%", b"&", b"|", b"^"))
 _MAX_VALUE = 400  # bytes of an assigned concatenation
 
@@ -249,6 +249,7 @@ def host_name_families(texts: Iterable[bytes]) -> HostNameFamilies:
     texts = [t for t in texts if b'"' in t]
     called: list[set[bytes]] = []  # per text, the words it calls (where a helper's callers are)
     makers: list[tuple[bytes, int, bytes, dict[bytes, list[bytes]]]] = []
+    is_maker: dict[bytes, bool] = {}  # a word's answer, asked once (a host tree calls few words often)
     for text in texts:
         words: set[bytes] = set()
         called.append(words)
@@ -256,7 +257,10 @@ def host_name_families(texts: Iterable[bytes]) -> HostNameFamilies:
         for m in _OPEN.finditer(text):
             word = _word_before(text, m.start())
             words.add(word)
-            if not word or word[:1].isdigit() or not _MAKER.fullmatch(word):
+            maker = is_maker.get(word)
+            if maker is None:
+                maker = is_maker[word] = bool(word) and not word[:1].isdigit() and _MAKER.fullmatch(word) is not None
+            if not maker:
                 continue
             if assigned is None:
                 assigned = _assignments(text)

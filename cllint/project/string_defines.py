@@ -27,16 +27,19 @@ _RAW_REST = lazy(rb'([^\n()"]*?)\)[^()\\ \t\n"]{0,16}"[ \t]*\)?[ \t]*(\+|<<)')
 _PRINTF = lazy(rb"%[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|z|j|t|L)?[diouxXfFeEgGs]")
 _BRACED = lazy(rb"\{[^{}\"'\n]*\}")
 _MAX_BEFORE = 24  # bytes read before a `#` for the string's opening
+_COMPUTING = (b"+", b"<<", b"%", b"{")  # on a define's line, one of these computes its value
 
 
 def string_defines(text: bytes) -> set[bytes]:
     """Names that `#define` lines with computed values in the host's strings define."""
     out: set[bytes] = set()
-    if b"define" not in text:
-        return out
     for m in _DEFINE.finditer(text):
         if text[m.end():m.end() + 1] in (b'"', b"'", b")"):
             continue  # the string ends within the name: `"#define KERNEL_" + name` computes it
+        end = text.find(b"\n", m.end())
+        line = text[m.end():end if end >= 0 else len(text)]
+        if not any(c in line for c in _COMPUTING):
+            continue  # a literal value (MNN's megabytes of kernel strings: most defines end here)
         before = text[max(0, m.start() - _MAX_BEFORE):m.start()]
         opened = _OPENS.search(before)
         if opened is not None and not opened.group().startswith(b'R"'):
