@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from tree_sitter import Node
 
 from cllint.analysis.model.walk import nodes_of_kinds
+from cllint.analysis.lazy_re import lazy
 
 _NAMES = frozenset({
     "__requires", "__global_requires", "__ensures", "__global_ensures", "__requires_fresh_array",
@@ -39,7 +40,7 @@ _NAMES = frozenset({
     "__atomic_has_taken_value", "__is_pow2", "__mod_pow2", "__equal_floats", "__equal_doubles",
     "__non_temporal_loads_begin", "__non_temporal_loads_end", "__spec_bar", "__axiom",
 })  # fmt: skip
-_PATTERNS = re.compile(r"__(candidate_)?barrier_invariant(_binary)?_\d+|__add_noovfl\w*|__ite\w*|__add_\w+|"
+_PATTERNS = lazy(r"__(candidate_)?barrier_invariant(_binary)?_\d+|__add_noovfl\w*|__ite\w*|__add_\w+|"
                        r"__uninterpreted_function_\w+")
 DECLARING_MACROS = frozenset({"DECLARE_UF_BINARY", "DECLARE_UF_UNARY"})
 

@@ -24,7 +24,6 @@ tests/test_incremental_lint.py checks that on random edits.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from tree_sitter import Node, Tree
@@ -35,11 +34,12 @@ from cllint.analysis.digest import blake2b
 from cllint.analysis.diagnostics import Diagnostic, Edit, Fix, Note, Span
 from cllint.analysis.toplevel import CONTAINERS as _CONTAINERS
 from cllint.analysis.uniformity.summaries import LOCAL_QUERIES
+from cllint.analysis.lazy_re import lazy
 
-_WORD = re.compile(rb"[A-Za-z_]\w*")
+_WORD = lazy(rb"[A-Za-z_]\w*")
 # A name glued to a number (`0.0fmid(t)`, typed mid-edit): error recovery reads a number
 # with suffix letters and then the name, where the number's letters end.
-_GLUED = re.compile(rb"(?<=[0-9.])[A-Za-z_]\w*")
+_GLUED = lazy(rb"(?<=[0-9.])[A-Za-z_]\w*")
 
 
 # One object per distinct word across bodies and files: an editor keeps every open file's
@@ -59,9 +59,9 @@ def _words(source: bytes, start: int, end: int) -> frozenset[bytes]:
     shared.trim()
     share = shared.setdefault
     return frozenset([share(w, w) for w in words])
-_DIRECTIVE = re.compile(rb"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
+_DIRECTIVE = lazy(rb"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
 # A call the barrier rules' flat dimensions read, with the rest of its line
-_LOCAL_QUERY = re.compile(rb"\b(?:" + b"|".join(sorted(n.encode() for n in LOCAL_QUERIES)) + rb")\b[^\n]*")
+_LOCAL_QUERY = lazy(rb"\b(?:" + b"|".join(sorted(n.encode() for n in LOCAL_QUERIES)) + rb")\b[^\n]*")
 
 
 class Function:

@@ -17,7 +17,9 @@ from typing import Any, AnyStr
 class LazyPattern:
     """`re.compile(pattern, flags)`, made on the first call of one of its methods."""
 
-    __slots__ = ("pattern", "flags", "_compiled")
+    # `__dict__`: once compiled, the pattern's own methods are set on the instance, where they
+    # come before the class's, so a pattern used in a loop costs no call through here.
+    __slots__ = ("pattern", "flags", "_compiled", "__dict__")
 
     def __init__(self, pattern: AnyStr, flags: int = 0) -> None:
         self.pattern = pattern
@@ -28,6 +30,7 @@ class LazyPattern:
         got = self._compiled
         if got is None:
             got = self._compiled = re.compile(self.pattern, self.flags)
+            self.__dict__.update((name, getattr(got, name)) for name in _METHODS)
         return got
 
     def match(self, string: Any, *args: int) -> re.Match | None:
@@ -53,6 +56,9 @@ class LazyPattern:
 
     def split(self, string: Any, maxsplit: int = 0) -> list[Any]:
         return self.compiled().split(string, maxsplit)
+
+
+_METHODS = ("match", "fullmatch", "search", "finditer", "findall", "sub", "subn", "split")
 
 
 def lazy(pattern: AnyStr, flags: int = 0) -> LazyPattern:

@@ -9,11 +9,11 @@ CL5xx performance and portability hints, CL9xx device compiler and runtime.
 from __future__ import annotations
 
 import importlib
-import re
 from collections.abc import Iterable
 from functools import cache
 
 from cllint.analysis.rules.base import Group, Rule
+from cllint.analysis.lazy_re import lazy
 
 # Modules under cllint.analysis.rules that define rules. A module not written yet is
 # skipped, so families can land one at a time.
@@ -35,7 +35,7 @@ RULE_MODULES = [
     "host",
 ]
 
-CODE_RE = re.compile(r"^CL\d{1,3}$")
+CODE_RE = lazy(r"^CL\d{1,3}$")
 
 
 @cache

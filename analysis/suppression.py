@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import re
 
 from cllint.analysis.diagnostics import Diagnostic, Severity, Span, Tag
+from cllint.analysis.lazy_re import lazy
 
-_DIRECTIVE = re.compile(rb"cllint:\s*(ignore|file-ignore)\[([A-Za-z0-9_,\s]*)\]")
+_DIRECTIVE = lazy(rb"cllint:\s*(ignore|file-ignore)\[([A-Za-z0-9_,\s]*)\]")
 
 
 class Suppression:

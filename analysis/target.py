@@ -14,8 +14,9 @@ Invariants kept by every constructor:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
+
+from cllint.analysis.lazy_re import lazy
 
 from .features import (
     CORE_2_0,
@@ -89,7 +90,7 @@ SPEC_MACRO_SINCE: dict[str, Version] = {
     "__OPENCL_C_VERSION__": V1_2,
 }
 
-_VENDOR_NAME = re.compile(r"^cl_[a-z0-9]+_\w+$")
+_VENDOR_NAME = lazy(r"^cl_[a-z0-9]+_\w+$")
 
 
 class Target:

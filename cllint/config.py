@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from cllint.analysis.records import replace
 from cllint.analysis.features import KNOWN_VERSIONS, Version
 from cllint.analysis.target import Target, TargetError
+from cllint.analysis.lazy_re import lazy
 
 if TYPE_CHECKING:
     import tomllib
@@ -40,11 +41,11 @@ KEYS = (
     "preview",
     "program",
 )
-_DEVICE = re.compile(r"^device:(\d+)$")
-_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_DEVICE = lazy(r"^device:(\d+)$")
+_IDENT = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # A `-D` name: `NAME`, or `NAME(a, b)` / `NAME(a, ...)` for a function-like macro.
 _PARAM = r"\s*(?:[A-Za-z_][A-Za-z0-9_]*|\.\.\.)\s*"
-_DEFINE_NAME = re.compile(rf"^[A-Za-z_][A-Za-z0-9_]*(?:\((?:{_PARAM}(?:,{_PARAM})*)?\))?$")
+_DEFINE_NAME = lazy(rf"^[A-Za-z_][A-Za-z0-9_]*(?:\((?:{_PARAM}(?:,{_PARAM})*)?\))?$")
 
 
 def is_define_name(name: str) -> bool:

@@ -10,14 +10,14 @@ the overloads at its position encloses matches no overload: clang's "no matching
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.model.types import AddressSpace, has_generic
 from cllint.analysis.target import Target
+from cllint.analysis.lazy_re import lazy
 
-_SPACE_WORD = re.compile(r"\b__(global|local|private|constant|generic)\b")
+_SPACE_WORD = lazy(r"\b__(global|local|private|constant|generic)\b")
 
 Spaces = frozenset[AddressSpace]
 

@@ -7,7 +7,6 @@ which would be a guess. The CL1xx rules report nothing about such pointers.
 
 from __future__ import annotations
 
-import re
 
 from tree_sitter import Node
 
@@ -15,6 +14,7 @@ from cllint.analysis.model import SemanticModel, SymbolKind
 from cllint.analysis.model.types import Pointer, Type, Unknown, builtin_named
 from cllint.analysis.model.walk import ancestor_of_kinds
 from cllint.analysis.syntax import macro_named
+from cllint.analysis.lazy_re import lazy
 
 _MACRO_KINDS = frozenset({"macro_modifier", "macro_declarator", "macro_type_specifier"})
 _DECL_KINDS = frozenset({"parameter_declaration", "declaration", "field_declaration", "function_definition",
@@ -178,7 +178,7 @@ class Certainty:
         return False
 
 
-_NAMED_SPACE = re.compile(rb"\b(?:__)?(?:global|local|constant|private)\b|opencl_(?:global|local|constant|private)")
+_NAMED_SPACE = lazy(rb"\b(?:__)?(?:global|local|constant|private)\b|opencl_(?:global|local|constant|private)")
 
 
 def is_null_constant(source: bytes, node: Node | None) -> bool:

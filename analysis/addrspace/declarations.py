@@ -38,6 +38,7 @@ from cllint.analysis.model.walk import nodes_of_kinds
 from .checks import Checks, in_focus
 from .conversions import render
 from ..findings import Edit, Finding, FixPlan
+from cllint.analysis.lazy_re import lazy
 
 G, C, L, P = AddressSpace.GLOBAL, AddressSpace.CONSTANT, AddressSpace.LOCAL, AddressSpace.PRIVATE
 GEN = AddressSpace.GENERIC
@@ -813,10 +814,10 @@ def _signature(item: Node) -> Node:
 
 # Any address space spelled in a file: a keyword, clang's attribute, or a number.
 _SPACE_WORDS = re.compile(rb"\b(?:__)?(?:global|local|constant|private|generic)\b|opencl_|address_space")
-_VECTOR_ATTR = re.compile(r"\b(?:__)?(?:ext_vector_type|vector_size)(?:__)?\b")
+_VECTOR_ATTR = lazy(r"\b(?:__)?(?:ext_vector_type|vector_size)(?:__)?\b")
 _BLOCK_DECLARATOR = re.compile(rb"\(\s*\^")
 _BLOCK_USERS = frozenset({"declaration", "field_declaration", "parameter_declaration", "function_definition"})
-_FP16_PRAGMA = re.compile(rb"^[ \t]*#[ \t]*pragma[ \t]+OPENCL[ \t]+EXTENSION[ \t]+(?:cl_khr_fp16|all)[ \t]*:[ \t]*"
+_FP16_PRAGMA = lazy(rb"^[ \t]*#[ \t]*pragma[ \t]+OPENCL[ \t]+EXTENSION[ \t]+(?:cl_khr_fp16|all)[ \t]*:[ \t]*"
                           rb"(enable|disable)", re.M)
 
 

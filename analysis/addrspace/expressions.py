@@ -8,7 +8,6 @@ parameters in OpenCL C 1.x, and `to_global()`-style results used without a null 
 
 from __future__ import annotations
 
-import re
 
 from tree_sitter import Node
 
@@ -32,6 +31,7 @@ from .certainty import Certainty, is_null_constant
 from .checks import Checks, in_focus
 from .conversions import Mismatch, assign_mismatch, cast_allowed, overlapping, pointer_of, render
 from ..findings import Edit, Finding, FixPlan
+from cllint.analysis.lazy_re import lazy
 
 G, C, L, P, GEN = (AddressSpace.GLOBAL, AddressSpace.CONSTANT, AddressSpace.LOCAL, AddressSpace.PRIVATE,
                    AddressSpace.GENERIC)
@@ -41,7 +41,7 @@ _SKIP = frozenset({"preproc_skipped", "comment", "string_literal", "preproc_def"
 VISITED = _SKIP | {"init_declarator", "assignment_expression", "update_expression", "call_expression",
                     "return_statement", "binary_expression", "conditional_expression", "cast_expression"}
 _CALLS = _SKIP | {"call_expression"}
-_WORD = re.compile(rb"[A-Za-z_]\w*")
+_WORD = lazy(rb"[A-Za-z_]\w*")
 
 
 class ExpressionChecks(Checks):

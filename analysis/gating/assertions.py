@@ -17,8 +17,9 @@ import re
 from typing import Any
 
 from ..preprocessor.expr import Condition, conj, negate
+from cllint.analysis.lazy_re import lazy
 
-_COMMENT = re.compile(rb"//[^\n]*|/\*.*?\*/", re.S)
+_COMMENT = lazy(rb"//[^\n]*|/\*.*?\*/", re.S)
 _OPEN = ("if", "ifdef", "ifndef")
 _NEXT = ("elif", "elifdef", "elifndef", "else")
 

@@ -18,7 +18,6 @@ pointers count too, and `vstore_half`n/`vstorea_half`n (which need no `cl_khr_fp
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from tree_sitter import Node, Tree
@@ -26,13 +25,14 @@ from tree_sitter import Node, Tree
 from ..model import Array, Pointer, Scalar, SemanticModel, Struct, Type, Vector
 from ..model.walk import nodes_of_kinds
 from .uses import Use, _Items
+from cllint.analysis.lazy_re import lazy
 
 BYTE_ADDRESSABLE: tuple[tuple[str, ...], ...] = (("cl_khr_byte_addressable_store",),)
 _NARROW = frozenset({"char", "uchar", "short", "ushort"})
 _NARROW_VECTORS = frozenset({"char", "uchar"})  # char2 and uchar2 (16 bits); char4 is 32
 _STORES = frozenset({"assignment_expression", "update_expression"})
 _VISITED = _STORES | {"call_expression"}
-_VSTORE = re.compile(r"^vstore(?:\d+|a?_half\d*(?:_rt[enpz])?)$")  # vstore4, vstore_half, vstorea_half4_rte
+_VSTORE = lazy(r"^vstore(?:\d+|a?_half\d*(?:_rt[enpz])?)$")  # vstore4, vstore_half, vstorea_half4_rte
 _MEMORY = frozenset({"subscript_expression", "pointer_expression", "field_expression"})
 
 

@@ -14,7 +14,6 @@ declaration and stays silent about the expressions that use it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from tree_sitter import Node, Tree
@@ -23,9 +22,10 @@ from ..model import Array, Scalar, SemanticModel
 from ..model.walk import nodes_of_kinds
 from . import tables
 from .uses import Use, _Items
+from cllint.analysis.lazy_re import lazy
 
 _IDENTIFIERS = frozenset({"identifier"})
-_HALF_WORD = re.compile(rb"\bhalf\b")
+_HALF_WORD = lazy(rb"\bhalf\b")
 _ACCESSES = frozenset({"subscript_expression", "pointer_expression", "field_expression"})
 _NO_ACCESS_PARENTS = frozenset({"sizeof_expression", "alignof_expression"})
 

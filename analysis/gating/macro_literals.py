@@ -7,7 +7,6 @@ use (`#define ZERO 0.0` in one arm, `0.0f` in the other); macros inside the body
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from tree_sitter import Tree
@@ -16,6 +15,7 @@ from ..model.walk import nodes_of_kinds
 from ..preprocessor.expr import tokenize
 from ..preprocessor.view import PreprocessorView
 from .macro_types import _in_directive
+from cllint.analysis.lazy_re import lazy
 
 _KINDS = frozenset({"identifier", "type_identifier"})
 _MAX_DEPTH = 16
@@ -72,7 +72,7 @@ def macro_literals(tree: Tree, source: bytes, view: PreprocessorView | None, is_
     return out
 
 
-_WORD = re.compile(r"[A-Za-z_]\w*")
+_WORD = lazy(r"[A-Za-z_]\w*")
 
 
 def _candidates(view: PreprocessorView, is_double: Callable[[str], bool]) -> set[str]:

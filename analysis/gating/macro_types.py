@@ -14,7 +14,6 @@ through its argument types (`atom_add` on `long`) is not claimed.
 
 from __future__ import annotations
 
-import re
 
 from tree_sitter import Node, Tree
 
@@ -25,13 +24,14 @@ from ..preprocessor.expr import Token, tokenize
 from ..preprocessor.view import PreprocessorView
 from . import tables
 from .uses import Use, _gated_constant_names, _item, _names_no_half_value, _plain_type, _strip, _version, builtin_need
+from cllint.analysis.lazy_re import lazy
 
 _KINDS = frozenset({"type_identifier", "identifier"})
 _DEFINITIONS = frozenset({"function_definition"})
 _QUALIFIER_WORDS = frozenset({"const", "volatile", "restrict", "global", "__global", "local", "__local",
                               "constant", "__constant", "private", "__private", "generic", "__generic"})
 _MAX_DEPTH = 8
-_WORD = re.compile(r"[A-Za-z_]\w*")
+_WORD = lazy(r"[A-Za-z_]\w*")
 
 
 def _word_need(word: str) -> tuple[Version | None, DNF] | None:

@@ -36,12 +36,13 @@ from ..preprocessor.view import PreprocessorView
 from ..target import Target
 from . import tables
 from .use import Use
+from cllint.analysis.lazy_re import lazy
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _SPACES = frozenset({"__global", "__local", "__private", "__constant", "__generic"})
 _QUALIFIERS = frozenset({"const", "volatile", "restrict", *_SPACES})
 _HALF = re.compile(r"^half\d*$")
-_VECTOR3 = re.compile(r"^(?:u?char|u?short|u?int|u?long|half|float|double)3$")
+_VECTOR3 = lazy(r"^(?:u?char|u?short|u?int|u?long|half|float|double)3$")
 _FP16_NAMES = frozenset(n for alt in tables.FP16 for n in alt)
 _3D_WRITES = frozenset(n for alt in tables.IMAGE_3D_WRITES for n in alt)
 

@@ -19,9 +19,10 @@ import re
 from tree_sitter import Node
 
 from cllint.grammar import parse
+from cllint.analysis.lazy_re import lazy
 
-_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(?:elif|else|elifdef|elifndef)\b[^\n]*\n", re.M)
-_END = re.compile(rb"^[ \t]*#[ \t]*endif\b", re.M)
+_DIRECTIVE = lazy(rb"^[ \t]*#[ \t]*(?:elif|else|elifdef|elifndef)\b[^\n]*\n", re.M)
+_END = lazy(rb"^[ \t]*#[ \t]*endif\b", re.M)
 
 
 def alternative_parameter_names(body: Node, source: bytes) -> list[str]:

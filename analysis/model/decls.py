@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 
 from tree_sitter import Node
 
+from cllint.analysis.lazy_re import lazy
 from cllint.analysis.database import current
 from cllint.analysis.records import replace
 from cllint.analysis.syntax import macro_named, spelled_name
@@ -50,8 +51,8 @@ STORAGE = frozenset({"static", "extern", "typedef", "inline", "__inline", "regis
 ACCESS = {"read_only": "read_only", "__read_only": "read_only", "write_only": "write_only",
           "__write_only": "write_only", "read_write": "read_write", "__read_write": "read_write"}
 KERNEL = frozenset({"kernel", "__kernel"})
-_WORD = re.compile(r"[A-Za-z_]\w*")
-_ATTR = re.compile(r"(\w+)\s*\(([^()]*)\)")
+_WORD = lazy(r"[A-Za-z_]\w*")
+_ATTR = lazy(r"(\w+)\s*\(([^()]*)\)")
 
 
 class Attribute:

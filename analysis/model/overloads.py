@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from cllint.analysis.lazy_re import lazy
 from cllint.analysis.catalogue import Builtin, Overload, catalogue
 from cllint.analysis.target import Target
 
@@ -32,8 +33,8 @@ from .types import (
 
 _REJECT = None
 _WORD = re.compile(r"[A-Za-z_]\w*")
-_CONVERT = re.compile(r"^convert_([a-z]+(?:2|3|4|8|16)?)(?:_sat)?(?:_rt[enpz])?$")
-_AS = re.compile(r"^as_([a-z]+(?:2|3|4|8|16)?)$")
+_CONVERT = lazy(r"^convert_([a-z]+(?:2|3|4|8|16)?)(?:_sat)?(?:_rt[enpz])?$")
+_AS = lazy(r"^as_([a-z]+(?:2|3|4|8|16)?)$")
 
 
 class Resolution:

@@ -9,13 +9,13 @@ so that array-to-pointer decay keeps it.
 
 from __future__ import annotations
 
-import re
 from enum import Enum
 
 from cllint.analysis.database import current
 from cllint.analysis.records import replace
 from cllint.analysis.features import GENERIC, PROGRAM_SCOPE, V2_0
 from cllint.analysis.target import Target
+from cllint.analysis.lazy_re import lazy
 
 __all__ = [
     "AddressSpace", "Array", "Enum_", "Field", "Function", "Opaque", "Pipe", "Pointer", "Scalar",
@@ -457,7 +457,7 @@ def vector(elem: str, n: int) -> Vector:
     return Vector(Scalar(elem), n)
 
 
-_VEC = re.compile(r"^(char|uchar|short|ushort|int|uint|long|ulong|half|float|double)(2|3|4|8|16)$")
+_VEC = lazy(r"^(char|uchar|short|ushort|int|uint|long|ulong|half|float|double)(2|3|4|8|16)$")
 
 
 def builtin_named(name: str) -> Type | None:

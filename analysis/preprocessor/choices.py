@@ -15,12 +15,12 @@ host overrides it, so the arms on it are still the host's choice.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from ..diagnostics import Diagnostic
+from cllint.analysis.lazy_re import lazy
 
-_WORD = re.compile(r"(?<![\w.])[A-Za-z_]\w*")  # not a number's suffix (`2u`)
+_WORD = lazy(r"(?<![\w.])[A-Za-z_]\w*")  # not a number's suffix (`2u`)
 # Names the compiler or the target may define: the feature and extension macros keep their
 # own meaning (the gating rules read conditions on them), and clang's `__...` names.
 _PREDEFINED_PREFIXES = ("__", "cl_", "CL_", "FP_FAST_FMA", "FLT_", "DBL_", "HALF_", "INT_", "UINT_", "CHAR_",
@@ -62,7 +62,7 @@ def host_choices(view: object) -> list[tuple[int, int]]:
     return out
 
 
-_NOT_DEFINED = re.compile(r"^\s*!\s*defined\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*$")
+_NOT_DEFINED = lazy(r"^\s*!\s*defined\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*$")
 
 
 def overridable(directives: Iterable, host: Iterable[str]) -> frozenset[str]:  # noqa: ANN001 - Directives

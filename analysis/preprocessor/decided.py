@@ -9,15 +9,15 @@ compiler (reserved `__` names other than the target's) or, in target mode, the t
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from cllint.analysis.preprocessor.view import _is_target_name
+from cllint.analysis.lazy_re import lazy
 
 DeadRanges = tuple[tuple[int, int], ...]
 
-_NAME = re.compile(r"[A-Za-z_]\w*")
+_NAME = lazy(r"[A-Za-z_]\w*")
 
 
 def decided_dead_ranges(view: Any, portable: Mapping[str, str] | None = None) -> DeadRanges:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from copy import copy
 
 from cllint.analysis.database import current
+from cllint.analysis.lazy_re import lazy
 
 __all__ = ["Directive", "Pragma", "scan_directives", "blank_comments"]
 
@@ -70,13 +71,13 @@ _BODY = re.compile(
 
 # Inside a directive: what becomes blank before the arguments are read (same length, so
 # offsets keep mapping 1:1 onto the file).
-_BLANKABLE = re.compile(
+_BLANKABLE = lazy(
     rb"""/\*(?:.*?\*/|.*)|//[^\n]*|\\\r?\n|"(?:[^"\\\n]++|\\.)*+"?|'(?:[^'\\\n]++|\\.)*+'?""",
     re.DOTALL,
 )
 
-_IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
-_WS = re.compile(rb"[ \t\f\v\r\n]*")
+_IDENT = lazy(rb"[A-Za-z_][A-Za-z0-9_]*")
+_WS = lazy(rb"[ \t\f\v\r\n]*")
 
 KINDS = frozenset(
     {

@@ -21,10 +21,11 @@ from cllint.grammar import parse
 
 from .directives import blank_comments
 from .expr import tokenize
+from cllint.analysis.lazy_re import lazy
 
 __all__ = ["blanked", "expansion_items"]
 
-_LINE_CALL = re.compile(rb"^[ \t]*([A-Za-z_]\w*)[ \t]*\(", re.M)
+_LINE_CALL = lazy(rb"^[ \t]*([A-Za-z_]\w*)[ \t]*\(", re.M)
 _MAX_ITEMS = 2_000  # calls judged in one file
 _MAX_ITEM_BYTES = 64 * 1024
 _WRAP = (b"void __cllint_item(void) {\n", b"\n}\n")  # a statement-level item is read in a body
@@ -136,7 +137,7 @@ def blanked(source: bytes, ranges: list[tuple[int, int]]) -> bytes:
     return bytes(data)
 
 
-_OVERLOADABLE_HEAD = re.compile(rb"\b(?:__)?overloadable(?:__)?\b\s*\)\s*\)[^;{}()]*?\b([A-Za-z_]\w*)\s*\(")
+_OVERLOADABLE_HEAD = lazy(rb"\b(?:__)?overloadable(?:__)?\b\s*\)\s*\)[^;{}()]*?\b([A-Za-z_]\w*)\s*\(")
 _OVERLOADABLE_WORDS = frozenset({"overloadable", "__overloadable__"})  # clang reads both spellings
 
 

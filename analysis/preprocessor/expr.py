@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from itertools import product
+from cllint.analysis.lazy_re import lazy
 
 __all__ = [
     "Binary", "Condition", "Defined", "Env", "ExprError", "Ident", "Node", "Num", "Ternary",
@@ -20,7 +21,7 @@ __all__ = [
 
 # -- tokens -------------------------------------------------------------------------------
 
-_TOKEN = re.compile(
+_TOKEN = lazy(
     r"""
     (?P<ws>\s+)
     | (?P<id>[A-Za-z_][A-Za-z0-9_]*)
@@ -271,7 +272,7 @@ _BINARY_PREC: dict[str, int] = {
     "<": 7, "<=": 7, ">": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
 }  # fmt: skip
 
-_INT = re.compile(r"(0[xX][0-9A-Fa-f]+|0[bB][01]+|[0-9]+)([uUlL]*)")
+_INT = lazy(r"(0[xX][0-9A-Fa-f]+|0[bB][01]+|[0-9]+)([uUlL]*)")
 _ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "a": 7, "b": 8, "f": 12, "v": 11, "\\": 92, "'": 39, '"': 34, "?": 63}
 
 
@@ -477,7 +478,7 @@ HAS_OPERATORS = frozenset({
 })  # fmt: skip
 # Builtins of one GPU or CPU family: clang answers for the target it compiles for, which
 # need not be the device's, so these stay undecided when clang-19's own table lacks them.
-_TARGET_BUILTIN = re.compile(r"^__(builtin_)?(amdgcn|r600|nvvm|nvptx|ptx|ia32|x86|arm|aarch64|neon|sve|mips|"
+_TARGET_BUILTIN = lazy(r"^__(builtin_)?(amdgcn|r600|nvvm|nvptx|ptx|ia32|x86|arm|aarch64|neon|sve|mips|"
                              r"hexagon|ppc|altivec|vsx|riscv|rvv|wasm|spirv|s390|ve|bpf|loongarch|lasx|lsx)_")
 
 

@@ -23,6 +23,7 @@ from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.races.frames import Offset, Target, declared_dims, widened
 from cllint.analysis.syntax import descend, walk
 from cllint.analysis.uniformity.names import Names, VarInfo
+from cllint.analysis.lazy_re import lazy
 
 ATOMIC_PREFIXES = ("atomic_", "atom_")
 JUMPS = {"return_statement", "break_statement", "continue_statement"}
@@ -168,7 +169,7 @@ def space_of(v: VarInfo) -> str | None:
 
 
 _SWIZZLE = {c: i for i, c in enumerate("xyzw")} | {c: i for i, c in enumerate("rgba")}
-_NUMBERED = re.compile(r"^[sS]([0-9a-fA-F]+)$")
+_NUMBERED = lazy(r"^[sS]([0-9a-fA-F]+)$")
 ATOMIC_READS = ("atomic_load", "atomic_load_explicit")
 ATOMIC_WRITES = ("atomic_store", "atomic_store_explicit")
 NOT_ACCESSES = ("atomic_init", "atomic_work_item_fence")

@@ -18,7 +18,6 @@ are read through their expansions (races/macros.py), and the integer built-ins `
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 import copy
 from typing import Any
@@ -26,10 +25,11 @@ from typing import Any
 from tree_sitter import Node
 
 from cllint.analysis.uniformity.names import Names, VarInfo
+from cllint.analysis.lazy_re import lazy
 
-INT_TYPES = re.compile(r"^(const\s+)?(unsigned\s+|signed\s+)?(char|short|int|long|uint|ushort|uchar|ulong|size_t|"
+INT_TYPES = lazy(r"^(const\s+)?(unsigned\s+|signed\s+)?(char|short|int|long|uint|ushort|uchar|ulong|size_t|"
                        r"ptrdiff_t|intptr_t|uintptr_t|unsigned|signed)$")
-_INT = re.compile(r"^(-?)\s*(0[xX][0-9a-fA-F]+|\d+)[uUlL]*$")  # the grammar folds a sign into `-1`
+_INT = lazy(r"^(-?)\s*(0[xX][0-9a-fA-F]+|\d+)[uUlL]*$")  # the grammar folds a sign into `-1`
 
 
 class Env:

@@ -7,10 +7,11 @@ cannot happen in it, as `reqd_work_group_size` fixes the size within one."""
 from __future__ import annotations
 
 import re
+from cllint.analysis.lazy_re import lazy
 
-_HEADER = re.compile(rb"\A\s*/\*!(.*?)!\*/", re.S)
-_SECTION = re.compile(rb"^\s*\[(\w+)\]\s*$", re.M)
-_FIELD = re.compile(rb"^\s*(kernel_name|global_size|local_size)\s*:\s*(.*?)\s*$", re.M)
+_HEADER = lazy(rb"\A\s*/\*!(.*?)!\*/", re.S)
+_SECTION = lazy(rb"^\s*\[(\w+)\]\s*$", re.M)
+_FIELD = lazy(rb"^\s*(kernel_name|global_size|local_size)\s*:\s*(.*?)\s*$", re.M)
 
 
 def one_work_group(source: bytes, kernel: str) -> bool:

@@ -16,10 +16,11 @@ from typing import Any
 from tree_sitter import Node
 
 from cllint.analysis.uniformity.names import Names, VarInfo
+from cllint.analysis.lazy_re import lazy
 
 MAX_DEPTH = 8  # macros expanded one inside another
 MAX_TEXT = 400  # an expansion longer than this is not read
-_IDENT = re.compile(r"[A-Za-z_]\w*")
+_IDENT = lazy(r"[A-Za-z_]\w*")
 
 
 def _text(node: Node | None) -> str:

@@ -36,6 +36,7 @@ from cllint.analysis.rules._model import kind_index, model_for
 from cllint.analysis.rules.address_space import analysis_of
 from cllint.analysis.target import _did_you_mean
 from cllint.analysis.toplevel import CONTAINERS
+from cllint.analysis.lazy_re import lazy
 
 def _collected(ctx: RuleContext) -> tuple[list[Use], list[Literal] | None]:
     """Shared by the family's rules, once per run (`RuleContext.memo`): a memo keyed on the
@@ -55,7 +56,7 @@ def _collect(ctx: RuleContext) -> tuple[list[Use], list[Literal] | None]:
 
 
 BYTE_STORE = BYTE_ADDRESSABLE[0][0]
-_QUOTED = re.compile(r"'([^']*\*[^']*)'")
+_QUOTED = lazy(r"'([^']*\*[^']*)'")
 
 
 def _byte_store_uses(ctx: RuleContext, focus: list[tuple[int, int]] | None) -> list[Use]:
@@ -532,7 +533,7 @@ class DeprecatedBuiltin(_GatingRule):
             )
 
 
-_NAME = re.compile(rb"\b(?:__opencl_c_|cl_khr_|cles_khr_|cl_ext_)\w+")
+_NAME = lazy(rb"\b(?:__opencl_c_|cl_khr_|cles_khr_|cl_ext_)\w+")
 
 
 class UnknownFeatureMacro(_GatingRule):

@@ -11,6 +11,7 @@ from cllint.analysis.preprocessor.decided import decided_dead_ranges, within
 from cllint.analysis.preprocessor.expanded_items import blanked, expansion_items
 from cllint.analysis.rules.base import RuleContext, Rule
 from cllint.analysis.syntax import SyntaxErrorInfo, parse, syntax_errors
+from cllint.analysis.lazy_re import lazy
 
 
 class SyntaxError_(Rule):
@@ -74,7 +75,7 @@ class SyntaxError_(Rule):
             yield self.diagnostic(Span(ctx.file, err.start, err.end), err.message)
 
 
-_NAME = re.compile(rb"[A-Za-z_]\w*")
+_NAME = lazy(rb"[A-Za-z_]\w*")
 _MAX_ROUNDS = 8  # reparses of a file whose macro lines are read as their expansions
 
 

@@ -22,6 +22,7 @@ from cllint.analysis.model.walk import nodes_of_kinds
 
 from . import assignments, calls, members, names, operands, redefinitions, returns, types
 from .context import Body, FileFacts
+from cllint.analysis.lazy_re import lazy
 
 KINDS = frozenset({"identifier", "call_expression", "macro_invocation", "field_expression", "vector_literal", "return_statement",
                    "assignment_expression", "update_expression", "init_declarator", "ERROR", "block_literal",
@@ -83,7 +84,7 @@ def _head_macro_args(body: Body) -> set[str]:
 
 
 _HEAD_CALL = re.compile(rb"\b([A-Za-z_]\w*)\s*\(")
-_HEAD_WORD = re.compile(rb"[A-Za-z_]\w*")
+_HEAD_WORD = lazy(rb"[A-Za-z_]\w*")
 
 
 def _check_body(body: Body, block: Node) -> list[Node]:

@@ -12,11 +12,11 @@ from typing import Any
 
 from tree_sitter import Node
 
-from cllint.analysis.preprocessor.clang19_has import KEYWORDS
+from cllint.analysis.lazy_re import lazy
 
-_WORD = re.compile(r"[A-Za-z_]\w*")
-_ATTRIBUTE = re.compile(r"__attribute__\s*\(\(.*?\)\)", re.S)
-_BUILTIN_TYPE = re.compile(r"^(?:u?(?:char|short|int|long)|float|double|half|bool|size_t|ptrdiff_t|u?intptr_t)"
+_WORD = lazy(r"[A-Za-z_]\w*")
+_ATTRIBUTE = lazy(r"__attribute__\s*\(\(.*?\)\)", re.S)
+_BUILTIN_TYPE = lazy(r"^(?:u?(?:char|short|int|long)|float|double|half|bool|size_t|ptrdiff_t|u?intptr_t)"
                            r"(?:2|3|4|8|16)?$")
 _OPAQUE_TYPES = frozenset({"event_t", "sampler_t", "queue_t", "clk_event_t", "ndrange_t", "reserve_id_t",
                            "uint", "uchar", "ushort", "ulong"})
@@ -42,6 +42,10 @@ def head_unexplained(facts: Any, definition: Node) -> bool:
     name = name_node(definition)
     if name is None:
         return False
+    # Here, not at import: the module is clang-19's `__has_*` tables (100 KB), which a file
+    # whose heads this never reads (most) need not load (issue 32).
+    from cllint.analysis.preprocessor.clang19_has import KEYWORDS
+
     model = facts.model
     head = _ATTRIBUTE.sub(" ", model.source[definition.start_byte:name.start_byte].decode("utf-8", "replace"))
     for word in _WORD.findall(head):

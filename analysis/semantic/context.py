@@ -35,10 +35,11 @@ from cllint.analysis.model.types import (
 from ..database import current
 from .build_overloads import build_overloads
 from .headers import NO_HEADERS, Headers, Pastes, body_words, closure, pastes_of
+from cllint.analysis.lazy_re import lazy
 
-_WORD = re.compile(r"[A-Za-z_]\w*")
+_WORD = lazy(r"[A-Za-z_]\w*")
 # `__attribute__((overloadable)) float f(`, `float __attribute__((overloadable)) f(`: the name.
-_OVERLOADABLE_HEAD = re.compile(rb"\b(?:__)?overloadable(?:__)?\b\s*\)\s*\)[^;{}()]*?\b([A-Za-z_]\w*)\s*\(")
+_OVERLOADABLE_HEAD = lazy(rb"\b(?:__)?overloadable(?:__)?\b\s*\)\s*\)[^;{}()]*?\b([A-Za-z_]\w*)\s*\(")
 _FACTS_MAX = 32
 # By content (a keystroke in a body builds a new, moved view with the same macros): the words
 # of every macro body are read once per change of directives, not once per keystroke

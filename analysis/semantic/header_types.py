@@ -34,8 +34,9 @@ from cllint.analysis.preprocessor.view import resolve_include
 from cllint.analysis.target import Target
 
 from .headers import closure, parsed
+from cllint.analysis.lazy_re import lazy
 
-_WORD = re.compile(rb"[A-Za-z_]\w*")
+_WORD = lazy(rb"[A-Za-z_]\w*")
 _LAYOUTS_MAX = 256
 _IMPORTED_MAX = 32
 # Kinds whose presence makes a declaration unreadable without the preprocessor.

@@ -14,7 +14,6 @@ suggests only names a header declares (not its macros: a host's `-D` names often
 
 from __future__ import annotations
 
-import re
 
 from tree_sitter import Node, Tree
 
@@ -22,8 +21,9 @@ from cllint.analysis.database import current
 from cllint.analysis.digest import blake2b
 from cllint.analysis.preprocessor.directives import scan_directives
 from cllint.analysis.preprocessor.view import resolve_include
+from cllint.analysis.lazy_re import lazy
 
-_WORD = re.compile(r"[A-Za-z_]\w*")
+_WORD = lazy(r"[A-Za-z_]\w*")
 _MAX_HEADERS = 512  # in one file's closure; more reads as unreadable
 _UNREADABLE = 0.25  # share of a header's bytes in top-level parse errors
 # In the database (analysis/database.py), least recently used first: headers read
@@ -471,7 +471,7 @@ def _arity(params: Node | None, head: str) -> int | None:
     return len(items)
 
 
-_BUILTIN_TYPE = re.compile(r"^(?:u?(?:char|short|int|long)|float|double|half|bool|size_t|ptrdiff_t|u?intptr_t)"
+_BUILTIN_TYPE = lazy(r"^(?:u?(?:char|short|int|long)|float|double|half|bool|size_t|ptrdiff_t|u?intptr_t)"
                            r"(?:2|3|4|8|16)?$")
 
 

@@ -10,7 +10,6 @@ computed), a compiler or vendor built-in, or an `#if` arm the preprocessor knows
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import cache
 
@@ -24,6 +23,7 @@ from cllint.analysis.model.scopes import Scope
 
 from .context import HEADER_MACROS, HEADER_PREFIXES, VENDOR_PREFIXES, Body
 from .suggest import closest
+from cllint.analysis.lazy_re import lazy
 
 # Parents under which an identifier is a use of a name (and which field of them, where the
 # node holds names of other roles too).
@@ -43,7 +43,7 @@ _USE_FIELDS = {
 _KEYWORDS = frozenset({"return", "if", "else", "for", "while", "do", "switch", "case", "default", "break",
                        "continue", "goto", "sizeof", "typedef", "struct", "union", "enum"})
 # A name spelled like a macro: capitals, digits and underscores.
-_MACRO_LIKE = re.compile(r"^[A-Z][A-Z0-9_]*[A-Z0-9]$")
+_MACRO_LIKE = lazy(r"^[A-Z][A-Z0-9_]*[A-Z0-9]$")
 
 
 def _use_role(node: Node) -> str | None:

@@ -4,7 +4,6 @@ the same block, and two bodies for one function. Two declarations in different a
 
 from __future__ import annotations
 
-import re
 
 from tree_sitter import Node
 
@@ -12,6 +11,7 @@ from cllint.analysis.model import SemanticModel, Symbol, SymbolKind
 
 from .build_overloads import head_unexplained
 from .context import Body, FileFacts, known
+from cllint.analysis.lazy_re import lazy
 
 
 def _same_arm(facts: FileFacts, a: int, b: int) -> bool:
@@ -77,7 +77,7 @@ def check_functions(facts: FileFacts, model: SemanticModel, in_focus, add) -> No
                 ((prev.start_byte, prev.end_byte, "previous definition is here"),))
 
 
-_OVERLOADABLE = re.compile(rb"\b(?:__)?overloadable(?:__)?\b")  # clang reads both spellings
+_OVERLOADABLE = lazy(rb"\b(?:__)?overloadable(?:__)?\b")  # clang reads both spellings
 
 
 def _overloads(model: SemanticModel, a: Node, b: Node) -> bool:

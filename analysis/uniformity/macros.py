@@ -14,7 +14,6 @@ arguments are checked (CL204) only when the macro is the built-in's name alone
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import Any
 
@@ -25,6 +24,7 @@ from cllint.analysis.database import current
 from cllint.analysis.preprocessor.expr import Token, tokenize
 from cllint.analysis.uniformity import builtins as B
 from cllint.grammar import language
+from cllint.analysis.lazy_re import lazy
 
 # Tokens after which the expansion itself decides whether (and in which work-items) what
 # follows runs: a condition, a jump, a short-circuit operator. Its decision is not
@@ -220,7 +220,7 @@ def _text(node: Node) -> str:
 
 # -- macros standing for work-item ids (`#define LID get_local_id(0)`) ------------------
 
-_WORD = re.compile(r"[A-Za-z_]\w*")
+_WORD = lazy(r"[A-Za-z_]\w*")
 # The work-item queries and other calls whose result varies (builtins.SOURCES).
 _SOURCE_WORDS = frozenset(name for name, tags in B.SOURCES.items() if tags)
 

@@ -29,7 +29,7 @@ _COPIES = lazy(rb"create_symlink|CREATE_LINK|create_hardlink|copy_if_different|-
 _CALL = lazy(rb"^[ \t]*([A-Za-z_]\w*)[ \t]*\(", re.M)
 _BUILTIN_COPY = lazy(rb"^(?:install[ \t]*\([ \t]*FILES|file[ \t]*\([ \t]*COPY)\b", re.I)
 _ARG = lazy(rb'"([^"\n]*)"|([^\s()"]+)')
-_SOURCE_DIR = re.compile(r"^\$\{(?:CMAKE_CURRENT_SOURCE_DIR|CMAKE_CURRENT_LIST_DIR)\}/")
+_SOURCE_DIR = lazy(r"^\$\{(?:CMAKE_CURRENT_SOURCE_DIR|CMAKE_CURRENT_LIST_DIR)\}/")
 _INCLUDE = lazy(rb"^[ \t]*#[ \t]*include[ \t]*\"([^\"\n]+)\"", re.M)
 _MAX_CALL = 20_000  # bytes of one call's arguments
 
@@ -175,7 +175,7 @@ def included_programs(sources: Mapping[Path, bytes], dirs: Mapping[Path, tuple[s
 # program (often embedded into the host as a string); each listed file is read after those
 # listed before it.
 _CAT = lazy(rb"(?<![\w-])cat[ \t]+([^\n>|;&]*?)[ \t]*>", re.M)
-_MAKE_DIR = re.compile(r"^(?:\$[({](?:CURDIR|CMAKE_CURRENT_SOURCE_DIR|CMAKE_CURRENT_LIST_DIR)[)}]|\.)/")
+_MAKE_DIR = lazy(r"^(?:\$[({](?:CURDIR|CMAKE_CURRENT_SOURCE_DIR|CMAKE_CURRENT_LIST_DIR)[)}]|\.)/")
 
 
 def concatenated_programs(build_files: Mapping[Path, bytes], known: set[Path]) \

@@ -14,9 +14,10 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path, PurePosixPath
+from cllint.analysis.lazy_re import lazy
 
 HEADER_SUFFIXES = frozenset({".h", ".hh", ".hpp", ".inc", ".clh", ".cl", ".ocl", ".opencl", ".cuh"})
-_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*([<\"])([^>\"\n]+)[>\"]", re.M)
+_INCLUDE = lazy(rb"^[ \t]*#[ \t]*include[ \t]*([<\"])([^>\"\n]+)[>\"]", re.M)
 _MAX_HEADER_BYTES = 4 * 1024 * 1024
 
 
