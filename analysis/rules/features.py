@@ -21,6 +21,7 @@ from cllint.analysis.features import GENERIC
 from cllint.analysis.gating.assertions import failing_on_target, in_effect
 from cllint.analysis.gating.guards import asserted, dead_code, names_text
 from cllint.analysis.gating.byte_stores import BYTE_ADDRESSABLE, byte_stores
+from cllint.analysis.gating.builtin_library import library_requirements
 from cllint.analysis.gating.half_access import half_accesses
 from cllint.analysis.gating.macro_literals import macro_literals
 from cllint.analysis.gating.macro_types import macro_type_uses
@@ -214,8 +215,11 @@ class UnguardedOptionalFeature(_GatingRule):
         firsts: dict[tuple[object, ...], Use] = {}
         more: dict[tuple[object, ...], list[Use]] = {}
         functions = _function_ranges_of(ctx)
-        for use in _uses(ctx):
-            if not use.requires or _guarded_or_dead(view, use):
+        uses = _uses(ctx)
+        # A built-in library's file (libclc): what its built-ins' heads need is the device's.
+        library = library_requirements(ctx.tree.root_node, uses)
+        for use in uses:
+            if not use.requires or use.requires in library or _guarded_or_dead(view, use):
                 continue
             if _full_profile_guarantees(use.requires) or _host_checks(ctx, use.requires):
                 continue
