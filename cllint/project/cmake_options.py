@@ -238,6 +238,7 @@ def cmake_build_options(build_files: Mapping[Path, bytes], sources: set[Path]) -
     """Per OpenCL source a CMake command compiles, the options it passes."""
     found: dict[Path, BuildOptions] = {}
     cl_functions: set[str] | None = None
+    given_to: dict[str, list[str]] = {}  # function -> the OpenCL files its callers name
     known_files = set(build_files)
     for path in sorted(build_files):
         raw = build_files[path]
@@ -270,7 +271,11 @@ def cmake_build_options(build_files: Mapping[Path, bytes], sources: set[Path]) -
             options = _options(options_words, path, root, known_files)
             if options == BuildOptions():
                 continue
-            given = _given(build_files, owner[2]) if owner is not None else []
+            given: list[str] = []
+            if owner is not None:
+                if owner[2] not in given_to:
+                    given_to[owner[2]] = _given(build_files, owner[2])
+                given = given_to[owner[2]]
             for source in _compiled_sources(_expand(words, sets, anywhere=True), path, root, sources, given):
                 # Several builds of one source (PoCL's bitcode and MLIR ones): read as the one that
                 # force-includes most. Never a mix: a header dropped from a list can change what
