@@ -39,3 +39,18 @@ def test_the_label_is_clangs(case: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_the_reports_are_the_labels(case: Path) -> None:
     assert reports(case) == expected(case)
+
+
+def test_the_programs_version_and_defines_yield_to_the_users() -> None:
+    from cllint.analysis.lint import LintOptions
+    from cllint.analysis.target import Target
+    from cllint.project.model import ProgramContext
+
+    ctx = ProgramContext(defines=(("MODE", "2"), ("TILE", "8")), std="CL2.0")
+    alone = ctx.apply(LintOptions())
+    assert (alone.std, alone.target.version.major, alone.target.version.minor) == ("CL2.0", 2, 0)
+    assert dict(alone.defines) == {"MODE": "2", "TILE": "8"}
+    mine = ctx.apply(LintOptions(std="CL3.0", target=Target.preset("CL3.0"), defines=(("MODE", "1"),)))
+    assert mine.std == "CL3.0" and dict(mine.defines) == {"MODE": "1", "TILE": "8"}
+    device = Target.preset("CL1.2")
+    assert ctx.apply(LintOptions(mode="target", target=device)).target is device
