@@ -1,6 +1,6 @@
 """Dynamic confirmation of the labelled race set under Oclgrind: every fixture's
 `// sim: KERNEL | GLOBAL | LOCAL | ARG...` header is run with `oclgrind-kernel
---data-races`; positives must make Oclgrind report a data race, negatives must not."""
+--data-races` (with `--build-options` from a `// sim-options: ...` line, e.g. -cl-std=CL2.0); positives must make Oclgrind report a data race, negatives must not."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 SIM = re.compile(r"^// sim: (.+)$", re.M)
+SIM_OPTIONS = re.compile(r"^// sim-options: (.+)$", re.M)
 EXPECT = re.compile(r"^// expect: (CL\d+) line (\d+)\s*$", re.M)
 CASES = sorted((Path(__file__).parent / "rules" / "fixtures" / "races").rglob("*.cl"))
 OCLGRIND = shutil.which("oclgrind-kernel")
@@ -23,7 +24,9 @@ def _run(path: Path, tmp: Path) -> str:
     kernel, *rest = [part.strip() for part in SIM.search(path.read_text()).group(1).split("|")]
     sim = tmp / f"{path.parent.name}_{path.stem}.sim"
     sim.write_text("\n".join([str(path.resolve()), kernel, *rest]) + "\n")
-    proc = subprocess.run([OCLGRIND, "--data-races", "--max-errors", "4", str(sim)], capture_output=True,
+    opts = SIM_OPTIONS.search(path.read_text())
+    build = ["--build-options", opts.group(1).strip()] if opts else []
+    proc = subprocess.run([OCLGRIND, "--data-races", "--max-errors", "4", *build, str(sim)], capture_output=True,
                           text=True, timeout=60)
     return proc.stdout + proc.stderr
 
