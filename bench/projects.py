@@ -11,13 +11,15 @@ list ordered by sha256("projects:<name>"), *tune* otherwise (`split_of`). Work c
 tune projects only; the validate ones are scored once at the end. A second held-out set,
 *validate2* (`HELD_OUT_2`, added in session 11 after the first third had been scored), is
 likewise scored once: its "before" at the session's start, its "after" at the end; and so is
-*validate3* (`HELD_OUT_3`, session 12), and *validate4* (`HELD_OUT_4`, session 13).
+*validate3* (`HELD_OUT_3`, session 12), and *validate4* and *validate5* (`HELD_OUT_4`, `HELD_OUT_5`,
+session 13).
 
     .venv/bin/python bench/projects.py                   # tune projects, a table
     .venv/bin/python bench/projects.py --split validate  # the held-out third, once
     .venv/bin/python bench/projects.py --split validate2 # the second held-out set, once
     .venv/bin/python bench/projects.py --split validate3 # the third, once
     .venv/bin/python bench/projects.py --split validate4 # the fourth, once
+    .venv/bin/python bench/projects.py --split validate5 # the fifth, once
     .venv/bin/python bench/projects.py --codes           # also the reports per code
     .venv/bin/python bench/projects.py --show CODE       # every report of CODE (tune only)
     .venv/bin/python bench/projects.py --server          # every file opened in the server too
@@ -125,6 +127,16 @@ HELD_OUT_4: dict[str, tuple[str, str]] = {
     "paddle-lite": ("PaddlePaddle/Paddle-Lite", "3d329c954c82d3e189e2d3ab35a5558d35e7202a"),
 }
 PROJECTS.update(HELD_OUT_4)
+# A second batch fetched in session 13, split the same way (`_held_5`) before any report was read.
+HELD_OUT_5: dict[str, tuple[str, str]] = {
+    "clspv": ("google/clspv", "88d8ff71000bf995493c8daaed865ec1ac216309"),
+    "compute-runtime": ("intel/compute-runtime", "e37c60bf2ad415d6f60af8b89b849a30a67d8ac1"),
+    "darknet-cl": ("sowson/darknet", "d287ee438758977c2f6f27a6418d3428626e7edd"),
+    "mygemm": ("CNugteren/myGEMM", "e2a364537f2b8725b3f5ba5f81008d04558a2327"),
+    "nvidia-examples": ("sschaetz/nvidia-opencl-examples", "4e919bdee11cbc134698c59c4fbec93665745246"),
+    "tengine": ("OAID/Tengine", "c73708ceb4322ae7c438e4d468178b737fa44cd0"),
+}
+PROJECTS.update(HELD_OUT_5)
 
 
 def _rank(name: str) -> str:
@@ -141,6 +153,11 @@ def _held_4(name: str) -> bool:
     return name in ordered[: len(ordered) // 2]
 
 
+def _held_5(name: str) -> bool:
+    ordered = sorted(HELD_OUT_5, key=lambda n: hashlib.sha256(f"projects5:{n}".encode()).hexdigest())
+    return name in ordered[: len(ordered) // 2]
+
+
 def split_of(name: str) -> str:
     if name in HELD_OUT_2:
         return "validate2"
@@ -148,10 +165,13 @@ def split_of(name: str) -> str:
         return "validate3" if _held_3(name) else "tune"
     if name in HELD_OUT_4:
         return "validate4" if _held_4(name) else "tune"
+    if name in HELD_OUT_5:
+        return "validate5" if _held_5(name) else "tune"
     if name in TUNE_ADDED:
         return "tune"
     ordered = sorted((n for n in PROJECTS
-                      if n not in HELD_OUT_2 and n not in HELD_OUT_3 and n not in HELD_OUT_4 and n not in TUNE_ADDED),
+                      if n not in HELD_OUT_2 and n not in HELD_OUT_3 and n not in HELD_OUT_4 and n not in HELD_OUT_5
+                      and n not in TUNE_ADDED),
                      key=_rank)
     held = ordered[: len(ordered) // VALIDATE_SHARE]
     return "validate" if name in held else "tune"
@@ -291,7 +311,7 @@ def run_server(root: Path, cllint: str, limit: int, batch: int = 40, quiet_s: fl
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "all"], default="tune")
+    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "validate5", "all"], default="tune")
     ap.add_argument("--project", action="append", help="only these projects")
     ap.add_argument("--codes", action="store_true", help="reports per code, per project")
     ap.add_argument("--show", metavar="CODE", help="print every report of this code (tune projects only)")
