@@ -28,6 +28,10 @@ _FIRST: list[tuple[str, LazyPattern]] = [
      lazy(rb"(?:u8|[uUL])?R\"([^\s()\\]{0,16})\((?:.(?!\)\1\"))*.\)\1\"\s*(?://[^\n]*\s*)*(?:u8|[uUL])?R\"", re.S)),
     ("a macro that turns the text into a C string (the host includes it into a string)",
      lazy(rb"[A-Z_][A-Z0-9_]*STRINGIFY[A-Z0-9_]*\s*\(")),
+    # `static const char* const src = TO_STRING(` ... `);`: program scope in OpenCL C never
+    # initializes from a call, so this is C the host includes, the kernel text its argument.
+    ("a C string declaration whose macro turns the text into a C string (the host includes it)",
+     lazy(rb"(?:static\s+)?const\s+char\s*(?:\*\s*(?:const\s+)?)?\w+\s*(?:\[\s*\])?\s*=\s*[A-Za-z_]\w*\s*\(")),
 ]
 # What the whole file may show, each after a cheap test for a word it needs (the check runs on
 # every keystroke: a 90 KB file must not be scanned line by line for CUDA).

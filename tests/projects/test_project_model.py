@@ -216,6 +216,12 @@ def test_a_header_beside_the_host_file_is_on_its_kernels_path(tmp_path: Path) ->
     ("#include <cuda_runtime.h>\n__global__ void k(float *a) { a[threadIdx.x] = 1; }\n", "CUDA source"),
     ('static const char *k = "__kernel void %NAME(__global %TYPE *a) {}";\n', "template"),
     ('MSTRINGIFY(\n__kernel void k(__global float *a) { a[0] = 1; }\n)\n', "C string"),
+    # a C declaration whose initializer is a stringifying macro (Darknet's OpenCL port)
+    ('#ifndef K_CL\n#define K_CL\nstatic const char* const k_source = CONVERT_KERNEL_TO_STRING(\n'
+     '__kernel void k(__global float *a) { a[0] = 1; }\n);\n#endif\n', "C string"),
+    ('const char *src = TO_STR(\n__kernel void k(__global float *a) { a[0] = 1; }\n);\n', "C string"),
+    ('static const char kernel_src[] = KSTR(\n__kernel void k(__global float *a) { a[0] = 1; }\n);\n',
+     "C string"),  # held out: written with the two above, run after the change
     ('R"(\n__kernel void a(__global float *p) { p[0] = 1; }\n)"\n\nR"(\n__kernel void b() {}\n)"\n',
      "several pieces"),
     ("template <typename T> T twice(T x) { return x + x; }\n", "C++ source"),
