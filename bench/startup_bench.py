@@ -90,7 +90,9 @@ def _time(cmd: list[str]) -> tuple[float, float]:
                     *CLLINT[1:], *cmd[1:]], BASELINE_ENV
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd="/" if env else None)
+    # Every command from "/": from the checkout, `cllint check` would read its pyproject.toml
+    # (the configuration nearest the working folder), which the baseline, run from "/", did not.
+    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd="/")
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 1):
