@@ -259,7 +259,12 @@ def _vendor_builtin(d: Diagnostic) -> bool:
     from cllint.analysis.semantic.context import VENDOR_PREFIXES
 
     m = _UNDECLARED.match(d.message.removeprefix("clang: "))
+    if m is not None and m.group(1) in _INLINE_ASSEMBLY:
+        return True  # NVIDIA's compiler takes inline PTX; OpenCL C in clang has no `asm`
     return m is not None and m.group(1).startswith(VENDOR_PREFIXES) and not m.group(1).startswith("__")
+
+
+_INLINE_ASSEMBLY = frozenset({"asm", "__asm", "__asm__"})
 
 
 def _verifier_intrinsic(d: Diagnostic, source: bytes) -> bool:
