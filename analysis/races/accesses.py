@@ -30,28 +30,35 @@ JUMPS = {"return_statement", "break_statement", "continue_statement"}
 
 
 class Guard:
-    __slots__ = ("cond", "holds", "ev")
+    __slots__ = ("cond", "holds", "ev", "cases")
     cond: Node
     holds: bool  # the access happens where `cond` is true (False: where it is false)
     ev: Any  # a helper's FrameEvaluator when `cond` is in a helper (None: the kernel's)
+    cases: tuple[Node, ...]  # a `switch`'s: `cond` (its value) is one of these ('default': none)
 
-    __match_args__ = ("cond", "holds", "ev")
+    __match_args__ = ("cond", "holds", "ev", "cases")
 
-    def __init__(self, cond: Node, holds: bool, ev: Any = None) -> None:
+    def __init__(self, cond: Node, holds: bool, ev: Any = None, cases: tuple[Node, ...] = ()) -> None:
         self.cond = cond
         self.holds = holds
         self.ev = ev
+        self.cases = cases
 
     def __repr__(self) -> str:
-        return f"{type(self).__qualname__}(cond={self.cond!r}, holds={self.holds!r}, ev={self.ev!r})"
+        return (f"{type(self).__qualname__}(cond={self.cond!r}, holds={self.holds!r}, ev={self.ev!r}, "
+                f"cases={self.cases!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.cond, self.holds, self.ev) == (other.cond, other.holds, other.ev)
+        return (self.cond, self.holds, self.ev, self.cases) == (other.cond, other.holds, other.ev, other.cases)
 
     def __hash__(self) -> int:
-        return hash((self.cond, self.holds, self.ev))
+        return hash((self.cond, self.holds, self.ev, self.cases))
+
+    def within(self, ev: Any) -> Guard:
+        """This guard, read in a helper's frame."""
+        return Guard(self.cond, self.holds, ev, self.cases)
 
 
 class Access:
@@ -489,15 +496,59 @@ def guards_around(n: Node, body: Node, exits: BlockExits | None = None) -> tuple
             cond = p.child_by_field_name("condition")
             if cond is not None:
                 guards.append(Guard(cond, True))
-        elif t in ("case_statement", "labeled_statement"):
+        elif t == "case_statement":
+            g = _case_guard(p, child)
+            if g is None:
+                unknown = True
+            else:
+                guards.append(g)
+        elif t == "labeled_statement":
             unknown = True
         elif t == "do_statement" and child != p.child_by_field_name("body"):
             unknown = True  # (the body runs once whatever its condition says: no guard)
-        elif t == "compound_statement":
-            before, jumps = exits.before(p, child)
+        elif t == "compound_statement" and not (p.parent is not None and p.parent.type == "switch_statement"):
+            before, jumps = exits.before(p, child)  # (a switch's cases: `_case_guard`)
             guards.extend(before)
             unknown = unknown or jumps
     return tuple(guards), unknown
+
+
+def _case_guard(case: Node, child: Node) -> Guard | None:
+    """The guard of a statement under a `switch`'s `case` (or `default`) that nothing falls
+    into: the value is one of the case's labels (empty cases just before it share its
+    statements), or for `default` none of the others. None where an earlier case falls
+    through into it, or an earlier statement of the case may leave it (`break` in an `if`)."""
+    body = case.parent
+    switch = body.parent if body is not None else None
+    if switch is None or switch.type != "switch_statement" or child == case.child_by_field_name("value"):
+        return None
+    cond = switch.child_by_field_name("condition")
+    cases = [c for c in body.named_children if c.type == "case_statement"]
+    if cond is None or len(cases) != sum(1 for c in body.named_children if c.type != "comment"):
+        return None  # statements outside any case, or labels: not modelled
+    i = cases.index(case)
+    run = [case]
+    while i > 0 and not _statements(cases[i - 1]):
+        i -= 1
+        run.insert(0, cases[i])  # `case 1: case 2: ...`
+    if i > 0 and _statements(cases[i - 1])[-1].type not in JUMPS:
+        return None  # the case before falls through into this one
+    mine = _statements(case)
+    if any(_may_jump_out(s) for s in mine[: mine.index(child)] if s.type not in JUMPS) \
+            or any(s.type in JUMPS for s in mine[: mine.index(child)]):
+        return None
+    values = [c.child_by_field_name("value") for c in run]
+    if None not in values:
+        return Guard(cond, True, cases=tuple(values))  # type: ignore[arg-type]
+    if len(run) != 1:
+        return None  # `case 1: default: ...`
+    others = tuple(c.child_by_field_name("value") for c in cases if c != case)
+    return Guard(cond, False, cases=others) if None not in others else None  # type: ignore[arg-type]
+
+
+def _statements(case: Node) -> list[Node]:
+    value = case.child_by_field_name("value")
+    return [c for c in case.named_children if c != value and c.type != "comment"]
 
 
 def _enclosing(n: Node, body: Node) -> list[tuple[Node, Node]]:
@@ -524,6 +575,7 @@ def _early_exit(s: Node) -> Guard | None:
     return Guard(s.child_by_field_name("condition"), False)
 
 
+_LOOP_KINDS = frozenset({"for_statement", "while_statement", "do_statement"})
 _JUMP_WORDS = (b"return", b"goto", b"break", b"continue", b":")
 
 
@@ -536,10 +588,11 @@ def _may_jump_out(s: Node) -> bool:
         if n.type in ("return_statement", "goto_statement", "labeled_statement"):
             return True
         if n.type in ("break_statement", "continue_statement"):
+            # what it leaves: the nearest loop (or, for `break`, switch); s itself included
+            kinds = _LOOP_KINDS | ({"switch_statement"} if n.type == "break_statement" else set())
             p = n.parent
-            while p is not None and p != s and p.type not in ("for_statement", "while_statement",
-                                                              "do_statement", "switch_statement"):
+            while p is not None and p.type not in kinds and p != s:
                 p = p.parent
-            if p is None or p == s:
+            if p is None or p.type not in kinds:
                 return True
     return False

@@ -18,7 +18,7 @@ from tree_sitter import Node
 from cllint.analysis.races.accesses import Access, BlockExits, Guard, collect, guards_around
 from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import Evaluator
-from cllint.analysis.races.frames import Frame, FrameEvaluator
+from cllint.analysis.races.frames import Frame, FrameEvaluator, Target
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, build_cfg
@@ -84,6 +84,25 @@ class HelperCalls:
                                    (self.name,), phased))
         return out
 
+    def returned(self, call: Node, caller: Frame, depth: int) -> Target | None:
+        """The pointer a helper returns (`local float *slot(local float *b, int i) { return b +
+        i; }`), its parameters bound to `call`'s arguments: the helper's body is its one
+        `return` statement, and it does not synchronise."""
+        callee = call.child_by_field_name("function")
+        name = _text(callee, 200) if callee is not None and callee.type == "identifier" else ""
+        parts = self.helper(name) if name in self.fa.functions and depth <= MAX_CALL_DEPTH * 2 else None
+        if parts is None or parts[-1] is not None:
+            return None
+        _, body, names, defs, counters, moved, _, _ = parts
+        stmts = [c for c in body.named_children if c.type != "comment"]
+        value = stmts[0].named_children[0] if len(stmts) == 1 and stmts[0].type == "return_statement" \
+            and stmts[0].named_children else None
+        frame = _bind(names, defs, counters, moved, call, caller, self._constant) if value is not None else None
+        if frame is None or not frame.bound:
+            return None
+        frame.returns = self.returned
+        return frame.target_of(value, depth)
+
     def inline(self, call: Node, name: str, caller: Frame, cfg_node: int, guards: tuple[Guard, ...],
                unknown: bool, site: Node, stack: tuple[str, ...], phased: bool = False) -> list[Access]:
         if name in stack or len(stack) > MAX_CALL_DEPTH:
@@ -104,7 +123,7 @@ class HelperCalls:
             for a in collect(names, syntax, at, body, frame.target_of, self.exits, frame.targets_of):
                 if _within(dead, a.node.start_byte) or self.in_undecided_arm(a.node, body) or a.copy:
                     continue  # (an async copy in a helper: which wait ends it is not followed)
-                a.guards = guards + tuple(Guard(g.cond, g.holds, frame.ev) for g in a.guards)
+                a.guards = guards + tuple(g.within(frame.ev) for g in a.guards)
                 a.unknown_guard = a.unknown_guard or unknown
                 a.ev, a.site, a.helper, a.roots = frame.ev, site, name, (site,)
                 out.append(a)
@@ -115,7 +134,7 @@ class HelperCalls:
                     continue
                 inner, inner_unknown = guards_around(n, body, self.exits)
                 out.extend(self.inline(n, _text(callee, 200), frame, at,
-                                       guards + tuple(Guard(g.cond, g.holds, frame.ev) for g in inner),
+                                       guards + tuple(g.within(frame.ev) for g in inner),
                                        unknown or inner_unknown, site, (*stack, name)))
         return out
 
@@ -243,6 +262,7 @@ def _bind(names: Names, defs: dict[int, Node], counters: set[int], moved: set[in
     values: dict[int, tuple[Evaluator, Node]] = {}
     frame = Frame(names, FrameEvaluator(names, defs, counters, constant, values), defs, moved, kernel=False)
     frame.ev.expander = caller.ev.expander
+    frame.returns = caller.returns
     for v, arg in zip(params, passed):
         if v.key in moved:
             continue

@@ -240,6 +240,7 @@ class _Kernel(HelperCalls):
         self.expander = self.ev.expander = Expander(view, parse)
         self.frame = Frame(names, self.ev, self.defs, self.moved, kernel=True,
                            choices=branch_choices(self.body, names, self.counters))
+        self.frame.returns = self.returned
         self.asked = _asked(func, self._macro_queries())
         self.sizes, self.reqd = _model_sizes(func, fa.flat_dims, self.asked)
         self.size = self.sizes[0]
@@ -442,6 +443,8 @@ class _Kernel(HelperCalls):
                     continue
                 if a.read or b.read:
                     dims = self.grid_dims(a) | self.grid_dims(b) if a is not b else set()
+                    if not dims and (a.atomic or b.atomic) and a is not b:
+                        dims = set(self.asked.grid)  # an atomic every work-group makes, met by a plain access
                 else:
                     dims = self.stores_across(a, b)
                 if not dims:
@@ -476,7 +479,7 @@ class _Kernel(HelperCalls):
         ab, ba = b.cfg_node in reach[a.cfg_node], a.cfg_node in reach[b.cfg_node]
         same = a.cfg_node == b.cfg_node
         if not (same or ab or ba):
-            return None
+            return self.apart(a, b, blocks, space, fence)
         first, second = (a, b) if (same or ab and not ba) and _order(a) <= _order(b) \
             or ab and not ba else (b, a)
         if same or (ab and ba):
@@ -488,6 +491,38 @@ class _Kernel(HelperCalls):
         if witness is None:
             return None
         return self.report(first, second, witness, between, space, fence)
+
+    def apart(self, a: Access, b: Access, blocks: set[int], space: str, fence: bool) -> Race | None:
+        """Two accesses neither of which reaches the other, but both reached from one point
+        with no barrier (`blocks`) on the way: the two arms of one branch (`if (lid & 1)
+        l[lid] = v; else x = l[lid + 1];`). Work-items taking either arm run them in one
+        barrier interval. What lies on the way to one only is between them (a counter
+        updated there differs); no barrier can go between them (the fix would sit in an arm).
+        An async copy runs on until its wait: its own reach says what it meets."""
+        if a.copy or b.copy:
+            return None
+        back_a = self.reach_of(a.cfg_node, blocks, forward=False)
+        back_b = self.reach_of(b.cfg_node, blocks, forward=False)
+        common = back_a & back_b
+        if not any(self._splits(d, a.cfg_node, back_a, b.cfg_node, back_b) for d in common):
+            return None  # (a uniform branch: every work-item takes the same arm)
+        first, second = sorted((a, b), key=_order)
+        between = (back_a | back_b) - common
+        witness = self.witness(first, second, between)
+        if witness is None:
+            return None
+        return self.report(first, second, witness, between, space, fence, apart=True)
+
+    def _splits(self, d: int, a: int, back_a: set[int], b: int, back_b: set[int]) -> bool:
+        """Whether `d` is a branch the work-items of a work-group may take differently, one
+        arm leading to `a` and the other to `b`."""
+        node = self.cfg.nodes[d]
+        if node.kind != "branch" or len(node.succs) < 2 \
+                or not self.facts.branch_tags.get(d, 0) & B.WG_DIVERGENT:
+            return False
+        to_a = [i for i, s in enumerate(node.succs) if s == a or s in back_a]
+        to_b = [i for i, s in enumerate(node.succs) if s == b or s in back_b]
+        return any(i != j for i in to_a for j in to_b)  # (a switch: one arm per case)
 
     def _sample(self, kind: str, r: int) -> Callable[[object], int]:
         """The sample function of round `r`, one object per kind and round (the `values` memo
@@ -569,6 +604,9 @@ class _Kernel(HelperCalls):
             v = _step(self.ev, update, key, env)
             if v is not None and v in out:
                 break
+        else:
+            if len(out) == MAX_VALUES:
+                out = _with_last(out, self.ev, cond, key, env)
         return out
 
     def witness(self, first: Access, second: Access, between: set[int], across: set[int] | None = None
@@ -914,6 +952,8 @@ class _Kernel(HelperCalls):
                 c = guards.get(memo, _UNSEEN)
                 if c is _UNSEEN:
                     c = guards[memo] = ev.guard(g.cond, env)
+                if g.cases and isinstance(c, int):
+                    c = _case_taken(c, g, ev, env)
                 if c is DATA:
                     continue  # a tie on loaded data: some input makes it hold here, and in others at once
                 if c is LOAD:
@@ -961,6 +1001,8 @@ class _Kernel(HelperCalls):
         env = Env((0, 0, 0), self.size, group, counters, sample)
         for g in acc.guards:
             c = (g.ev or self.ev).guard(g.cond, env)
+            if g.cases and isinstance(c, int):
+                c = _case_taken(c, g, g.ev or self.ev, env)
             if c is None or c is DATA or c is LOAD:
                 continue  # the copy's arguments are the work-group's: taken by all or none
             if bool(c) != g.holds:
@@ -1082,7 +1124,7 @@ class _Kernel(HelperCalls):
         return self.report(first, second, witness, set(), "global", False) if witness is not None else None
 
     def report(self, first: Access, second: Access, witness: tuple, between: set[int], space: str,
-               fence: bool) -> Race:
+               fence: bool, apart: bool = False) -> Race:
         w1, w2, key = witness[:3]
         across = len(witness) == 5
         dims = sum(1 for n in self.size if n > 1) or 1
@@ -1142,7 +1184,7 @@ class _Kernel(HelperCalls):
                               else "this barrier fences no memory: it orders execution only"))
                 fix = ((args.start_byte, args.end_byte, "(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)"),)
                 title = "Fence both local and global memory"
-        elif first is not second and not first.copy:  # (a copy is ended by its wait, not a barrier)
+        elif first is not second and not first.copy and not apart:  # (a copy is ended by its wait)
             at = self.insertion_point(second, first)
             if at is not None:
                 fix = ((at[0], at[0], f"barrier({flag});\n{at[1]}"),)
@@ -1177,6 +1219,13 @@ class _Kernel(HelperCalls):
         line = self.source.rfind(b"\n", 0, stmt.start_byte) + 1
         indent = self.source[line:stmt.start_byte].decode("utf-8", "replace")
         return (stmt.start_byte, indent) if not indent.strip() else None
+
+
+def _case_taken(value: int, g: Any, ev: Evaluator, env: Env) -> int | None:
+    """Whether a `switch` on `value` takes one of the guard's case labels (None: a label not
+    computed here)."""
+    labels = [ev.value(n, env) for n in g.cases]
+    return int(value in labels) if all(isinstance(v, int) for v in labels) else None
 
 
 def _grid_dims(text: str | None) -> set[int]:
@@ -1312,6 +1361,33 @@ def _arg(call: Node, i: int) -> Node | None:
     return named[i] if i < len(named) else None
 
 
+def _with_last(first: list[int], ev: Evaluator, cond: Node | None, key: int, env: Env) -> list[int]:
+    """A counter's first values, cut at MAX_VALUES, with its last ones in their stead where
+    its step is constant and its condition bounds it (`i <= chunk`, `i < n`): a race in the
+    last iteration (`out[gid * chunk + i]` reaching the next item's first element) shows.
+    First and last values alternate, so a search cut short still tries both ends."""
+    step = first[1] - first[0]
+    while cond is not None and cond.type == "parenthesized_expression" and cond.named_children:
+        cond = cond.named_children[-1]
+    if step == 0 or any(b - a != step for a, b in zip(first, first[1:])) or cond is None \
+            or cond.type != "binary_expression":
+        return first
+    op, left, right = (cond.child_by_field_name(f) for f in ("operator", "left", "right"))
+    v = ev.names.var(left) if left is not None and left.type == "identifier" else None
+    bound = ev.value(right, env) if v is not None and v.key == key else None
+    o = _text(op)
+    if not isinstance(bound, int) or (o in ("<", "<=")) != (step > 0) or o not in ("<", "<=", ">", ">="):
+        return first
+    end = bound + (0 if o in ("<=", ">=") else -1 if step > 0 else 1)  # the last value the condition takes
+    last = first[0] + (end - first[0]) // step * step
+    tail = [last - i * step for i in range(MAX_VALUES // 4)]
+    head = [x for x in first[: MAX_VALUES - len(tail)] if x not in tail]
+    out: list[int] = []
+    for i in range(max(len(head), len(tail))):
+        out += head[i:i + 1] + tail[i:i + 1]
+    return out
+
+
 def _step(ev: Evaluator, update: Node | None, key: int, env: Env) -> int | None:
     """The counter's value after the loop's update expression."""
     if update is None:
@@ -1375,9 +1451,15 @@ def _asked(func: Node, via_macros: list[tuple[str, str]]) -> Asked:
     body = func.child_by_field_name("body")
     calls: list[tuple[str, str]] = list(via_macros)
     # The calls only, found by one query (in C) rather than a Python walk of every node.
+    unused: set[bytes] | None = None
     for n in nodes_of_kinds(body, _CALLS, ordered=False) if body is not None else ():
         name = callee_name(n)
         if name in _LOCAL_QUERIES or name in _GRID_QUERIES:
+            if n.parent is not None and n.parent.type == "init_declarator":
+                if unused is None:
+                    unused = _named_once(body)
+                if _text(n.parent.child_by_field_name("declarator"), 200).encode() in unused:
+                    continue  # `const int xlid = get_local_id(0);` never used: not asked
             calls.append((name, _text(_arg(n, 0))))
     local: set[int] = set()
     grid: set[int] = set()
@@ -1388,6 +1470,15 @@ def _asked(func: Node, via_macros: list[tuple[str, str]]) -> Asked:
         if name in _GRID_QUERIES:
             grid |= dims
     return Asked(frozenset(local), frozenset(grid))
+
+
+def _named_once(body: Node) -> set[bytes]:
+    """Names that occur once in `body` (a variable declared and never used)."""
+    seen: dict[bytes, int] = {}
+    for n in nodes_of_kinds(body, _IDENTIFIERS, ordered=False):
+        if n.text:
+            seen[n.text] = seen.get(n.text, 0) + 1
+    return {t for t, k in seen.items() if k == 1}
 
 
 def _model_sizes(func: Node, flat: frozenset[int], asked: Asked
@@ -1414,7 +1505,9 @@ def _model_sizes(func: Node, flat: frozenset[int], asked: Asked
                     return [reqd], reqd
     # Dimension 0 unless the kernel places itself by the others only (`get_global_id(1)` and
     # `(2)`: launched one work-item wide in 0); a kernel that asks nothing still runs wide.
-    wide0 = 0 in asked.local or 0 in asked.grid or not asked.anything
+    # A kernel that places its work-items in the work-group along other dimensions only
+    # (`buffer[get_local_id(1)]`, its x from `get_global_id(0)`) is launched one wide in 0.
+    wide0 = 0 in asked.local or 0 in asked.grid and not asked.local or not asked.anything
     used = (set(asked.local) | ({0} if wide0 else set())) - flat
     widths = {1: (16, 4), 2: (8, 4), 3: (4, 2)}.get(max(used) + 1 if used else 1, (16, 4))
     return [tuple(w if d in used else 1 for d in range(3)) for w in widths], None  # type: ignore[misc]
@@ -1436,7 +1529,8 @@ def _fit_constants(sizes: list[tuple[int, int, int]], accesses: list[Access],
         grown = [tuple(max(n, wrap) if n > 1 else 1 for n in s) for s in sizes]
         sizes = [s for i, s in enumerate(grown) if s not in grown[:i]]  # type: ignore[misc]
     for a in accesses:
-        for n in (*a.indices, *(c for g in a.guards for c in _compared(g.cond))):
+        for n in (*a.indices, *(c for g in a.guards for c in _compared(g.cond)),
+                  *(c for i in a.indices for c in _picked_by(i, placed))):
             while n.type == "parenthesized_expression" and n.named_child_count == 1:
                 n = n.named_children[0]
             v = _small_int(n) if n.type == "number_literal" else None
@@ -1470,6 +1564,24 @@ def _wraps(accesses: list[Access], largest: int, placed: Callable[[Node], bool])
                     continue
                 places = v + 1 if op == "&" and not (v + 1) & v else v if op == "%" else 0
                 out = max(out, min(places, largest))
+    return out
+
+
+def _picked_by(index: Node, placed: Callable[[Node], bool]) -> list[Node]:
+    """The constants an index's `?:` compares the work-item's place with (`l[lid < 8 ? lid +
+    8 : lid - 8]`): written for work-groups past them, or one arm would never be taken."""
+    out: list[Node] = []
+    for n in walk(index):
+        if n.type != "conditional_expression" or (cond := n.child_by_field_name("condition")) is None:
+            continue
+        for m in walk(cond):
+            if m.type != "binary_expression" \
+                    or _text(m.child_by_field_name("operator")) not in ("<", "<=", ">", ">=", "==", "!="):
+                continue
+            left, right = m.child_by_field_name("left"), m.child_by_field_name("right")
+            for const, other in ((left, right), (right, left)):
+                if const is not None and const.type == "number_literal" and placed(other):
+                    out.append(const)
     return out
 
 

@@ -119,6 +119,7 @@ class Evaluator:
         # the tree (an expansion's too) stays alive and no other node takes its id. An
         # expansion's reader (`expanded`) shares the table.
         self._shapes: dict[int, tuple] = {}
+        self._tables: dict[bytes, tuple[int | None, ...]] | None = None  # `_table`, read once
 
     def guard(self, node: Node | None, env: Env) -> Any:
         """A condition's value; LOAD where it depends on loaded data, DATA for a datum tested
@@ -170,6 +171,9 @@ class Evaluator:
         if node is None:
             return None
         t = node.type
+        if t == "subscript_expression" and (table := self._table(node)) is not None:
+            i = self.value(node.child_by_field_name("index"), env)
+            return table[i] if isinstance(i, int) and 0 <= i < len(table) else None
         if self._data and (t in _LOADS or t == "pointer_expression" and self._shape(node)[0] == "*"):
             return LOAD
         if t == "number_literal":
@@ -207,6 +211,20 @@ class Evaluator:
         if t == "binary_expression":
             return self.binary(node, env)
         return None
+
+    def _table(self, node: Node) -> tuple[int | None, ...] | None:
+        """The elements of a program-scope `__constant` (or `const`) array of integer literals
+        (`constant int partner[4] = {1, 0, 3, 2};`) that `node` subscripts; None otherwise."""
+        base = node.child_by_field_name("argument")
+        if base is None or base.type != "identifier" or not base.text or self.names.var(base) is not None:
+            return None
+        tables = self._tables
+        if tables is None:
+            root = node
+            while root.parent is not None:
+                root = root.parent
+            tables = self._tables = _constant_tables(root)
+        return tables.get(base.text)
 
     def _shape(self, node: Node) -> tuple:
         """What `value` reads of `node`, by its kind (see `_shapes`); the node itself last."""
@@ -359,6 +377,27 @@ def _shape_of(node: Node) -> tuple:
         v = int(s, 16) if s[:2] in ("0x", "0X") else int(s, 8) if len(s) > 1 and s[0] == "0" else int(s)
         return -v if m.group(1) else v, node
     return (node,)
+
+
+def _constant_tables(root: Node) -> dict[bytes, tuple[int | None, ...]]:
+    """Program-scope arrays that cannot change (`constant`/`__constant` or `const`) whose
+    initialiser lists integer literals, by name; an element that is anything else is None."""
+    out: dict[bytes, tuple[int | None, ...]] = {}
+    for decl in root.named_children:
+        if decl.type != "declaration" or not decl.text or b"{" not in decl.text:
+            continue
+        if not any(q.type in ("type_qualifier", "address_space_qualifier")
+                   and _text(q).lstrip("_") in ("constant", "const") for q in decl.children):
+            continue
+        for d in decl.children_by_field_name("declarator"):
+            arr, init = d.child_by_field_name("declarator"), d.child_by_field_name("value")
+            name = arr.child_by_field_name("declarator") if arr is not None and arr.type == "array_declarator" \
+                else None
+            if name is None or name.type != "identifier" or init is None or init.type != "initializer_list":
+                continue
+            items = [c for c in init.named_children if c.type != "comment"]
+            out[name.text or b""] = tuple(_shape_of(c)[0] if c.type == "number_literal" else None for c in items)
+    return out
 
 
 def _in_local_memory(v: VarInfo) -> bool:

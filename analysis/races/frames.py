@@ -12,6 +12,7 @@ vector type views the same bytes (`Target.view`): offsets after it count bytes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 
 from tree_sitter import Node
 
@@ -111,6 +112,8 @@ class Frame:
         self.kernel = kernel
         self.bound = {} if bound is None else bound
         self.choices = {} if choices is None else choices
+        # a helper's call -> the pointer it returns, read in a frame bound to the call (calls.py)
+        self.returns: Callable[[Node, Frame, int], Target | None] | None = None
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"names={self.names!r}, " f"ev={self.ev!r}, "
@@ -197,6 +200,8 @@ class Frame:
             if t is not None and self._integer(left):
                 return _shifted(t, (self.ev, left, 1))
             return None
+        if expr.type == "call_expression":  # a helper that returns a pointer (`return b + i;`)
+            return self.returns(expr, self, depth + 1) if self.returns is not None else None
         if expr.type == "cast_expression":  # a view of the same bytes as another type
             size = view_size(expr.child_by_field_name("type"))
             t = self.target_of(expr.child_by_field_name("value"), depth + 1)
