@@ -212,7 +212,9 @@ class _Builder:
             from ..database import current
 
             self.runs = current().table("preprocessor.header_runs", header_runs.RUNS_MAX)
-            self.env_key = tuple(self.env.macros.items())
+            # What a reading depends on besides its entry (header_runs): the macros, and the
+            # names the resolver's host supplies (no CL002 for them inside a header).
+            self.env_key = (tuple(self.env.macros.items()), frozenset(getattr(resolver, "host_headers", ())))
 
     # -- directives ---------------------------------------------------------------------
 

@@ -156,3 +156,29 @@ def test_a_guard_redefined_past_the_chain_limit() -> None:
     want = build(case, case.main, False)
     assert got.replayed_includes > 0
     assert describe(got, len(case.main)) == describe(want, len(case.main))
+
+
+def test_a_reading_is_not_replayed_for_a_resolver_whose_host_supplies_other_headers() -> None:
+    """A resolver's `host_headers` (names the host supplies: no CL002 for them) is part of
+    what a reading depends on: a second file whose host supplies `gen.h` reads m.h again."""
+    class HostResolver(Case):
+        host_headers: frozenset[str] = frozenset()
+
+    plain = HostResolver("plain", {"m.h": b'#include "gen.h"\n#define M 1\n'}, b'#include "m.h"\nint v;\n', 0)
+    hosted = HostResolver("hosted", plain.headers, plain.main, 0)
+    hosted.host_headers = frozenset({"gen.h"})
+    with Database().active():
+        build_view("/inc/one.cl", plain.main, target=CL12, include_resolver=plain.resolve)
+        got = build_view("/inc/two.cl", hosted.main, target=CL12, include_resolver=HostBound(hosted))
+    assert got.replayed_includes == 0
+
+
+class HostBound:
+    """A resolver function with the `host_headers` attribute the builder reads."""
+
+    def __init__(self, case: Case) -> None:
+        self.case = case
+        self.host_headers = case.host_headers
+
+    def __call__(self, name: str, angled: bool, including: str) -> tuple[str, bytes] | None:
+        return self.case.resolve(name, angled, including)
