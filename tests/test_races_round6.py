@@ -35,9 +35,9 @@ def test_the_set_is_there() -> None:
 # Not found yet: a Blelloch down-sweep's offset halved in the body (`off >>= 1`, no `for`
 # counter), a branch on an argument splitting the NDRange (`gid < mid`: the two sides are
 # work-groups the model does not pair), a loop counter that starts at the work-item's place
-# (`i = start + lid; i <= start + 64`), and a pointer moved by `p++`.
+# (`i = start + lid; i <= start + 64`).
 KNOWN_MISSES = frozenset({"pos_blelloch_downsweep_no_barrier", "pos_branch_global_halves",
-                          "pos_group_range_loop_inclusive", "pos_pointer_increment"})
+                          "pos_group_range_loop_inclusive"})
 
 
 @pytest.mark.parametrize("path", TUNE, ids=lambda p: p.stem)
@@ -129,6 +129,29 @@ def test_last_iterations_of_argument_bounded_loops(bound: bytes, racy: bool) -> 
     src = (b"kernel void k(global float *out, int chunk) {\n  int gid = get_global_id(0);\n"
            b"  for (int i = 0; BOUND; i++)\n    out[gid * chunk + i] = gid;\n}\n").replace(b"BOUND", bound)
     assert bool(lint(src)) == racy
+
+
+@pytest.mark.parametrize("body, racy", [
+    (b"local float *p = l + lid;\n  *p = in[gid];\n  p++;\n  out[gid] = *p;", True),
+    (b"local float *p = l + lid;\n  *p = in[gid];\n  p += 2;\n  p--;\n  out[gid] = *p;", True),
+    (b"local float *p = l + lid;\n  p++;\n  *p = in[gid];\n  out[gid] = *p;", False),  # its own slot both times
+    (b"local float *p = l + lid;\n  *p = in[gid];\n  if (n) p++;\n  out[gid] = *p;", False),  # moved in a branch
+    (b"local float *p = l + lid;\n  *p = in[gid];\n  for (int i = 0; i < 2; i++) p++;\n  out[gid] = *p;", False),
+])
+def test_pointers_moved_by_top_level_steps(body: bytes, racy: bool) -> None:
+    assert bool(lint(_kernel(body))) == racy
+
+
+def test_kernel_pointer_argument_moved_to_its_group() -> None:
+    src = b"""kernel void k(global float *data, int n) {
+  int lid = get_local_id(0);
+  data += get_group_id(0) * get_local_size(0);
+  data[lid] = data[lid OP 1] * 0.5f;
+}
+"""
+    (d,) = lint(src.replace(b"OP", b"+"))
+    assert d.code == "CL211"
+    assert lint(src.replace(b"OP", b"*")) == []  # (lid * 1: its own)
 
 
 def test_a_dimension_placed_by_no_local_id_is_one_wide() -> None:

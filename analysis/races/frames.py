@@ -18,6 +18,7 @@ from tree_sitter import Node
 
 from cllint.analysis.races.choices import Choice
 from cllint.analysis.races.evaluate import Env, Evaluator
+from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity.names import Names, VarInfo
 
 MAX_DEPTH = 8  # pointer definitions followed, one through another
@@ -112,6 +113,7 @@ class Frame:
         self.kernel = kernel
         self.bound = {} if bound is None else bound
         self.choices = {} if choices is None else choices
+        self._steps: dict[int, list | None] = {}  # `_stepped`, per pointer
         # a helper's call -> the pointer it returns, read in a frame bound to the call (calls.py)
         self.returns: Callable[[Node, Frame, int], Target | None] | None = None
 
@@ -187,7 +189,10 @@ class Frame:
             return None
         if expr.type == "identifier":
             v = self.names.var(expr)
-            return self.target(v, depth) if v is not None else None
+            if v is None:
+                return None
+            t = self.target(v, depth)
+            return t if t is not None or v.key not in self.moved else self._stepped(v, expr, depth)
         if expr.type == "binary_expression":
             op = _text(expr.child_by_field_name("operator"))
             left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
@@ -219,10 +224,80 @@ class Frame:
             return _shifted(t, (self.ev, index, 1)) if t is not None and index is not None else None
         return None
 
+    def _stepped(self, v: VarInfo, use: Node, depth: int) -> Target | None:
+        """A pointer moved only by statements of the function's own body (`p++;`, `in +=
+        get_group_id(0) * n;`), each of which runs once, before everything after it: at
+        `use`, its start (a private pointer's initialiser, or a kernel's pointer argument)
+        shifted by the steps before it. Anything else that moves it is not followed."""
+        if not v.pointer or v.array or depth >= MAX_DEPTH:
+            return None
+        steps = self._steps.get(v.key, _UNREAD)
+        if steps is _UNREAD:
+            steps = self._steps[v.key] = self._steps_of(v)
+        if steps is None or any(st.start_byte <= use.start_byte < st.end_byte for st, _ in steps):
+            return None
+        if v.param_index is not None:
+            t = Target(v) if self.kernel and v.pointee_shared else None
+        else:
+            d = v.decl.parent
+            while d is not None and d.type == "pointer_declarator":
+                d = d.parent
+            t = self.target_of(d.child_by_field_name("value"), depth + 1) \
+                if d is not None and d.type == "init_declarator" else None
+        for st, off in steps:
+            if t is None or st.end_byte > use.start_byte:
+                break
+            t = _shifted(t, off)
+        return t
+
+    def _steps_of(self, v: VarInfo) -> list[tuple[Node, Offset]] | None:
+        func = v.decl
+        while func is not None and func.type != "function_definition":
+            func = func.parent
+        body = func.child_by_field_name("body") if func is not None else None
+        if body is None:
+            return None
+        out: list[tuple[Node, Offset]] = []
+        for n in walk(body):
+            if n.type not in ("assignment_expression", "update_expression", "pointer_expression"):
+                continue
+            target = n.child_by_field_name("left" if n.type == "assignment_expression" else "argument")
+            if target is None or target.type != "identifier" or self.names.var(target) is not v:
+                continue
+            st = n.parent
+            if n.type == "pointer_expression":
+                if _text(n.child_by_field_name("operator")) == "&":
+                    return None  # its address escapes
+                continue
+            if st is None or st.type != "expression_statement" or st.parent != body:
+                return None  # moved in a loop or a branch: not followed
+            if n.type == "update_expression":
+                out.append((st, (_Fixed(self.names, 1), n, 1 if "++" in _text(n) else -1)))
+                continue
+            op, right = _text(n.child_by_field_name("operator")), n.child_by_field_name("right")
+            if op not in ("+=", "-=") or right is None:
+                return None
+            out.append((st, (self.ev, right, 1 if op == "+=" else -1)))
+        return out
+
     def _integer(self, expr: Node) -> bool:
         """Not itself a pointer (the other operand of pointer arithmetic)."""
         return self.target_of(expr, MAX_DEPTH) is None and not (
             expr.type == "identifier" and (v := self.names.var(expr)) is not None and (v.pointer or v.array))
+
+
+class _Fixed(Evaluator):
+    """An offset that is a constant (`p++`: 1), read as indices are."""
+
+    def __init__(self, names: Names, n: int) -> None:
+        super().__init__(names, {}, set(), lambda node: None, lambda v: False)
+        self.n = n
+
+    def value(self, node: Node | None, env: Env) -> int:
+        return self.n
+
+
+_UNREAD: object = object()  # `_steps`: not yet read
 
 
 def _choice(expr: Node) -> tuple[Node, Node, Node] | None:
