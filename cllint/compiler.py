@@ -259,12 +259,15 @@ def _vendor_builtin(d: Diagnostic) -> bool:
     from cllint.analysis.semantic.context import VENDOR_PREFIXES
 
     m = _UNDECLARED.match(d.message.removeprefix("clang: "))
-    if m is not None and m.group(1) in _INLINE_ASSEMBLY:
-        return True  # NVIDIA's compiler takes inline PTX; OpenCL C in clang has no `asm`
+    if m is not None and (m.group(1) in _INLINE_ASSEMBLY or m.group(1).startswith(_TARGET_BUILTINS)):
+        return True  # inline PTX, or a GPU target's own clang built-ins: built for that target
     return m is not None and m.group(1).startswith(VENDOR_PREFIXES) and not m.group(1).startswith("__")
 
 
 _INLINE_ASSEMBLY = frozenset({"asm", "__asm", "__asm__"})
+# clang declares these only for their own `-target` (libclc builds amdgcn/, r600/, ptx-nvidiacl/
+# with it); the layer builds for spir64.
+_TARGET_BUILTINS = ("__builtin_amdgcn_", "__builtin_r600_", "__nvvm_", "__builtin_ptx_")
 
 
 def _verifier_intrinsic(d: Diagnostic, source: bytes) -> bool:

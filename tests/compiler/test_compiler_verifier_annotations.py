@@ -74,3 +74,20 @@ def test_inline_assembly_is_a_vendor_compilers(name: str, tmp_path: Path) -> Non
     vendor built-ins (Leela Zero's tensorcore_test.opencl, found in the editor)."""
     (tmp_path / "kernel.cl").write_text(INLINE_ASSEMBLY[name])
     assert _clang_reports(tmp_path) == []
+
+
+TARGET_BUILTINS = {
+    "amdgcn": "uint get_group_x(void) {\n    return __builtin_amdgcn_workgroup_id_x();\n}\n",
+    "nvptx": "uint get_group_x(void) {\n    return __nvvm_read_ptx_sreg_ctaid_x();\n}\n",
+    # held out: written with the two above, run after the change
+    "r600": "__constant void *args(void) {\n    return __builtin_r600_implicitarg_ptr();\n}\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(TARGET_BUILTINS))
+def test_a_clang_targets_own_builtins_mark_a_file_built_for_that_target(name: str, tmp_path: Path) -> None:
+    """libclc builds `amdgcn/`, `r600/`, `ptx-nvidiacl/` with `-target` of that GPU, where clang
+    declares `__builtin_amdgcn_*`, `__builtin_r600_*`, `__nvvm_*`; the layer's spir64 build
+    does not (libclc: 38 CL099)."""
+    (tmp_path / "kernel.cl").write_text(TARGET_BUILTINS[name])
+    assert _clang_reports(tmp_path) == []
