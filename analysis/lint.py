@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 class LintOptions:
     __slots__ = ("target", "select", "ignore", "extend_select", "defines", "include_paths", "mode", "std",
                  "preview", "budget", "prelude", "options_known", "host_macros", "host_features",
-                 "program_note", "one_group_kernels")
+                 "program_note", "one_group_kernels", "host_headers")
     target: Target
     select: tuple[str, ...] | None
     ignore: tuple[str, ...]
@@ -60,10 +60,14 @@ class LintOptions:
     # Kernels every launch of which the workspace's host code shows is one work-group (global
     # size == local size; cllint/project/launches.py): no race between work-groups in them.
     one_group_kernels: tuple[str, ...]
+    # `#include` names the workspace's host code supplies to the compiler itself (clCompileProgram's
+    # header_include_names, pyopencl's `headers=`, `AddHeader("x.cl", src)`): no CL002 when no
+    # file holds them; their content stays unknown, as a missing header's.
+    host_headers: tuple[str, ...]
 
     __match_args__ = ("target", "select", "ignore", "extend_select", "defines", "include_paths", "mode",
                       "std", "preview", "budget", "prelude", "options_known", "host_macros", "host_features",
-                      "program_note", "one_group_kernels")
+                      "program_note", "one_group_kernels", "host_headers")
 
     def __init__(
         self,
@@ -83,6 +87,7 @@ class LintOptions:
         host_features: tuple[str, ...] = (),
         program_note: tuple[str, int, int] | None = None,
         one_group_kernels: tuple[str, ...] = (),
+        host_headers: tuple[str, ...] = (),
     ) -> None:
         self.target = Target.preset("CL1.2") if target is None else target
         self.select = select
@@ -100,6 +105,7 @@ class LintOptions:
         self.host_features = host_features
         self.program_note = program_note
         self.one_group_kernels = one_group_kernels
+        self.host_headers = host_headers
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"target={self.target!r}, " f"select={self.select!r}, "
@@ -109,25 +115,26 @@ class LintOptions:
                 f"budget={self.budget!r}, " f"prelude={self.prelude!r}, "
                 f"options_known={self.options_known!r}, " f"host_macros={self.host_macros!r}, "
                 f"host_features={self.host_features!r}, " f"program_note={self.program_note!r}, "
-                f"one_group_kernels={self.one_group_kernels!r})")
+                f"one_group_kernels={self.one_group_kernels!r}, " f"host_headers={self.host_headers!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.target, self.select, self.ignore, self.extend_select, self.defines, self.include_paths,
                 self.mode, self.std, self.preview, self.budget, self.prelude, self.options_known,
-                self.host_macros, self.host_features, self.program_note, self.one_group_kernels)
+                self.host_macros, self.host_features, self.program_note, self.one_group_kernels,
+                self.host_headers)
         theirs = (other.target, other.select, other.ignore, other.extend_select, other.defines,
                   other.include_paths, other.mode, other.std, other.preview, other.budget, other.prelude,
                   other.options_known, other.host_macros, other.host_features, other.program_note,
-                  other.one_group_kernels)
+                  other.one_group_kernels, other.host_headers)
         return mine == theirs
 
     def __hash__(self) -> int:
         return hash((self.target, self.select, self.ignore, self.extend_select, self.defines,
                      self.include_paths, self.mode, self.std, self.preview, self.budget, self.prelude,
                      self.options_known, self.host_macros, self.host_features, self.program_note,
-                     self.one_group_kernels))
+                     self.one_group_kernels, self.host_headers))
 
     def rules(self) -> list[type[Rule]]:
         # Asked twice per keystroke (rules, then suppressions): the registry is fixed once

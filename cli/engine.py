@@ -58,7 +58,8 @@ def _key(job: Job) -> str:
 
 def lint_source(path: str, source: bytes, options: LintOptions,
                 resolver: FileIncludeResolver | None = None) -> list[Diagnostic]:
-    resolver = resolver or FileIncludeResolver(options.include_paths, options.prelude, options.host_macros)
+    resolver = resolver or FileIncludeResolver(options.include_paths, options.prelude, options.host_macros,
+                                               options.host_headers)
     if host_language(path) is not None:  # kernels inside Python or C/C++ host code
         from cllint.analysis.embedded import lint_host  # imported for host files only
 
@@ -79,7 +80,8 @@ def run_job(job: Job) -> list[Diagnostic]:
     hit = _cached(job)
     if hit is not None:
         return hit
-    resolver = FileIncludeResolver(job.options.include_paths, job.options.prelude, job.options.host_macros)
+    resolver = FileIncludeResolver(job.options.include_paths, job.options.prelude, job.options.host_macros,
+                                   job.options.host_headers)
     diagnostics = lint_source(job.path, job.source, job.options, resolver)
     if job.use_cache:
         store(CACHE_DIR, _key(job), diagnostics, resolver.probes)

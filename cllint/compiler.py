@@ -339,6 +339,8 @@ def build_known(source: bytes, options: LintOptions, prelude: list[tuple[str, by
         return False  # CUDA, C++, a template: no OpenCL compiler sees it as it is (CL006)
     if _enables_unknown_extension(source):
         return False  # a vendor compiler's extension: clang's build is not the device's
+    if options.host_headers:
+        return False  # it includes a header the host supplies by name: its text is the host's
     if options.options_known:
         return True
     host = set(options.host_macros)

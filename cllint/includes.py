@@ -23,9 +23,10 @@ def stamp_of(path: Path) -> Stamp:
 
 class FileIncludeResolver:
     def __init__(self, include_paths: Sequence[str | Path] = (), prelude: Sequence[str] = (),
-                 host_macros: Sequence[str] = ()):
+                 host_macros: Sequence[str] = (), host_headers: Sequence[str] = ()):
         self.paths = [Path(p) for p in include_paths]
         self.host_macros = frozenset(host_macros)  # `-D` names the host passes, values unknown
+        self.host_headers = frozenset(host_headers)  # `#include` names the host supplies (no CL002)
         # Sources the program reads before the file (analysis/preprocessor/view.py `with_prelude`).
         self.prelude = tuple(prelude)
         self._cache: dict[Path, bytes | None] = {}

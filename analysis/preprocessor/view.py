@@ -143,11 +143,12 @@ class ProgramResolver:
     resolver of the CLI or the editor, which stay one per run."""
 
     def __init__(self, base: IncludeResolver | None, prelude: tuple[str, ...], host_macros: tuple[str, ...],
-                 extra_paths: tuple[str, ...] = ()) -> None:
+                 extra_paths: tuple[str, ...] = (), host_headers: tuple[str, ...] = ()) -> None:
         self.base = base
         self.prelude = prelude
         self.host_macros = frozenset(host_macros)
         self.extra_paths = extra_paths
+        self.host_headers = frozenset(host_headers)  # `#include` names the host supplies
 
     def __call__(self, name: str, angled: bool, including: FileId) -> tuple[FileId, bytes] | None:
         if self.base is None:
@@ -161,21 +162,25 @@ class ProgramResolver:
         return found
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, ProgramResolver) and (self.base, self.prelude, self.host_macros,
-                                                       self.extra_paths) == (other.base, other.prelude,
-                                                                             other.host_macros, other.extra_paths)
+        return isinstance(other, ProgramResolver) and (self.base, self.prelude, self.host_macros, self.extra_paths,
+                                                       self.host_headers) == (other.base, other.prelude,
+                                                                              other.host_macros, other.extra_paths,
+                                                                              other.host_headers)
 
     def __hash__(self) -> int:
-        return hash((self.prelude, self.host_macros, self.extra_paths))
+        return hash((self.prelude, self.host_macros, self.extra_paths, self.host_headers))
 
 
 def program_resolver(base: IncludeResolver | None, options: object) -> IncludeResolver | None:
     """`base` with the program of `options` (a LintOptions) when it has one and `base` does not."""
     prelude = getattr(options, "prelude", ())
     host = getattr(options, "host_macros", ())
-    if not (prelude or host) or getattr(base, "prelude", None) == tuple(prelude):
+    headers = frozenset(getattr(options, "host_headers", ()))
+    if not (prelude or host or headers) or (getattr(base, "prelude", None) == tuple(prelude)
+                                            and getattr(base, "host_headers", frozenset()) == headers):
         return base
-    return ProgramResolver(base, tuple(prelude), tuple(host), tuple(getattr(options, "include_paths", ())))
+    return ProgramResolver(base, tuple(prelude), tuple(host), tuple(getattr(options, "include_paths", ())),
+                           tuple(sorted(headers)))
 
 
 PRELUDE = "prelude"  # the keyword of an include the program makes before the file's text
@@ -352,7 +357,8 @@ class _Builder:
         if branch.active is not False and self.resolver is not None:
             resolved = resolve_include(self.resolver, d.path, d.angled, file_id)
             self.calls.append(((d.path, d.angled, file_id), resolved))
-            if resolved is None and d.keyword != PRELUDE:  # a missing source: the program's error
+            # a missing source: the program's error, unless the host supplies it by name
+            if resolved is None and d.keyword != PRELUDE and d.path not in getattr(self.resolver, "host_headers", ()):
                 diags.append(_diag("CL002", f"cannot find include file '{d.path}'", sp, Severity.WARNING))
         if len(stack) == 1 and d.keyword != PRELUDE:  # the main file's own directives
             self.view.includes.append(

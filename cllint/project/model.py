@@ -23,6 +23,7 @@ from .hosts import HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS, checked_extensions, com
 from .jit_names import NO_FAMILIES, HostNameFamilies, host_name_families
 from .build_lists import colocated_dirs, concatenated_programs, included_programs, includers, listed_groups
 from .cmake_options import BuildOptions, cmake_build_options
+from .host_headers import host_header_names, included_of
 from .host_std import host_stds
 from .include_dirs import by_name, inferred_dirs, pyopencl_include_dir
 from .index import FileIndex, index_source
@@ -42,7 +43,7 @@ class ProgramContext:
     """What a file's program adds to its options."""
 
     __slots__ = ("prelude", "note", "host_macros", "include_dirs", "host_features", "one_group_kernels", "defines",
-                 "std")
+                 "std", "host_headers")
     prelude: tuple[str, ...]
     note: tuple[str, int, int] | None
     host_macros: tuple[str, ...]
@@ -51,9 +52,10 @@ class ProgramContext:
     one_group_kernels: tuple[str, ...]  # the file's kernels the host launches as one work-group only
     defines: tuple[tuple[str, str], ...]  # `-D NAME=V` the build passes (cmake_options.py)
     std: str | None  # the `-cl-std` version the build or host compiles it at ("CL2.0")
+    host_headers: tuple[str, ...]  # names it includes that the host supplies (host_headers.py)
 
     __match_args__ = ("prelude", "note", "host_macros", "include_dirs", "host_features", "one_group_kernels",
-                      "defines", "std")
+                      "defines", "std", "host_headers")
 
     def __init__(
         self,
@@ -65,6 +67,7 @@ class ProgramContext:
         one_group_kernels: tuple[str, ...] = (),
         defines: tuple[tuple[str, str], ...] = (),
         std: str | None = None,
+        host_headers: tuple[str, ...] = (),
     ) -> None:
         self.prelude = prelude
         self.note = note
@@ -74,25 +77,26 @@ class ProgramContext:
         self.one_group_kernels = one_group_kernels
         self.defines = defines
         self.std = std
+        self.host_headers = host_headers
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"prelude={self.prelude!r}, " f"note={self.note!r}, "
                 f"host_macros={self.host_macros!r}, " f"include_dirs={self.include_dirs!r}, "
                 f"host_features={self.host_features!r}, " f"one_group_kernels={self.one_group_kernels!r}, "
-                f"defines={self.defines!r}, " f"std={self.std!r})")
+                f"defines={self.defines!r}, " f"std={self.std!r}, " f"host_headers={self.host_headers!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features,
-                self.one_group_kernels, self.defines, self.std)
+                self.one_group_kernels, self.defines, self.std, self.host_headers)
         theirs = (other.prelude, other.note, other.host_macros, other.include_dirs, other.host_features,
-                  other.one_group_kernels, other.defines, other.std)
+                  other.one_group_kernels, other.defines, other.std, other.host_headers)
         return mine == theirs
 
     def __hash__(self) -> int:
         return hash((self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features,
-                     self.one_group_kernels, self.defines, self.std))
+                     self.one_group_kernels, self.defines, self.std, self.host_headers))
 
     def apply(self, options: LintOptions) -> LintOptions:
         if self == NO_CONTEXT:
@@ -102,7 +106,8 @@ class ProgramContext:
                       host_macros=(*options.host_macros, *self.host_macros),
                       include_paths=(*options.include_paths, *self.include_dirs),
                       host_features=(*options.host_features, *self.host_features),
-                      one_group_kernels=(*options.one_group_kernels, *self.one_group_kernels))
+                      one_group_kernels=(*options.one_group_kernels, *self.one_group_kernels),
+                      host_headers=(*options.host_headers, *self.host_headers))
         if self.defines:  # the user's own `-D` win
             out = replace(out, defines=tuple(sorted({**dict(self.defines), **dict(options.defines)}.items())))
         if self.std is not None and options.std is None and options.mode == "portability":
@@ -134,10 +139,11 @@ class _Derived:
     families: HostNameFamilies  # names the host's JIT-constant makers compose (jit_names.py)
     one_group: frozenset[str]  # kernels every host launch of which is one work-group (launches.py)
     options: dict[Path, BuildOptions]  # what the build or host passes compiling each source
+    host_headers: frozenset[str]  # header names the hosts supply to the compiler (host_headers.py)
 
     __match_args__ = ("sources", "indexed", "dirs", "host_macros", "host_features", "computed", "joined",
                       "fragments", "macro_counts", "included", "families", "one_group",
-                      "options")
+                      "options", "host_headers")
 
     def __init__(
         self,
@@ -154,6 +160,7 @@ class _Derived:
         families: HostNameFamilies = NO_FAMILIES,
         one_group: frozenset[str] = frozenset(),
         options: dict[Path, BuildOptions] | None = None,
+        host_headers: frozenset[str] = frozenset(),
     ) -> None:
         self.sources = sources
         self.indexed = indexed
@@ -168,6 +175,7 @@ class _Derived:
         self.families = families
         self.one_group = one_group
         self.options = {} if options is None else options
+        self.host_headers = host_headers
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"sources={self.sources!r}, " f"indexed={self.indexed!r}, "
@@ -176,17 +184,17 @@ class _Derived:
                 f"joined={self.joined!r}, " f"fragments={self.fragments!r}, "
                 f"macro_counts={self.macro_counts!r}, " f"included={self.included!r}, "
                 f"families={self.families!r}, " f"one_group={self.one_group!r}, "
-                f"options={self.options!r})")
+                f"options={self.options!r}, " f"host_headers={self.host_headers!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.sources, self.indexed, self.dirs, self.host_macros, self.host_features, self.computed,
                 self.joined, self.fragments, self.macro_counts, self.included, self.families, self.one_group,
-                self.options)
+                self.options, self.host_headers)
         theirs = (other.sources, other.indexed, other.dirs, other.host_macros, other.host_features,
                   other.computed, other.joined, other.fragments, other.macro_counts, other.included,
-                  other.families, other.one_group, other.options)
+                  other.families, other.one_group, other.options, other.host_headers)
         return mine == theirs
 
     __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
@@ -287,6 +295,7 @@ class Project:
             families=families,
             one_group=one_group_kernels(hosts, _defined_functions(sources.values())),
             options=_build_options(builds, hosts, sources, dirs),
+            host_headers=host_header_names(hosts),
         )
         return self._derived
 
@@ -331,7 +340,8 @@ class Project:
                 pyopencl = pyopencl_include_dir() if path.suffix == ".py" else None
                 # (and the host's own folder, which hosts pass with -I: `["-I", dirname(__file__)]`)
                 include = (*((str(pyopencl),) if pyopencl is not None else ()), str(path.parent))
-                ctx = ProgramContext(host_macros=d.host_macros, include_dirs=include, host_features=d.host_features)
+                ctx = ProgramContext(host_macros=d.host_macros, include_dirs=include, host_features=d.host_features,
+                                     host_headers=self._host_headers_of(d, path))
             else:
                 frag, shared = d.fragments.get(path) or (None, ())
                 prelude = tuple(str(p) for p in frag.prelude) if frag else ()
@@ -345,9 +355,21 @@ class Project:
                 built = d.options.get(path, _NO_OPTIONS)  # `-include` headers come before all else
                 prelude = (*built.force_include, *(p for p in prelude if p not in built.force_include))
                 ctx = ProgramContext(prelude, note, macros, d.dirs.get(path, ()), d.host_features,
-                                     _defined_in(d.one_group, d.sources[path]), built.defines, built.std)
+                                     _defined_in(d.one_group, d.sources[path]), built.defines, built.std,
+                                     included_of(d.host_headers, d.sources[path]))
             out[path] = NO_CONTEXT if ctx == NO_CONTEXT else ctx
         return out
+
+    def _host_headers_of(self, d: _Derived, path: Path) -> tuple[str, ...]:
+        """The host-supplied header names a host file's kernels include: the workspace's, or,
+        with no workspace walked, those the file itself supplies (pyopencl's `headers=`)."""
+        if self.roots and not d.host_headers:
+            return ()
+        data = self.read(path)
+        if data is None:
+            return ()
+        names = d.host_headers if self.roots else host_header_names({path: data})
+        return included_of(names, data) if names else ()
 
     def context(self, path: Path) -> ProgramContext:
         return self.contexts([path])[Path(path).resolve()]

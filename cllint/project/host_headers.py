@@ -1,0 +1,174 @@
+"""Headers the host hands the OpenCL compiler by name (issue 29): their `#include` finds them
+when the host builds, though no file of the workspace holds them.
+
+Three forms, each a call whose purpose is to supply a header, read only where the name is a
+string literal:
+- the core API, `clCompileProgram(program, n, devices, options, num_input_headers,
+  input_headers, header_include_names, ...)` (OpenCL 1.2, 5.6.3): the literals of the
+  `header_include_names` argument, or of the array, vector or pointer variable it names;
+- pyopencl's `prg.compile(headers=[("pi.h", pi_prg)])`: the first item of each tuple;
+- a C++ method whose name says it adds a header (`AddHeader`, `add_custom_header`, `addHeader`)
+  called with a literal first argument that ends like a header or an OpenCL source
+  (`program.AddHeader("inputmaps.cl", src)`, `kernel_ctx.add_custom_header("gemm_kq.h", ...)`).
+
+A name a host only mentions (a log message, a file it reads) is no header the compiler gets.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from cllint.analysis.lazy_re import lazy
+
+# A literal that names a header: no blanks or quotes, at most a path's length.
+_NAME = rb"[^\"'\s\\]{1,200}"
+_LITERAL = lazy(rb'"(' + _NAME + rb')"')
+_PY_LITERAL = lazy(rb"""[rRuU]?["'](""" + _NAME + rb""")["']""")
+_HEADER_SUFFIXES = (b".h", b".hh", b".hpp", b".hxx", b".inc", b".cl", b".clh", b".ocl", b".opencl")
+
+# `obj.AddHeader("x.cl"`, `ctx->add_custom_header("gemm_kq.h"`: the name ends in "header(s)" and
+# starts with "add" (not `header_path(`, `add_header_dir(`).
+# Found by its literal tail (a pattern that starts with a literal is searched fast), then the
+# method's head read back.
+_HEADER_CALL = lazy(rb'eaders?\s*\(\s*"(' + _NAME + rb')"')
+_ADD_HEAD = lazy(rb'(?:\.|->)\s*[Aa]dd\w*[Hh]\Z')
+_COMPILE = lazy(rb"\bclCompileProgram\s*\(")
+_HEADER_NAMES_ARG = 6  # `header_include_names`, the seventh argument
+_PY_COMPILE = lazy(rb"\.compile\s*\(")
+_PY_HEADERS = lazy(rb"\bheaders\s*=\s*\[")
+_PY_TUPLE_NAME = lazy(rb"""\(\s*[rRuU]?["'](""" + _NAME + rb""")["']\s*,""")
+_IDENT = lazy(rb"[A-Za-z_]\w*")
+# Words of an argument that name no variable: casts, `.data()`, null pointers.
+_NOT_VARIABLES = frozenset({b"const", b"char", b"signed", b"unsigned", b"data", b"NULL", b"nullptr",
+                            b"static_cast", b"reinterpret_cast", b"const_cast", b"std", b"string", b"c_str"})
+_MAX_CALL = 2000  # bytes of a call's arguments read
+
+
+def host_header_names(hosts: Mapping[Path, bytes]) -> frozenset[str]:
+    """The header names the host files supply to the compiler as literals."""
+    out: set[bytes] = set()
+    for path, text in hosts.items():
+        if path.suffix.lower() == ".py":
+            if b"headers" in text and b".compile" in text:
+                out.update(_pyopencl_names(text))
+            continue
+        if b"eader" in text:
+            out.update(name for m in _HEADER_CALL.finditer(text)
+                       if (name := m.group(1)).lower().endswith(_HEADER_SUFFIXES)
+                       and _ADD_HEAD.search(text, max(0, m.start() - 80), m.start()))
+        if b"clCompileProgram" in text:
+            out.update(_compile_program_names(text))
+    return frozenset(n.decode("utf-8", "replace") for n in out)
+
+
+def included_of(names: Iterable[str], text: bytes) -> tuple[str, ...]:
+    """The names among `names` that `text` includes (`#include "x.h"` or `<x.h>`), sorted."""
+    out = []
+    for name in names:
+        raw = name.encode()
+        if raw in text and re.search(rb'#[ \t]*include[ \t]*["<]' + re.escape(raw) + rb'[">]', text):
+            out.append(name)
+    return tuple(sorted(out))
+
+
+def _pyopencl_names(text: bytes) -> set[bytes]:
+    """`.compile(..., headers=[("pi.h", prg), ...])`: the tuples' literal names."""
+    out: set[bytes] = set()
+    for call in _PY_COMPILE.finditer(text):
+        end = _closing(text, call.end() - 1)
+        for h in _PY_HEADERS.finditer(text, call.end(), end):
+            close = _closing(text, h.end() - 1)
+            out.update(m.group(1) for m in _PY_TUPLE_NAME.finditer(text, h.end(), close))
+    return out
+
+
+def _compile_program_names(text: bytes) -> set[bytes]:
+    """`clCompileProgram`'s `header_include_names`: its literals, or those the variable it
+    names is given in the same file (`names[] = {"a.h"}`, `names = {"a.h"}`, `*name = "a.h"`,
+    `names.push_back("a.h")`)."""
+    out: set[bytes] = set()
+    for call in _COMPILE.finditer(text):
+        args = _arguments(text, call.end())
+        if args is None or len(args) <= _HEADER_NAMES_ARG:
+            continue
+        arg = args[_HEADER_NAMES_ARG]
+        literals = _LITERAL.findall(arg)
+        if literals:  # `(const char *[]){"a.h"}`
+            out.update(literals)
+            continue
+        for word in _IDENT.findall(arg):
+            if word not in _NOT_VARIABLES:
+                out.update(_given_to(text, word))
+    return out
+
+
+def _given_to(text: bytes, name: bytes) -> set[bytes]:
+    word = re.escape(name)
+    out: set[bytes] = set()
+    # `names[2] = {...}`, `names = {...}`, `names{...}`, `vector<...> names({...})`
+    for m in re.finditer(rb"\b" + word + rb"\s*(?:\[[^\]\n]*\]\s*)*(?:=\s*)?\(?\{([^{}]{0,2000})\}", text):
+        out.update(_LITERAL.findall(m.group(1)))
+    for m in re.finditer(rb"\b" + word + rb"\s*=\s*\"(" + _NAME + rb")\"", text):
+        out.add(m.group(1))
+    for m in re.finditer(rb"\b" + word + rb"\s*\.\s*(?:push_back|emplace_back)\s*\(\s*\"(" + _NAME + rb")\"", text):
+        out.add(m.group(1))
+    return out
+
+
+def _closing(text: bytes, at: int) -> int:
+    """The offset of the bracket that closes the one at `at` (the text's end if none)."""
+    depth = 0
+    quote = 0
+    i = at
+    end = min(len(text), at + _MAX_CALL)
+    while i < end:
+        c = text[i]
+        if quote:
+            if c == 0x5C:  # backslash
+                i += 1
+            elif c == quote:
+                quote = 0
+        elif c in (0x22, 0x27):
+            quote = c
+        elif c in (0x28, 0x5B, 0x7B):
+            depth += 1
+        elif c in (0x29, 0x5D, 0x7D):
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return end
+
+
+def _arguments(text: bytes, start: int) -> list[bytes] | None:
+    """The top-level arguments of the call whose `(` ends just before `start` (None: no `)`
+    within _MAX_CALL bytes)."""
+    end = _closing(text, start - 1)
+    if end >= len(text) or text[end] != 0x29:
+        return None
+    args: list[bytes] = []
+    depth = 0
+    quote = 0
+    last = start
+    i = start
+    while i < end:
+        c = text[i]
+        if quote:
+            if c == 0x5C:
+                i += 1
+            elif c == quote:
+                quote = 0
+        elif c in (0x22, 0x27):
+            quote = c
+        elif c in (0x28, 0x5B, 0x7B):
+            depth += 1
+        elif c in (0x29, 0x5D, 0x7D):
+            depth -= 1
+        elif c == 0x2C and depth == 0:
+            args.append(text[last:i])
+            last = i + 1
+        i += 1
+    args.append(text[last:end])
+    return args
