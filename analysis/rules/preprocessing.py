@@ -22,6 +22,10 @@ class MissingInclude(_ViewRule):
     Reports an `#include` whose file is found neither next to the including file nor
     on an include path (`-I`, `include` in the configuration).
 
+    A name the workspace's host code hands the compiler itself is not reported: the
+    `header_include_names` of `clCompileProgram`, pyopencl's `compile(headers=[("pi.h", prg)])`,
+    a method adding a header to a program (`AddHeader("inputmaps.cl", src)`).
+
     ## Why is this bad?
     The device compiler fails on it, and cllint cannot see the macros and declarations
     the header provides, so checks in this file are less precise.
