@@ -109,6 +109,10 @@ TUNE_ADDED: dict[str, tuple[str, str]] = {
     "baikal": ("GPUOpen-LibrariesAndSDKs/RadeonProRender-Baikal", "2d5a5d0eb2092d75adf637bf6f381d7e9307e986"),
     "gpuverify": ("mc-imperial/gpuverify", "49219770aad01231edd0d8e0fa3ed036006cf32a"),
     "libclc": ("llvm-mirror/libclc", "9aa6f350a6ce0f2cfc7e489495af8899ca74e079"),
+    # session 13: a compiler's lit tests and two collections of book and tutorial samples
+    "opencl-book": ("bgaster/opencl-book-samples", "3173237ea23ae11462ee3073efeadfa99c2dc5a6"),
+    "opencl-examples": ("rsnemmen/OpenCL-examples", "03d007defce3c8e43fe3e8cbec9e97319efb8e83"),
+    "spirv-translator": ("KhronosGroup/SPIRV-LLVM-Translator", "cea7c0e5fa6114f2e3ae83a6652bda7a6bccbc2b"),
 }
 PROJECTS.update(TUNE_ADDED)
 
