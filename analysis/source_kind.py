@@ -51,6 +51,12 @@ _NEEDS = ((b"cuda", b"__global__", b"__device__"), (b"template", b"namespace", b
 
 def not_opencl_reason(data: bytes) -> str | None:
     """Why a file with an OpenCL extension is not OpenCL C, or None when it may be."""
+    if b"RUN:" in data:  # a compiler test: its lit RUN lines say how it is built (lit_runs.py)
+        from cllint.analysis.lit_runs import lit_kind_reason
+
+        lit = lit_kind_reason(data)
+        if lit is not None:
+            return lit
     first = _LEADING.match(data)
     at = first.end() if first else 0
     for reason, pattern in _FIRST:

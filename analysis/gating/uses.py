@@ -465,8 +465,9 @@ class _Collector:
 
         for d in n.children_by_field_name("declarator"):
             inner = d
+            # (`size_t __ovld __cnfn f(uint);`: attribute macros before a function's name)
             while inner is not None and inner.type in ("init_declarator", "pointer_declarator", "array_declarator",
-                                                       "parenthesized_declarator"):
+                                                       "parenthesized_declarator", "macro_declarator"):
                 nxt = inner.child_by_field_name("declarator")
                 if nxt is None:
                     break

@@ -28,6 +28,7 @@ from .host_std import host_stds
 from .include_dirs import by_name, inferred_dirs, pyopencl_include_dir
 from .index import FileIndex, index_source
 from .launches import one_group_kernels
+from .lit_options import LitOptions, lit_options
 from .workspace import fragments
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ class ProgramContext:
     """What a file's program adds to its options."""
 
     __slots__ = ("prelude", "note", "host_macros", "include_dirs", "host_features", "one_group_kernels", "defines",
-                 "std", "host_headers")
+                 "std", "host_headers", "clang_target", "options_known")
     prelude: tuple[str, ...]
     note: tuple[str, int, int] | None
     host_macros: tuple[str, ...]
@@ -53,9 +54,12 @@ class ProgramContext:
     defines: tuple[tuple[str, str], ...]  # `-D NAME=V` the build passes (cmake_options.py)
     std: str | None  # the `-cl-std` version the build or host compiles it at ("CL2.0")
     host_headers: tuple[str, ...]  # names it includes that the host supplies (host_headers.py)
+    # clang's targets the builds name (lit_options.py): (version, "spir64" or "host", `-cl-ext`) each
+    clang_target: tuple[tuple[str, str, str], ...]
+    options_known: bool  # the build's every `-D` is known (a lit RUN line): `#if` decided as clang does
 
     __match_args__ = ("prelude", "note", "host_macros", "include_dirs", "host_features", "one_group_kernels",
-                      "defines", "std", "host_headers")
+                      "defines", "std", "host_headers", "clang_target", "options_known")
 
     def __init__(
         self,
@@ -68,6 +72,8 @@ class ProgramContext:
         defines: tuple[tuple[str, str], ...] = (),
         std: str | None = None,
         host_headers: tuple[str, ...] = (),
+        clang_target: tuple[tuple[str, str, str], ...] = (),
+        options_known: bool = False,
     ) -> None:
         self.prelude = prelude
         self.note = note
@@ -78,25 +84,31 @@ class ProgramContext:
         self.defines = defines
         self.std = std
         self.host_headers = host_headers
+        self.clang_target = clang_target
+        self.options_known = options_known
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"prelude={self.prelude!r}, " f"note={self.note!r}, "
                 f"host_macros={self.host_macros!r}, " f"include_dirs={self.include_dirs!r}, "
                 f"host_features={self.host_features!r}, " f"one_group_kernels={self.one_group_kernels!r}, "
-                f"defines={self.defines!r}, " f"std={self.std!r}, " f"host_headers={self.host_headers!r})")
+                f"defines={self.defines!r}, " f"std={self.std!r}, " f"host_headers={self.host_headers!r}, "
+                f"clang_target={self.clang_target!r}, " f"options_known={self.options_known!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features,
-                self.one_group_kernels, self.defines, self.std, self.host_headers)
+                self.one_group_kernels, self.defines, self.std, self.host_headers, self.clang_target,
+                self.options_known)
         theirs = (other.prelude, other.note, other.host_macros, other.include_dirs, other.host_features,
-                  other.one_group_kernels, other.defines, other.std, other.host_headers)
+                  other.one_group_kernels, other.defines, other.std, other.host_headers, other.clang_target,
+                  other.options_known)
         return mine == theirs
 
     def __hash__(self) -> int:
         return hash((self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features,
-                     self.one_group_kernels, self.defines, self.std, self.host_headers))
+                     self.one_group_kernels, self.defines, self.std, self.host_headers, self.clang_target,
+                     self.options_known))
 
     def apply(self, options: LintOptions) -> LintOptions:
         if self == NO_CONTEXT:
@@ -110,7 +122,14 @@ class ProgramContext:
                       host_headers=(*options.host_headers, *self.host_headers))
         if self.defines:  # the user's own `-D` win
             out = replace(out, defines=tuple(sorted({**dict(self.defines), **dict(options.defines)}.items())))
-        if self.std is not None and options.std is None and options.mode == "portability":
+        if self.options_known:
+            out = replace(out, options_known=True)
+        if self.clang_target and options.std is None and options.mode == "portability":
+            from .lit_options import builds_target
+
+            # the build names clang's target (a lit RUN line's `-triple spir`): its features, as clang has them
+            out = replace(out, mode="target", target=builds_target(self.clang_target), std=None)
+        elif self.std is not None and options.std is None and options.mode == "portability":
             from cllint.analysis.target import Target
 
             # the build's `-cl-std` is the source's language version, as `--std` (issue 30)
@@ -357,6 +376,8 @@ class Project:
                 ctx = ProgramContext(prelude, note, macros, d.dirs.get(path, ()), d.host_features,
                                      _defined_in(d.one_group, d.sources[path]), built.defines, built.std,
                                      included_of(d.host_headers, d.sources[path]))
+                if (lit := lit_options(path, d.sources[path])) is not None:
+                    ctx = _with_lit(ctx, lit)
             out[path] = NO_CONTEXT if ctx == NO_CONTEXT else ctx
         return out
 
@@ -373,6 +394,15 @@ class Project:
 
     def context(self, path: Path) -> ProgramContext:
         return self.contexts([path])[Path(path).resolve()]
+
+
+def _with_lit(ctx: ProgramContext, lit: LitOptions) -> ProgramContext:
+    """`ctx` for a compiler test its RUN lines build (lit_options.py): compiled alone, so no
+    sibling read before it; their `-include`, `-I`, `-D`, version and target, not another's."""
+    return ProgramContext(lit.force_include, None, (*ctx.host_macros, *lit.varying),
+                          tuple(dict.fromkeys((*lit.include_dirs, *ctx.include_dirs))),
+                          (*ctx.host_features, *lit.features), ctx.one_group_kernels, lit.defines, lit.std,
+                          ctx.host_headers, lit.clang_targets, not lit.varying)
 
 
 _DEFINED = re.compile(rb"\bvoid\s+([A-Za-z_]\w*)\s*\(")
@@ -430,7 +460,7 @@ def _code_stamp() -> str:
     import cllint.analysis.source_kind as kinds
 
     parts = []
-    for path in (Path(__file__).parent / "index.py", Path(kinds.__file__)):
+    for path in (Path(__file__).parent / "index.py", Path(kinds.__file__), Path(kinds.__file__).parent / "lit_runs.py"):
         try:
             st = path.stat()
             parts.append(f"{st.st_size}:{st.st_mtime_ns}")
