@@ -49,7 +49,7 @@ class ExpressionChecks(Checks):
                  focus: list[tuple[int, int]] | None = None) -> None:
         super().__init__(model, certainty, focus)
         self._helper_calls: dict[tuple[str, int], list[tuple[Node, AddressSpace]]] = {}
-        self._by_name: dict[str, list[list[Symbol]]] | None = None
+        self._by_name: dict[str, list[Node]] | None = None
 
     # -- entry ----------------------------------------------------------------------------
 
@@ -251,18 +251,24 @@ class ExpressionChecks(Checks):
 
     # -- calls ----------------------------------------------------------------------------
 
-    def _definitions_named(self) -> dict[str, list[list[Symbol]]]:
-        """Parameter lists of the file's function definitions, by name: more than one is
-        an overload set (clang's `overloadable`; libclc extends the built-ins so)."""
-        found = self._by_name
-        if found is None:
-            found = {}
+    def _overloads(self, name: str) -> list[list[Symbol]]:
+        """Parameter lists of the file's definitions of `name` where there is more than one:
+        an overload set (clang's `overloadable`; libclc extends the built-ins so). Definitions
+        are grouped by their declarator's name, read from the head alone; only a set's members
+        get a function model (a keystroke re-analyses one function: building every function's
+        model here cost basic.cl 40 ms a keystroke)."""
+        by_name = self._by_name
+        if by_name is None:
+            by_name = {}
             for definition in self.m.index.definitions:
-                fm = self.m.function_at_node(definition)
-                if fm.name:
-                    found.setdefault(fm.name, []).append(list(fm.params))
-            self._by_name = found
-        return found
+                key = _declared_name(definition) or self.m.function_at_node(definition).name
+                if key:
+                    by_name.setdefault(key, []).append(definition)
+            self._by_name = by_name
+        definitions = by_name.get(name, ())
+        if len(definitions) < 2:
+            return []
+        return [list(fm.params) for d in definitions if (fm := self.m.function_at_node(d)).name == name]
 
     def _fits(self, args: list[Node], params: list[Symbol]) -> bool:
         """Whether no pointer argument changes address space into its parameter."""
@@ -298,7 +304,7 @@ class ExpressionChecks(Checks):
         if item is None or not self.cert.decl_certain(item):
             return
         args = [a for a in args_node.named_children if a.type != "comment"]
-        overloads = self._definitions_named().get(name, ())
+        overloads = self._overloads(name)
         if len(overloads) > 1 and (catalogue().function(name) is not None
                                    or any(self._fits(args, params) for params in overloads)):
             return  # an overloadable name: the call picks an overload that fits (a built-in's too)
@@ -604,3 +610,14 @@ def _is_deref(use: Node) -> bool:
 _ = Type
 __all__ = ["ExpressionChecks"]
 
+
+def _declared_name(definition: Node) -> str | None:
+    """The name a function definition's declarator gives (`f` of `float *f(int x)`), or None
+    where a macro writes the head (the function model reads that)."""
+    d = definition.child_by_field_name("declarator")
+    while d is not None and d.type in ("pointer_declarator", "parenthesized_declarator", "attributed_declarator"):
+        d = d.child_by_field_name("declarator") or (d.named_children[0] if d.named_children else None)
+    if d is None or d.type != "function_declarator":
+        return None
+    name = d.child_by_field_name("declarator")
+    return name.text.decode("utf-8", "replace") if name is not None and name.type == "identifier" else None
