@@ -41,7 +41,7 @@ class LitBuild:
     """One RUN command that compiles the file."""
 
     __slots__ = ("language", "std", "macros", "include_dirs", "includes", "cl_ext", "triple", "verify",
-                 "negated")
+                 "negated", "default_header")
     language: str  # "cl" (OpenCL C), "clcpp" (C++ for OpenCL) or "other" (`-x c`: not ours)
     std: str | None  # "CL2.0"; None: the compiler's default (OpenCL C 1.2)
     macros: tuple[tuple[str, str | None], ...]  # `-D NAME=V` (value) and `-U NAME` (None), in order
@@ -51,14 +51,17 @@ class LitBuild:
     triple: str | None  # `-triple`/`-target`; None: the host's
     verify: tuple[str, ...] | None  # `-verify` prefixes (("expected",) for a plain one); None: no -verify
     negated: bool  # `not %clang_cc1 ...`: the build is expected to fail
+    # Whether the compiler declares the built-ins (a driver, or `-cc1` with -finclude-default-header
+    # or -fdeclare-opencl-builtins); a bare `-cc1` build has the file declare those it uses.
+    default_header: bool
 
     __match_args__ = ("language", "std", "macros", "include_dirs", "includes", "cl_ext", "triple", "verify",
-                      "negated")
+                      "negated", "default_header")
 
     def __init__(self, language: str = "cl", std: str | None = None,
                  macros: tuple[tuple[str, str | None], ...] = (), include_dirs: tuple[str, ...] = (),
                  includes: tuple[str, ...] = (), cl_ext: tuple[str, ...] = (), triple: str | None = None,
-                 verify: tuple[str, ...] | None = None, negated: bool = False) -> None:
+                 verify: tuple[str, ...] | None = None, negated: bool = False, default_header: bool = True) -> None:
         self.language = language
         self.std = std
         self.macros = macros
@@ -68,11 +71,13 @@ class LitBuild:
         self.triple = triple
         self.verify = verify
         self.negated = negated
+        self.default_header = default_header
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(language={self.language!r}, std={self.std!r}, macros={self.macros!r}, "
                 f"include_dirs={self.include_dirs!r}, includes={self.includes!r}, cl_ext={self.cl_ext!r}, "
-                f"triple={self.triple!r}, verify={self.verify!r}, negated={self.negated!r})")
+                f"triple={self.triple!r}, verify={self.verify!r}, negated={self.negated!r}, "
+                f"default_header={self.default_header!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -194,8 +199,11 @@ def _build(words: list[str], negated: bool) -> LitBuild | None:
         i += 1 + taken
     if triple is None and "clspv" in tool.lower():
         triple = "clspv"  # Vulkan's, not the host's
+    cc1 = "cc1" in tool.lower() or "-cc1" in args
+    declared = {"-finclude-default-header", "-fdeclare-opencl-builtins"} & set(args)
+    header = not ("-cl-no-stdinc" in args or cc1 and not declared)
     return LitBuild(language, std, tuple(macros), tuple(dirs), tuple(includes), tuple(cl_ext), triple, verify,
-                    negated)
+                    negated, header)
 
 
 def lit_builds(data: bytes) -> list[LitBuild]:
@@ -229,6 +237,14 @@ def expects_errors(build: LitBuild, data: bytes) -> bool:
     if build.verify is None:
         return False
     return any(f"{prefix}-error".encode() in data for prefix in build.verify)
+
+
+def declares_own_builtins(data: bytes) -> bool:
+    """Whether every RUN build that compiles the file as OpenCL C, expecting success, is a bare
+    `-cc1` one: the compiler declares no built-in, the file its own (`typedef ... ndrange_t;`)."""
+    builds = [b for b in lit_builds(data) if b.language == "cl" and not expects_errors(b, data)] \
+        if b"RUN:" in data else []
+    return bool(builds) and not any(b.default_header for b in builds)
 
 
 def lit_kind_reason(data: bytes) -> str | None:

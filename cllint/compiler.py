@@ -167,8 +167,15 @@ def run_clang(exe: str, source: bytes, options: LintOptions, folder: Path | None
     if text:
         text += b'#line 1 "<stdin>"\n'
     text += without_raw_string(source)
+    flags = clang_flags(options, folder)
+    if b"RUN:" in source:
+        from cllint.analysis.lit_runs import declares_own_builtins
+
+        if declares_own_builtins(source):  # its RUN lines' bare `%clang_cc1`: no default header
+            at = flags.index("-finclude-default-header")
+            flags[at - 1:at + 1] = ["-cl-no-stdinc"]  # (the driver's own default header too)
     try:
-        done = subprocess.run([exe, *clang_flags(options, folder), "-"], input=text,
+        done = subprocess.run([exe, *flags, "-"], input=text,
                               capture_output=True, timeout=timeout)
     except (OSError, subprocess.SubprocessError):
         return ""  # a clang that cannot run or hangs adds nothing; the native results stand

@@ -142,3 +142,19 @@ def test_attribute_macros_before_a_functions_name_are_no_variable(tmp_path: Path
     done = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--std", "CL1.2", "--format",
                            "json", "--exit-zero", str(source)], capture_output=True, text=True, timeout=120)
     assert "program-scope" not in done.stdout and "CL303" not in done.stdout, done.stdout
+
+
+@pytest.mark.skipif(CLANG is None, reason="the clang layer runs clang-19")
+def test_a_bare_cc1_build_is_checked_without_the_default_header() -> None:
+    from cllint.analysis.lint import LintOptions
+    from cllint.compiler import check
+
+    source = (b"// RUN: %clang_cc1 -triple spir -cl-std=CL2.0 -emit-llvm-bc %s -o %t.bc\n"
+              b"typedef struct {int a;} ndrange_t;\n"
+              b"kernel void k(global int *p) { ndrange_t r; r.a = 1; p[0] = r.a; }\n")
+    from cllint.analysis.target import Target
+
+    options = LintOptions(target=Target.preset("CL2.0"), options_known=True)
+    assert check(CLANG, "k.cl", source, options, None, []) == []
+    with_header = source.replace(b"-emit-llvm-bc", b"-finclude-default-header -emit-llvm-bc")
+    assert "typedef redefinition" in " ".join(d.message for d in check(CLANG, "k.cl", with_header, options, None, []))
