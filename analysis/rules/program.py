@@ -21,7 +21,10 @@ class NotOpenCLSource(Rule):
     templates written as C strings, templates the host renders before building (Jinja's
     `{{ name }}` and `{% if %}`, Mako's `${name}` and `% if` lines, in code rather than in
     comments or strings), and kernels wrapped in C++ raw strings (`R"( ... )"`) or a
-    stringify macro (`MSTRINGIFY( ... )`) for the host to `#include` into a string.
+    stringify macro (`MSTRINGIFY( ... )`) for the host to `#include` into a string. Also a
+    compiler test whose lit `RUN:` lines compile it only as C++ for OpenCL (`-cl-std=clc++`,
+    `-x clcpp`), or only in builds that expect errors (`not %clang_cc1`, `-verify` with
+    `expected-error` comments): invalid on purpose.
 
     ## Why is this bad?
     Nothing is wrong: no compiler sees the file as it is, so no rule checks it. The note tells
