@@ -34,10 +34,8 @@ def test_the_set_is_there() -> None:
 
 # Not found yet: a Blelloch down-sweep's offset halved in the body (`off >>= 1`, no `for`
 # counter), a branch on an argument splitting the NDRange (`gid < mid`: the two sides are
-# work-groups the model does not pair), a loop counter that starts at the work-item's place
-# (`i = start + lid; i <= start + 64`).
-KNOWN_MISSES = frozenset({"pos_blelloch_downsweep_no_barrier", "pos_branch_global_halves",
-                          "pos_group_range_loop_inclusive"})
+# work-groups the model does not pair).
+KNOWN_MISSES = frozenset({"pos_blelloch_downsweep_no_barrier", "pos_branch_global_halves"})
 
 
 @pytest.mark.parametrize("path", TUNE, ids=lambda p: p.stem)
@@ -152,6 +150,22 @@ def test_kernel_pointer_argument_moved_to_its_group() -> None:
     (d,) = lint(src.replace(b"OP", b"+"))
     assert d.code == "CL211"
     assert lint(src.replace(b"OP", b"*")) == []  # (lid * 1: its own)
+
+
+@pytest.mark.parametrize("body, racy", [
+    # counters that start at the work-item's place and step by a uniform amount
+    (b"for (int i = lid; i < 64; i += get_local_size(0)) l[i] = in[i];\n"
+     b"  for (int i = lid; i < 64; i += get_local_size(0)) out[i] = l[(i + 1) & 63];", True),
+    (b"for (int i = lid; i < 64; i += get_local_size(0)) l[i] = in[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+     b"  for (int i = lid; i < 64; i += get_local_size(0)) out[i] = l[(i + 1) & 63];", False),
+    (b"for (int i = lid; i < 64; i += get_local_size(0)) l[i] = lid;", False),
+    (b"for (int i = lid; i < 64; i += 2) l[i] = lid;", True),  # items 0 and 2 meet at l[2]
+    (b"for (int i = 2 * lid; i < 64; i += 2 * get_local_size(0)) { l[i] = lid; l[i + 1] = -lid; }", False),
+    (b"for (int i = gid; i < n; i += get_global_size(0)) out[i] += 1.0f;", False),  # a grid-stride loop
+    (b"for (int i = gid; i < n; i += get_local_size(0)) out[i] += 1.0f;", True),  # groups overlap
+])
+def test_counters_that_follow_the_work_item(body: bytes, racy: bool) -> None:
+    assert bool(lint(_kernel(body))) == racy
 
 
 def test_a_dimension_placed_by_no_local_id_is_one_wide() -> None:

@@ -229,14 +229,22 @@ class _Kernel(HelperCalls):
         # A counter takes the same values in every work-item only if its header is uniform
         # (`for (i = lid; ...)` is no counter: its values follow the work-item).
         heads = {n.owner.id: n.id for n in self.cfg.nodes if n.kind == "branch" and n.owner is not None}
+        # One whose start follows the work-item but whose step is uniform (`for (i = lid; i < n;
+        # i += get_local_size(0))`) counts iterations instead (`item_counters`, `_env`).
+        self.item_counters: dict[int, tuple] = {}
         for k, (start, cond, update, loop) in list(self.counters.items()):
             at = heads.get(loop.id)
             if at is None or any(self.divergent(x, at) for x in (start, cond, update) if x is not None):
                 del self.counters[k]
+                step = _additive_step(update, k, names) if at is not None and start is not None else None
+                if step is not None and (step[0] is None or not self.divergent(step[0], at)) \
+                        and _monotone(cond, k, names):
+                    self.item_counters[k] = (start, cond, update, loop, step)
         self.loop_conditions = {loop.child_by_field_name("condition").id
                                 for _, _, _, loop in self.counters.values()
                                 if loop.child_by_field_name("condition") is not None}
-        self.ev = Evaluator(names, self.defs, set(self.counters), self._constant, lambda v: True)
+        self.ev = Evaluator(names, self.defs, set(self.counters) | set(self.item_counters), self._constant,
+                            lambda v: True)
         self.expander = self.ev.expander = Expander(view, parse)
         self.frame = Frame(names, self.ev, self.defs, self.moved, kernel=True,
                            choices=branch_choices(self.body, names, self.counters))
@@ -442,7 +450,7 @@ class _Kernel(HelperCalls):
                 if a.ident in used or b.ident in used:
                     continue
                 if a.read or b.read:
-                    dims = self.grid_dims(a) | self.grid_dims(b) if a is not b else set()
+                    dims = self.grid_dims(a) | self.grid_dims(b)
                     if not dims and (a.atomic or b.atomic) and a is not b:
                         dims = set(self.asked.grid)  # an atomic every work-group makes, met by a plain access
                 else:
@@ -563,16 +571,20 @@ class _Kernel(HelperCalls):
                 if v is None or v.key in seen:
                     continue
                 seen.add(v.key)
-                if v.key in self.counters:
+                loop = self.counters.get(v.key) or self.item_counters.get(v.key)
+                if loop is not None:
                     out.append(v.key)
-                    stack.append(self.counters[v.key][0])  # bounds may name outer counters
-                    cond = self.counters[v.key][1]
+                    stack.append(loop[0])  # bounds may name outer counters
+                    cond = loop[1]
                     if cond is not None:
                         stack.append(cond)
                 elif v.key in self.defs:
                     stack.append(self.defs[v.key])
         # Outer loops first: their values feed inner loops' bounds.
-        return sorted(out, key=lambda k: self.counters[k][3].start_byte)
+        return sorted(out, key=self._loop_start)
+
+    def _loop_start(self, key: int) -> int:
+        return (self.counters.get(key) or self.item_counters[key])[3].start_byte
 
     def assignments(self, keys: list[int], env_base: dict[int, int], sample) -> Iterator[dict[int, int]]:
         """Every assignment of the counters `keys` (outer first), each one's values from its loop."""
@@ -591,6 +603,8 @@ class _Kernel(HelperCalls):
         return list(got)
 
     def _counter_values(self, key: int, counters: dict[int, int], sample) -> list[int]:
+        if key in self.item_counters:
+            return self._iterations(key, counters, sample)
         init, cond, update, _ = self.counters[key]
         env = Env((0, 0, 0), self.size, (0, 0, 0), dict(counters), sample)
         v = self.ev.value(init, env)
@@ -608,6 +622,47 @@ class _Kernel(HelperCalls):
             if len(out) == MAX_VALUES:
                 out = _with_last(out, self.ev, cond, key, env)
         return out
+
+    def _iterations(self, key: int, counters: dict[int, int], sample) -> list[int]:
+        """The iterations (0, 1, ...) of a counter that follows the work-item which its first
+        or last work-item runs (each work-item's own are checked by the loop's condition,
+        a guard of the accesses in it)."""
+        cond = self.item_counters[key][1]
+        last = tuple(n - 1 for n in self.size)
+        out: list[int] = []
+        for j in range(MAX_VALUES):
+            on = cond is None
+            for lid in ((0, 0, 0), last):
+                if not on:
+                    c = self.ev.value(cond, self._env(lid, (0, 0, 0), {**counters, key: j}, sample))
+                    on = c is None or bool(c)
+            if not on:
+                return out
+            out.append(j)
+        # More than MAX_VALUES: the last iterations of the extreme work-items too (`_with_last`).
+        ends = set()
+        for lid in ((0, 0, 0), last):
+            env = self._env(lid, (0, 0, 0), {**counters, key: 0}, sample)
+            v0, v1 = env.counters[key], self._env(lid, (0, 0, 0), {**counters, key: 1}, sample).counters[key]
+            tail = _with_last([v0 + i * (v1 - v0) for i in range(MAX_VALUES)], self.ev, cond, key, env) \
+                if isinstance(v0, int) and isinstance(v1, int) and v1 != v0 else []
+            ends |= {(v - v0) // (v1 - v0) for v in tail[1::2]}  # (the tail's, interleaved)
+        ends -= set(out)
+        head = out[: MAX_VALUES - min(len(ends), MAX_VALUES // 2)]
+        return head + sorted(ends, reverse=True)[: MAX_VALUES - len(head)]
+
+    def _env(self, lid: tuple[int, int, int], group: tuple[int, int, int], counters: dict[int, int],
+             sample) -> Env:
+        """The `Env` of a work-item, where the counters that follow the work-item, given by
+        their iteration, take the value that iteration gives it (`start + j * step`)."""
+        env = Env(lid, self.size, group, dict(counters), sample)
+        for k in sorted((k for k in counters if k in self.item_counters), key=self._loop_start):
+            start, _, _, _, (step, sign) = self.item_counters[k]
+            v = self.ev.value(start, env)
+            d = 1 if step is None else self.ev.value(step, env)
+            env.counters[k] = v + counters[k] * sign * d if isinstance(v, int) and isinstance(d, int) \
+                else None  # type: ignore[assignment]
+        return env
 
     def witness(self, first: Access, second: Access, between: set[int], across: set[int] | None = None
                 ) -> tuple | None:
@@ -679,7 +734,7 @@ class _Kernel(HelperCalls):
             node = _stored(acc)
             if node is None:
                 return True
-            v = (acc.ev or self.ev).value(node, Env(w, self.size, g, c, sample))
+            v = (acc.ev or self.ev).value(node, self._env(w, g, c, sample))
             v = _number(node) if v is None else v
             if v is None:
                 return g1 == g2 or self.may_differ_across(first, second, w1, w2)
@@ -902,7 +957,7 @@ class _Kernel(HelperCalls):
         shared = [k for k in k1 if k not in independent] + [k for k in k2 if k not in independent and k not in k1]
         only1 = [k for k in k1 if k in independent]
         only2 = [k for k in k2 if k in independent]
-        shared.sort(key=lambda k: self.counters[k][3].start_byte)
+        shared.sort(key=self._loop_start)
         tried = 0
         for base in self.assignments(shared, {}, sample):
             for c1 in self.assignments(only1, base, sample):
@@ -943,8 +998,9 @@ class _Kernel(HelperCalls):
         guards, fixed = self._guards, (frozenset(counters.items()), self.round, group)
         if len(guards) > GUARDS_KEPT:
             guards.clear()
+        per_item = any(k in self.item_counters for k in counters)
         for lid in self.items():
-            env = Env(lid, self.size, group, counters, sample)
+            env = self._env(lid, group, counters, sample) if per_item else Env(lid, self.size, group, counters, sample)
             on = True
             for g in acc.guards:
                 ev = g.ev or self.ev
@@ -998,7 +1054,7 @@ class _Kernel(HelperCalls):
     def _copied(self, acc: Access, counters: dict[int, int], sample, group) -> dict | None:
         """The elements an async copy reads or writes, each by the work-group: its first two
         work-items stand for it (which of them moves an element is not said)."""
-        env = Env((0, 0, 0), self.size, group, counters, sample)
+        env = self._env((0, 0, 0), group, counters, sample)
         for g in acc.guards:
             c = (g.ev or self.ev).guard(g.cond, env)
             if g.cases and isinstance(c, int):
@@ -1112,6 +1168,8 @@ class _Kernel(HelperCalls):
                     roots.append((ev.defs[v.key], ev))
                 elif v.key in self.counters and ev is self.ev:
                     roots.append((self.counters[v.key][0], ev))
+                elif v.key in self.item_counters and ev is self.ev:
+                    roots.extend((x, ev) for x in self.item_counters[v.key][:2] if x is not None)
         return out
 
     def across(self, a: Access, b: Access, dims: set[int]) -> Race | None:
@@ -1386,6 +1444,37 @@ def _with_last(first: list[int], ev: Evaluator, cond: Node | None, key: int, env
     for i in range(max(len(head), len(tail))):
         out += head[i:i + 1] + tail[i:i + 1]
     return out
+
+
+def _additive_step(update: Node | None, key: int, names: Any) -> tuple[Node | None, int] | None:
+    """A counter's update as (what it adds, its sign): `i++` (None: 1), `i -= s`, `i = i + s`."""
+    if update is None:
+        return None
+    if update.type == "update_expression":
+        return None, 1 if "++" in _text(update) else -1
+    if update.type != "assignment_expression":
+        return None
+    op, right = _text(update.child_by_field_name("operator")), update.child_by_field_name("right")
+    if op in ("+=", "-=") and right is not None:
+        return right, 1 if op == "+=" else -1
+    if op == "=" and right is not None and right.type == "binary_expression" \
+            and _text(right.child_by_field_name("operator")) == "+":
+        left, other = right.child_by_field_name("left"), right.child_by_field_name("right")
+        v = names.var(left) if left is not None and left.type == "identifier" else None
+        if v is not None and v.key == key and other is not None:
+            return other, 1
+    return None
+
+
+def _monotone(cond: Node | None, key: int, names: Any) -> bool:
+    """A loop condition that, once false for an additive counter, stays false: one `<`, `<=`,
+    `>`, `>=` test (so each work-item's iterations are those where it holds)."""
+    while cond is not None and cond.type == "parenthesized_expression" and cond.named_children:
+        cond = cond.named_children[-1]
+    if cond is None or cond.type != "binary_expression" \
+            or _text(cond.child_by_field_name("operator")) not in ("<", "<=", ">", ">="):
+        return False
+    return any(n.type == "identifier" and (v := names.var(n)) is not None and v.key == key for n in walk(cond))
 
 
 def _step(ev: Evaluator, update: Node | None, key: int, env: Env) -> int | None:
