@@ -168,6 +168,24 @@ def test_counters_that_follow_the_work_item(body: bytes, racy: bool) -> None:
     assert bool(lint(_kernel(body))) == racy
 
 
+@pytest.mark.parametrize("arg, field, racy", [
+    (b"&s[(lid + 1) & 15]", b"b", True),
+    (b"&s[lid]", b"b", False),
+    (b"&s[(lid + 1) & 15]", b"a", False),  # another field
+    (b"s + ((lid + 1) & 15)", b"b", True),
+])
+def test_fields_through_a_struct_pointer_in_a_helper(arg: bytes, field: bytes, racy: bool) -> None:
+    src = (b"typedef struct { float a; float b; } pair;\nvoid set_b(local pair *r, float v) { r->b = v; }\n"
+           b"kernel void k(global const float *in, global float *out) {\n  local pair s[16];\n"
+           b"  int lid = get_local_id(0), gid = get_global_id(0);\n  set_b(ARG, in[gid]);\n"
+           b"  out[gid] = s[lid].FIELD;\n}\n").replace(b"ARG", arg).replace(b"FIELD", field)
+    got = lint(src)
+    assert bool(got) == racy
+    if racy:
+        assert got[0].message == ("work-item 15 writes 's[0].b' in 'set_b' while work-item 0 reads it as "
+                                  "'s[lid].b'; no barrier between")
+
+
 def test_a_dimension_placed_by_no_local_id_is_one_wide() -> None:
     src = b"""kernel void k(global const float *in, global float *out, local float *buffer) {
   const int x = get_global_id(0), ylid = get_local_id(1);

@@ -272,7 +272,8 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
         elif kind == "field_expression":
             if _text(n.child_by_field_name("operator")) != "->":
                 continue
-            choices = [(t, w) for t, w in many(n.child_by_field_name("argument")) if not t.base.array]
+            choices = [(t, w) for t, w in many(n.child_by_field_name("argument"))
+                       if not (t.base.array and declared_dims(t.base) != 1)]  # (`&s[i]` of a struct array: s[i])
             indices, part = (), (component(_text(n.child_by_field_name("field"))),)
         elif kind == "identifier":
             t = scalar_of(n) if scalar_of is not None else None

@@ -1296,7 +1296,7 @@ def _grid_dims(text: str | None) -> set[int]:
 
 
 def _part_text(acc: Access) -> str:
-    """`.y` of `G[3].y`, `.pos.x` of `s[i].pos.x`, `->v` of `p->v`: the part the access names."""
+    """`.y` of `G[3].y`, `.pos.x` of `s[i].pos.x`, `.v` of `p->v`: the part the access names."""
     out: list[str] = []
     n = acc.node
     while n.type in ("field_expression", "subscript_expression") and len(out) < len(acc.part):
@@ -1309,7 +1309,10 @@ def _part_text(acc: Access) -> str:
             n = n.named_children[0]
         if n is None:
             break
-    return "".join(reversed(out)) if acc.part and len(out) == len(acc.part) else ""
+    if not acc.part or len(out) != len(acc.part):
+        return ""
+    text = "".join(reversed(out))
+    return "." + text[2:] if text.startswith("->") else text  # shown after its element: `p[0].v`
 
 
 def _through(acc: Access) -> str:
