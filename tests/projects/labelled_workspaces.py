@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 FIXTURES = Path(__file__).parent / "fixtures"
+CLANG = shutil.which("clang-19")
 
 
 def cases(name: str) -> list[Path]:
@@ -48,3 +50,13 @@ def reports(case: Path, keep: frozenset[str] = frozenset()) -> list[tuple[str, s
     assert done.returncode == 0, done.stderr
     return sorted((Path(r["path"]).name, r["code"], r["line"]) for r in json.loads(done.stdout)
                   if r["severity"] != "info" or r["code"] in keep)
+
+
+def clang_build(case: Path, tmp_path: Path, std: str, *flags: str) -> subprocess.CompletedProcess[str]:
+    """clang-19 on the program as the case's `BUILD` says: its sources joined in order, its
+    options after `flags`, run in the case's folder (relative `-include`/`-I` paths resolve)."""
+    options, sources = build(case)
+    program = tmp_path / "program.cl"
+    program.write_bytes(b"".join((case / s).read_bytes() for s in sources))
+    return subprocess.run([CLANG or "clang-19", "-x", "cl", f"-cl-std={std}", "-target", "spir64", "-fsyntax-only",
+                           *flags, *options, str(program)], capture_output=True, text=True, timeout=60, cwd=case)

@@ -10,15 +10,12 @@ written with `tune/` and not looked at while the code was written."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from labelled_workspaces import build, case_id, cases, expected, reports
+from labelled_workspaces import CLANG, case_id, cases, clang_build, expected, reports
 
 CASES = cases("build_options")
-CLANG = shutil.which("clang-19")
 
 
 def test_both_sets_have_cases() -> None:
@@ -28,11 +25,7 @@ def test_both_sets_have_cases() -> None:
 @pytest.mark.skipif(CLANG is None, reason="clang-19 labels the cases")
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_the_label_is_clangs(case: Path, tmp_path: Path) -> None:
-    options, sources = build(case)
-    program = tmp_path / "program.cl"
-    program.write_bytes(b"".join((case / s).read_bytes() for s in sources))
-    done = subprocess.run([CLANG, "-x", "cl", "-cl-std=CL1.2", "-target", "spir64", "-fsyntax-only", "-I", str(case),
-                           *options, str(program)], capture_output=True, text=True, timeout=60, cwd=case)
+    done = clang_build(case, tmp_path, "CL1.2", "-I", str(case))
     assert (done.returncode != 0) == bool(expected(case)), done.stderr
 
 

@@ -9,15 +9,12 @@ were written; its figures are reported apart."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from labelled_workspaces import build, case_id, cases, expected, reports
+from labelled_workspaces import CLANG, case_id, cases, clang_build, expected, reports
 
 CASES = cases("host_forms")
-CLANG = shutil.which("clang-19")
 
 
 def test_both_sets_have_cases() -> None:
@@ -27,11 +24,7 @@ def test_both_sets_have_cases() -> None:
 @pytest.mark.skipif(CLANG is None, reason="clang-19 labels the cases")
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_the_label_is_clangs(case: Path, tmp_path: Path) -> None:
-    options, sources = build(case)
-    program = tmp_path / "program.cl"
-    program.write_bytes(b"".join((case / s).read_bytes() for s in sources))
-    done = subprocess.run([CLANG, "-x", "cl", "-cl-std=CL3.0", "-target", "spir64", "-fsyntax-only",
-                           *options, str(program)], capture_output=True, text=True, timeout=60)
+    done = clang_build(case, tmp_path, "CL3.0")
     assert (done.returncode != 0) == bool(expected(case)), done.stderr
 
 

@@ -10,15 +10,12 @@ their text in `<name>.supplied`) on an include path of their own. `heldout/` was
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from labelled_workspaces import build, build_fields, case_id, cases, expected, reports
+from labelled_workspaces import CLANG, build, build_fields, case_id, cases, clang_build, expected, reports
 
 CASES = cases("host_headers")
-CLANG = shutil.which("clang-19")
 
 
 def test_both_sets_have_cases() -> None:
@@ -28,15 +25,11 @@ def test_both_sets_have_cases() -> None:
 @pytest.mark.skipif(CLANG is None, reason="clang-19 labels the cases")
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_the_label_is_clangs(case: Path, tmp_path: Path) -> None:
-    options, sources = build(case)
     supplied = tmp_path / "supplied"
     for name in build_fields(case).get("supplied", "").split():
         (supplied / name).parent.mkdir(parents=True, exist_ok=True)
         (supplied / name).write_bytes((case / f"{name}.supplied").read_bytes())
-    program = tmp_path / "program.cl"
-    program.write_bytes(b"".join((case / s).read_bytes() for s in sources))
-    done = subprocess.run([CLANG, "-x", "cl", "-cl-std=CL1.2", "-target", "spir64", "-fsyntax-only",
-                           "-I", str(supplied), *options, str(program)], capture_output=True, text=True, timeout=60)
+    done = clang_build(case, tmp_path, "CL1.2", "-I", str(supplied))
     assert (done.returncode != 0) == bool(expected(case)), done.stderr
 
 
