@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 
 from tree_sitter import Node
 
+from cllint.analysis.lazy_re import lazy
 from cllint.analysis.syntax import spelled_name, walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, control_dependence, postdominators, region
@@ -611,6 +612,17 @@ def _defs(ev: _Eval, syntax: Node | None) -> set[int]:
     return out
 
 
+# A `.` not starting a number's fraction (`0.5f`): perhaps a field (`c.a`), `_defs` may number it.
+_FIELD_DOT = lazy(rb"\.(?![0-9])")
+
+
+def _may_name_field(syntax: Node | None) -> bool:
+    if syntax is None:
+        return False
+    text = syntax.text
+    return text is None or _FIELD_DOT.search(text) is not None
+
+
 def analyse(names: Names, cfg: CFG, params: list[VarInfo], is_kernel: bool,
             summaries: Callable[[str], CalleeSummary | None],
             flat_dims: frozenset[int] = frozenset(),
@@ -625,7 +637,18 @@ def analyse(names: Names, cfg: CFG, params: list[VarInfo], is_kernel: bool,
     ev = _Eval(names, summaries, origins, calls, flat_dims, macros, values)
     n = len(cfg.nodes)
     preds = cfg.preds()
-    defs = [_defs(ev, node.syntax) for node in cfg.nodes]
+    # What a node may write is asked only for the nodes of a divergent branch's region (most
+    # are in none). Reading it may number a private struct's field (`c.a = x`), and the numbers
+    # follow the order asked: where a node may name a field, every node is read first, in order.
+    defs: list[set[int] | None] = [None] * n
+    if any(_may_name_field(node.syntax) for node in cfg.nodes):
+        defs = [_defs(ev, node.syntax) for node in cfg.nodes]
+
+    def defs_of(r: int) -> set[int]:
+        d = defs[r]
+        if d is None:
+            d = defs[r] = _defs(ev, cfg.nodes[r].syntax)
+        return d
 
     entry_state: dict[int, int] = {}
     if not is_kernel:
@@ -682,7 +705,7 @@ def analyse(names: Names, cfg: CFG, params: list[VarInfo], is_kernel: bool,
                 if stop >= 0 and len(set(node.succs)) > 1:
                     if v not in region_defs:
                         reg = region(cfg, v, stop)
-                        region_defs[v] = set().union(*(defs[r] for r in reg)) if reg else set()
+                        region_defs[v] = set().union(*(defs_of(r) for r in reg)) if reg else set()
                         merges.setdefault(stop, []).append((v, region_defs[v]))
                     push(stop)
         elif node.kind in ("stmt", "return"):

@@ -246,7 +246,10 @@ def resolve(func: Node) -> Names:
             continue
         # Tokens (anonymous leaves: punctuation, keywords) name nothing and hold nothing.
         stack.extend([(child, sc) for child in reversed(node.children) if child.is_named or child.child_count])
-    _aliases(body, Names(uses, variables))
+    # Only a private pointer's assignments record aliases: most bodies declare none, and then
+    # the query over the body would find nothing to do.
+    if any(v.pointer and not v.pointee_shared for v in variables):
+        _aliases(body, Names(uses, variables))
     return Names(uses, variables)
 
 
