@@ -186,6 +186,25 @@ def test_fields_through_a_struct_pointer_in_a_helper(arg: bytes, field: bytes, r
                                   "'s[lid].b'; no barrier between")
 
 
+def test_a_row_loop_in_a_two_dimensional_work_group_is_not_followed() -> None:
+    # arrayfire's SIFT descriptor: rows of work-items (get_local_id(1)), launched (n, 1), each
+    # combining histograms with a loop strided along dimension 0 only
+    src = b"""kernel void k(global float *out, local float *desc) {
+  int lx = get_local_id(0), ly = get_local_id(1), lsz = get_local_size(0);
+  desc[ly * 64 + lx] = lx;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int l = START; l < 32; l += STEP)
+    desc[l] += desc[l + 32];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0) + 64 * get_global_id(1)] = desc[lx];
+}
+"""
+    assert lint(src.replace(b"START", b"lx").replace(b"STEP", b"lsz")) == []
+    flat = b"ly * lsz + lx"  # a counter that follows the whole work-group's place is followed
+    assert lint(src.replace(b"START", flat).replace(b"STEP", b"lsz * get_local_size(1)")) == []
+    assert lint(src.replace(b"START", flat).replace(b"STEP", b"1")) != []
+
+
 def test_a_dimension_placed_by_no_local_id_is_one_wide() -> None:
     src = b"""kernel void k(global const float *in, global float *out, local float *buffer) {
   const int x = get_global_id(0), ylid = get_local_id(1);

@@ -253,6 +253,12 @@ class _Kernel(HelperCalls):
         self.sizes, self.reqd = _model_sizes(func, fa.flat_dims, self.asked)
         self.size = self.sizes[0]
         self._enter_loops(heads)
+        # A counter that follows the work-item along some of the work-group's dimensions only
+        # (`for (l = lid_x; ...; l += lsz_x)` in a kernel that also asks `get_local_id(1)`) is
+        # one row's cooperative loop, launched with that row alone as often as not: not followed.
+        wide = {d for s in self.sizes for d in range(3) if s[d] > 1}
+        for k in [k for k, loop in self.item_counters.items() if not wide <= self._place_dims(loop[0])]:
+            del self.item_counters[k]
 
     def _enter_loops(self, heads: dict[int, int]) -> None:
         """A loop whose counter's first value meets its condition, at every model size and
@@ -274,6 +280,26 @@ class _Kernel(HelperCalls):
                         and not (n.syntax.parent is not None and n.syntax.parent == update.parent
                                  and update.parent.type == "expression_statement" and n.syntax == update.parent):
                     n.succs = [head.succs[0] if s == at else s for s in n.succs]
+
+    def _place_dims(self, expr: Node, depth: int = 0) -> set[int]:
+        """The dimensions of the work-item's place `expr` follows (ids, through variables
+        defined once and macros)."""
+        out: set[int] = set()
+        for n in walk(expr):
+            if n.type == "call_expression" and callee_name(n) in ("get_local_id", "get_global_id"):
+                arg = _text(_arg(n, 0))
+                out |= {int(arg)} if arg in ("0", "1", "2") else {0, 1, 2}
+            elif n.type == "call_expression" and callee_name(n) in ("get_local_linear_id", "get_global_linear_id"):
+                out |= {0, 1, 2}
+            elif n.type == "identifier" and depth < 8:
+                v = self.names.var(n)
+                d = self.defs.get(v.key) if v is not None else None
+                if d is not None:
+                    out |= self._place_dims(d, depth + 1)
+                elif v is None:
+                    out |= {int(d) for q, d in _QUERY.findall(self.expander.text_of(n, n.start_byte) or "")
+                            if q in ("get_local_id", "get_global_id") and d in ("0", "1", "2")}
+        return out
 
     def _always_enters(self, key: int) -> bool:
         try:
