@@ -78,15 +78,27 @@ def _generic_uses(ctx: RuleContext) -> list[Use]:
     view = preprocessor_view(ctx)
     expander = view.expand_type_macro if view is not None else None
     out = []
+    found: list[set[tuple[int, int]]] = []
+
     def candidates() -> set[tuple[int, int]]:
         if ctx.target.version >= V2_0 and not is_target_mode(ctx):
             return {(0, 0)}  # the lint's model has generic pointers: no cheap answer
-        return conversion_spans(analysis_of(ctx))  # the CL1xx analysis of the same model and focus
+        found.append(conversion_spans(analysis_of(ctx)))  # the CL1xx analysis of the same model and focus
+        return found[-1]
 
     # With a focus, those in it: the incremental driver keeps the rest from a full run (it
     # used to keep none, and a re-analysed function lost its conversions).
-    for start, end, message in generic_conversions(ctx.tree, ctx.source, ctx.target, not is_target_mode(ctx),
-                                                   expander, candidates, ctx.focus):
+    conversions = generic_conversions(ctx.tree, ctx.source, ctx.target, not is_target_mode(ctx),
+                                      expander, candidates, ctx.focus)
+    if found and conversions:
+        # The cheap answer is asked per function, as a keystroke asks it of the function it
+        # re-analyses: a conversion counts where its function has a candidate too. Asked of
+        # the whole file, a candidate in another function let this one's conversions through
+        # in `cllint check` but not in the editor (tests/test_two_hosts.py).
+        functions = _function_ranges_of(ctx)
+        owners = {_item_of(functions, s) for s, _ in found[-1]}
+        conversions = [c for c in conversions if _item_of(functions, c[0]) in owners]
+    for start, end, message in conversions:
         types = _QUOTED.findall(message)
         src = next((t for t in types if "__private" not in t), "")
         dst = next((t.replace("__private ", "") for t in types if "__private" in t), "")
