@@ -24,7 +24,7 @@ from cllint.analysis.model.types import (
     has_generic,
     is_enclosed,
 )
-from cllint.analysis.model.walk import nodes_of_kinds, outside
+from cllint.analysis.model.walk import name_node, nodes_of_kinds, outside
 
 from .builtins import pointer_spaces, spelled, unqualified_space
 from .certainty import Certainty, is_null_constant
@@ -261,7 +261,9 @@ class ExpressionChecks(Checks):
         if by_name is None:
             by_name = {}
             for definition in self.m.index.definitions:
-                key = _declared_name(definition) or self.m.function_at_node(definition).name
+                named = name_node(definition)
+                key = named.text.decode("utf-8", "replace") if named is not None and named.text \
+                    else self.m.function_at_node(definition).name
                 if key:
                     by_name.setdefault(key, []).append(definition)
             self._by_name = by_name
@@ -609,15 +611,3 @@ def _is_deref(use: Node) -> bool:
 
 _ = Type
 __all__ = ["ExpressionChecks"]
-
-
-def _declared_name(definition: Node) -> str | None:
-    """The name a function definition's declarator gives (`f` of `float *f(int x)`), or None
-    where a macro writes the head (the function model reads that)."""
-    d = definition.child_by_field_name("declarator")
-    while d is not None and d.type in ("pointer_declarator", "parenthesized_declarator", "attributed_declarator"):
-        d = d.child_by_field_name("declarator") or (d.named_children[0] if d.named_children else None)
-    if d is None or d.type != "function_declarator":
-        return None
-    name = d.child_by_field_name("declarator")
-    return name.text.decode("utf-8", "replace") if name is not None and name.type == "identifier" else None

@@ -18,12 +18,12 @@ from tree_sitter import Node
 
 from ..catalogue import catalogue
 from ..features import DNF
+from ..model.walk import name_node
 from .use import Use
 
 # Top-level nodes whose children are top-level items too: a definition under `#ifdef`.
 _CONTAINERS = frozenset({"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
                          "linkage_specification", "declaration_list"})
-_WRAPPERS = frozenset({"pointer_declarator", "parenthesized_declarator", "attributed_declarator"})
 # Words of a catalogue parameter type that are not the type's name: 'read_only image2d_t',
 # 'const __global float *'.
 _QUALIFIERS = frozenset({"const", "volatile", "restrict", "read_only", "write_only", "read_write",
@@ -55,18 +55,10 @@ def _builtin_heads(root: Node) -> Iterable[tuple[str, int, int]]:
         if node.type != "function_definition":
             continue
         body = node.child_by_field_name("body")
-        name = _function_name(node.child_by_field_name("declarator"))
+        named = name_node(node)
+        name = named.text.decode() if named is not None and named.text else None
         if body is not None and name is not None and catalogue().function(name) is not None:
             yield name, node.start_byte, body.start_byte
-
-
-def _function_name(node: Node | None) -> str | None:
-    while node is not None and node.type in _WRAPPERS:
-        node = node.child_by_field_name("declarator")
-    if node is None or node.type != "function_declarator":
-        return None
-    name = node.child_by_field_name("declarator")
-    return name.text.decode() if name is not None and name.type == "identifier" and name.text else None
 
 
 @cache

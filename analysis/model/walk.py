@@ -245,3 +245,17 @@ def outside(nodes: Iterable[Node], skip: frozenset[str]) -> list[Node]:
 
 
 __all__ = ["KindIndex", "ancestor_of_kinds", "in_ranges", "nodes_of_kinds", "outside"]
+
+
+def name_node(definition: Node) -> Node | None:
+    """The identifier a function definition defines (None where the tree does not say)."""
+    d = definition.child_by_field_name("declarator")
+    while d is not None and d.type != "identifier":
+        if d.type in ("function_declarator", "pointer_declarator", "parenthesized_declarator",
+                      "attributed_declarator"):
+            d = d.child_by_field_name("declarator") or (d.named_children[0] if d.named_children else None)
+        elif d.type == "macro_declarator":  # `int OVL f(...)`: the grammar's word after the type
+            d = next((c for c in d.named_children if c.type != "macro_modifier"), None)
+        else:
+            return None
+    return d

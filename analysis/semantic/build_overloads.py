@@ -13,6 +13,7 @@ from typing import Any
 from tree_sitter import Node
 
 from cllint.analysis.lazy_re import lazy
+from cllint.analysis.model.walk import name_node
 
 _WORD = lazy(r"[A-Za-z_]\w*")
 _ATTRIBUTE = lazy(r"__attribute__\s*\(\(.*?\)\)", re.S)
@@ -20,20 +21,6 @@ _BUILTIN_TYPE = lazy(r"^(?:u?(?:char|short|int|long)|float|double|half|bool|size
                            r"(?:2|3|4|8|16)?$")
 _OPAQUE_TYPES = frozenset({"event_t", "sampler_t", "queue_t", "clk_event_t", "ndrange_t", "reserve_id_t",
                            "uint", "uchar", "ushort", "ulong"})
-
-
-def name_node(definition: Node) -> Node | None:
-    """The identifier a function definition defines (None where the tree does not say)."""
-    d = definition.child_by_field_name("declarator")
-    while d is not None and d.type != "identifier":
-        if d.type in ("function_declarator", "pointer_declarator", "parenthesized_declarator",
-                      "attributed_declarator"):
-            d = d.child_by_field_name("declarator") or (d.named_children[0] if d.named_children else None)
-        elif d.type == "macro_declarator":  # `int OVL f(...)`: the grammar's word after the type
-            d = next((c for c in d.named_children if c.type != "macro_modifier"), None)
-        else:
-            return None
-    return d
 
 
 def head_unexplained(facts: Any, definition: Node) -> bool:

@@ -22,6 +22,8 @@ from pathlib import Path
 
 from cllint.analysis.lazy_re import lazy
 
+from .hosts import _arguments
+
 # A literal that names a header: no blanks or quotes, at most a path's length.
 _NAME = rb"[^\"'\s\\]{1,200}"
 _LITERAL = lazy(rb'"(' + _NAME + rb')"')
@@ -90,8 +92,8 @@ def _compile_program_names(text: bytes) -> set[bytes]:
     `names.push_back("a.h")`)."""
     out: set[bytes] = set()
     for call in _COMPILE.finditer(text):
-        args = _arguments(text, call.end())
-        if args is None or len(args) <= _HEADER_NAMES_ARG:
+        args = _arguments(text, call.end(), _MAX_CALL)
+        if len(args) <= _HEADER_NAMES_ARG:
             continue
         arg = args[_HEADER_NAMES_ARG]
         literals = _LITERAL.findall(arg)
@@ -140,35 +142,3 @@ def _closing(text: bytes, at: int) -> int:
                 return i
         i += 1
     return end
-
-
-def _arguments(text: bytes, start: int) -> list[bytes] | None:
-    """The top-level arguments of the call whose `(` ends just before `start` (None: no `)`
-    within _MAX_CALL bytes)."""
-    end = _closing(text, start - 1)
-    if end >= len(text) or text[end] != 0x29:
-        return None
-    args: list[bytes] = []
-    depth = 0
-    quote = 0
-    last = start
-    i = start
-    while i < end:
-        c = text[i]
-        if quote:
-            if c == 0x5C:
-                i += 1
-            elif c == quote:
-                quote = 0
-        elif c in (0x22, 0x27):
-            quote = c
-        elif c in (0x28, 0x5B, 0x7B):
-            depth += 1
-        elif c in (0x29, 0x5D, 0x7D):
-            depth -= 1
-        elif c == 0x2C and depth == 0:
-            args.append(text[last:i])
-            last = i + 1
-        i += 1
-    args.append(text[last:end])
-    return args

@@ -44,22 +44,35 @@ _AFTER_D = lazy(rb"-D[ \t]*\"[ \t]*#[ \t]*([A-Za-z_]\w*)")
 
 
 def _arguments(text: bytes, at: int, limit: int = 2000) -> list[bytes]:
-    """The top-level arguments of a call whose `(` ends just before `at` (nested calls kept whole)."""
+    """The top-level arguments of a call whose `(` ends just before `at` (nested calls and
+    string or character literals kept whole: `"-DN=(1,2)"` is one argument)."""
     depth = 0
     args: list[bytes] = []
     start = at
-    for i in range(at, min(len(text), at + limit)):
+    quote = 0
+    i = at
+    end = min(len(text), at + limit)
+    while i < end:
         c = text[i]
-        if c in b"([{":
+        i += 1
+        if quote:
+            if c == 0x5C:  # backslash: the next byte is escaped
+                i += 1
+            elif c == quote:
+                quote = 0
+            continue
+        if c in (0x22, 0x27):  # '"', "'"
+            quote = c
+        elif c in b"([{":
             depth += 1
         elif c in b")]}":
             if depth == 0:
-                args.append(text[start:i].strip())
+                args.append(text[start:i - 1].strip())
                 return args
             depth -= 1
         elif c == 44 and depth == 0:  # ','
-            args.append(text[start:i].strip())
-            start = i + 1
+            args.append(text[start:i - 1].strip())
+            start = i
     return args
 
 
