@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from pathlib import Path
 
 import pytest_lsp
 from lsprotocol import types
@@ -22,6 +23,17 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(params)
     yield
     await lsp_client.shutdown_session()
+
+
+def workspace_params(root: Path) -> types.InitializeParams:
+    """A VS Code session with `root` as its one workspace folder (the project model reads it),
+    both diagnostic modes, no debounce, the clang layer off."""
+    return types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"),
+        root_uri=root.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="project")],
+        initialization_options={"diagnosticMode": "both", "debounceMs": 1, "settings": {"compilerCheck": "off"}},
+    )
 
 
 def open_doc(client: LanguageClient, text: str, uri: str = URI, version: int = 1) -> None:

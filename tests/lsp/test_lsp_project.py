@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 
-from conftest import open_doc, pull
+from conftest import open_doc, pull, workspace_params
 
 pytestmark = pytest.mark.slow
 
@@ -26,13 +26,7 @@ SERVER = [sys.executable, "-m", "cllint", "server"]
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module")
 async def client(lsp_client: LanguageClient):
-    params = types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=ROOT.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=ROOT.as_uri(), name="project")],
-        initialization_options={"diagnosticMode": "both", "debounceMs": 1, "settings": {"compilerCheck": "off"}},
-    )
-    await lsp_client.initialize_session(params)
+    await lsp_client.initialize_session(workspace_params(ROOT))
     yield
     await lsp_client.shutdown_session()
 
