@@ -309,6 +309,19 @@ def _changed(old: list[Function], new: list[Function], dirty: list[tuple[int, in
     return changed
 
 
+_DEFINITION = frozenset({"function_definition"})
+
+
+def _defines_nested(tree: Tree, functions: list[Function], changed: set[int]) -> bool:
+    """A changed function whose range holds another definition (error recovery took a
+    following definition into its body): an edit there may define or hide that name for
+    every function that uses it, which the call graph by the outer name does not see."""
+    from cllint.analysis.model.walk import nodes_of_kinds
+
+    ranges = sorted((functions[i].body_start, functions[i].end) for i in changed)
+    return bool(nodes_of_kinds(tree.root_node, _DEFINITION, ordered=False, ranges=ranges))
+
+
 def _with_line_neighbours(source: bytes, functions: list[Function], changed: set[int]) -> tuple[set[int], bool]:
     """`changed` with every function that shares a line with one in it, transitively; and
     whether one in it shares a line with skeleton code. A finding may read the line its
@@ -421,6 +434,8 @@ class IncrementalLinter:
                 and len(memo.functions) == len(functions) and tree.root_node.type != "ERROR"):
             changed = _changed(memo.functions, functions, dirty)
         shares_skeleton = False
+        if changed is not None and _defines_nested(tree, functions, changed):
+            changed = None
         if changed is not None:
             changed, shares_skeleton = _with_line_neighbours(source, functions, changed)
         if changed is None:
