@@ -11,8 +11,8 @@ list ordered by sha256("projects:<name>"), *tune* otherwise (`split_of`). Work c
 tune projects only; the validate ones are scored once at the end. A second held-out set,
 *validate2* (`HELD_OUT_2`, added in session 11 after the first third had been scored), is
 likewise scored once: its "before" at the session's start, its "after" at the end; and so is
-*validate3* (`HELD_OUT_3`, session 12), and *validate4* and *validate5* (`HELD_OUT_4`, `HELD_OUT_5`,
-session 13).
+*validate3* (`HELD_OUT_3`, session 12), *validate4* and *validate5* (`HELD_OUT_4`, `HELD_OUT_5`,
+session 13), and *validate6* (`HELD_OUT_6`, session 14).
 
     .venv/bin/python bench/projects.py                   # tune projects, a table
     .venv/bin/python bench/projects.py --split validate  # the held-out third, once
@@ -20,6 +20,7 @@ session 13).
     .venv/bin/python bench/projects.py --split validate3 # the third, once
     .venv/bin/python bench/projects.py --split validate4 # the fourth, once
     .venv/bin/python bench/projects.py --split validate5 # the fifth, once
+    .venv/bin/python bench/projects.py --split validate6 # the sixth, once
     .venv/bin/python bench/projects.py --codes           # also the reports per code
     .venv/bin/python bench/projects.py --show CODE       # every report of CODE (tune only)
     .venv/bin/python bench/projects.py --server          # every file opened in the server too
@@ -142,6 +143,26 @@ HELD_OUT_5: dict[str, tuple[str, str]] = {
 }
 PROJECTS.update(HELD_OUT_5)
 
+# A third batch fetched in session 14 (SDK samples, an image-kernel library, miners, a
+# fractal renderer, docking), split by `_held_6` before any report was read.
+HELD_OUT_6: dict[str, tuple[str, str]] = {
+    "amd-app-sdk": ("clockfort/amd-app-sdk-fixes", "fde0a40d065e7a185217013591807bd5a98ef1ca"),
+    "autodock-gpu": ("ccsb-scripps/AutoDock-GPU", "f5cf6ffdd0c5b3f113d5cc424fabee51df04da7e"),
+    "bolt": ("HSA-Libraries/Bolt", "c53998c8d79d6129a80c8806bf56d058e93397e0"),
+    "clij": ("clij/clij-opencl-kernels", "9c11d9e8678d34e58418284b6ea8ec32337133f0"),
+    "clnn": ("hughperkins/clnn", "d1701e63c73eadbef55e2b74358eab56dae4ff91"),
+    "gpuowl": ("preda/gpuowl", "6c16f7ee0cdcdbd9f9539e225269fbf9f1a86fe0"),
+    "jocl-samples": ("gpu/JOCLSamples", "31114e3efd3a67e8d94f6ccdb676af192ab18c28"),
+    "mandelbulber2": ("buddhi1980/mandelbulber2", "8a93d091cf1f45c7f8c0cd5f59b48a3f24fa6561"),
+    "nheqminer": ("nicehash/nheqminer", "b9900ff8e3c6f8e5a46af18db454f2a2082d9f46"),
+    "profanity": ("johguse/profanity", "186b9b27ab3e24a1899f648adcabcbf0e5f3131e"),
+    "simple-opencl-samples": ("bashbaug/SimpleOpenCLSamples", "fa366faf004583c1dbd7b6fa09a49848b6c3ce82"),
+    "ufo-filters": ("ufo-kit/ufo-filters", "969ef1bff9ae9b9b62f32ac9126c33d4324d8e73"),
+    "vanitygen": ("samr7/vanitygen", "cd1a7282431dcf7e522777976aa18728ee5bb7be"),
+    "waifu2x": ("DeadSix27/waifu2x-converter-cpp", "57520b25864e648c133ea0b2f4e7e07410ddc1f4"),
+}
+PROJECTS.update(HELD_OUT_6)
+
 
 def _rank(name: str) -> str:
     return hashlib.sha256(f"projects:{name}".encode()).hexdigest()
@@ -162,6 +183,11 @@ def _held_5(name: str) -> bool:
     return name in ordered[: len(ordered) // 2]
 
 
+def _held_6(name: str) -> bool:
+    ordered = sorted(HELD_OUT_6, key=lambda n: hashlib.sha256(f"projects6:{n}".encode()).hexdigest())
+    return name in ordered[: len(ordered) // 2]
+
+
 def split_of(name: str) -> str:
     if name in HELD_OUT_2:
         return "validate2"
@@ -171,10 +197,13 @@ def split_of(name: str) -> str:
         return "validate4" if _held_4(name) else "tune"
     if name in HELD_OUT_5:
         return "validate5" if _held_5(name) else "tune"
+    if name in HELD_OUT_6:
+        return "validate6" if _held_6(name) else "tune"
     if name in TUNE_ADDED:
         return "tune"
     ordered = sorted((n for n in PROJECTS
                       if n not in HELD_OUT_2 and n not in HELD_OUT_3 and n not in HELD_OUT_4 and n not in HELD_OUT_5
+                      and n not in HELD_OUT_6
                       and n not in TUNE_ADDED),
                      key=_rank)
     held = ordered[: len(ordered) // VALIDATE_SHARE]
@@ -315,7 +344,7 @@ def run_server(root: Path, cllint: str, limit: int, batch: int = 40, quiet_s: fl
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "validate5", "all"], default="tune")
+    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "validate5", "validate6", "all"], default="tune")
     ap.add_argument("--project", action="append", help="only these projects")
     ap.add_argument("--codes", action="store_true", help="reports per code, per project")
     ap.add_argument("--show", metavar="CODE", help="print every report of this code (tune projects only)")
