@@ -40,7 +40,9 @@ _ANYWHERE: list[tuple[str, LazyPattern]] = [
         rb"^[ \t]*(?:#[ \t]*include[ \t]*[<\"]cuda|extern[ \t]+\"C\"[ \t]+__global__|(?:static[ \t]+)?__global__[ \t]+void\b|"
         rb"(?:(?:static|inline|__forceinline__|__noinline__|__host__)[ \t]+)*__device__[ \t]+\w)",
         re.M)),
-    ("C++ source", lazy(rb"^[ \t]*(?:template[ \t]*<[ \t]*(?:typename|class)\b|namespace[ \t]+\w+[ \t]*\{|"
+    # A template head may run over lines, comments between (`template<` / `typename K, // keys`).
+    ("C++ source", lazy(rb"^[ \t]*(?:template\s*<(?:\s|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)*(?:typename|class)\b|"
+                              rb"namespace[ \t]+\w+[ \t]*\{|"
                               rb"#[ \t]*include[ \t]*<(?:iostream|vector|string|cstdio|cstdlib|cmath)>)", re.M)),
 ]
 
