@@ -1,7 +1,8 @@
 """Programs inferred from the workspace when nothing says how a file is built (issue 29, 2c).
 
 A file that uses names it does not define, which exactly one other source of the workspace
-defines, is a fragment: the host joins that source before it. Such a source is read before the
+defines (or, where several do, exactly one in the file's own folder: a host joins the sources of
+one kernel folder), is a fragment: the host joins that source before it. Such a source is read before the
 file (the file's *prelude*, as includes at offset 0), with the sources it needs in turn, in
 dependency order. A source that defines a function the file defines too cannot be in its
 program (the two would be alternatives), nor can one the file includes already.
@@ -98,6 +99,8 @@ def fragments(sources: Mapping[Path, bytes], wanted: list[Path], idx: dict[Path,
                 if ps is None:
                     ps = pasted_by(name) if pasters else []
                 others = [p for p in ps if p != f]
+                if len(others) > 1:  # a program's sources share a folder: the one beside the file
+                    others = [p for p in others if p.parent == f.parent]
                 if len(others) == 1:
                     found.setdefault(others[0], []).append(name)
             direct[f] = {s: names for s, names in found.items()
