@@ -200,12 +200,22 @@ class _Kernel(HelperCalls):
         if self.body is None:
             return
         params = [v for v in names.variables if v.param_index is not None]
-        macros = {func.start_byte + a: m for a, _, m in fa.macro_syncs.get(name, ())}
+        read = {func.start_byte + a: m for a, _, m in fa.macro_syncs.get(name, ())}
         # `#define WG_SUM(x) work_group_reduce_add(x)` is the built-in under another name.
         macros = {at: replace(m, alias=True) if not m.alias and self._wrapper(m, at) else m
-                  for at, m in macros.items()}
+                  for at, m in read.items()}
         values = {func.start_byte + a: t for a, t in fa.values(name)}
-        self.facts: Facts = analyse(names, self.cfg, params, True, fa.summary, fa.flat_dims, macros, values)
+        # The uniformity family's facts of this kernel, where its analysis saw what this one
+        # would: no kept arm, no macro read as the built-in it wraps, no call of itself (its
+        # summary is unknown there). Its CFG is built as this one is, node for node.
+        shared = None
+        if not live and name not in fa.callees.get(name, ()) and macros == read:
+            shared = fa.kernel_facts(name)
+        if shared is not None:
+            self.facts: Facts = shared
+            self.names = names = shared.names
+        else:
+            self.facts = analyse(names, self.cfg, params, True, fa.summary, fa.flat_dims, macros, values)
         # Tags of any expression, read as the dataflow reads it (fields, helpers' results, macros).
         self.tagger = _Eval(names, fa.summary, {}, {}, fa.flat_dims, macros, values)
         direct = {at for at, m in macros.items() if m.alias}

@@ -408,6 +408,9 @@ class _FileAnalysis:
             self.syncs = _transitive_sync(self.callees, self.direct_sync)
         self.results: dict[str, FunctionResult] = {}  # offsets relative, see _Relative
         self.in_progress: set[str] = set()
+        # A kernel's dataflow facts as its result computed them, until the race check takes
+        # them (`kernel_facts`): one dataflow run per kernel and lint instead of two.
+        self._kernel_facts: dict[str, Facts] = {}
         self._names: dict[str, tuple[dict[int, VarInfo], list[VarInfo]]] = {}  # see `names`
 
     def names(self, name: str) -> Names:
@@ -451,14 +454,28 @@ class _FileAnalysis:
             if res is None:
                 absolute = {c: _shift_summary(sm, self.functions[c].start_byte)
                             for c, sm in callee_summaries if sm is not None}
-                found = _analyse_function(func, name, absolute, self.flat_dims,
-                                          {at + a: m for a, _, m in macros}, dead,
-                                          {at + a: t for a, t in values}, self.names(name))
+                facts = _function_facts(func, absolute, self.flat_dims, {at + a: m for a, _, m in macros}, dead,
+                                        {at + a: t for a, t in values}, self.names(name))
+                if facts is not None and _is_kernel(func):
+                    self._kernel_facts[name] = facts
+                found = FunctionResult(Summary()) if facts is None else _Reporter(facts, absolute).run()
                 res = memo.put(key, _Relative(name, self.functions, self.callees[name]).result(found))
         finally:
             self.in_progress.discard(name)
         self.results[name] = res
         return res
+
+    def kernel_facts(self, name: str) -> Facts | None:
+        """The facts of kernel `name` as its result computed them in this lint, handed over
+        once (the taker may add field keys to their names). None where the result was
+        memoised (no dataflow ran), or the file's calls are cyclic (what a member sees of the
+        others depends on where the cycle is entered: the result is not asked out of order).
+        Computed with the callees' summaries and the macros and dead arms `result` reads, but
+        no `live` arms: the taker compares what it would pass."""
+        if self.cyclic or name not in self.syncs or name not in self.functions:
+            return None
+        self.result(name)
+        return self._kernel_facts.pop(name, None)
 
     def values(self, name: str) -> tuple[tuple[int, int], ...]:
         """Uses of macros standing for work-item ids in the function: (offset relative to
@@ -789,19 +806,17 @@ def flat_dimensions(used: set[str] | None) -> frozenset[int]:
     return frozenset(d for d in (0, 1, 2) if str(d) not in used)
 
 
-def _analyse_function(func: Node, name: str, callees: dict[str, Summary | None],
-                      flat_dims: frozenset[int] = frozenset(),
-                      macros: dict[int, MacroSync] | None = None,
-                      dead: DeadRanges = (), values: dict[int, int] | None = None,
-                      names: Names | None = None) -> FunctionResult:
+def _function_facts(func: Node, callees: dict[str, Summary | None], flat_dims: frozenset[int] = frozenset(),
+                    macros: dict[int, MacroSync] | None = None, dead: DeadRanges = (),
+                    values: dict[int, int] | None = None, names: Names | None = None) -> Facts | None:
+    """The dataflow facts of one function; None where it has no body."""
     body = func.child_by_field_name("body")
     if body is None:
-        return FunctionResult(Summary())
+        return None
     names = resolve(func) if names is None else names
     params = [v for v in names.variables if v.param_index is not None]
     cfg = build_cfg(body, dead)
-    facts = analyse(names, cfg, params, _is_kernel(func), lambda c: callees.get(c), flat_dims, macros, values)
-    return _Reporter(facts, callees).run()
+    return analyse(names, cfg, params, _is_kernel(func), lambda c: callees.get(c), flat_dims, macros, values)
 
 
 def _lane_divergent(facts: Facts, b: int) -> bool:
