@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 class LintOptions:
     __slots__ = ("target", "select", "ignore", "extend_select", "defines", "include_paths", "mode", "std",
                  "preview", "budget", "prelude", "options_known", "host_macros", "host_features",
-                 "program_note", "one_group_kernels", "host_headers")
+                 "program_note", "one_group_kernels", "host_headers", "launches")
     target: Target
     select: tuple[str, ...] | None
     ignore: tuple[str, ...]
@@ -64,10 +64,14 @@ class LintOptions:
     # header_include_names, pyopencl's `headers=`, `AddHeader("x.cl", src)`): no CL002 when no
     # file holds them; their content stays unknown, as a missing header's.
     host_headers: tuple[str, ...]
+    # Launches the configuration states for the file's kernels (`[[launch]]`, config.LaunchSpec):
+    # (kernel name, "" for every kernel of the file; work-group size or None; whether it is one
+    # work-group). The race check's model and its races between work-groups follow them.
+    launches: tuple[tuple[str, tuple[int, int, int] | None, bool], ...]
 
     __match_args__ = ("target", "select", "ignore", "extend_select", "defines", "include_paths", "mode",
                       "std", "preview", "budget", "prelude", "options_known", "host_macros", "host_features",
-                      "program_note", "one_group_kernels", "host_headers")
+                      "program_note", "one_group_kernels", "host_headers", "launches")
 
     def __init__(
         self,
@@ -88,6 +92,7 @@ class LintOptions:
         program_note: tuple[str, int, int] | None = None,
         one_group_kernels: tuple[str, ...] = (),
         host_headers: tuple[str, ...] = (),
+        launches: tuple[tuple[str, tuple[int, int, int] | None, bool], ...] = (),
     ) -> None:
         self.target = Target.preset("CL1.2") if target is None else target
         self.select = select
@@ -106,6 +111,7 @@ class LintOptions:
         self.program_note = program_note
         self.one_group_kernels = one_group_kernels
         self.host_headers = host_headers
+        self.launches = launches
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"target={self.target!r}, " f"select={self.select!r}, "
@@ -115,7 +121,8 @@ class LintOptions:
                 f"budget={self.budget!r}, " f"prelude={self.prelude!r}, "
                 f"options_known={self.options_known!r}, " f"host_macros={self.host_macros!r}, "
                 f"host_features={self.host_features!r}, " f"program_note={self.program_note!r}, "
-                f"one_group_kernels={self.one_group_kernels!r}, " f"host_headers={self.host_headers!r})")
+                f"one_group_kernels={self.one_group_kernels!r}, " f"host_headers={self.host_headers!r}, "
+                f"launches={self.launches!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -123,18 +130,18 @@ class LintOptions:
         mine = (self.target, self.select, self.ignore, self.extend_select, self.defines, self.include_paths,
                 self.mode, self.std, self.preview, self.budget, self.prelude, self.options_known,
                 self.host_macros, self.host_features, self.program_note, self.one_group_kernels,
-                self.host_headers)
+                self.host_headers, self.launches)
         theirs = (other.target, other.select, other.ignore, other.extend_select, other.defines,
                   other.include_paths, other.mode, other.std, other.preview, other.budget, other.prelude,
                   other.options_known, other.host_macros, other.host_features, other.program_note,
-                  other.one_group_kernels, other.host_headers)
+                  other.one_group_kernels, other.host_headers, other.launches)
         return mine == theirs
 
     def __hash__(self) -> int:
         return hash((self.target, self.select, self.ignore, self.extend_select, self.defines,
                      self.include_paths, self.mode, self.std, self.preview, self.budget, self.prelude,
                      self.options_known, self.host_macros, self.host_features, self.program_note,
-                     self.one_group_kernels, self.host_headers))
+                     self.one_group_kernels, self.host_headers, self.launches))
 
     def rules(self) -> list[type[Rule]]:
         # Asked twice per keystroke (rules, then suppressions): the registry is fixed once
@@ -226,7 +233,7 @@ def lint_tree(
         options={"mode": options.mode, "std": options.std if options.mode == "portability" else None,
                  "preview": options.preview, "named": _named(options), "focus": focus, "edited": edited, "program_note": options.program_note,
                  "host_features": frozenset(options.host_features),
-                 "one_group_kernels": frozenset(options.one_group_kernels)},
+                 "one_group_kernels": frozenset(options.one_group_kernels), "launches": options.launches},
     )
     local_ctx = None
     if local_focus is not None and local_focus != focus:

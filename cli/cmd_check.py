@@ -18,7 +18,7 @@ from cllint.cli.engine import MAX_BYTES, Job, apply_fixes, lint_source, run_all
 from cllint.cli.main import UsageError
 from cllint.cli.sources import discover
 from cllint.project.model import apply_configured, configured_program
-from cllint.config import ConfigError, Settings, find_config, load_config, merge
+from cllint.config import ConfigError, Settings, declared_launches, find_config, load_config, merge
 from cllint.config import lint_options as config_lint_options
 
 FORMATS = ("text", "json", "sarif", "github")
@@ -299,6 +299,8 @@ def _check(args, resolver: SettingsResolver):
     jobs, settings_of = [], []
     for name, path, data in inputs:
         settings, options = resolver.for_file(path)
+        if settings.launches:  # `[[launch]]`: how the host launches the file's kernels
+            options = replace(options, launches=declared_launches(settings, path))
         configured = configured_program(settings.programs, path) if settings.programs else None
         if configured is not None:  # a `[[program]]` says how the host builds it: that, nothing guessed
             options = apply_configured(*configured, options, settings)

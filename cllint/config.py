@@ -40,6 +40,7 @@ KEYS = (
     "exclude",
     "preview",
     "program",
+    "launch",
 )
 _DEVICE = lazy(r"^device:(\d+)$")
 _IDENT = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -81,10 +82,11 @@ class Settings:
     exclude: list[str]  # globs
     preview: bool | None  # preview rules are opt-in, as in ruff
     programs: list[ProgramSpec]  # `[[program]]`: how hosts build
+    launches: list[LaunchSpec]  # `[[launch]]`: how hosts launch kernels
     source: Path | None  # the configuration file these came from
 
     __match_args__ = ("std", "target", "features", "include", "define", "select", "ignore", "extend_select",
-                      "per_file_ignores", "exclude", "preview", "programs", "source")
+                      "per_file_ignores", "exclude", "preview", "programs", "source", "launches")
 
     def __init__(
         self,
@@ -101,6 +103,7 @@ class Settings:
         preview: bool | None = None,
         programs: list[ProgramSpec] | None = None,
         source: Path | None = None,
+        launches: list[LaunchSpec] | None = None,
     ) -> None:
         self.std = std
         self.target = target
@@ -115,6 +118,7 @@ class Settings:
         self.preview = preview
         self.programs = [] if programs is None else programs
         self.source = source
+        self.launches = [] if launches is None else launches
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"std={self.std!r}, " f"target={self.target!r}, "
@@ -122,17 +126,17 @@ class Settings:
                 f"select={self.select!r}, " f"ignore={self.ignore!r}, "
                 f"extend_select={self.extend_select!r}, " f"per_file_ignores={self.per_file_ignores!r}, "
                 f"exclude={self.exclude!r}, " f"preview={self.preview!r}, " f"programs={self.programs!r}, "
-                f"source={self.source!r})")
+                f"source={self.source!r}, " f"launches={self.launches!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.std, self.target, self.features, self.include, self.define, self.select, self.ignore,
                 self.extend_select, self.per_file_ignores, self.exclude, self.preview, self.programs,
-                self.source)
+                self.source, self.launches)
         theirs = (other.std, other.target, other.features, other.include, other.define, other.select,
                   other.ignore, other.extend_select, other.per_file_ignores, other.exclude, other.preview,
-                  other.programs, other.source)
+                  other.programs, other.source, other.launches)
         return mine == theirs
 
     __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
@@ -182,6 +186,59 @@ class ProgramSpec:
 
     def __hash__(self) -> int:
         return hash((self.sources, self.defines, self.include, self.force_include, self.std, self.line))
+
+
+class LaunchSpec:
+    """One `[[launch]]`: how the host launches a kernel (`kernel`, or every kernel of the
+    sources), for projects whose host code cllint does not read. `local` is the work-group size
+    and `groups` the number of work-groups (from `global` / `local` where `global` is given),
+    each three dimensions wide, or None where not stated; `sources` is empty for every file the
+    configuration covers."""
+
+    __slots__ = ("kernel", "sources", "local", "groups", "line")
+    kernel: str | None
+    sources: tuple[Path, ...]
+    local: tuple[int, int, int] | None
+    groups: tuple[int, int, int] | None
+    line: int | None
+
+    __match_args__ = ("kernel", "sources", "local", "groups", "line")
+
+    def __init__(self, kernel: str | None = None, sources: tuple[Path, ...] = (),
+                 local: tuple[int, int, int] | None = None, groups: tuple[int, int, int] | None = None,
+                 line: int | None = None) -> None:
+        self.kernel = kernel
+        self.sources = sources
+        self.local = local
+        self.groups = groups
+        self.line = line
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(" f"kernel={self.kernel!r}, " f"sources={self.sources!r}, "
+                f"local={self.local!r}, " f"groups={self.groups!r}, " f"line={self.line!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.kernel, self.sources, self.local, self.groups, self.line) == \
+            (other.kernel, other.sources, other.local, other.groups, other.line)
+
+    def __hash__(self) -> int:
+        return hash((self.kernel, self.sources, self.local, self.groups, self.line))
+
+
+def declared_launches(settings: Settings, path: Path) -> tuple[tuple[str, tuple[int, int, int] | None, bool], ...]:
+    """The `[[launch]]` entries that cover `path`, as `LintOptions.launches` holds them:
+    (kernel, "" for every kernel; work-group size; one work-group)."""
+    if not settings.launches:
+        return ()
+    target = Path(os.path.normpath(Path(path).resolve()))
+    out = []
+    for spec in settings.launches:
+        if spec.sources and target not in {Path(os.path.normpath(p.resolve())) for p in spec.sources}:
+            continue
+        out.append((spec.kernel or "", spec.local, spec.groups == (1, 1, 1)))
+    return tuple(out)
 
 
 # Options of `clBuildProgram` that change nothing cllint checks (the OpenCL API's list).
@@ -437,6 +494,8 @@ class _Reader:
             s.exclude = self.strings("exclude", table["exclude"])
         if "program" in table:
             s.programs = self.programs(table["program"])
+        if "launch" in table:
+            s.launches = self.launches(table["launch"])
         if "preview" in table:
             if not isinstance(table["preview"], bool):
                 raise self.fail("preview", f"option 'preview' must be a boolean, not {_type_name(table['preview'])}")
@@ -485,6 +544,70 @@ class _Reader:
         if not isinstance(options, str):
             raise fail(f"'options' of [[program]] must be a string, not {_type_name(options)}", "options")
         return _build_options(options, base, sources, fail)
+
+    def launches(self, value: object) -> list[LaunchSpec]:
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise self.fail("launch", "'launch' must be an array of tables ([[launch]])")
+        headers = [n for n, raw in enumerate(self.lines.lines, 1)
+                   if re.match(r"^\[\[\s*(?:tool\s*\.\s*cllint\s*\.\s*)?launch\s*\]\]", raw.strip())]
+        return [self.launch(t, headers[i] if i < len(headers) else self.lines.key("launch"))
+                for i, t in enumerate(value)]
+
+    def launch(self, table: dict[str, object], line: int | None) -> LaunchSpec:
+        def fail(message: str, needle: str | None = None) -> ConfigError:
+            at = line
+            if needle is not None and line is not None:
+                for n in range(line, len(self.lines.lines) + 1):
+                    if re.match(rf"^\s*{re.escape(needle)}\s*=", self.lines.lines[n - 1]):
+                        at = n
+                        break
+            return ConfigError(self.path, at, message)
+
+        def sizes(key: str) -> tuple[int, int, int] | None:
+            raw = table.get(key)
+            if raw is None:
+                return None
+            nums = [raw] if isinstance(raw, int) and not isinstance(raw, bool) else raw
+            if not isinstance(nums, list) or not 1 <= len(nums) <= 3 \
+                    or not all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in nums):
+                raise fail(f"'{key}' of [[launch]] must be a positive integer or an array of one to three",
+                           key)
+            return (*nums, *[1] * (3 - len(nums)))  # type: ignore[return-value]
+
+        keys = ("kernel", "sources", "local", "global", "groups")
+        for key in table:
+            if key not in keys:
+                raise fail(f"unknown key '{key}' in [[launch]] (expected {', '.join(repr(k) for k in keys)})", key)
+        kernel = table.get("kernel")
+        if kernel is not None and (not isinstance(kernel, str) or not _IDENT.match(kernel)):
+            raise fail("'kernel' of [[launch]] must be a kernel's name", "kernel")
+        base = self.path.parent
+        sources: list[Path] = []
+        raw = table.get("sources", [])
+        if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
+            raise fail("'sources' of [[launch]] must be an array of paths or globs", "sources")
+        for pattern in raw:
+            if any(c in pattern for c in "*?["):
+                matches = sorted(p for p in base.glob(pattern) if p.is_file())
+                if not matches:
+                    raise fail(f"no file matches '{pattern}' in [[launch]] sources", "sources")
+                sources += [Path(os.path.normpath(m)) for m in matches]
+            else:
+                path = Path(os.path.normpath(base / pattern))
+                if not path.is_file():
+                    raise fail(f"source '{pattern}' of [[launch]] not found", "sources")
+                sources.append(path)
+        local, grid, groups = sizes("local"), sizes("global"), sizes("groups")
+        if grid is not None and groups is not None:
+            raise fail("give either 'groups' or 'global' in [[launch]], not both", "global")
+        if grid is not None:
+            if local is None:
+                raise fail("'global' of [[launch]] needs 'local' (or give 'groups')", "global")
+            if any(g % n for g, n in zip(grid, local)):
+                raise fail(f"'global' {list(grid)} of [[launch]] is not a multiple of 'local' {list(local)}",
+                           "global")
+            groups = (grid[0] // local[0], grid[1] // local[1], grid[2] // local[2])
+        return LaunchSpec(kernel, tuple(sources), local, groups, line)
 
     def check_target(self, s: Settings, table: dict[str, object]) -> None:
         """Build the target once so bad combinations and overrides point at their line."""

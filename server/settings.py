@@ -14,7 +14,7 @@ from cllint.analysis.lint import LintOptions
 from cllint.analysis.registry import is_valid_selector
 from cllint.analysis.target import Target
 from cllint.config import lint_options as config_lint_options
-from cllint.config import ConfigError, Settings, find_config, load_config, merge
+from cllint.config import ConfigError, Settings, declared_launches, find_config, load_config, merge
 
 KEYS = ("std", "target", "features", "includePaths", "defines", "select", "ignore", "device",
         "buildOnSave", "runOnSave", "trustedWorkspace", "timeout", "analysisBudget",
@@ -120,7 +120,8 @@ def lint_options(path: Path | None, editor: EditorSettings,
             if fnmatch.fnmatch(rel, glob):
                 ignore += codes
     options = config_lint_options(merged, device_reader, extra_ignore=ignore[len(merged.ignore):])
-    return replace(options, budget=editor.budget_s)
+    launches = declared_launches(merged, path) if path is not None else ()
+    return replace(options, budget=editor.budget_s, launches=launches)
 
 
 __all__ = ["ConfigError", "EditorSettings", "from_json", "lint_options"]

@@ -36,6 +36,7 @@ from cllint.analysis.races.frames import Frame, FrameEvaluator, element_size
 from cllint.analysis.races.launches import one_work_group
 from cllint.analysis.races.macros import Expander
 from cllint.analysis.races.prefilter import may_share, may_write
+from cllint.analysis.races.stable_loads import steady_read, values_agree
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, build_cfg
@@ -69,6 +70,7 @@ _GRID_WORD = re.compile(r"\bget_(group_id|global_id|global_linear_id)\s*\(\s*\(*
 _READS_MEMORY = ("atomic_", "atom_", "read_image", "vload", "work_group_", "sub_group_")
 MAX_MACRO_WORDS = 64  # names read as possible id macros per kernel
 MAX_COPIED = 4096  # elements of one async copy followed; beyond (or unknown), not judged
+MAX_MODEL_ITEMS = 1024  # work-items of a stated work-group size followed; beyond, the usual models
 
 
 class Race:
@@ -132,9 +134,11 @@ def _text(node: Node | None, limit: int = 40) -> str:
 
 
 def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None = None, file: str = "",
-                  view: Any = None, portable: Any = None, one_group: frozenset[str] = frozenset()) -> list[Race]:
+                  view: Any = None, portable: Any = None, one_group: frozenset[str] = frozenset(),
+                  launches: tuple[tuple[str, tuple[int, int, int] | None, bool], ...] = ()) -> list[Race]:
     """`one_group`: kernels every launch of which is known to be one work-group (the host's,
-    through `LintOptions.one_group_kernels`): no race between work-groups is looked for in them."""
+    through `LintOptions.one_group_kernels`): no race between work-groups is looked for in them.
+    `launches`: those the configuration states (`LintOptions.launches`, `[[launch]]`)."""
     if b"local" not in source and b"global" not in source:
         return []
     fa = file_analysis(tree, source, file, view, portable)
@@ -151,7 +155,11 @@ def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None
         if not may_share(source, func.start_byte, func.end_byte) or not may_write(func, fa.functions):
             continue  # no shared memory declared, or none written: no race, no CFG or dataflow built
         try:
-            out.extend(_Kernel(fa, name, view, source, live, helpers, name in one_group).races())
+            declared = [(size, one) for kernel, size, one in launches if kernel in ("", name)]
+            single = bool(declared) and all(one for _, one in declared)
+            sizes = {size for size, _ in declared}
+            size = next(iter(sizes)) if len(sizes) == 1 else None  # (None among them: the implementation's)
+            out.extend(_Kernel(fa, name, view, source, live, helpers, name in one_group or single, size).races())
         except RecursionError:
             continue
     out.sort(key=lambda r: (r.start, r.code))
@@ -160,7 +168,8 @@ def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None
 
 class _Kernel(HelperCalls):
     def __init__(self, fa: _FileAnalysis, name: str, view: Any, source: bytes, live: tuple = (),
-                 helpers: dict[str, tuple | None] | None = None, launched_one_group: bool = False) -> None:
+                 helpers: dict[str, tuple | None] | None = None, launched_one_group: bool = False,
+                 launched_size: tuple[int, int, int] | None = None) -> None:
         self.source = source
         self.launched_one_group = launched_one_group  # the host launches it as one work-group only
         self.fa, self.name = fa, name
@@ -260,7 +269,7 @@ class _Kernel(HelperCalls):
                            choices=branch_choices(self.body, names, self.counters))
         self.frame.returns = self.returned
         self.asked = _asked(func, self._macro_queries())
-        self.sizes, self.reqd = _model_sizes(func, fa.flat_dims, self.asked)
+        self.sizes, self.reqd = _model_sizes(func, fa.flat_dims, self.asked, launched_size)
         self.size = self.sizes[0]
         self._enter_loops(heads)
         # A counter that follows the work-item along some of the work-group's dimensions only
@@ -773,9 +782,20 @@ class _Kernel(HelperCalls):
             v = (acc.ev or self.ev).value(node, self._env(w, g, c, sample))
             v = _number(node) if v is None else v
             if v is None:
-                return g1 == g2 or self.may_differ_across(first, second, w1, w2)
+                if g1 == g2:
+                    return not self.loads_agree(first, second, (w1, c1), (w2, c2), g1, sample)
+                return self.may_differ_across(first, second, w1, w2)
             vals.append(v)
         return vals[0] != vals[1]
+
+    def loads_agree(self, first: Access, second: Access, item1, item2, group, sample) -> bool:
+        """One store statement whose value reads memory (`s[w] = t[w]`), made by two work-items
+        of one work-group: the same value when what it reads agrees (`values_agree`)."""
+        value = _stored(first)
+        if value is None or first.node != second.node or first.ev is not None or second.ev is not None:
+            return False
+        env1, env2 = (self._env(w, group, c, sample) for w, c in (item1, item2))
+        return values_agree(self, value, first.cfg_node, env1, env2)
 
     def may_differ_across(self, first: Access, second: Access, w1, w2) -> bool:
         """Two plain stores by two work-groups whose values are not computed here: the same
@@ -953,7 +973,8 @@ class _Kernel(HelperCalls):
             if n.id in self.uniform_calls or n.id in seen:
                 continue
             seen.add(n.id)
-            if n.type in ("subscript_expression", "pointer_expression", "call_expression"):
+            if n.type in ("subscript_expression", "pointer_expression", "call_expression") \
+                    and not (ev is self.ev and steady_read(self, n)):
                 return True
             v = ev.names.var(n) if n.type == "identifier" and ev is not self.ev else None
             if v is not None:
@@ -1609,9 +1630,10 @@ def _named_once(body: Node) -> set[bytes]:
     return {t for t, k in seen.items() if k == 1}
 
 
-def _model_sizes(func: Node, flat: frozenset[int], asked: Asked
+def _model_sizes(func: Node, flat: frozenset[int], asked: Asked, launched: tuple[int, int, int] | None = None
                  ) -> tuple[list[tuple[int, int, int]], tuple[int, int, int] | None]:
-    """Model work-groups: `reqd_work_group_size` if given (also returned, second); else two
+    """Model work-groups: `reqd_work_group_size` if given (also returned, second), else the
+    work-group size every launch the configuration states for the kernel has; else two
     sizes, 16 and 4 work-items in one dimension, 8x8 and 4x4 in two, 4x4x4 and 2x2x2 in three
     (a race must show in both, so it does not hang on the size; `_fit_constants` widens them
     to the constants the accesses name). A work-group spans dimension 0 (unless the kernel asks
@@ -1628,9 +1650,11 @@ def _model_sizes(func: Node, flat: frozenset[int], asked: Asked
                 break
             if b"reqd_work_group_size" in (n.text or b"") and n.type != "function_definition":
                 nums = [int(x) for x in re.findall(rb"\d+", (n.text or b"").split(b"reqd_work_group_size", 1)[1])[:3]]
-                if len(nums) == 3 and all(0 < x for x in nums) and nums[0] * nums[1] * nums[2] <= 1024:
+                if len(nums) == 3 and all(0 < x for x in nums) and nums[0] * nums[1] * nums[2] <= MAX_MODEL_ITEMS:
                     reqd = (nums[0], nums[1], nums[2])
                     return [reqd], reqd
+    if launched is not None and launched[0] * launched[1] * launched[2] <= MAX_MODEL_ITEMS:
+        return [launched], launched  # (a wider one: the models below, as without it)
     # Dimension 0 unless the kernel places itself by the others only (`get_global_id(1)` and
     # `(2)`: launched one work-item wide in 0); a kernel that asks nothing still runs wide.
     # A kernel that places its work-items in the work-group along other dimensions only

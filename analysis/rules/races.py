@@ -22,7 +22,7 @@ def _analysed(ctx: RuleContext) -> list[Race]:
     portable = ctx.target.predefined_macros() if ctx.options.get("mode", "portability") == "portability" else None
     try:
         return analyse_races(ctx.tree, ctx.source, ctx.focus, ctx.file, ctx.preprocessor, portable,
-                             ctx.options.get("one_group_kernels", frozenset()))
+                             ctx.options.get("one_group_kernels", frozenset()), ctx.options.get("launches", ()))
     except RecursionError:  # pathological nesting: stay silent rather than fail the file
         return []
 
