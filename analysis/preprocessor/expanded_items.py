@@ -70,6 +70,8 @@ def _item_end(text: bytes, close: int) -> int:
     if c == b"{":
         end = _close(text, i, b"{", b"}")
         return close + 1 if end is None else end + 1
+    if (body := _definition_body(text, i)) is not None:
+        return body  # `KERNEL(64) name(P(T2) out) {...}`: a definition the call heads
     if b"\n" in text[close + 1:i]:
         return close + 1  # the next line is another item
     depth = 0  # `) = {...};`, `) [4];`, `) __attribute__((x));`: up to the `;` outside brackets
@@ -87,6 +89,45 @@ def _item_end(text: bytes, close: int) -> int:
             return close + 1
         i += 1
     return close + 1
+
+
+_DECLARATOR_HEAD = lazy(rb"[A-Za-z_]\w*[ \t\r\n]*\(")
+
+
+def _definition_body(text: bytes, at: int) -> int | None:
+    """The end of `name(...) {...}` starting at `at` (a function definition whose head the
+    call before it writes), or None."""
+    m = _DECLARATOR_HEAD.match(text, at)
+    if m is None:
+        return None
+    close = _close(text, m.end() - 1, b"(", b")")
+    if close is None:
+        return None
+    i = close + 1
+    while i < len(text) and text[i:i + 1] in b" \t\r\n":
+        i += 1
+    if text[i:i + 1] != b"{":
+        return None
+    end = _close(text, i, b"{", b"}")
+    return None if end is None else end + 1
+
+
+def _signature_end(text: bytes, close: int) -> int | None:
+    """The `)` that ends the parameter list of `name(...) {` right after the call that closes
+    at `close` (a definition the call heads), or None."""
+    i = close + 1
+    while i < len(text) and text[i:i + 1] in b" \t\r\n":
+        i += 1
+    m = _DECLARATOR_HEAD.match(text, i)
+    if m is None:
+        return None
+    sig = _close(text, m.end() - 1, b"(", b")")
+    if sig is None:
+        return None
+    i = sig + 1
+    while i < len(text) and text[i:i + 1] in b" \t\r\n":
+        i += 1
+    return sig if text[i:i + 1] == b"{" else None
 
 
 def _parses(text: bytes) -> bool:
@@ -126,6 +167,15 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
         words = " ".join(t.text for t in expanded).encode()
         if _parses(words + b" " + text[close + 1:end]):
             out.append((start, end))
+            continue
+        # a definition the call heads: its parameters may be written with macros too
+        # (`P(T2) out`), so the signature is read expanded; the body stays, judged as written
+        sig = _signature_end(text, close)
+        if sig is None or sig - start > _MAX_ITEM_BYTES:
+            continue
+        whole = view.expand(tokenize(text[start:sig + 1].decode("utf-8", "replace")), start)
+        if whole and _parses(" ".join(t.text for t in whole).encode() + b" {}"):
+            out.append((start, sig + 1))
     return out
 
 
