@@ -144,10 +144,14 @@ class _Raw:
 
 def prelude_texts(options: LintOptions) -> list[tuple[str, bytes]]:
     """The sources the file's program reads before it (issue 29), as they are on disk."""
+    from cllint.analysis.preprocessor.includer_heads import read_head
+
     out = []
     for path in options.prelude:
         try:
-            out.append((path, Path(path).read_bytes()))
+            # an includer's text before its `#include` of the file (includer_heads.py)
+            head = read_head(path, lambda p: (p, Path(p).read_bytes()))
+            out.append(head if head is not None else (path, Path(path).read_bytes()))
         except OSError:
             continue
     return out
@@ -168,6 +172,11 @@ def run_clang(exe: str, source: bytes, options: LintOptions, folder: Path | None
         text += b'#line 1 "<stdin>"\n'
     text += without_raw_string(source)
     flags = clang_flags(options, folder)
+    from cllint.analysis.preprocessor.includer_heads import split_head
+
+    for entry in options.prelude:  # an includer's head: its own `#include "x"` lines search its folder
+        if (head := split_head(entry)) is not None:
+            flags += ["-iquote", str(Path(head[0]).parent)]
     if b"RUN:" in source:
         from cllint.analysis.lit_runs import declares_own_builtins
 
@@ -335,6 +344,23 @@ def _enables_unknown_extension(source: bytes) -> bool:
     return any(m.group(1).decode() not in known and m.group(1) != b"all" for m in _ENABLE.finditer(source))
 
 
+_QUOTED = re.compile(r"'([A-Za-z_]\w*)'")
+
+
+def _names_only_clang_misses(clang_output: str, native: list[Diagnostic]) -> bool:
+    """clang calls a name undeclared that the native rules did not: they see the program (the
+    host's `-D` types, a sibling fragment's helpers, the workspace's headers) and clang sees one
+    file, so its build is missing what they found, and its other errors follow from that (a
+    variable of the missing type is undeclared in turn). Where both call the same names
+    missing, clang's other errors are its own."""
+    named = {n for d in native for n in _QUOTED.findall(d.message)}
+    for raw, _ in parse_output(clang_output):
+        m = _UNDECLARED.match(raw.message)
+        if m is not None and m.group(1) not in named:
+            return True
+    return False
+
+
 def build_known(source: bytes, options: LintOptions, prelude: list[tuple[str, bytes]] | None = None) -> bool:
     """Whether clang can build the file as its host does (issue 29): the options are known, or
     nothing in it or the sources read before it depends on them: no `#if` on a macro nothing
@@ -378,7 +404,11 @@ def check(exe: str, file: str, source: bytes, options: LintOptions, folder: Path
     prelude = prelude_texts(options)  # read once, for both questions
     if not build_known(source, options, prelude):
         return []
-    found = compiler_diagnostics(file, source, run_clang(exe, source, options, folder, timeout, prelude), native)
+    native = list(native)
+    output = run_clang(exe, source, options, folder, timeout, prelude)
+    if _names_only_clang_misses(output, native):
+        return []  # clang's build lacks a declaration the program has: its errors are a guess
+    found = compiler_diagnostics(file, source, output, native)
     if any(_vendor_builtin(d) or _verifier_intrinsic(d, source) for d in found):
         return []  # built on vendor built-ins or a verifier's intrinsics clang cannot see
     found = _host_program(file, source, options, found)
