@@ -78,7 +78,8 @@ def _arguments(text: bytes, at: int, limit: int = 2000) -> list[bytes]:
 
 # A `-D` whose name the host computes: `" -D " + name`, `"-D" << x`, `f"-D{name}"`,
 # `"-D%s" % x`, `["-D", name]`.
-_COMPUTED = lazy(rb"""-D[ \t]*(?:["']\s*(?:\+|<<|,|\)|\]|;)|\{|%[sdi]|\$\{)""")
+# (a C++ string literal may carry the `s` or `sv` suffix: `" -D"s + name`)
+_COMPUTED = lazy(rb"""-D[ \t]*(?:["'](?:sv?\b)?\s*(?:\+|<<|,|\)|\]|;)|\{|%[sdi]|\$\{)""")
 _DEFINE_BODY = lazy(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]*\(((?:[^\n\\]|\\.)*)", re.S)
 
 

@@ -154,7 +154,8 @@ class _Derived:
     joined: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]  # host-joined sources before each
     fragments: dict[Path, tuple[object, tuple[str, ...]]]
     macro_counts: dict[str, int] | None  # macro -> sources defining it, once indexed
-    included: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]  # includers' programs (build_lists.py)
+    # includers' programs (build_lists.py): the includer's head, the note, what the head stands for
+    included: dict[Path, tuple[tuple[str, ...], tuple[str, int, int], tuple[str, ...]]]
     families: HostNameFamilies  # names the host's JIT-constant makers compose (jit_names.py)
     one_group: frozenset[str]  # kernels every host launch of which is one work-group (launches.py)
     options: dict[Path, BuildOptions]  # what the build or host passes compiling each source
@@ -175,7 +176,7 @@ class _Derived:
         joined: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]],
         fragments: dict[Path, tuple[object, tuple[str, ...]]] | None = None,
         macro_counts: dict[str, int] | None = None,
-        included: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]] | None = None,
+        included: dict[Path, tuple[tuple[str, ...], tuple[str, int, int], tuple[str, ...]]] | None = None,
         families: HostNameFamilies = NO_FAMILIES,
         one_group: frozenset[str] = frozenset(),
         options: dict[Path, BuildOptions] | None = None,
@@ -346,12 +347,19 @@ class Project:
                     for m in fi.macros:
                         d.macro_counts[m] = d.macro_counts.get(m, 0) + 1
             for p in todo:
-                if p in d.included and p not in d.joined and _needs(indexes, p, d.included[p][0]):
-                    d.joined[p] = d.included[p]
+                if p in d.included and p not in d.joined and _needs(indexes, p, d.included[p][2][1:],
+                                                                      _head_names(d, p)):
+                    d.joined[p] = d.included[p][:2]
                 # Macros the file uses that another source defines (several do, so none is
                 # read before it): the host's choice of source, never "pass it with -D".
                 fi = indexes.get(p)
                 shared = tuple(sorted(m for m in fi.uses - fi.macros if m in d.macro_counts)) if fi else ()
+                if shared and p in d.included and d.joined.get(p) == d.included[p][:2]:
+                    # read after its includer's head: a macro only the includer defines, after the
+                    # `#include` line, is not defined where the file is read
+                    own = indexes.get(Path(d.included[p][2][0]))
+                    if own is not None:
+                        shared = tuple(m for m in shared if not (m in own.macros and d.macro_counts.get(m) == 1))
                 d.fragments[p] = (found.get(p), shared)
         out: dict[Path, ProgramContext] = {}
         for path in wanted:
@@ -367,10 +375,14 @@ class Project:
                 note = frag.note if frag else None
                 if (joined := d.joined.get(path)) is not None:  # what the names need first, then the host's
                     before, note = joined
-                    prelude = (*(p for p in prelude if p not in before), *before)
+                    # an includer's head stands for the includer and what it includes first:
+                    # neither is read again whole (the includer would include the file itself)
+                    inc = d.included.get(path)
+                    skip = {*before, *(inc[2] if inc is not None and inc[0] == before else ())}
+                    prelude = (*(p for p in prelude if p not in skip), *before)
                 # names the host's makers compose (`INPUT0_SIZE_X`), those the file uses
                 composed = d.families.words_in(d.sources[path])
-                macros = (*d.host_macros, *composed, *shared, *(("*",) if path.stem in d.computed else ()))
+                macros = (*d.host_macros, *composed, *shared, *(("*",) if _built_computed(d, path) else ()))
                 built = d.options.get(path, _NO_OPTIONS)  # `-include` headers come before all else
                 prelude = (*built.force_include, *(p for p in prelude if p not in built.force_include))
                 ctx = ProgramContext(prelude, note, macros, d.dirs.get(path, ()), d.host_features,
@@ -394,6 +406,21 @@ class Project:
 
     def context(self, path: Path) -> ProgramContext:
         return self.contexts([path])[Path(path).resolve()]
+
+
+def _built_computed(d: _Derived, path: Path) -> bool:
+    """Whether a host builds `path` with `-D` names it computes: it names the source, or a
+    source it names `#include`s it (through includers, each the one build_lists chose)."""
+    seen: set[Path] = set()
+    while path not in seen:
+        if path.stem in d.computed:
+            return True
+        seen.add(path)
+        got = d.included.get(path)
+        if got is None or not got[2]:
+            return False
+        path = Path(got[2][0])
+    return False
 
 
 def _with_lit(ctx: ProgramContext, lit: LitOptions) -> ProgramContext:
@@ -505,14 +532,27 @@ def _build_options(builds: dict[Path, bytes], hosts: dict[Path, bytes], sources:
     return out
 
 
-def _needs(indexes: dict[Path, FileIndex], path: Path, before: tuple[str, ...]) -> bool:
-    """Whether a source uses a name the files read before it define (a fragment of its
-    includer's program, not a file that stands alone and is also included)."""
+def _needs(indexes: dict[Path, FileIndex], path: Path, before: tuple[str, ...], also: frozenset[str] = frozenset()) -> bool:
+    """Whether a source uses a name the files read before it define, or `also` names (a
+    fragment of its includer's program, not a file that stands alone and is also included)."""
     fi = indexes.get(path)
     if fi is None:
         return False
     wanted = fi.uses - fi.names - fi.macros - fi.locals
-    return any(wanted & (indexes[Path(b)].names | indexes[Path(b)].macros) for b in before if Path(b) in indexes)
+    return bool(wanted & also) or \
+        any(wanted & (indexes[Path(b)].names | indexes[Path(b)].macros) for b in before if Path(b) in indexes)
+
+
+def _head_names(d: _Derived, path: Path) -> frozenset[str]:
+    """The names and macros the includer's text before its `#include` of `path` defines."""
+    from cllint.analysis.preprocessor.includer_heads import cut_head, split_head
+
+    parts = split_head(d.included[path][0][0])
+    data = d.sources.get(Path(parts[0])) if parts is not None else None
+    if parts is None or data is None:
+        return frozenset()
+    fi = _cached_index(cut_head(data, parts[1]))
+    return frozenset(fi.names | fi.macros) if fi is not None else frozenset()
 
 
 def _joined_by_hosts(programs, sources: dict[Path, bytes]) -> dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]:  # noqa: ANN001
