@@ -32,7 +32,7 @@ from cllint.analysis.races.choices import branch_choices
 from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import DATA, LOAD, Env, Evaluator
 from cllint.analysis.races.fences import fenced_spaces
-from cllint.analysis.races.frames import Frame, FrameEvaluator, element_size
+from cllint.analysis.races.frames import Frame, FrameEvaluator, declared_dims, element_size
 from cllint.analysis.races.launches import one_work_group
 from cllint.analysis.races.macros import Expander
 from cllint.analysis.races.prefilter import may_share, may_write
@@ -70,6 +70,7 @@ _GRID_WORD = re.compile(r"\bget_(group_id|global_id|global_linear_id)\s*\(\s*\(*
 _READS_MEMORY = ("atomic_", "atom_", "read_image", "vload", "work_group_", "sub_group_")
 MAX_MACRO_WORDS = 64  # names read as possible id macros per kernel
 MAX_COPIED = 4096  # elements of one async copy followed; beyond (or unknown), not judged
+WIDEST_NAMED = 64  # the widest model a constant naming a work-item or element grows to (`_named_items`)
 MAX_MODEL_ITEMS = 1024  # work-items of a stated work-group size followed; beyond, the usual models
 
 
@@ -974,7 +975,7 @@ class _Kernel(HelperCalls):
                 continue
             seen.add(n.id)
             if n.type in ("subscript_expression", "pointer_expression", "call_expression") \
-                    and not (ev is self.ev and steady_read(self, n)):
+                    and not (ev is self.ev and steady_read(self, n, cfg_node)):
                 return True
             v = ev.names.var(n) if n.type == "identifier" and ev is not self.ev else None
             if v is not None:
@@ -1688,10 +1689,13 @@ def _fit_constants(sizes: list[tuple[int, int, int]], accesses: list[Access],
             v = _small_int(n) if n.type == "number_literal" else None
             if v is not None and v > big:
                 big = v
+    far = _named_items(sizes, accesses, placed)
+    if far > max(sizes[0]):
+        big = far - 1  # (the power of two above `far - 1` is `far`)
     if big < min(max(s) for s in sizes):
         return sizes
     need = 1 << big.bit_length()  # the power of two above it
-    if need > max(sizes[0]):
+    if need > max(sizes[0]) and need > far:
         return sizes  # beyond the largest model: `l[32]` is often the halo past a 32-wide group
 
     out: list[tuple[int, int, int]] = []
@@ -1700,6 +1704,74 @@ def _fit_constants(sizes: list[tuple[int, int, int]], accesses: list[Access],
         if fitted not in out:
             out.append(fitted)  # type: ignore[arg-type]
     return out
+
+
+def _named_items(sizes: list[tuple[int, int, int]], accesses: list[Access], placed: Callable[[Node], bool]) -> int:
+    """The work-group size (a power of two, up to WIDEST_NAMED) a one-dimensional kernel is
+    written for past the larger model, where it names a work-item or element by a constant
+    that only a wider work-group has: a guard `lid == 40` (an arm for work-item 40 is taken in
+    work-groups of more than 40), or `l[40]` of a `__local` array of 64 or more that every
+    access indexes by a constant or the work-item's place alone (`l[lid]`: no `l[lid + 32]`,
+    which the halo or the second half of a narrower work-group's array is). 0: none."""
+    if any(sum(n > 1 for n in s) != 1 for s in sizes):
+        return 0
+    found = 0
+    bases: dict[int, list[Access]] = {}
+    for a in accesses:
+        bases.setdefault(a.base.key, []).append(a)
+        for g in a.guards:
+            for c in _place_compared(g.cond, placed):
+                found = max(found, c + 1)
+    for group in bases.values():
+        length = _declared_length(group[0]) if group[0].space == "local" else None
+        if length is None or any(len(a.indices) != 1 or a.offset for a in group):
+            continue
+        consts: list[int] = []
+        for a in group:
+            n = _bare(a.indices[0])
+            if n.type == "number_literal" and (v := _small_int(n)) is not None:
+                consts.append(v)
+            elif not (n.type in ("identifier", "call_expression") and placed(n)):
+                break
+        else:
+            fits = [v + 1 for v in consts if 1 << v.bit_length() <= length]
+            found = max(found, *fits) if fits else found
+    if found <= max(max(s) for s in sizes):
+        return 0
+    need = 1 << (found - 1).bit_length()
+    return need if need <= WIDEST_NAMED else 0
+
+
+def _bare(n: Node) -> Node:
+    while n.type == "parenthesized_expression" and n.named_child_count == 1:
+        n = n.named_children[0]
+    return n
+
+
+def _place_compared(cond: Node | None, placed: Callable[[Node], bool]) -> list[int]:
+    """The constants a condition tests the work-item's place against by `==` or `!=`."""
+    out: list[int] = []
+    if cond is None:
+        return out
+    for n in walk(cond):
+        if n.type != "binary_expression" or _text(n.child_by_field_name("operator")) not in ("==", "!="):
+            continue
+        left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+        for const, other in ((left, right), (right, left)):
+            const = _bare(const) if const is not None else None
+            if const is not None and const.type == "number_literal" and (v := _small_int(const)) is not None \
+                    and other is not None and placed(other):
+                out.append(v)
+    return out
+
+
+def _declared_length(a: Access) -> int | None:
+    """The literal length of a one-dimensional array's declaration (`local float l[64]`)."""
+    decl = a.base.decl.parent
+    if not a.base.array or decl is None or decl.type != "array_declarator" or declared_dims(a.base) != 1:
+        return None
+    size = decl.child_by_field_name("size")
+    return _small_int(size) if size is not None and size.type == "number_literal" else None
 
 
 def _wraps(accesses: list[Access], largest: int, placed: Callable[[Node], bool]) -> int:
