@@ -6,7 +6,8 @@ warm-up), didOpen, time until the first publishDiagnostics. Servers, in alternat
 
 - cold:   `cllint server` with an empty $XDG_CACHE_HOME each session (nothing kept on disk)
 - reopen: `cllint server` with one $XDG_CACHE_HOME for all sessions (the first one fills it)
-- base:   with `--baseline DIR` (a tree laid out as bench/startup_bench.py says), cold
+- base, base-reopen: with `--baseline DIR` (a tree laid out as bench/startup_bench.py says),
+  cold and re-opened
 - clangd-19, when installed
 
     .venv/bin/python bench/first_open.py [--reps 5] [--after 0] [--baseline DIR]
@@ -76,7 +77,9 @@ def main() -> int:
     servers: list[tuple[str, list[str], dict[str, str] | None]] = [
         ("cold", py, {"XDG_CACHE_HOME": ""}), ("reopen", py, {"XDG_CACHE_HOME": str(kept)})]
     if args.baseline:
-        servers.append(("base", py, {"XDG_CACHE_HOME": "", "PYTHONPATH": str(args.baseline.resolve())}))
+        base = str(args.baseline.resolve())
+        servers.append(("base", py, {"XDG_CACHE_HOME": "", "PYTHONPATH": base}))
+        servers.append(("base-reopen", py, {"XDG_CACHE_HOME": str(work / "kept-base"), "PYTHONPATH": base}))
     if shutil.which("clangd-19"):
         servers.append(("clangd-19", ["clangd-19", "--log=error"], None))
     times: dict[str, list[float]] = {name: [] for name, _, _ in servers}
@@ -90,7 +93,7 @@ def main() -> int:
     print(f"{label} with {len(headers)} headers; {args.reps} fresh servers each, didOpen {args.after:g} s after "
           f"initialized; {os.cpu_count()} cores, load {load0:.1f} -> {os.getloadavg()[0]:.1f}")
     for name, got in times.items():
-        print(f"  {name:10s} first diagnostics median {statistics.median(got):6.1f} ms (each: "
+        print(f"  {name:11s} first diagnostics median {statistics.median(got):6.1f} ms (each: "
               + ", ".join(f"{t:.0f}" for t in got) + ")")
     shutil.rmtree(work, ignore_errors=True)
     return 0

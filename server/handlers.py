@@ -36,9 +36,11 @@ def _register_sync(ls: CllintServer) -> None:
             f.register_alias_commands(ls)
         if "settings" in opts:
             ls.apply_settings(opts["settings"])
+        ls.read_workspace()  # the first file opened finds its program read or under way
 
     @ls.feature(types.INITIALIZED)
     async def initialized(ls: CllintServer, params: types.InitializedParams) -> None:
+        ls.warm_when_idle()
         await f.pull_configuration(ls)
 
     @ls.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)

@@ -56,6 +56,7 @@ SWITCH_INTERVAL_S = 0.0005
 # results and are reparsed when used again (20 ms for that file).
 TREE_CAPACITY = 12
 TREE_TEXT_BUDGET = 512 * 1024
+_CANDIDATES_MAX = 4096  # `#include`s whose search paths are kept (a few per include of each open file)
 
 
 @dataclass
@@ -159,6 +160,9 @@ class CllintProtocol(LanguageServerProtocol):
 # loaded machine: 101 CL002, 49 CL301 on the first files opened while its 3.5 s read ran; TNN's
 # first file, 12 CL001, when the first waited only 3 s).
 PROJECT_PATIENCE_S = 15.0
+# After `initialized`, how long the server waits for a file before it lints a sample to load
+# the rest of the analyses: clients open the files they restore right away.
+WARM_SAMPLE_AFTER_S = 0.25
 
 
 class CllintServer(LanguageServer):
@@ -180,6 +184,7 @@ class CllintServer(LanguageServer):
         self.loop: asyncio.AbstractEventLoop | None = None
         self.collector = Collector(self.submit)
         self._disk = _HeaderCache()
+        self._candidates: dict[tuple, tuple[tuple[Path, str], ...]] = {}  # _include_candidates (worker thread)
         # Include paths read (with their stamps) while a document's first analysis runs, for
         # the result kept on disk; None between first analyses (worker thread only).
         self._probes: dict[str, Stamp] | None = None
@@ -188,9 +193,11 @@ class CllintServer(LanguageServer):
         self._pending_project: dict[Path, Any] = {}  # read in the background, not yet taken
         self._waiting: set[Path] = set()  # roots whose first request waits for the project
         self._reading: dict[Path, tuple[threading.Event, float]] = {}  # read under way: its end, its start
+        self._started: set[Path] = set()  # roots whose read has started (at initialize or a first file)
         self._project_lock = threading.Lock()
         self.compiler = CompilerCheck(self)  # clang in the background (CL099)
         self._kernels: embedded.EmbeddedHost | None = None  # kernels of host buffers, made on first use
+        self._warm_state = "cold"  # "warming": the sample lint is queued; "settled": a file came first
 
     # -- transport --------------------------------------------------------------------
 
@@ -247,9 +254,29 @@ class CllintServer(LanguageServer):
             return None
 
     def warm_up(self) -> None:
-        """Load what every first lint needs (catalogue, rules, queries) on the worker
-        while the client is still starting: the first real file then lints at full speed."""
-        self.submit(_warm_up, self.collector)
+        """Load what every first lint needs (rules, catalogue, queries, the code stamp of the
+        results kept on disk) on the worker while the client is still starting. Linting a
+        sample, which loads the rest, waits for a pause after `initialized` (warm_when_idle):
+        a file the client opens at once is analysed first and loads what it needs itself, not
+        queued behind the sample (issue 32: 100-200 ms of the first file's diagnostics)."""
+        self.submit(_prepare)
+
+    def warm_when_idle(self) -> None:
+        """At `initialized`: the sample lint, unless a file comes within WARM_SAMPLE_AFTER_S."""
+        if self.loop is not None:
+            self.loop.call_later(WARM_SAMPLE_AFTER_S, self._warm_if_idle)
+
+    def _warm_if_idle(self) -> None:
+        if self._warm_state == "cold" and not self.pending and not self.results:
+            self._warm_state = "warming"
+            self.submit(_warm_up, self.collector)
+
+    def _settle_after_first(self) -> None:
+        """After the first analysis, when it came before the sample: the collector takes over
+        the full passes, as after a warm-up (event loop)."""
+        if self._warm_state == "cold":
+            self._warm_state = "settled"
+            self.submit(_settle, self.collector)
 
     def submit(self, fn: Callable[..., T], *args: Any) -> Future:
         return self.worker.submit(self._guarded, fn, *args)
@@ -262,14 +289,7 @@ class CllintServer(LanguageServer):
     def resolve_include(self, name: str, angled: bool, including: FileId) -> tuple[FileId, bytes] | None:
         """`#include` text -> (file URI, contents): the including file's folder first (quoted
         includes), then the `includePaths` setting; an open document's buffer wins over the disk."""
-        base = uri_to_path(including) if "://" in including else Path(including)
-        folders = [base.parent] if base is not None and not angled else []
-        folders += [Path(p) for p in self.editor.include_paths]
-        for folder in folders:
-            path = Path(os.path.normpath(folder / name))
-            if not path.is_absolute():
-                continue
-            uri = path.as_uri()
+        for path, uri in self._include_candidates(name, angled, including):
             if (doc := self.docs.get(uri)) is not None:
                 self._probed_open = True
                 return uri, doc.index.text
@@ -279,6 +299,23 @@ class CllintServer(LanguageServer):
             if data is not None:
                 return uri, data
         return None
+
+    def _include_candidates(self, name: str, angled: bool, including: FileId) -> tuple[tuple[Path, str], ...]:
+        """The paths (with their URIs) an `#include` may name, in search order: the same on every
+        keystroke, which resolves each of the file's includes a few times (view, header closure)."""
+        key = (name, angled, including, self.editor.include_paths)
+        found = self._candidates.get(key)
+        if found is not None:
+            return found
+        base = uri_to_path(including) if "://" in including else Path(including)
+        folders = [base.parent] if base is not None and not angled else []
+        folders += [Path(p) for p in self.editor.include_paths]
+        paths = [Path(os.path.normpath(folder / name)) for folder in folders]
+        found = tuple((path, path.as_uri()) for path in paths if path.is_absolute())
+        if len(self._candidates) >= _CANDIDATES_MAX:
+            self._candidates.clear()
+        self._candidates[key] = found
+        return found
 
     def read_file(self, uri: FileId) -> bytes | None:
         """An open document's text, else the file's bytes on disk (for converting offsets)."""
@@ -345,14 +382,13 @@ class CllintServer(LanguageServer):
         if root is not None:
             if root not in self._projects:
                 self._projects[root] = None
-                done = threading.Event()
-                self._waiting.add(root)
-                self._reading[root] = (done, time.monotonic())
-                threading.Thread(target=self._read_project, args=(root, done), daemon=True,
-                                 name="cllint-project").start()
+                with self._project_lock:
+                    self._start_reading(root)  # unless `initialize` started it
+                    done, started = self._reading.get(root, (None, 0.0))
                 # Most workspaces are read in well under this: their first diagnostics come
                 # through their programs, with no flood that then goes away.
-                done.wait(PROJECT_PATIENCE_S)
+                if done is not None:
+                    done.wait(max(0.0, PROJECT_PATIENCE_S - (time.monotonic() - started)))
                 with self._project_lock:
                     self._waiting.discard(root)
                     self._projects[root] = self._pending_project.pop(root, None)
@@ -371,6 +407,26 @@ class CllintServer(LanguageServer):
         elif path.resolve() not in self._projects[key].extra:
             self._projects[key] = Project([], [*self._projects[key].extra, path])
         return self._projects[key]
+
+    def read_workspace(self) -> None:
+        """At `initialize`: start reading each workspace folder, so that the first file opened
+        finds its program read, or under way, rather than starting the read itself."""
+        if not self.editor.project_model:
+            return
+        with self._project_lock:
+            for root in self._roots():
+                self._start_reading(root)
+
+    def _start_reading(self, root: Path) -> None:
+        """A background read of `root`, once per server (called holding _project_lock); its
+        result waits in _pending_project for the first file of the folder."""
+        if root in self._started:
+            return
+        self._started.add(root)
+        done = threading.Event()
+        self._waiting.add(root)
+        self._reading[root] = (done, time.monotonic())
+        threading.Thread(target=self._read_project, args=(root, done), daemon=True, name="cllint-project").start()
 
     def _read_project(self, root: Path, done: threading.Event) -> None:
         """Background thread: index the workspace folder. Read within PROJECT_PATIENCE_S, the
@@ -622,6 +678,7 @@ class CllintServer(LanguageServer):
             result = await self.on_host(self.analyse, uri, version)
             if result is not None and self.push_enabled():
                 self.publish(uri, result)
+            self._settle_after_first()
             if result is not None and not embedded.is_host_document(uri):
                 self.compiler.schedule(uri, result.version)
             self.collector.after_analysis()
@@ -811,6 +868,21 @@ def _oldest_threshold(threshold: int) -> None:
     gc.set_threshold(young, middle, threshold)
 
 
+def _prepare() -> None:
+    """At server start, on the worker: what any first lint loads before its file's own work."""
+    from cllint.analysis.catalogue import catalogue
+    from cllint.analysis.model.walk import queries_at_once
+    from cllint.analysis.registry import all_rules
+
+    queries_at_once()  # this thread's queries, compiled on first use (see _lint_sample)
+    code_stamp()
+    all_rules()
+    catalogue()
+    # All this lives as long as the server: out of the collector's full passes. Imports
+    # leave no garbage in cycles (a collection here finds none), so nothing dead is kept.
+    gc.freeze()
+
+
 def _lint_sample() -> None:
     # This thread analyses every document from now on: queries compiled here, at warm-up,
     # not walked around on a small sample and compiled during the first file opened.
@@ -829,6 +901,10 @@ def _lint_sample() -> None:
 
 def _warm_up(collector: Collector) -> None:
     _lint_sample()
+    _settle(collector)
+
+
+def _settle(collector: Collector) -> None:
     _oldest_threshold(Collector.NEVER)  # full passes: Collector's, between keystrokes
     collector._collect(2)
     collector.enabled = True
