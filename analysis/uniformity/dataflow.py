@@ -18,6 +18,7 @@ from tree_sitter import Node
 from cllint.analysis.lazy_re import lazy
 from cllint.analysis.syntax import spelled_name, walk
 from cllint.analysis.uniformity import builtins as B
+from cllint.analysis.uniformity.aligned import whole_tiles
 from cllint.analysis.uniformity.cfg import CFG, control_dependence, postdominators, region
 from cllint.analysis.uniformity.macros import MacroSync
 from cllint.analysis.uniformity.names import Names, VarInfo, root_var
@@ -228,8 +229,10 @@ class _Eval:
                  origins: dict[int, Origin], calls: dict[int, CallSite],
                  flat_dims: frozenset[int] = frozenset(),
                  macros: Mapping[int, MacroSync] | None = None,
-                 values: Mapping[int, int] | None = None) -> None:
+                 values: Mapping[int, int] | None = None,
+                 aligned: Mapping[tuple[int, int], tuple[Node, ...]] | None = None) -> None:
         self.flat_dims = flat_dims
+        self.aligned = aligned or {}  # comparisons of whole tiles: uniform where their leaves are
         self.values = values or {}  # uses of macros standing for work-item ids: their tags
         self.macros = macros or {}  # macro uses standing for collectives, by start byte
         self.names = names
@@ -424,6 +427,9 @@ class _Eval:
         tags = 0
         for child in node.named_children:
             tags |= self.expr(child, st)
+        if self.aligned and t == "binary_expression" and (node.start_byte, node.end_byte) in self.aligned \
+                and whole_tiles(self, self.aligned[(node.start_byte, node.end_byte)], st):
+            tags &= ~B.WG_DIVERGENT  # all or none of the work-group (aligned.py)
         return tags
 
     def _address_tags(self, lhs: Node, st: dict[int, int]) -> int:
@@ -627,14 +633,16 @@ def analyse(names: Names, cfg: CFG, params: list[VarInfo], is_kernel: bool,
             summaries: Callable[[str], CalleeSummary | None],
             flat_dims: frozenset[int] = frozenset(),
             macros: Mapping[int, MacroSync] | None = None,
-            values: Mapping[int, int] | None = None) -> Facts:
+            values: Mapping[int, int] | None = None,
+            aligned: Mapping[tuple[int, int], tuple[Node, ...]] | None = None) -> Facts:
     """`macros`: uses of macros standing for collectives (macros.py), by start byte: of
-    the call for a call, of the name otherwise."""
+    the call for a call, of the name otherwise. `aligned`: comparisons of whole tiles of the
+    work-group (aligned.py), by (start, end), with the leaves that must be uniform there."""
     ipdom = postdominators(cfg)
     deps = control_dependence(cfg, ipdom)
     origins: dict[int, Origin] = {}
     calls: dict[int, CallSite] = {}
-    ev = _Eval(names, summaries, origins, calls, flat_dims, macros, values)
+    ev = _Eval(names, summaries, origins, calls, flat_dims, macros, values, aligned)
     n = len(cfg.nodes)
     preds = cfg.preds()
     # What a node may write is asked only for the nodes of a divergent branch's region (most

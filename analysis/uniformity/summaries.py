@@ -20,6 +20,7 @@ from cllint.analysis.model.walk import meets_range, nodes_of_kinds
 from cllint.analysis.preprocessor.decided import decided_dead_ranges
 from cllint.analysis.syntax import macro_named, spelled_name, walk
 from cllint.analysis.uniformity import builtins as B
+from cllint.analysis.uniformity.aligned import function_comparisons
 from cllint.analysis.uniformity.cfg import DeadRanges, build_cfg
 from cllint.analysis.uniformity.dataflow import CalleeSummary, CallSite, Facts, analyse, callee_name, deciding
 from cllint.analysis.uniformity.macros import (MacroSync, Use, resolve as resolve_macro, statement_name, uses_in,
@@ -447,15 +448,18 @@ class _FileAnalysis:
             at = func.start_byte
             dead = _dead_within(self.dead, at, func.end_byte)
             values = self.values(name)
+            aligned = function_comparisons(self, name)  # comparisons of whole tiles (aligned.py)
             key = (_key(func), _is_kernel(func), callee_summaries, self.flat_dims, macros,
-                   tuple((a - at, b - at) for a, b in dead), values)
+                   tuple((a - at, b - at) for a, b in dead), values,
+                   tuple(sorted((s - at, e - at, tuple(x.start_byte - at for x in leaves))
+                                for (s, e), leaves in aligned.items())))
             memo = _results()
             res = memo.get(key)
             if res is None:
                 absolute = {c: _shift_summary(sm, self.functions[c].start_byte)
                             for c, sm in callee_summaries if sm is not None}
                 facts = _function_facts(func, absolute, self.flat_dims, {at + a: m for a, _, m in macros}, dead,
-                                        {at + a: t for a, t in values}, self.names(name))
+                                        {at + a: t for a, t in values}, self.names(name), aligned)
                 if facts is not None and _is_kernel(func):
                     self._kernel_facts[name] = facts
                 found = FunctionResult(Summary()) if facts is None else _Reporter(facts, absolute).run()
@@ -808,7 +812,8 @@ def flat_dimensions(used: set[str] | None) -> frozenset[int]:
 
 def _function_facts(func: Node, callees: dict[str, Summary | None], flat_dims: frozenset[int] = frozenset(),
                     macros: dict[int, MacroSync] | None = None, dead: DeadRanges = (),
-                    values: dict[int, int] | None = None, names: Names | None = None) -> Facts | None:
+                    values: dict[int, int] | None = None, names: Names | None = None,
+                    aligned: Mapping[tuple[int, int], tuple[Node, ...]] | None = None) -> Facts | None:
     """The dataflow facts of one function; None where it has no body."""
     body = func.child_by_field_name("body")
     if body is None:
@@ -816,7 +821,8 @@ def _function_facts(func: Node, callees: dict[str, Summary | None], flat_dims: f
     names = resolve(func) if names is None else names
     params = [v for v in names.variables if v.param_index is not None]
     cfg = build_cfg(body, dead)
-    return analyse(names, cfg, params, _is_kernel(func), lambda c: callees.get(c), flat_dims, macros, values)
+    return analyse(names, cfg, params, _is_kernel(func), lambda c: callees.get(c), flat_dims, macros, values,
+                   aligned)
 
 
 def _lane_divergent(facts: Facts, b: int) -> bool:
