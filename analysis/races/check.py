@@ -42,6 +42,7 @@ from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, build_cfg
 from cllint.analysis.uniformity.dataflow import Facts, _Eval, analyse, callee_name
 from cllint.analysis.uniformity.macros import MacroSync
+from cllint.analysis.uniformity.names import declared_name
 from cllint.analysis.uniformity.summaries import _dead_within, _FileAnalysis, _is_kernel, file_analysis
 from cllint.grammar import parse
 
@@ -149,11 +150,13 @@ def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None
         live = ()
     out: list[Race] = []
     helpers: dict[str, tuple | None] = {}  # a helper's own facts, shared by the kernels calling it
+    program = frozenset(n.text for _, d in fa.program_globals if (n := declared_name(d)) is not None and n.text)
     for name in fa.functions:
         func = fa.functions[name]
         if not _is_kernel(func) or not meets_range(focus, func.start_byte, func.end_byte):
             continue
-        if not may_share(source, func.start_byte, func.end_byte) or not may_write(func, fa.functions):
+        if not (may_share(source, func.start_byte, func.end_byte) or program) \
+                or not may_write(func, fa.functions, program):
             continue  # no shared memory declared, or none written: no race, no CFG or dataflow built
         try:
             declared = [(size, one) for kernel, size, one in launches if kernel in ("", name)]

@@ -32,7 +32,7 @@ _STORED = ("subscript_expression", "pointer_expression", "identifier")
 _ATOMIC = ("atomic_", "atom_")  # accesses._use: `&t[i]` passed to one is a write
 
 
-def may_write(func: Node, defined: Container[str]) -> bool:
+def may_write(func: Node, defined: Container[str], program: frozenset[bytes] = frozenset()) -> bool:
     """Whether the kernel `func` may write shared memory the check follows: a store or an
     increment through a subscript or `*` of a name that may point into it, an atomic call,
     or a call of a function the file defines passed such a name (a helper writes only
@@ -62,7 +62,7 @@ def may_write(func: Node, defined: Container[str]) -> bool:
             if target is None or target.type not in _STORED:
                 continue
         if bases is None:
-            bases = _bases(func)
+            bases = _bases(func) | program  # (and the program-scope `__global` variables it names)
         if target is not None and _mentions(target, bases):
             return True
     return False

@@ -191,11 +191,37 @@ def _declare(decl: Node, declarator: Node, scope: dict[str, VarInfo], out: list[
     return info
 
 
-def resolve(func: Node) -> Names:
-    """Resolve identifiers in a function_definition to its parameters and locals."""
+def program_globals(root: Node) -> tuple[tuple[Node, Node], ...]:
+    """(declaration, declarator) of each program-scope variable in the `__global` address
+    space (OpenCL C 2.0, `global int g[64];`): memory every work-item of every work-group
+    shares, as a `__global` pointer argument's."""
+    out: list[tuple[Node, Node]] = []
+    for decl in root.named_children:
+        if decl.type != "declaration" or _address_space(decl) != "global":
+            continue
+        for d in decl.children_by_field_name("declarator"):
+            target = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+            if target is not None:
+                out.append((decl, target))
+    return tuple(out)
+
+
+def declared_name(declarator: Node) -> Node | None:
+    """The identifier a declarator declares (`g` of `g[64]`, `*p`), None for a function's."""
+    return _declarator_name(declarator)[0]
+
+
+def resolve(func: Node, program: tuple[tuple[Node, Node], ...] = ()) -> Names:
+    """Resolve identifiers in a function_definition to its parameters and locals, and to the
+    program-scope `__global` variables `program` declares (`program_globals`)."""
     uses: dict[int, VarInfo] = {}
     variables: list[VarInfo] = []
     scope: dict[str, VarInfo] = {}
+    for decl, declarator in program:
+        info = _declare(decl, declarator, scope, variables)
+        if info is not None and info.pointer:  # (a pointer stored in global memory: not followed)
+            del scope[info.name]
+            variables.remove(info)
     fdecl = func.child_by_field_name("declarator")
     while fdecl is not None and fdecl.type != "function_declarator":
         fdecl = fdecl.child_by_field_name("declarator")

@@ -25,7 +25,7 @@ from cllint.analysis.uniformity.cfg import DeadRanges, build_cfg
 from cllint.analysis.uniformity.dataflow import CalleeSummary, CallSite, Facts, analyse, callee_name, deciding
 from cllint.analysis.uniformity.macros import (MacroSync, Use, resolve as resolve_macro, statement_name, uses_in,
                                                value_macro_names, value_tags, value_uses_in)
-from cllint.analysis.uniformity.names import Names, VarInfo, resolve
+from cllint.analysis.uniformity.names import Names, VarInfo, program_globals, resolve
 from cllint.analysis.toplevel import FUNCTION_IDS, Items, items_of
 
 LOOPS = {"for_statement", "while_statement", "do_statement"}
@@ -413,6 +413,9 @@ class _FileAnalysis:
         # them (`kernel_facts`): one dataflow run per kernel and lint instead of two.
         self._kernel_facts: dict[str, Facts] = {}
         self._names: dict[str, tuple[dict[int, VarInfo], list[VarInfo]]] = {}  # see `names`
+        # Program-scope `__global` variables (OpenCL C 2.0): names every function may use.
+        text = source if source is not None else tree.root_node.text or b""
+        self.program_globals = program_globals(tree.root_node) if b"global" in text else ()
 
     def names(self, name: str) -> Names:
         """The function's parameters and locals and what each identifier names, resolved once
@@ -420,7 +423,7 @@ class _FileAnalysis:
         them, as each analysis adds the field keys it reads."""
         got = self._names.get(name)
         if got is None:
-            found = resolve(self.functions[name])
+            found = resolve(self.functions[name], self.program_globals)
             got = self._names[name] = (found.uses, found.variables)
         return Names(*got)
 
