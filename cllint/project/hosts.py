@@ -295,6 +295,50 @@ def host_programs(hosts: dict[Path, bytes], stems: Iterable[str]) -> list[HostPr
                 group.append((stem, start))
             last_end = end
         _close(group, path, text, out, joined)
+        out.extend(_bound_programs(path, text, wanted))
+    return out
+
+
+# `String source0 = readFile("k/QuadFloat.cl");`, `char *a = load("a.cl");`, `a = open("a.cl").read()`:
+# the name an assignment binds, the value after it (to the source's name) within one statement.
+_BOUND_NAME = lazy(rb"([A-Za-z_]\w*)[ \t]*(?:\[[ \t]*\])?[ \t]*=(?!=)([^=;{}]*)\Z")
+# A braced or bracketed list of two names or more (`new String[]{ s0, s1 }`, `{a, b}`,
+# `[a, b]`), or names joined with `+` (`a + b`): read apart, each name checked.
+_NAME_LIST = lazy(rb"[\[{][ \t\r\n]*([A-Za-z_]\w*(?:[ \t\r\n]*,[ \t\r\n]*[A-Za-z_]\w*)+)[ \t\r\n]*,?[ \t\r\n]*[\]}]")
+_NAME_SUM = lazy(rb"(?<![\w.])([A-Za-z_]\w*(?:[ \t]*\+[ \t]*[A-Za-z_]\w*)+)(?![\w(\[.])")
+_SPLIT = lazy(rb"[\s,+]+")
+
+
+def _bound_programs(path: Path, text: bytes, wanted: set[str]) -> list[HostProgram]:
+    """Programs joined from sources the host first reads into variables (JOCL's `new String[]{
+    source0, source1 }`, C's `const char *srcs[] = {a, b};`, Python's `a + b`): a list or sum
+    whose every item is a variable bound to one kernel file, in the order written. A variable
+    bound to two files (reassigned) names none."""
+    bound: dict[bytes, set[str]] = {}
+    python = path.suffix.lower() == ".py"
+    for stem, start, _ in _kernel_refs(text):
+        if stem not in wanted:
+            continue
+        back = max(0, start - 300)
+        m = _BOUND_NAME.search(text, back, start)
+        if m is None:
+            continue
+        value = m.group(2)
+        # one statement: in Python one line; elsewhere the value may start on the next line
+        if (python and b"\n" in value) or value.count(b"(") <= value.count(b")") - 1:
+            continue
+        bound.setdefault(m.group(1), set()).add(stem)
+    names = {n: next(iter(s)) for n, s in bound.items() if len(s) == 1}
+    if len(names) < 2:
+        return []
+    out: list[HostProgram] = []
+    for pattern in (_NAME_LIST, _NAME_SUM):
+        for m in pattern.finditer(text):
+            items = [w for w in _SPLIT.split(m.group(1)) if w]
+            if len(items) >= 2 and all(w in names for w in items):
+                stems = tuple(dict.fromkeys(names[w] for w in items))
+                if len(stems) >= 2:
+                    out.append(HostProgram(stems, path, text.count(b"\n", 0, m.start()) + 1))
     return out
 
 
