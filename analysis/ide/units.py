@@ -12,6 +12,7 @@ from cllint.analysis.diagnostics import FileId
 from cllint.analysis.ide.model_cache import model as model_of
 from cllint.analysis.model import SemanticModel
 from cllint.analysis.preprocessor.view import PreprocessorView, build_view
+from cllint.analysis.preprocessor.view_data import resolve_include
 from cllint.grammar import language
 
 MAX_FILES = 64  # files that are not open, kept in the snapshot's database by (file, text, options)
@@ -65,10 +66,8 @@ def includes(snap, u: Unit, like: FileId) -> list[Unit]:
     for d in u.view.directives:
         if d.keyword != "prelude" or d.path is None or snap.include_resolver is None:
             continue
-        try:
-            got = snap.include_resolver(d.path, False, u.file)
-        except Exception:  # noqa: BLE001 - a resolver bug must not take the feature down
-            got = None
+        # (an includer's head is a prefix of the includer: its offsets are the includer's own)
+        got = resolve_include(snap.include_resolver, d.path, False, u.file)
         if got is not None and (inc := unit(snap, got[0], None if snap.has_file(got[0]) else got[1], like)):
             out.append(inc)
     return out

@@ -7,8 +7,8 @@ time the listed files lie side by side: an `#include "c.cl"` in one of them read
 `../b/c.cl`, whatever other `c.cl` the workspace holds.
 
 The host then builds one file by name, which `#include`s its siblings in order: a source so
-included is part of its includer's program, read after what the includer includes before it
-(`included_programs`).
+included is part of its includer's program, read after the includer's text before the
+`#include` line, with what that text includes (`included_programs`).
 """
 
 from __future__ import annotations
@@ -139,34 +139,36 @@ def includers(sources: Mapping[Path, bytes], dirs: Mapping[Path, tuple[str, ...]
 
 
 def included_programs(sources: Mapping[Path, bytes], dirs: Mapping[Path, tuple[str, ...]]) \
-        -> dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]:
-    """Per source another source `#include`s after other files: those files (read first, as
-    the includer's program reads them) and CL007's note. The includer in the source's own
-    folder wins, then the first by path; files the source includes itself are left out."""
-    found: dict[Path, list[tuple[bool, Path, tuple[Path, ...]]]] = {}
+        -> dict[Path, tuple[tuple[str, ...], tuple[str, int, int], tuple[str, ...]]]:
+    """Per source another source `#include`s: its prelude, the includer's text before that
+    `#include` line (includer_heads.py: what it defines and includes there, as the compiler reads
+    it first), CL007's note, and the includer with the sources that text includes (what the
+    head stands for). The includer in the source's own folder wins, then the first by path."""
+    from cllint.analysis.preprocessor.includer_heads import head_entry
+
+    found: dict[Path, list[tuple[bool, Path, str, int, tuple[Path, ...]]]] = {}
     for includer in sorted(sources):
         data = sources[includer]
         if b"include" not in data:
             continue
         before: list[Path] = []
-        for raw in _INCLUDE.findall(data):
-            target = _resolve(raw.decode("utf-8", "replace").strip(), includer, dirs.get(includer, ()))
+        for m in _INCLUDE.finditer(data):
+            spelled = m.group(1).decode("utf-8", "replace")
+            target = _resolve(spelled.strip(), includer, dirs.get(includer, ()))
             if target is None:
                 continue
-            if target in sources and target != includer and before:
-                found.setdefault(target, []).append((target.parent != includer.parent, includer, tuple(before)))
+            if target in sources and target != includer:
+                line = data.count(b"\n", 0, m.start()) + 1
+                found.setdefault(target, []).append((target.parent != includer.parent, includer, spelled, line,
+                                                     tuple(before)))
             if target not in before:
                 before.append(target)
-    out: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]] = {}
+    out: dict[Path, tuple[tuple[str, ...], tuple[str, int, int], tuple[str, ...]]] = {}
     for path, options in found.items():
-        _, includer, before = min(options)
-        own = {_resolve(raw.decode("utf-8", "replace").strip(), path, dirs.get(path, ()))
-               for raw in _INCLUDE.findall(sources[path])}
-        kept = tuple(str(p) for p in before if p not in own and p != path)
-        if not kept:
-            continue
-        names = ", ".join(Path(p).name for p in kept)
-        out[path] = (kept, (f"read after {names}, as {includer.name} includes it into one program", -1, -1))
+        _, includer, spelled, line, before = min(options)
+        note = (f"read after {includer.name} up to its line {line}, which includes it into one program", -1, -1)
+        out[path] = ((head_entry(str(includer), spelled),), note,
+                     (str(includer), *(str(p) for p in before if p != path)))
     return out
 
 
