@@ -6,9 +6,12 @@ next group's first element), atomic and plain accesses to one location (a bare p
 `gid == 0` guard, pointers chosen by `?:` or if/else), ids through macros, vector components
 and struct fields of elements, constant indices and guards past the smallest work-groups
 (`lid == 20`, `l[40]`), counters in kernels that ask no id, `while` loops with multiplied or
-shifted strides, two different constants stored into one cell, write after read. Racy and
+shifted strides, two different constants stored into one cell, write after read, program-scope
+`__global` variables (OpenCL C 2.0), a value every work-item stores in its own element with
+another's element read (`l[lid] = 1.0f; ... l[lid + 1]`: not its own store read back). Racy and
 race-free kernels about evenly. `tune/` is what the work was done against; `heldout/` (a third,
-picked by crc32 of the name, written with the rest before any code) is only scored. Every label
+picked by crc32 of the name, written with the rest before any code; the read-back class, which
+crc32 gave none, the third of each label by name) is only scored. Every label
 is confirmed by `oclgrind-kernel --data-races` (tests/test_races_oclgrind.py).
 
     .venv/bin/python tests/test_races_round7.py    # kernel-level figures per half
@@ -47,6 +50,35 @@ def test_two_constants_into_one_cell_race_in_either_order(first: bytes) -> None:
     src = b"kernel void k(global int *A) {\n  int lid = get_local_id(0);\n  " + first + b"\n}\n"
     got = lint(src)
     assert got and all(d.code == "CL211" for d in got), got
+
+
+
+# GPUVerify's annotations (its header declares them; a kernel verified with it calls them): a
+# read in their arguments is part of a proof obligation, not an access the kernel makes.
+ANNOTATED = b"""void __barrier_invariant_1(bool, int);
+void __invariant(bool);
+void __assert(bool);
+bool __implies(bool, bool);
+kernel void k(global float *out) {
+  local float l[17];
+  int lid = get_local_id(0);
+  l[lid] = 1.0f;
+  CALL;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = l[lid];
+}
+"""
+
+
+@pytest.mark.parametrize("call, racy", [
+    (b"__barrier_invariant_1(l[lid + 1] == 1.0f, lid)", False),
+    (b"__assert(__implies(lid > 0, l[lid - 1] == 1.0f))", False),
+    (b"for (int i = 0; __invariant(l[i + 1] >= 0.0f), i < 1; i++) out[0] += 0.0f", False),
+    (b"out[get_global_id(0)] = l[lid + 1]", True),  # the same read outside an annotation
+])
+def test_reads_in_verification_annotations_are_not_accesses(call: bytes, racy: bool) -> None:
+    got = [d for d in lint(ANNOTATED.replace(b"CALL", call)) if d.code == "CL210"]
+    assert bool(got) == racy, got
 
 
 if __name__ == "__main__":

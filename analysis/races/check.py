@@ -753,6 +753,8 @@ class _Kernel(HelperCalls):
         if not store.write or store.read or store.atomic or store.guards or store.unknown_guard \
                 or store.site is not None or not load.read or load.write or load.atomic:
             return False
+        if not _same_place(store, load):
+            return False  # another element: the loading work-item's own store is not what it reads
         after = self.reach_of(store.cfg_node, set(self.barriers))
         before = self.reach_of(load.cfg_node, set(self.barriers))
         if load.cfg_node not in after or store.cfg_node in before or store.cfg_node == load.cfg_node:
@@ -1430,6 +1432,17 @@ def _vector_stored(acc: Access) -> Node | None:
     if not acc.write or acc.copy or acc.atomic or not (callee_name(acc.node) or "").startswith("vstore"):
         return None
     return _arg(acc.node, 0)
+
+
+def _same_place(a: Access, b: Access) -> bool:
+    """Whether two accesses name one element for every work-item: the same base, the same
+    index and offset expressions, evaluated alike (`s.n` and `s.n`, `l[lid]` and `l[lid]`;
+    not `l[lid]` and `l[lid + 1]`)."""
+    if a.base.key != b.base.key or a.view != b.view or a.ev is not b.ev or len(a.indices) != len(b.indices):
+        return False
+    if any(_norm(x) != _norm(y) for x, y in zip(a.indices, b.indices)):
+        return False
+    return [(_norm(n), sign) for _, n, sign in a.offset] == [(_norm(n), sign) for _, n, sign in b.offset]
 
 
 def _norm(node: Node) -> str:
