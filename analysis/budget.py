@@ -1,10 +1,15 @@
 """A time budget for linting one file: the rule running when it runs out is stopped.
 
-Rules run one after another in the linting thread. A timer thread, at the deadline, raises
-`BudgetExceeded` inside that thread (CPython's `PyThreadState_SetAsyncExc`, checked between
-bytecodes), but only while a rule is running: the driver catches it around the rule, keeps
-what the finished rules reported and lists the rest as skipped. Code in C (a parse, a
-query) finishes its call first; the point is that no Python loop can hang the file.
+Rules run one after another in the linting thread. At the deadline, `BudgetExceeded` is raised
+inside that thread (CPython's `PyThreadState_SetAsyncExc`, checked between bytecodes), but only
+while a rule is running: the driver catches it around the rule, keeps what the finished rules
+reported and lists the rest as skipped. Code in C (a parse, a query) finishes its call first;
+the point is that no Python loop can hang the file.
+
+One watchdog thread per process keeps every budget's deadline: it sleeps until the earliest
+and rarely wakes otherwise. A timer thread per budget cost each keystroke in the editor two
+thread switches (the timer's start and its cancel), each waiting for the OS to run that thread
+while the analysis held back (issue 32).
 """
 
 from __future__ import annotations
@@ -45,20 +50,15 @@ class Budget:
         self._thread = get_ident()
         self._in_rule = False
         self._raised = False
-        self._timer: threading.Timer | None = None
 
     def __enter__(self) -> Budget:
-        if self.seconds is not None:
-            import threading
-
-            self._timer = threading.Timer(max(0.0, self.seconds), self._expire)
-            self._timer.daemon = True
-            self._timer.start()
+        if self.deadline is not None:
+            _WATCHDOG.watch(self)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
+        if self.deadline is not None:
+            _WATCHDOG.forget(self)
 
     @property
     def spent(self) -> bool:
@@ -98,5 +98,65 @@ class _RuleScope:
         if pending:
             raise BudgetExceeded
 
+
+class _Watchdog:
+    """Calls `_expire` of each budget being watched at its deadline, from one thread that
+    sleeps until the earliest deadline (or IDLE_S with none) and ends after IDLE_S idle."""
+
+    IDLE_S = 5.0
+
+    def __init__(self) -> None:
+        self._cond: threading.Condition | None = None  # made with the first budget: threading loads then
+        self._making = allocate_lock()
+        self._watched: set[Budget] = set()
+        self._running = False
+        self._wake_at = 0.0  # when the thread wakes next, unless notified
+
+    def watch(self, budget: Budget) -> None:
+        import threading
+
+        if self._cond is None:
+            with self._making:
+                if self._cond is None:
+                    self._cond = threading.Condition(allocate_lock())
+        with self._cond:
+            self._watched.add(budget)
+            if not self._running:
+                self._running = True
+                self._wake_at = budget.deadline  # type: ignore[assignment]
+                threading.Thread(target=self._run, daemon=True, name="cllint-budget").start()
+            elif budget.deadline < self._wake_at:  # type: ignore[operator]  # sooner than it wakes
+                self._cond.notify()
+
+    def forget(self, budget: Budget) -> None:
+        assert self._cond is not None
+        with self._cond:  # not notified: waking, it finds nothing due
+            self._watched.discard(budget)
+
+    def _run(self) -> None:
+        import threading
+
+        idle_since = time.monotonic()
+        assert self._cond is not None
+        with self._cond:
+            while True:
+                now = time.monotonic()
+                for b in [b for b in self._watched if b.deadline <= now]:  # type: ignore[operator]
+                    self._watched.discard(b)
+                    # raised again until the rule is left: in a thread of its own (rare)
+                    threading.Thread(target=b._expire, daemon=True, name="cllint-budget-expired").start()
+                if self._watched:
+                    idle_since = now
+                    self._wake_at = min(b.deadline for b in self._watched)  # type: ignore[type-var]
+                elif now - idle_since >= self.IDLE_S:
+                    self._running = False
+                    return
+                else:
+                    self._wake_at = idle_since + self.IDLE_S
+                self._cond.wait(max(0.0, self._wake_at - now))
+
+
+# The process's watchdog: a thread, as a pool is, not a memo of anything the analyses read.
+_WATCHDOG = _Watchdog()
 
 __all__ = ["Budget", "BudgetExceeded"]
