@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 class LintOptions:
     __slots__ = ("target", "select", "ignore", "extend_select", "defines", "include_paths", "mode", "std",
                  "preview", "budget", "prelude", "options_known", "host_macros", "host_features",
-                 "program_note", "one_group_kernels", "host_headers", "launches")
+                 "program_note", "one_group_kernels", "host_headers", "launches", "launch_bounds")
     target: Target
     select: tuple[str, ...] | None
     ignore: tuple[str, ...]
@@ -65,13 +65,17 @@ class LintOptions:
     # file holds them; their content stays unknown, as a missing header's.
     host_headers: tuple[str, ...]
     # Launches the configuration states for the file's kernels (`[[launch]]`, config.LaunchSpec):
-    # (kernel name, "" for every kernel of the file; work-group size or None; whether it is one
-    # work-group). The race check's model and its races between work-groups follow them.
-    launches: tuple[tuple[str, tuple[int, int, int] | None, bool], ...]
+    # (kernel name, "" for every kernel of the file; work-group size, number of work-groups, each
+    # None where not stated). The race check's model and its races between work-groups follow them.
+    launches: tuple[tuple[str, tuple[int, int, int] | None, tuple[int, int, int] | None], ...]
+    # Kernel arguments the host sets from the launch's own size (cllint/project/launch_bounds.py):
+    # (kernel, argument index, "local" or "global", dimension). The barrier check reads a test
+    # of that id against that argument as one every work-item passes alike.
+    launch_bounds: tuple[tuple[str, int, str, int], ...]
 
     __match_args__ = ("target", "select", "ignore", "extend_select", "defines", "include_paths", "mode",
                       "std", "preview", "budget", "prelude", "options_known", "host_macros", "host_features",
-                      "program_note", "one_group_kernels", "host_headers", "launches")
+                      "program_note", "one_group_kernels", "host_headers", "launches", "launch_bounds")
 
     def __init__(
         self,
@@ -92,7 +96,8 @@ class LintOptions:
         program_note: tuple[str, int, int] | None = None,
         one_group_kernels: tuple[str, ...] = (),
         host_headers: tuple[str, ...] = (),
-        launches: tuple[tuple[str, tuple[int, int, int] | None, bool], ...] = (),
+        launches: tuple[tuple[str, tuple[int, int, int] | None, tuple[int, int, int] | None], ...] = (),
+        launch_bounds: tuple[tuple[str, int, str, int], ...] = (),
     ) -> None:
         self.target = Target.preset("CL1.2") if target is None else target
         self.select = select
@@ -112,6 +117,7 @@ class LintOptions:
         self.one_group_kernels = one_group_kernels
         self.host_headers = host_headers
         self.launches = launches
+        self.launch_bounds = launch_bounds
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"target={self.target!r}, " f"select={self.select!r}, "
@@ -122,7 +128,7 @@ class LintOptions:
                 f"options_known={self.options_known!r}, " f"host_macros={self.host_macros!r}, "
                 f"host_features={self.host_features!r}, " f"program_note={self.program_note!r}, "
                 f"one_group_kernels={self.one_group_kernels!r}, " f"host_headers={self.host_headers!r}, "
-                f"launches={self.launches!r})")
+                f"launches={self.launches!r}, " f"launch_bounds={self.launch_bounds!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -130,18 +136,18 @@ class LintOptions:
         mine = (self.target, self.select, self.ignore, self.extend_select, self.defines, self.include_paths,
                 self.mode, self.std, self.preview, self.budget, self.prelude, self.options_known,
                 self.host_macros, self.host_features, self.program_note, self.one_group_kernels,
-                self.host_headers, self.launches)
+                self.host_headers, self.launches, self.launch_bounds)
         theirs = (other.target, other.select, other.ignore, other.extend_select, other.defines,
                   other.include_paths, other.mode, other.std, other.preview, other.budget, other.prelude,
                   other.options_known, other.host_macros, other.host_features, other.program_note,
-                  other.one_group_kernels, other.host_headers, other.launches)
+                  other.one_group_kernels, other.host_headers, other.launches, other.launch_bounds)
         return mine == theirs
 
     def __hash__(self) -> int:
         return hash((self.target, self.select, self.ignore, self.extend_select, self.defines,
                      self.include_paths, self.mode, self.std, self.preview, self.budget, self.prelude,
                      self.options_known, self.host_macros, self.host_features, self.program_note,
-                     self.one_group_kernels, self.host_headers, self.launches))
+                     self.one_group_kernels, self.host_headers, self.launches, self.launch_bounds))
 
     def rules(self) -> list[type[Rule]]:
         # Asked twice per keystroke (rules, then suppressions): the registry is fixed once
@@ -233,7 +239,8 @@ def lint_tree(
         options={"mode": options.mode, "std": options.std if options.mode == "portability" else None,
                  "preview": options.preview, "named": _named(options), "focus": focus, "edited": edited, "program_note": options.program_note,
                  "host_features": frozenset(options.host_features),
-                 "one_group_kernels": frozenset(options.one_group_kernels), "launches": options.launches},
+                 "one_group_kernels": frozenset(options.one_group_kernels), "launches": options.launches,
+                 "launch_bounds": options.launch_bounds},
     )
     local_ctx = None
     if local_focus is not None and local_focus != focus:

@@ -42,7 +42,7 @@ def options_key(options: LintOptions) -> str:
                  options.ignore, options.extend_select, options.defines, options.include_paths,
                  options.mode, options.std, options.preview, options.budget, options.prelude, options.options_known,
                  options.program_note, options.host_macros, options.host_features, options.one_group_kernels,
-                 options.host_headers, options.launches))
+                 options.host_headers, options.launches, options.launch_bounds))
 
 
 @cache

@@ -22,7 +22,8 @@ def _analysed(ctx: RuleContext) -> FileUniformity:
     # In portability mode no target decides a preprocessor arm (`#if __OPENCL_C_VERSION__`).
     portable = ctx.target.predefined_macros() if ctx.options.get("mode", "portability") == "portability" else None
     try:
-        return analyse_file(ctx.tree, ctx.source, ctx.focus, ctx.file, ctx.preprocessor, portable)
+        return analyse_file(ctx.tree, ctx.source, ctx.focus, ctx.file, ctx.preprocessor, portable,
+                            ctx.options.get("launch_bounds", ()))
     except RecursionError:  # pathological nesting: stay silent rather than fail the file
         return FileUniformity([])
 

@@ -40,13 +40,18 @@ MAX_DEPTH = 12  # variable definitions and macros followed
 
 class _Form:
     """E = sum(lid[d] * lid_d) + a uniform rest that is a multiple of `div` (0: the rest is 0);
-    `exact`: the whole value where it is a constant."""
-    __slots__ = ("lid", "div", "exact")
+    `exact`: the whole value where it is a constant; `is_id`: ("local" or "global", d) where
+    it is that id itself; `sizes`: the sizes it equals (a kernel argument the host sets from the
+    launch's size, `Bounds`)."""
+    __slots__ = ("lid", "div", "exact", "is_id", "sizes")
 
-    def __init__(self, lid: dict[int, int], div: int, exact: int | None = None) -> None:
+    def __init__(self, lid: dict[int, int], div: int, exact: int | None = None,
+                 is_id: tuple[str, int] | None = None, sizes: frozenset[tuple[str, int]] = frozenset()) -> None:
         self.lid = {d: c for d, c in lid.items() if c}
         self.div = abs(div)
         self.exact = exact
+        self.is_id = is_id
+        self.sizes = sizes
 
     def scaled(self, k: int) -> _Form:
         return _Form({d: c * k for d, c in self.lid.items()}, self.div * k,
@@ -120,14 +125,18 @@ def _binary(op: str, a: int, b: int) -> int | None:
             "BitAnd": lambda: a & b, "BitOr": lambda: a | b, "BitXor": lambda: a ^ b}.get(op, lambda: None)()
 
 
-def aligned_comparisons(func: Node, names: Names, size: tuple[int, int, int],
-                        constant: Callable[[Node], int | None]) -> dict[tuple[int, int], tuple[Node, ...]]:
+def aligned_comparisons(func: Node, names: Names, size: tuple[int, int, int] | None,
+                        constant: Callable[[Node], int | None],
+                        bounds: Mapping[int, frozenset[tuple[str, int]]] | None = None
+                        ) -> dict[tuple[int, int], tuple[Node, ...]]:
     """The comparisons of `func` that are whole tiles of a work-group of `size` on both sides
-    (module docstring), with the leaves the dataflow must find uniform there."""
+    (module docstring), or an id against the argument the host sets to its launch's size
+    (`bounds`: argument index -> ("local" or "global", dimension) it equals; `lid < n` then
+    holds in every work-item), with the leaves the dataflow must find uniform there."""
     body = func.child_by_field_name("body")
     if body is None or b"_id" not in (body.text or b""):
         return {}
-    reader = _Reader(names, size, constant, body)
+    reader = _Reader(names, size, constant, body, bounds or {})
     out: dict[tuple[int, int], tuple[Node, ...]] = {}
     stack = [body]
     while stack:
@@ -143,13 +152,19 @@ def aligned_comparisons(func: Node, names: Names, size: tuple[int, int, int],
         e, b = (right, left) if swapped else (left, right)
         leaves: list[Node] = []
         fe, fb = reader.form(e, leaves), reader.form(b, leaves)
-        if fe is not None and fb is not None and _whole(fe, fb, size):
+        if fe is not None and fb is not None and (_whole(fe, fb, size) or _within(fe, fb) or _within(fb, fe)):
             out[(n.start_byte, n.end_byte)] = tuple(leaves)
     return out
 
 
-def _whole(e: _Form, b: _Form, size: tuple[int, int, int]) -> bool:
-    if b.lid or len(e.lid) != 1:
+def _within(e: _Form, b: _Form) -> bool:
+    """An id against the size it runs below (`get_local_id(0)` and the argument the host sets
+    to the local size along 0): the same answer in every work-item, whatever the operator."""
+    return e.is_id is not None and e.is_id in b.sizes
+
+
+def _whole(e: _Form, b: _Form, size: tuple[int, int, int] | None) -> bool:
+    if size is None or b.lid or len(e.lid) != 1:
         return False
     (d, c), = e.lid.items()
     m = math.gcd(e.div, b.div)
@@ -157,9 +172,9 @@ def _whole(e: _Form, b: _Form, size: tuple[int, int, int]) -> bool:
 
 
 class _Reader:
-    def __init__(self, names: Names, size: tuple[int, int, int], constant: Callable[[Node], int | None],
-                 body: Node) -> None:
-        self.names, self.size, self.constant = names, size, constant
+    def __init__(self, names: Names, size: tuple[int, int, int] | None, constant: Callable[[Node], int | None],
+                 body: Node, bounds: Mapping[int, frozenset[tuple[str, int]]]) -> None:
+        self.names, self.size, self.constant, self.bounds = names, size, constant, bounds
         self.assigned = _assigned(body, names)
 
     def form(self, n: Node, leaves: list[Node], depth: int = 0) -> _Form | None:  # noqa: C901 - one case per kind
@@ -206,7 +221,7 @@ class _Reader:
             return None
         if v.param_index is not None:
             leaves.append(n)
-            return _Form({}, 1)
+            return _Form({}, 1, sizes=self.bounds.get(v.param_index, frozenset()))
         init = _initializer(v.decl)
         return self.form(init, leaves, depth + 1) if init is not None else None
 
@@ -217,10 +232,10 @@ class _Reader:
         dim = (named[0].text or b"").decode() if len(named) == 1 else ""
         d = int(dim) if dim in ("0", "1", "2") else None
         if name == "get_local_id" and d is not None:
-            return _Form({d: 1}, 0)
+            return _Form({d: 1}, 0, is_id=("local", d))
         if name == "get_global_id" and d is not None:
-            return _Form({d: 1}, self.size[d])
-        if name in ("get_local_size", "get_enqueued_local_size") and d is not None:
+            return _Form({d: 1}, self.size[d] if self.size else 1, is_id=("global", d))
+        if name in ("get_local_size", "get_enqueued_local_size") and d is not None and self.size:
             return _exact(self.size[d])
         if name in _UNIFORM_QUERIES or name and not named and not name.startswith("get_"):
             leaves.append(n)  # (a helper without arguments: its result's tags are checked)
@@ -330,10 +345,14 @@ def function_comparisons(fa: Any, name: str) -> dict[tuple[int, int], tuple[Node
     if body is None or b"_id" not in (body.text or b""):
         return {}
     size = _required_size(fa, name)
-    if size is None:
+    bounds: dict[int, frozenset[tuple[str, int]]] = {}
+    for kernel, index, space, dim in getattr(fa, "launch_bounds", ()):
+        if kernel == name and _is_kernel_head(func):
+            bounds[index] = bounds.get(index, frozenset()) | {(space, dim)}
+    if size is None and not bounds:
         return {}
     return aligned_comparisons(func, fa.names(name), size,
-                               lambda n: macro_constant(fa.view, (n.text or b"").decode(), n.start_byte))
+                               lambda n: macro_constant(fa.view, (n.text or b"").decode(), n.start_byte), bounds)
 
 
 def _required_size(fa: Any, name: str) -> tuple[int, int, int] | None:

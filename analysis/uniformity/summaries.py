@@ -377,23 +377,26 @@ _MacroSyncs = tuple[tuple[int, int, MacroSync], ...]
 
 
 def file_analysis(tree: Tree, source: bytes | None = None, file: str = "", view: Any = None,
-                  portable: Mapping[str, str] | None = None) -> "_FileAnalysis":
+                  portable: Mapping[str, str] | None = None, bounds: tuple = ()) -> "_FileAnalysis":
     """The file-wide facts of one tree, shared by the barrier and race checks of one lint
     (each built its own, twice the work per keystroke): the database keeps, per file, the
     last one with its tree and view, so their identity cannot be reused by another."""
     table = current().per_file("uniformity.file_analysis", 2)
     last = table.get(file)
-    if last is not None and last[0] is tree and last[1] == source and last[3] is view and last[4] == portable:
+    if last is not None and last[0] is tree and last[1] == source and last[3] is view and last[4] == portable \
+            and last[6] == bounds:
         return last[5]
     fa = _FileAnalysis(tree, source, file, view, portable)
+    fa.launch_bounds = bounds  # the host's launch sizes kernel arguments equal (aligned.py)
     table.pop(file, None)
-    table.put(file, (tree, source, file, view, portable, fa))
+    table.put(file, (tree, source, file, view, portable, fa, bounds))
     return fa
 
 
 class _FileAnalysis:
     def __init__(self, tree: Tree, source: bytes | None = None, file: str = "", view: Any = None,
                  portable: Mapping[str, str] | None = None) -> None:
+        self.launch_bounds: tuple = ()
         self.index = index = items_of(tree, tree.root_node.text or b"" if source is None else source, file)
         self.dead = _dead_ranges(view, portable)
         facts = _live_definitions(_file_facts(tree, index), index, _compiled_out(view))
@@ -732,7 +735,8 @@ _ANCHOR = "\x00@"
 
 
 def analyse_file(tree: Tree, source: bytes | None = None, focus: list[tuple[int, int]] | None = None,
-                 file: str = "", view: Any = None, portable: Mapping[str, str] | None = None) -> FileUniformity:
+                 file: str = "", view: Any = None, portable: Mapping[str, str] | None = None,
+                 bounds: tuple = ()) -> FileUniformity:
     """The findings of the file, or with `focus` (sorted, disjoint byte ranges) of the
     functions that overlap it: the incremental driver takes the others from its cache.
     The file-wide facts (callee summaries, transitive synchronisation, flat dimensions)
@@ -741,7 +745,7 @@ def analyse_file(tree: Tree, source: bytes | None = None, focus: list[tuple[int,
     text = tree.root_node.text or b"" if source is None else source
     if not _may_synchronise(text) and not _macros_may_synchronise(view):
         return FileUniformity([])  # nothing synchronises: skip the walk (most files)
-    fa = file_analysis(tree, text, file, view, portable)
+    fa = file_analysis(tree, text, file, view, portable, bounds)
     findings: list[Finding] = []
     starts, ends = fa.index.starts, fa.index.ends
     # Only functions that synchronise (or call one that does) can hold a finding. Their

@@ -27,6 +27,7 @@ from .host_headers import host_header_names, included_of
 from .host_std import host_stds
 from .include_dirs import by_name, inferred_dirs, pyopencl_include_dir
 from .index import FileIndex, index_source
+from .launch_bounds import launch_bounds
 from .launches import one_group_kernels
 from .lit_options import LitOptions, lit_options
 from .workspace import fragments
@@ -44,7 +45,7 @@ class ProgramContext:
     """What a file's program adds to its options."""
 
     __slots__ = ("prelude", "note", "host_macros", "include_dirs", "host_features", "one_group_kernels", "defines",
-                 "std", "host_headers", "clang_target", "options_known")
+                 "std", "host_headers", "clang_target", "options_known", "launch_bounds")
     prelude: tuple[str, ...]
     note: tuple[str, int, int] | None
     host_macros: tuple[str, ...]
@@ -57,9 +58,10 @@ class ProgramContext:
     # clang's targets the builds name (lit_options.py): (version, "spir64" or "host", `-cl-ext`) each
     clang_target: tuple[tuple[str, str, str], ...]
     options_known: bool  # the build's every `-D` is known (a lit RUN line): `#if` decided as clang does
+    launch_bounds: tuple[tuple[str, int, str, int], ...]  # kernel arguments equal to a launch size (launch_bounds.py)
 
     __match_args__ = ("prelude", "note", "host_macros", "include_dirs", "host_features", "one_group_kernels",
-                      "defines", "std", "host_headers", "clang_target", "options_known")
+                      "defines", "std", "host_headers", "clang_target", "options_known", "launch_bounds")
 
     def __init__(
         self,
@@ -74,6 +76,7 @@ class ProgramContext:
         host_headers: tuple[str, ...] = (),
         clang_target: tuple[tuple[str, str, str], ...] = (),
         options_known: bool = False,
+        launch_bounds: tuple[tuple[str, int, str, int], ...] = (),
     ) -> None:
         self.prelude = prelude
         self.note = note
@@ -86,29 +89,31 @@ class ProgramContext:
         self.host_headers = host_headers
         self.clang_target = clang_target
         self.options_known = options_known
+        self.launch_bounds = launch_bounds
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"prelude={self.prelude!r}, " f"note={self.note!r}, "
                 f"host_macros={self.host_macros!r}, " f"include_dirs={self.include_dirs!r}, "
                 f"host_features={self.host_features!r}, " f"one_group_kernels={self.one_group_kernels!r}, "
                 f"defines={self.defines!r}, " f"std={self.std!r}, " f"host_headers={self.host_headers!r}, "
-                f"clang_target={self.clang_target!r}, " f"options_known={self.options_known!r})")
+                f"clang_target={self.clang_target!r}, " f"options_known={self.options_known!r}, "
+                f"launch_bounds={self.launch_bounds!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features,
                 self.one_group_kernels, self.defines, self.std, self.host_headers, self.clang_target,
-                self.options_known)
+                self.options_known, self.launch_bounds)
         theirs = (other.prelude, other.note, other.host_macros, other.include_dirs, other.host_features,
                   other.one_group_kernels, other.defines, other.std, other.host_headers, other.clang_target,
-                  other.options_known)
+                  other.options_known, other.launch_bounds)
         return mine == theirs
 
     def __hash__(self) -> int:
         return hash((self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features,
                      self.one_group_kernels, self.defines, self.std, self.host_headers, self.clang_target,
-                     self.options_known))
+                     self.options_known, self.launch_bounds))
 
     def apply(self, options: LintOptions) -> LintOptions:
         if self == NO_CONTEXT:
@@ -119,7 +124,8 @@ class ProgramContext:
                       include_paths=(*options.include_paths, *self.include_dirs),
                       host_features=(*options.host_features, *self.host_features),
                       one_group_kernels=(*options.one_group_kernels, *self.one_group_kernels),
-                      host_headers=(*options.host_headers, *self.host_headers))
+                      host_headers=(*options.host_headers, *self.host_headers),
+                      launch_bounds=(*options.launch_bounds, *self.launch_bounds))
         if self.defines:  # the user's own `-D` win
             out = replace(out, defines=tuple(sorted({**dict(self.defines), **dict(options.defines)}.items())))
         if self.options_known:
@@ -160,10 +166,11 @@ class _Derived:
     one_group: frozenset[str]  # kernels every host launch of which is one work-group (launches.py)
     options: dict[Path, BuildOptions]  # what the build or host passes compiling each source
     host_headers: frozenset[str]  # header names the hosts supply to the compiler (host_headers.py)
+    launch_bounds: tuple[tuple[str, int, str, int], ...]  # kernel arguments equal to a launch size
 
     __match_args__ = ("sources", "indexed", "dirs", "host_macros", "host_features", "computed", "joined",
                       "fragments", "macro_counts", "included", "families", "one_group",
-                      "options", "host_headers")
+                      "options", "host_headers", "launch_bounds")
 
     def __init__(
         self,
@@ -181,6 +188,7 @@ class _Derived:
         one_group: frozenset[str] = frozenset(),
         options: dict[Path, BuildOptions] | None = None,
         host_headers: frozenset[str] = frozenset(),
+        launch_bounds: tuple[tuple[str, int, str, int], ...] = (),
     ) -> None:
         self.sources = sources
         self.indexed = indexed
@@ -196,6 +204,7 @@ class _Derived:
         self.one_group = one_group
         self.options = {} if options is None else options
         self.host_headers = host_headers
+        self.launch_bounds = launch_bounds
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"sources={self.sources!r}, " f"indexed={self.indexed!r}, "
@@ -204,17 +213,18 @@ class _Derived:
                 f"joined={self.joined!r}, " f"fragments={self.fragments!r}, "
                 f"macro_counts={self.macro_counts!r}, " f"included={self.included!r}, "
                 f"families={self.families!r}, " f"one_group={self.one_group!r}, "
-                f"options={self.options!r}, " f"host_headers={self.host_headers!r})")
+                f"options={self.options!r}, " f"host_headers={self.host_headers!r}, "
+                f"launch_bounds={self.launch_bounds!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.sources, self.indexed, self.dirs, self.host_macros, self.host_features, self.computed,
                 self.joined, self.fragments, self.macro_counts, self.included, self.families, self.one_group,
-                self.options, self.host_headers)
+                self.options, self.host_headers, self.launch_bounds)
         theirs = (other.sources, other.indexed, other.dirs, other.host_macros, other.host_features,
                   other.computed, other.joined, other.fragments, other.macro_counts, other.included,
-                  other.families, other.one_group, other.options, other.host_headers)
+                  other.families, other.one_group, other.options, other.host_headers, other.launch_bounds)
         return mine == theirs
 
     __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
@@ -316,6 +326,7 @@ class Project:
             one_group=one_group_kernels(hosts, _defined_functions(sources.values())),
             options=_build_options(builds, hosts, sources, dirs),
             host_headers=host_header_names(hosts),
+            launch_bounds=launch_bounds(hosts, _defined_functions(sources.values())),
         )
         return self._derived
 
@@ -387,7 +398,9 @@ class Project:
                 prelude = (*built.force_include, *(p for p in prelude if p not in built.force_include))
                 ctx = ProgramContext(prelude, note, macros, d.dirs.get(path, ()), d.host_features,
                                      _defined_in(d.one_group, d.sources[path]), built.defines, built.std,
-                                     included_of(d.host_headers, d.sources[path]))
+                                     included_of(d.host_headers, d.sources[path]),
+                                     launch_bounds=tuple(b for b in d.launch_bounds
+                                                         if b[0] in _defined_in(frozenset({b[0]}), d.sources[path])))
                 if (lit := lit_options(path, d.sources[path])) is not None:
                     ctx = _with_lit(ctx, lit)
             out[path] = NO_CONTEXT if ctx == NO_CONTEXT else ctx
@@ -429,7 +442,7 @@ def _with_lit(ctx: ProgramContext, lit: LitOptions) -> ProgramContext:
     return ProgramContext(lit.force_include, None, (*ctx.host_macros, *lit.varying),
                           tuple(dict.fromkeys((*lit.include_dirs, *ctx.include_dirs))),
                           (*ctx.host_features, *lit.features), ctx.one_group_kernels, lit.defines, lit.std,
-                          ctx.host_headers, lit.clang_targets, not lit.varying)
+                          ctx.host_headers, lit.clang_targets, not lit.varying, ctx.launch_bounds)
 
 
 _DEFINED = re.compile(rb"\bvoid\s+([A-Za-z_]\w*)\s*\(")
