@@ -227,9 +227,10 @@ class LaunchSpec:
         return hash((self.kernel, self.sources, self.local, self.groups, self.line))
 
 
-def declared_launches(settings: Settings, path: Path) -> tuple[tuple[str, tuple[int, int, int] | None, bool], ...]:
+def declared_launches(settings: Settings, path: Path
+                      ) -> tuple[tuple[str, tuple[int, int, int] | None, tuple[int, int, int] | None], ...]:
     """The `[[launch]]` entries that cover `path`, as `LintOptions.launches` holds them:
-    (kernel, "" for every kernel; work-group size; one work-group)."""
+    (kernel, "" for every kernel; work-group size; number of work-groups)."""
     if not settings.launches:
         return ()
     target = Path(os.path.normpath(Path(path).resolve()))
@@ -237,7 +238,7 @@ def declared_launches(settings: Settings, path: Path) -> tuple[tuple[str, tuple[
     for spec in settings.launches:
         if spec.sources and target not in {Path(os.path.normpath(p.resolve())) for p in spec.sources}:
             continue
-        out.append((spec.kernel or "", spec.local, spec.groups == (1, 1, 1)))
+        out.append((spec.kernel or "", spec.local, spec.groups))
     return tuple(out)
 
 

@@ -53,6 +53,22 @@ def test_two_constants_into_one_cell_race_in_either_order(first: bytes) -> None:
 
 
 
+@pytest.mark.parametrize("body, racy", [
+    # one element every work-group reads, then writes: lost updates between work-groups
+    (b"int x = p[lid];\n  barrier(CLK_GLOBAL_MEM_FENCE);\n  p[lid] = x + 1;\n  out[get_global_id(0)] = x;", True),
+    (b"p[lid] += 1;\n  out[get_global_id(0)] = 0;", True),
+    # the same, in a kernel that asks nothing about work-groups: written for one (not reported)
+    (b"int x = p[lid];\n  barrier(CLK_GLOBAL_MEM_FENCE);\n  p[lid] = x + 1;", False),
+    # the same values stored at the same places by every work-group: benign
+    (b"p[lid] = 2 * lid;\n  out[get_global_id(0)] = 1;", False),
+])
+def test_one_element_in_every_work_group(body: bytes, racy: bool) -> None:
+    src = b"kernel void k(global int *p, global int *out) {\n  int lid = get_local_id(0);\n  " + body + b"\n}\n"
+    got = lint(src)
+    assert bool(got) == racy, got
+    assert all("work-group" in d.message for d in got)
+
+
 # GPUVerify's annotations (its header declares them; a kernel verified with it calls them): a
 # read in their arguments is part of a proof obligation, not an access the kernel makes.
 ANNOTATED = b"""void __barrier_invariant_1(bool, int);

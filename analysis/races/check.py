@@ -137,7 +137,8 @@ def _text(node: Node | None, limit: int = 40) -> str:
 
 def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None = None, file: str = "",
                   view: Any = None, portable: Any = None, one_group: frozenset[str] = frozenset(),
-                  launches: tuple[tuple[str, tuple[int, int, int] | None, bool], ...] = ()) -> list[Race]:
+                  launches: tuple[tuple[str, tuple[int, int, int] | None, tuple[int, int, int] | None], ...] = ()
+                  ) -> list[Race]:
     """`one_group`: kernels every launch of which is known to be one work-group (the host's,
     through `LintOptions.one_group_kernels`): no race between work-groups is looked for in them.
     `launches`: those the configuration states (`LintOptions.launches`, `[[launch]]`)."""
@@ -159,11 +160,14 @@ def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None
                 or not may_write(func, fa.functions, program):
             continue  # no shared memory declared, or none written: no race, no CFG or dataflow built
         try:
-            declared = [(size, one) for kernel, size, one in launches if kernel in ("", name)]
-            single = bool(declared) and all(one for _, one in declared)
+            declared = [(size, groups) for kernel, size, groups in launches if kernel in ("", name)]
+            single = bool(declared) and all(groups == (1, 1, 1) for _, groups in declared)
             sizes = {size for size, _ in declared}
             size = next(iter(sizes)) if len(sizes) == 1 else None  # (None among them: the implementation's)
-            out.extend(_Kernel(fa, name, view, source, live, helpers, name in one_group or single, size).races())
+            # the dimensions some stated launch runs several work-groups along
+            several = {d for _, groups in declared if groups is not None for d in range(3) if groups[d] > 1}
+            out.extend(_Kernel(fa, name, view, source, live, helpers, name in one_group or single, size,
+                               several).races())
         except RecursionError:
             continue
     out.sort(key=lambda r: (r.start, r.code))
@@ -173,8 +177,9 @@ def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None
 class _Kernel(HelperCalls):
     def __init__(self, fa: _FileAnalysis, name: str, view: Any, source: bytes, live: tuple = (),
                  helpers: dict[str, tuple | None] | None = None, launched_one_group: bool = False,
-                 launched_size: tuple[int, int, int] | None = None) -> None:
+                 launched_size: tuple[int, int, int] | None = None, launched_wide: set[int] | None = None) -> None:
         self.source = source
+        self.launched_wide = launched_wide or set()  # dimensions a stated launch has several work-groups along
         self.launched_one_group = launched_one_group  # the host launches it as one work-group only
         self.fa, self.name = fa, name
         self.file_live = live
@@ -502,6 +507,10 @@ class _Kernel(HelperCalls):
                     dims = self.grid_dims(a) | self.grid_dims(b)
                     if not dims and (a.atomic or b.atomic) and a is not b:
                         dims = set(self.asked.grid)  # an atomic every work-group makes, met by a plain access
+                    if not dims:  # one element every work-group reads and writes (`x = p[lid]; ...
+                        # p[lid] = x + 1`): they meet where several run, which a stated launch says, or
+                        # a kernel that asks its place among work-groups is written for
+                        dims = set(self.launched_wide) or set(self.asked.grid)
                 else:
                     dims = self.stores_across(a, b)
                 if not dims:
@@ -1201,9 +1210,12 @@ class _Kernel(HelperCalls):
         all, depends on the work-group (a group or global id in its index or a guard,
         directly, through variables defined once, macros or a helper's arguments: `a[gid +
         1]`, `if (gid == 0) *count = 0`). Races between two work-groups are looked for only
-        between neighbours along such a dimension of one side: the same accesses in every
-        work-group (`p[lid] = ...`, `p[0] += ...`, or every row of groups alike) are what
-        kernels written for one work-group (or one row of them) do."""
+        between neighbours along such a dimension of one side: the same stores in every
+        work-group (`p[lid] = ...`, `p[0] = 1`, or every row of groups alike) are what kernels
+        written for one work-group (or one row of them) do. A read and a write of one element
+        in every work-group are paired along the dimensions a stated launch (`[[launch]]`) has
+        several work-groups on, else those the kernel asks its group or global id along
+        (`races`)."""
         out: set[int] = set()
         roots = [] if guards else [(n, acc.ev or self.ev) for n in acc.indices] + [(n, ev) for ev, n, _ in acc.offset]
         roots += [(g.cond, g.ev or self.ev) for g in acc.guards]  # `guards`: whether it is made only
