@@ -13,7 +13,7 @@ import struct
 from collections.abc import Iterator
 
 from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Note, Severity, Span, Tag
-from cllint.analysis.features import EXTENSIONS, FEATURES, STRICT_PREFIXES, V1_1, V2_0, V3_0
+from cllint.analysis.features import EXTENSIONS, FEATURES, IMAGES, STRICT_PREFIXES, V1_1, V2_0, V3_0
 from cllint.analysis.gating import guard_text, is_guarded, is_target_mode, needs_text, preprocessor_view
 from cllint.analysis.gating.uses import collect_uses_and_literals
 from cllint.analysis.gating.generic import NEEDS_GENERIC, conversion_spans, generic_conversions
@@ -23,6 +23,7 @@ from cllint.analysis.gating.guards import asserted, dead_code, names_text
 from cllint.analysis.gating.byte_stores import BYTE_ADDRESSABLE, byte_stores
 from cllint.analysis.gating.builtin_library import library_requirements
 from cllint.analysis.gating.half_access import half_accesses
+from cllint.analysis.gating.image_programs import ImageProgram, image_program
 from cllint.analysis.gating.macro_literals import macro_literals
 from cllint.analysis.gating.macro_types import macro_type_uses
 from cllint.analysis.gating.pragma_scope import enabled_where_compiled
@@ -172,6 +173,18 @@ class UnguardedOptionalFeature(_GatingRule):
     report per function and requirement, its other uses in the function as notes (outside
     functions, one per declaration).
 
+    A program whose every kernel takes an image parameter (`read_only image2d_t`, directly or
+    through a macro) cannot be built without images, and no guard inside it helps: only its
+    host can check the device (`CL_DEVICE_IMAGE_SUPPORT`). There the base image feature is the
+    program's requirement: its uses (image and sampler types, image built-ins) are not
+    reported, and one information note at the first kernel taking an image says so. A file
+    with no kernel whose functions take images (a fragment of image helpers) is read the same
+    way. What images need besides (3D image writes, `read_write`, depth and MSAA images,
+    mipmaps) stays reported, and so does every image use of a program where some kernel takes
+    no image: a guard around the image kernels keeps the others building on a device without
+    images. Kernels in an arm no build compiles (`#if 0`) do not count. A target chosen
+    explicitly (target mode) reports what it lacks through CL302 as before.
+
     The generic address space is also used without its keyword: in OpenCL C 2.0 and 3.0 a
     pointer with no address space on its pointee is generic, so `int *p = g;`, `(int *)g`
     or `helper(g)` with a `global int *g` needs `__opencl_c_generic_address_space` (without
@@ -230,9 +243,12 @@ class UnguardedOptionalFeature(_GatingRule):
         uses = _uses(ctx)
         # A built-in library's file (libclc): what its built-ins' heads need is the device's.
         library = library_requirements(ctx.tree.root_node, uses)
+        program = _image_program(ctx, view, library, facts)
         for use in uses:
             if not use.requires or use.requires in library or _guarded_or_dead(view, use):
                 continue
+            if program is not None and use.requires == _BASE_IMAGES:
+                continue  # the program's requirement, said once below
             if _full_profile_guarantees(use.requires) or _host_checks(ctx, use.requires):
                 continue
             if facts is not None and (facts.provides(use.requires) or facts.newer(use.since)
@@ -258,9 +274,34 @@ class UnguardedOptionalFeature(_GatingRule):
                 fix=_wrap_fix(ctx, use) if not rest else None,
                 notes=notes,
             )
+        if program is not None:
+            yield self.diagnostic(Span(ctx.file, program.start, program.end), _image_note(program),
+                                  severity=Severity.INFO)
 
 
 _MAX_NOTES = 8
+_BASE_IMAGES = ((IMAGES,),)
+
+
+def _image_program(ctx: RuleContext, view, library, facts) -> ImageProgram | None:  # noqa: ANN001
+    """The file as a program whose every kernel takes an image (image_programs.py), when the
+    base image feature would be reported there: not guarded, not the host's check already, not a
+    built-in library's premise, not known from the version."""
+    if _BASE_IMAGES in library or _host_checks(ctx, _BASE_IMAGES) \
+            or (facts is not None and facts.provides(_BASE_IMAGES)):
+        return None
+    program = image_program(ctx.tree, ctx.source, view, lambda at: dead_code(view, at))
+    if program is None or (view is not None and is_guarded(view, program.start, _BASE_IMAGES)):
+        return None
+    return program
+
+
+def _image_note(program: ImageProgram) -> str:
+    if program.has_kernels:
+        return ("program requires image support: every kernel takes an image ('__opencl_c_images'); "
+                "its host must check CL_DEVICE_IMAGE_SUPPORT")
+    return ("file requires image support: its functions take images ('__opencl_c_images'); "
+            "the host of its program must check CL_DEVICE_IMAGE_SUPPORT")
 
 
 def _host_checks(ctx: RuleContext, requires) -> bool:  # noqa: ANN001 - alternatives of names

@@ -1,0 +1,102 @@
+"""Programs that need images (issue 29): their host decides, not a guard.
+
+A kernel whose parameter is an image cannot be built without image support; no guard inside
+it helps, only the host can (CL_DEVICE_IMAGE_SUPPORT). When every kernel of a program takes
+an image, the base image feature is the program's requirement, not an unguarded use: a guard
+would only empty the program. A file with no kernel whose functions take images (a fragment
+of image helpers) is read the same way. A program with a kernel that takes no image is not:
+a guard around its image kernels keeps the others building.
+
+Read off function heads only, which the incremental driver treats as the skeleton (a change
+there re-lints the whole file), so the answer never goes stale between keystrokes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tree_sitter import Node, Tree
+
+from cllint.analysis.model.walk import name_node
+from cllint.analysis.toplevel import CONTAINERS
+
+# Every image type (spec 6.3.1, "Other Built-in Data Types"): 1D, 2D, 3D, arrays, buffers,
+# depth and MSAA; each needs the base feature, the last two more besides.
+_IMAGE_TYPE = re.compile(r"^image[123]d\w*_t$")
+
+
+class ImageProgram:
+    """The first function taking an image (its name's span), and whether the program has a
+    kernel at all (False: a fragment of helpers)."""
+
+    __slots__ = ("start", "end", "has_kernels")
+
+    def __init__(self, start: int, end: int, has_kernels: bool) -> None:
+        self.start = start
+        self.end = end
+        self.has_kernels = has_kernels
+
+
+def _definitions(tree: Tree) -> list[Node]:
+    out: list[Node] = []
+    stack = list(reversed(tree.root_node.children))
+    while stack:
+        node = stack.pop()
+        if node.type == "function_definition":
+            out.append(node)
+        elif node.type in CONTAINERS:
+            stack.extend(reversed(node.children))
+    return out
+
+
+def _is_kernel(definition: Node) -> bool:
+    return any(c.type == "kernel_specifier" for c in definition.children)
+
+
+def _takes_image(definition: Node, source: bytes, view: Any) -> bool:
+    """A parameter of an image type, written so or through an object-like macro."""
+    declarator = definition.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    if params is None:
+        return False
+    for p in params.named_children:
+        if p.type != "parameter_declaration":
+            continue
+        t = p.child_by_field_name("type")
+        if t is None:
+            continue
+        word = source[t.start_byte:t.end_byte].decode("utf-8", "replace")
+        if _IMAGE_TYPE.match(word):
+            return True
+        if t.type == "type_identifier" and view is not None:
+            expanded = view.expand_type_macro(word, t.start_byte)
+            if expanded and any(_IMAGE_TYPE.match(w) for w in expanded.split()):
+                return True
+    return False
+
+
+def image_program(tree: Tree, source: bytes, view: Any, dead: Any) -> ImageProgram | None:
+    """The file as a program that needs images, or None. `dead(offset)`: code no build
+    compiles (`#if 0`), whose kernels are not the program's."""
+    first: Node | None = None
+    kernels = False
+    helper: Node | None = None
+    for definition in _definitions(tree):
+        if dead(definition.start_byte):
+            continue
+        if _is_kernel(definition):
+            kernels = True
+            if not _takes_image(definition, source, view):
+                return None  # a kernel without images: guards keep it building
+            if first is None:
+                first = definition
+        elif helper is None and _takes_image(definition, source, view):
+            helper = definition
+    chosen = first if kernels else helper
+    if chosen is None:
+        return None
+    name = name_node(chosen) or chosen
+    return ImageProgram(name.start_byte, name.end_byte, kernels)
