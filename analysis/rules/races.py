@@ -157,16 +157,20 @@ class GlobalMemoryRace(_RaceRule):
     different work-items of one work-group can make to the same element with no
     `barrier(CLK_GLOBAL_MEM_FENCE)` between them (`a[gid]` written and `a[gid + 1]`
     read). Indices, guards and intervals are followed as for CL210. Distinct pointer
-    arguments are taken not to alias.
+    arguments are taken not to alias. Program-scope `__global` variables (OpenCL C 2.0,
+    `global int g[64];`, `global int total;`) are followed as pointer arguments are.
 
     Races between two work-groups are reported too, wherever the two accesses are in the
     kernel, barriers or not: a barrier orders the work-items of one work-group only, so
     the message names two work-items of two neighbouring work-groups and offers no fix
     (use two kernels, atomics, or indices that keep the work-groups apart). A load and a
     write race across work-groups when one of the two depends on the work-group, in its
-    index or a guard (`a[gid + 1]`, `if (gid == 0) *count = 0`): the same accesses made
-    by every work-group (`p[lid] += 1`, `s = out[0]`) are how kernels written for a single
-    work-group look, and are left alone. Two plain stores (or one store every work-group
+    index or a guard (`a[gid + 1]`, `if (gid == 0) *count = 0`), or when one element is
+    loaded and written by every work-group (`x = p[lid]; ... p[lid] = x + 1`, `p[lid] +=
+    1`) of a kernel that asks its group or global id, or whose `[[launch]]` entries in the
+    configuration state several work-groups: the same accesses in a kernel that asks
+    nothing about work-groups are how kernels written for a single work-group look, and are
+    left alone. Two plain stores (or one store every work-group
     makes) race across work-groups under the same-value policy of CL210, the whole
     NDRange for the work-group: only where the values two work-groups store there can
     differ, because the value follows the group (a group or global id, a load at an index
@@ -186,7 +190,9 @@ class GlobalMemoryRace(_RaceRule):
     global size equal to its local size (C's `clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &n,
     ...)`, or two size arrays defined by equal literals; `clEnqueueTask`; C++'s
     `enqueueNDRangeKernel(k, offset, cl::NDRange(n), cl::NDRange(n))`; pyopencl's
-    `prg.k(queue, (n,), (n,), ...)`), or a piglit test header declares only such launches.
+    `prg.k(queue, (n,), (n,), ...)`), or a piglit test header declares only such launches,
+    or every `[[launch]]` the configuration states for it has `groups = 1`
+    (docs/configuration.md, *Launches*).
     A launch whose local size is left to the implementation (`NULL`, `None`) is several
     work-groups, and one whose kernel the host code does not name keeps every C kernel checked.
 
