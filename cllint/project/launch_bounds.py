@@ -29,7 +29,6 @@ from .hosts import HOST_NAMES, _arguments
 Bound = tuple[str, int, str, int]
 _CREATE = lazy(rb"([A-Za-z_]\w*)\s*=\s*clCreateKernel\s*\(")
 _LAUNCH = lazy(rb"\bclEnqueueNDRangeKernel\s*\(")
-_SET_ARG = lazy(rb"\bclSetKernelArg\s*\(")
 _FUNC = lazy(rb"\b([A-Za-z_]\w*)\s*\(([^(){};]*)\)\s*(?:const\s*)?\{")
 _STRING = lazy(rb"\A\"([A-Za-z_]\w*)\"\Z")
 _WORD = lazy(rb"\A&?\s*([A-Za-z_]\w*)\Z")
@@ -198,8 +197,9 @@ def _set_args(scope: bytes, kernel: bytes) -> dict[int, bytes]:
     """Argument index -> the variable whose address `clSetKernelArg` passes (last one wins),
     where nothing assigns the variable after it."""
     out: dict[int, tuple[bytes, int]] = {}
-    for m in _SET_ARG.finditer(scope):
-        args = _arguments(scope, m.end())
+    calls = re.compile(rb"\bclSetKernelArg\s*\(\s*&?\s*" + re.escape(kernel) + rb"\s*,\s*\d")
+    for m in calls.finditer(scope):
+        args = _arguments(scope, scope.index(b"(", m.start()) + 1)
         if len(args) < 4 or _bare(args[0]) != kernel or not args[1].strip().isdigit():
             continue
         got = re.fullmatch(rb"&\s*([A-Za-z_]\w*)", args[3].strip())
@@ -211,9 +211,21 @@ def _set_args(scope: bytes, kernel: bytes) -> dict[int, bytes]:
 
 
 def _assigned_after(scope: bytes, var: bytes, at: int) -> bool:
-    v = re.escape(var)
-    return re.search(rb"\b" + v + rb"\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|(?:\+\+|--)\s*" + v + rb"\b|\b" + v +
-                     rb"\s*(?:\+\+|--)", scope[at:]) is not None
+    """Whether `var` is assigned, updated or incremented in `scope` after `at`."""
+    pos = scope.find(var, at)
+    while pos >= 0:
+        after = pos + len(var)
+        word = (pos == 0 or not _WORD_BYTE.match(scope, pos - 1)) and not _WORD_BYTE.match(scope, after)
+        if word:
+            rest = scope[after:after + 4].lstrip()
+            if _WRITE_OP.match(rest) or scope[max(0, pos - 2):pos] in (b"++", b"--"):
+                return True
+        pos = scope.find(var, pos + 1)
+    return False
+
+
+_WORD_BYTE = lazy(rb"\w")
+_WRITE_OP = lazy(rb"(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--")
 
 
 def _sizes(scope: bytes, arg: bytes) -> list[bytes | None]:
