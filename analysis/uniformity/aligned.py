@@ -359,10 +359,20 @@ def _required_size(fa: Any, name: str) -> tuple[int, int, int] | None:
     memo = fa.__dict__.setdefault("_required_sizes", {})
     if name in memo:
         return memo[name]
-    callers: dict[str, set[str]] = {}
-    for f, callees in fa.callees.items():
-        for c in callees:
-            callers.setdefault(c, set()).add(f)
+    if "_callers" not in fa.__dict__:  # once per file: who calls whom, if any kernel requires a size
+        root = fa.functions[name]
+        while root.parent is not None:
+            root = root.parent
+        fa._callers = None
+        if b"reqd_work_group_size" in (root.text or b""):
+            fa._callers = {}
+            for f, callees in fa.callees.items():
+                for c in callees:
+                    fa._callers.setdefault(c, set()).add(f)
+    callers: dict[str, set[str]] | None = fa._callers
+    if callers is None:
+        memo[name] = None
+        return None
     kernels, seen, todo = set(), {name}, [name]
     while todo:  # the kernels that reach `name`
         f = todo.pop()
