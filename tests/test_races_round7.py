@@ -69,6 +69,18 @@ def test_one_element_in_every_work_group(body: bytes, racy: bool) -> None:
     assert all("work-group" in d.message for d in got)
 
 
+@pytest.mark.parametrize("src, element", [
+    (b"kernel void k(global int *h, int i) { h[i] += 1; }", "'h[i]'"),
+    (b"kernel void k(global int *h, int i, int v) { h[i] = h[i] + v; }", "'h[i]'"),
+    (b"kernel void k(global int *h, int i) { h[i + 2] += 1; }", "'h[i + 2]'"),
+])
+def test_an_element_an_argument_picks_is_named_as_written(src: bytes, element: str) -> None:
+    # every work-item updates one element an argument picks: the message names it as the
+    # source does, not by the number the search stood in for the argument
+    (d,) = lint(src)
+    assert "'" + d.message.split("'")[1] + "'" == element, d.message
+
+
 # GPUVerify's annotations (its header declares them; a kernel verified with it calls them): a
 # read in their arguments is part of a proof obligation, not an access the kernel makes.
 ANNOTATED = b"""void __barrier_invariant_1(bool, int);

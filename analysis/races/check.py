@@ -54,6 +54,7 @@ MAX_VALUES = 16  # of one loop counter
 MAX_COMBOS = 256  # counter assignments tried per pair
 MAX_ACCESSES = 64  # per kernel and memory object; beyond, stay silent
 ROUNDS = 2  # samples for unknown uniform values
+SAMPLED = 500_000  # an element this far out was picked by a sample (`_sample`: 1,000,003 and up)
 ELEMENTS_KEPT = 4096  # accesses' elements kept per kernel (`elements`)
 GUARDS_KEPT = 1 << 16  # guards' values kept per kernel (`_elements_of`)
 _UNSEEN = object()
@@ -1265,7 +1266,9 @@ class _Kernel(HelperCalls):
         scalar = not (first.base.array or first.base.pointer)  # a __local scalar: no index to show
         elem = f"'{first.base.name}" + ("" if scalar else "".join(f"[{k}]" for k in key)) + part + "'"
         size = self.bytes.get(first.base.key)
-        if size and len(key) == 1:  # a cast views the bytes: name the byte and its element
+        if any(abs(k) >= SAMPLED for k in key):  # picked by a value not known here (an argument):
+            elem = f"'{_text(first.node)}'"  # named as written, not by the number that stood in for it
+        elif size and len(key) == 1:  # a cast views the bytes: name the byte and its element
             whole = key[0] % size == 0 and all(a.view % size == 0 for a in (first, second))  # `vload4` of floats
             elem = (f"byte {key[0] % size} of " if size > 1 and not whole else "") \
                 + f"'{first.base.name}[{key[0] // size}]'"
