@@ -517,11 +517,9 @@ async def _save_round(ls: CllintServer, uri: str) -> None:
 
 
 async def _republish(ls: CllintServer, uri: str) -> None:
-    result = await ls.on_host(ls.analyse, uri)
+    result = await ls.on_host(ls.analyse_and_push, uri)
     if result is None:
         return
-    if ls.push_enabled():
-        ls.publish(uri, result)
     caps = ls.client_capabilities.workspace
     if ls.diagnostic_mode != "push" and caps is not None and caps.diagnostics and caps.diagnostics.refresh_support:
         ls.workspace_diagnostic_refresh(None)

@@ -65,10 +65,9 @@ def _register_sync(ls: CllintServer) -> None:
     @ls.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: CllintServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        if (task := ls.pending.pop(uri, None)) is not None:
-            task.cancel()
+        ls.cancel(uri)
         ls.submit(ls.close_document, uri)
-        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, []))
+        ls.submit(ls.clear, uri)  # after any push of it the worker makes
 
     @ls.feature(types.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: CllintServer, params: types.DidSaveTextDocumentParams) -> None:

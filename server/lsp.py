@@ -176,6 +176,9 @@ class CllintServer(LanguageServer):
         self.docs: dict[str, Document] = {}  # touched on the worker thread only
         self.results: dict[str, Result] = {}
         self.pending: dict[str, asyncio.Task] = {}
+        # Per document, how often it was scheduled or closed (event loop): an analysis pushes its
+        # result only if none came since (a newer edit's analysis will).
+        self._generations: dict[str, int] = {}
         self.editor = EditorSettings()
         self.debounce_s = DEFAULT_DEBOUNCE_S
         self.diagnostic_mode = "auto"  # "push" | "pull" | "both" | "auto"
@@ -657,8 +660,7 @@ class CllintServer(LanguageServer):
             return
         result = Result(version, diags, doc.published.convert(diags, doc.index, self._index_for))
         self.results[uri] = result
-        if self.loop is not None and self.push_enabled():
-            self.loop.call_soon_threadsafe(self.publish, uri, result)
+        self.post(uri, result)
 
     def _index_for(self, file: str) -> convert.LineIndex | None:
         doc = self.docs.get(file)
@@ -670,14 +672,19 @@ class CllintServer(LanguageServer):
         if old is not None:
             old.cancel()
         self.collector.busy()
-        self.pending[uri] = asyncio.get_running_loop().create_task(self._analyse_later(uri, version))
+        generation = self._generations[uri] = self._generations.get(uri, 0) + 1
+        self.pending[uri] = asyncio.get_running_loop().create_task(self._analyse_later(uri, version, generation))
 
-    async def _analyse_later(self, uri: str, version: int | None) -> None:
+    def cancel(self, uri: str) -> None:
+        """What waits for `uri` is dropped, and what runs is not pushed (a close: event loop)."""
+        if (task := self.pending.pop(uri, None)) is not None:
+            task.cancel()
+        self._generations[uri] = self._generations.get(uri, 0) + 1
+
+    async def _analyse_later(self, uri: str, version: int | None, generation: int) -> None:
         try:
             await asyncio.sleep(self.debounce_s)
-            result = await self.on_host(self.analyse, uri, version)
-            if result is not None and self.push_enabled():
-                self.publish(uri, result)
+            result = await self.on_host(self._analyse_and_post, uri, version, generation)
             self._settle_after_first()
             if result is not None and not embedded.is_host_document(uri):
                 self.compiler.schedule(uri, result.version)
@@ -689,6 +696,32 @@ class CllintServer(LanguageServer):
         finally:
             if self.pending.get(uri) is asyncio.current_task():
                 del self.pending[uri]
+
+    def _analyse_and_post(self, uri: str, version: int | None, generation: int) -> Result | None:
+        """`analyse`, then the push (worker thread), unless the event loop has scheduled `uri`
+        again since (a newer edit: what its task would have dropped when cancelled)."""
+        result = self.analyse(uri, version)
+        if result is not None and self._generations.get(uri) == generation:
+            self.post(uri, result)
+        return result
+
+    def post(self, uri: str, result: Result) -> None:
+        """Pushes `result` (worker thread): written from here over stdio, no hop to the event
+        loop on a keystroke's way (issue 32; the pipe's writer writes each message whole under
+        its lock), else through the loop. Every push leaves from the worker, in its order."""
+        if not self.push_enabled():
+            return
+        if isinstance(getattr(self.protocol, "writer", None), StdoutWriter):
+            self.publish(uri, result)
+        elif self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.publish, uri, result)
+
+    def analyse_and_push(self, uri: str, version: int | None = None) -> Result | None:
+        """`analyse`, then the push (worker thread): a re-publication (clang's or a device's results)."""
+        result = self.analyse(uri, version)
+        if result is not None:
+            self.post(uri, result)
+        return result
 
     def merged(self, uri: str, result: Result) -> tuple[list[types.Diagnostic], str]:
         """Static diagnostics plus the device build's (build on save), and their result id."""
@@ -705,11 +738,22 @@ class CllintServer(LanguageServer):
         _, extra = self.device.extra(uri)
         texts = result.texts + self.compiler.texts(uri, result.version)
         texts += [json.dumps(convert.lsp_to_json(d), separators=(",", ":")) for d in extra]
+        self._write_diagnostics({"uri": uri, "version": result.version}, texts)
+
+    def clear(self, uri: str) -> None:
+        """No diagnostics for `uri` (a closed document; worker thread, after its last push)."""
+        if isinstance(getattr(self.protocol, "writer", None), StdoutWriter):
+            self._write_diagnostics({"uri": uri}, [])
+        elif self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.text_document_publish_diagnostics,
+                                           types.PublishDiagnosticsParams(uri, []))
+
+    def _write_diagnostics(self, params: dict[str, Any], texts: list[str]) -> None:
         writer = getattr(self.protocol, "writer", None)
         if writer is None:
             return
         head = json.dumps({"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
-                           "params": {"uri": uri, "version": result.version}}, separators=(",", ":"))
+                           "params": params}, separators=(",", ":"))
         # `{"jsonrpc":...,"params":{"uri":...,"version":N}}` + the diagnostics, spliced in
         body = (head[:-2] + ',"diagnostics":[' + ",".join(texts) + "]}}").encode("utf-8")
         try:
@@ -737,11 +781,9 @@ class CllintServer(LanguageServer):
 
     async def republish(self, uri: str, version: int) -> None:
         """clang's results changed for this version: push them, or ask pull clients to pull."""
-        result = await self.on_host(self.analyse, uri, version)
+        result = await self.on_host(self.analyse_and_push, uri, version)
         if result is None:
             return
-        if self.push_enabled():
-            self.publish(uri, result)
         caps = self.client_capabilities.workspace
         if self.diagnostic_mode != "push" and caps is not None and caps.diagnostics and caps.diagnostics.refresh_support:
             self.workspace_diagnostic_refresh(None)
