@@ -253,9 +253,10 @@ class Project:
                 files.extend(Path(folder, n) for n in names)
                 if len(files) > MAX_FILES:
                     break
-        for p in self.extra:
-            if p.parent.is_dir():
-                files.extend(s for s in p.parent.iterdir() if s.suffix in OPENCL_SUFFIXES or s == p)
+        named = set(self.extra)
+        for parent in dict.fromkeys(p.parent for p in self.extra):  # each folder listed once, not once per file
+            if parent.is_dir():
+                files.extend(s for s in parent.iterdir() if s.suffix in OPENCL_SUFFIXES or s in named)
         self.files = sorted(set(files))
         self._derived = None
 
