@@ -55,6 +55,18 @@ def test_uniform_loads(tail: bytes, racy: bool) -> None:
     assert bool(got) == racy, got
 
 
+def test_constant_memory_is_read_only() -> None:
+    """__constant memory (an argument or a program-scope table) is read-only: a load of it at a
+    uniform index is one value (OpenCL C 6.7.3)."""
+    src = (b"constant float table[4] = {1.0f, 2.0f, 3.0f, 4.0f};\n"
+           b"kernel void k(global float *out, constant float *c) {\n  local float l[32];\n"
+           b"  unsigned lid = get_local_id(0);\n  l[lid] = (float)lid;\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+           b"  out[get_group_id(0)] = l[0] * table[2];\n  out[get_num_groups(0) + get_group_id(0)] = l[1] * c[3];\n"
+           b"  out[2 * get_num_groups(0) + get_group_id(0)] = c[lid];\n}\n")
+    got = [(d.code, src.count(b"\n", 0, d.span.start) + 1) for d in lint(src)]
+    assert got == [("CL211", 9)], got  # c[lid]: each work-item's own element
+
+
 if __name__ == "__main__":
     for name, half in (("tune", TUNE), ("heldout", HELDOUT)):
         print(name, figures(half))

@@ -98,9 +98,42 @@ def _array_load(k: Any, node: Node, cfg_node: int) -> bool:
         root = root.child_by_field_name("argument") if root.type == "subscript_expression" \
             else (root.named_children[0] if root.named_child_count == 1 else None)
     v = k.names.var(root) if root is not None and root.type == "identifier" else None
-    if v is None or not (v.array or v.param_index is not None) or _written(node):
+    if root is None or root.type != "identifier" or _written(node):
         return False
+    if v is None:
+        return _constant_table(root)
+    if not (v.array or v.param_index is not None):
+        return False
+    if _in_constant(v.decl):
+        return True  # read-only memory (OpenCL C 6.7.3)
     return stable_base(k, v, space_of(v), cfg_node)
+
+
+def _in_constant(decl: Node) -> bool:
+    """Whether a declaration (of a parameter or variable, from its declarator) puts it, or
+    what it points to, in the `__constant` address space."""
+    while decl.parent is not None and decl.type not in ("parameter_declaration", "declaration"):
+        decl = decl.parent
+    return any(q.type == "address_space_qualifier" and (q.text or b"").lstrip(b"_") == b"constant"
+               for c in decl.children if c.type in ("type_qualifier", "address_space_qualifier")
+               for q in [c, *c.children])
+
+
+def _constant_table(ident: Node) -> bool:
+    """A program-scope `__constant` array the kernel reads (`constant float t[4] = {..}`)."""
+    root = ident
+    while root.parent is not None:
+        root = root.parent
+    name = ident.text
+    for decl in root.named_children:
+        if decl.type == "declaration" and _in_constant(decl) and name in (decl.text or b""):
+            for d in decl.children_by_field_name("declarator"):
+                target = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+                while target is not None and target.type != "identifier":
+                    target = target.child_by_field_name("declarator")
+                if target is not None and target.text == name:
+                    return True
+    return False
 
 
 def _written(node: Node) -> bool:
