@@ -20,22 +20,9 @@ from cllint.analysis.lazy_re import lazy
 
 __all__ = ["Directive", "Pragma", "scan_directives", "blank_comments"]
 
-# Outside directives only these constructs matter: a directive start at the beginning of a
-# line, and comments/literals that could hide a `#` or a newline. An unterminated block comment
-# runs to the end of the file (`.*` alternative), so no quadratic rescans on hostile input.
-_MAIN = re.compile(
-    rb"""
-    \n(?P<dir>[ \t\f\v]*\#)
-    | /\*(?:.*?\*/|.*)
-    | //(?:[^\n\\]++|\\\r?\n|\\)*+
-    | "(?:[^"\\\n]++|\\.)*+"?
-    | '(?:[^'\\\n]++|\\.)*+'?
-    """,
-    re.DOTALL | re.VERBOSE,
-)
 # Consumes everything up to the newline before the next directive in one call, so the Python
 # loop runs once per directive, not once per comment or string.
-_SKIP = re.compile(
+_SKIP = lazy(
     rb"""
     (?:
       [^\n/"']++
@@ -49,12 +36,11 @@ _SKIP = re.compile(
     """,
     re.DOTALL | re.VERBOSE,
 )
-# Every alternative of _MAIN starts with a literal character, which lets the regex engine skip
-# ahead fast; the first line has no preceding newline and is checked on its own.
+# A directive starts a line; the first line has no preceding newline and is checked on its own.
 _FIRST_DIR = re.compile(rb"[ \t\f\v]*\#")
 
 # The rest of a directive's logical line, from just after the `#`.
-_BODY = re.compile(
+_BODY = lazy(
     rb"""
     (?:
       [^\n/"'\\]++
@@ -395,7 +381,7 @@ def _read(text: bytes, start: int, hash_end: int, end: int) -> Directive:
     return d
 
 
-_HEAD = re.compile(rb"[ \t\f\v\r\n]*([A-Za-z_][A-Za-z0-9_]*)?[ \t\f\v\r\n]*")
+_HEAD = lazy(rb"[ \t\f\v\r\n]*([A-Za-z_][A-Za-z0-9_]*)?[ \t\f\v\r\n]*")
 _NAMED = frozenset({"ifdef", "ifndef", "elifdef", "elifndef", "undef", "define"})
 
 

@@ -79,7 +79,7 @@ _NAME = lazy(rb"[A-Za-z_]\w*")
 _MAX_ROUNDS = 8  # reparses of a file whose macro lines are read as their expansions
 
 
-_DIRECTIVE_LINE = re.compile(rb"^[ \t]*#.*$", re.M)
+_DIRECTIVE_LINE = lazy(rb"^[ \t]*#.*$", re.M)
 
 
 def _not_from_host_arms(view: object, source: bytes, errors: list[SyntaxErrorInfo]) -> list[SyntaxErrorInfo]:

@@ -9,7 +9,6 @@ silence the name checks.
 
 from __future__ import annotations
 
-import re
 from functools import cached_property
 
 from tree_sitter import Node
@@ -57,7 +56,7 @@ HEADER_PREFIXES = ("CLK_",)
 VENDOR_PREFIXES = ("__", "amd_", "intel_", "arm_", "qcom_", "nv_", "img_", "mali_")
 
 
-_HEAD_WORD = re.compile(rb"([A-Za-z_]\w*)\s*\(")
+_HEAD_WORD = lazy(rb"([A-Za-z_]\w*)\s*\(")
 
 
 class FileFacts:

@@ -12,13 +12,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from cllint.analysis.lazy_re import lazy
+
 from .hosts import _arguments
 
 # A function's head and the brace opening its body: `name(params) {`, `name(params) const {`.
-_HEAD = re.compile(rb"([A-Za-z_]\w*)\s*\(([^(){};]*)\)\s*(?:const\s*)?(?:noexcept\s*)?\{")
+_HEAD = lazy(rb"([A-Za-z_]\w*)\s*\(([^(){};]*)\)\s*(?:const\s*)?(?:noexcept\s*)?\{")
 _NOT_FUNCTIONS = frozenset((b"if", b"for", b"while", b"switch", b"catch", b"return", b"sizeof"))
-_STRING = re.compile(rb'"((?:[^"\\\n]|\\.)*)"')
-_WORD = re.compile(rb"[A-Za-z_]\w*")
+_STRING = lazy(rb'"((?:[^"\\\n]|\\.)*)"')
+_WORD = lazy(rb"[A-Za-z_]\w*")
 _WINDOW = 6000  # bytes searched back for the function holding a call
 
 

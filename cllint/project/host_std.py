@@ -11,7 +11,6 @@ at each). Computed versions (`"-cl-std=CL" + version`) say nothing.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from cllint.analysis.lazy_re import lazy
 from .hosts import HOST_NAMES, _kernel_refs
 
 _STD = lazy(rb"-cl-std=(CL[0-9]\.[0-9])(?![\w.])")
-_STATEMENT_END = re.compile(rb"[;{}]")
+_STATEMENT_END = lazy(rb"[;{}]")
 # The calls that build a program: a file with one of them builds one program (or one kind).
 _BUILD_CALL = lazy(rb"\b(?:clBuildProgram|clCompileProgram|build_program\w*)\s*\(|\.(?:build|Build)\s*\(")
 _MAX_STATEMENT = 400  # bytes either side of the option
