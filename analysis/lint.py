@@ -9,6 +9,7 @@ from tree_sitter import Tree
 
 from cllint.analysis.records import replace
 from cllint.analysis.captures import forget as forget_cuts
+from cllint.analysis.model.walk import forget as forget_subtrees
 from cllint.analysis.database import current
 from cllint.analysis.diagnostics import Diagnostic
 from cllint.analysis.preprocessor.choices import without_host_choices
@@ -221,6 +222,7 @@ def lint_tree(
     where rules may not skip work (None: everywhere); `local_focus`, inside it: the same for
     `Rule.local` rules (analysis/incremental.py)."""
     forget_cuts()  # the last lint's deep trees: not this one's
+    forget_subtrees()
     reason = not_opencl_reason(source)
     if reason is not None:  # CUDA, C++, a template or a string wrapper: nothing to check
         from cllint.analysis.rules.program import NotOpenCLSource

@@ -125,7 +125,9 @@ def nodes_of_kinds(root: Node, kinds: frozenset[str], ordered: bool = True,
 # its named nodes read once, each later set filtered from them: a walk costs ~0.3 us a node
 # and a query ~0.1, a filter ~0.02. Small roots (an expression) are walked each time.
 SUBTREE_MIN = 48  # descendants
-_SUBTREES_KEPT = 64
+# Per lint, dropped as the next starts (`forget`): every function's body, as the semantic
+# family reads them all before the race check asks the kernels' again.
+_SUBTREES_KEPT = 4096
 
 
 class _Subtree:
@@ -159,6 +161,11 @@ def _named(root: Node) -> list[Node]:
         while not cursor.goto_next_sibling():
             if not cursor.goto_parent():
                 return out
+
+
+def forget() -> None:
+    """Drops the kept nodes (and the trees they hold): called as each lint starts."""
+    current().table("walk.subtrees", _SUBTREES_KEPT).clear()
 
 
 def _subtree(root: Node) -> _Subtree | None:
