@@ -81,6 +81,19 @@ def test_an_element_an_argument_picks_is_named_as_written(src: bytes, element: s
     assert "'" + d.message.split("'")[1] + "'" == element, d.message
 
 
+@pytest.mark.parametrize("body, racy", [
+    (b"A[0] = A[0] + 1;", True),
+    (b"int t = A[0];\n  A[0] = t + 1;", True),  # the update through a variable
+    (b"int t = A[0];\n  t = t * 2;\n  A[0] = t;", True),
+    (b"int t = B[0];\n  A[0] = t + 1;", False),  # another location: a task's own store
+    (b"int t = A[0];\n  A[1] = t;", False),
+    (b"int t = A[0];\n  A[0] = t;", False),  # the value read put back: nothing changes
+])
+def test_counters_in_kernels_that_ask_no_id(body: bytes, racy: bool) -> None:
+    src = b"kernel void k(global int *A, global const int *B) {\n  " + body + b"\n}\n"
+    assert bool(lint(src)) == racy
+
+
 # GPUVerify's annotations (its header declares them; a kernel verified with it calls them): a
 # read in their arguments is part of a proof obligation, not an access the kernel makes.
 ANNOTATED = b"""void __barrier_invariant_1(bool, int);

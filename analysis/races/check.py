@@ -488,7 +488,7 @@ class _Kernel(HelperCalls):
             pairs = sorted(((a, b) for a, b in itertools.combinations_with_replacement(group, 2)
                             if (a.write or b.write) and not (a.atomic and b.atomic)
                             and not (a.copy and b.copy and a.node == b.node and a is not b)  # one copy's two sides
-                            and (self.asked.anything or _one_update(a, b))),
+                            and (self.asked.anything or _one_update(a, b) or self.updated_through(a, b))),
                            key=lambda p: max(p[0].anchor.start_byte, p[1].anchor.start_byte))
             for a, b in pairs:
                 if a.ident in used or b.ident in used or a is b and a.copy:
@@ -917,6 +917,37 @@ class _Kernel(HelperCalls):
                     continue
                 stack.extend(n.children)
         return out
+
+    def updated_through(self, a: Access, b: Access) -> bool:
+        """A load of one element and a plain store back into it of a value computed from the
+        load through private variables (`int t = A[0]; A[0] = t + 1;`): an update in place, as
+        `A[0] += 1` is (`_one_update`), for a kernel that asks no work-item id."""
+        load, store = (a, b) if a.read and not a.write else (b, a)
+        if not (load.read and not load.write and store.write and not store.read) or a.atomic or b.atomic \
+                or not _same_place(load, store) or (value := _stored(store)) is None:
+            return False
+        copied = value
+        while copied.type == "parenthesized_expression" and copied.named_child_count == 1:
+            copied = copied.named_children[0]
+        while copied.type == "identifier" and (v := self.names.var(copied)) is not None \
+                and len(got := self.assigned_values(v.key)) == 1:
+            copied = got[0]
+        if copied.id == load.node.id:
+            return False  # the value read put back (`t = A[0]; A[0] = t;`): nothing changes
+        seen: set[int] = set()
+        stack = [value]
+        while stack and len(seen) < 64:
+            n = stack.pop()
+            if n.id in seen:
+                continue
+            seen.add(n.id)
+            if n.start_byte <= load.node.start_byte and load.node.end_byte <= n.end_byte:
+                return True
+            if n.type == "identifier" and (v := self.names.var(n)) is not None and not (v.shared or v.pointer):
+                stack.extend(self.assigned_values(v.key))
+            else:
+                stack.extend(n.named_children)
+        return False
 
     def assigned_values(self, key: int) -> list[Node]:
         """Every value the kernel assigns a private variable (`acc = 0.0f`, `acc += x`)."""
