@@ -19,7 +19,6 @@ checks their tags where the comparison is evaluated (`whole_tiles`).
 
 from __future__ import annotations
 
-import ast
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -88,6 +87,8 @@ def evaluate(text: str, constant: Callable[[str], int | None], depth: int = 0) -
     """An integer constant expression in C (macro names through `constant`), or None."""
     text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
     text = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b", r"\1", text.strip())
+    import ast  # here: importing it is ~1 ms of every start-up, and most files ask nothing
+
     try:
         tree = ast.parse(text.replace("/", "//").replace("////", "//"), mode="eval")
     except (SyntaxError, ValueError):
