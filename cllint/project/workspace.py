@@ -1,8 +1,9 @@
 """Programs inferred from the workspace when nothing says how a file is built (issue 29, 2c).
 
 A file that uses names it does not define, which exactly one other source of the workspace
-defines (or, where several do, exactly one in the file's own folder: a host joins the sources of
-one kernel folder), is a fragment: the host joins that source before it. Such a source is read before the
+defines (or, for a library piece, a file with no kernel that another source includes, where
+several do, exactly one in its own folder that defines no kernel either: the library its folder
+shares, whatever copies lie elsewhere), is a fragment: the host joins that source before it. Such a source is read before the
 file (the file's *prelude*, as includes at offset 0), with the sources it needs in turn, in
 dependency order. A source that defines a function the file defines too cannot be in its
 program (the two would be alternatives), nor can one the file includes already.
@@ -22,6 +23,7 @@ from .index import FileIndex
 _INCLUDE = lazy(rb"^[ \t]*#[ \t]*include\b([^\n]*)", re.M)
 _FILE_NAME = lazy(rb"[\w.+-]+\.\w+")
 _QUOTED = lazy(rb"\s*[<\"]")
+_KERNEL = lazy(rb"^(?![ \t]*#)[^\n]*\b(?:__)?kernel\b", re.M)  # outside directives (`#define KERNEL(x) kernel`)
 _MIN_NAME = 3  # shorter words are locals and parameters (`x`, `i0`) far more often than not
 _MAX_NAMES_SHOWN = 3
 
@@ -82,6 +84,27 @@ def fragments(sources: Mapping[Path, bytes], wanted: list[Path], idx: dict[Path,
         return [path for path, parts in pasters if any(part in name for part in parts)]
     known = _known()
     direct: dict[Path, dict[Path, list[str]]] = {}
+    kernels: dict[Path, bool] = {}
+
+    def has_kernel(path: Path) -> bool:
+        """Whether the source defines a kernel (a program of its own, whose macros are its own
+        configuration: oneDNN's kernel folder), not a library its folder's kernels share."""
+        if path not in kernels:
+            from cllint.analysis.preprocessor.directives import blank_comments
+
+            kernels[path] = _KERNEL.search(blank_comments(sources[path])) is not None
+        return kernels[path]
+
+    included: set[str] = set()
+
+    def is_piece(path: Path) -> bool:
+        """A source with no kernel that another source `#include`s (by its file name)."""
+        if not included:
+            included.add("")  # (read once)
+            for data in sources.values():
+                for line in _INCLUDE.findall(data):
+                    included.update(os.path.basename(n.decode(errors="replace")) for n in _FILE_NAME.findall(line))
+        return path.name in included and not has_kernel(path)
 
     def uses_of(f: Path) -> dict[Path, list[str]]:
         if f not in direct:
@@ -99,8 +122,11 @@ def fragments(sources: Mapping[Path, bytes], wanted: list[Path], idx: dict[Path,
                 if ps is None:
                     ps = pasted_by(name) if pasters else []
                 others = [p for p in ps if p != f]
-                if len(others) > 1:  # a program's sources share a folder: the one beside the file
-                    others = [p for p in others if p.parent == f.parent]
+                if len(others) > 1 and ps is providers.get(name) and is_piece(f):
+                    # a library piece (no kernel, included by another source: gpuowl's fft4.cl) is
+                    # joined with the kernel-less source beside it; a kernel file or a unit of its
+                    # own (libclc's atom_max.cl) is a program its build reads alone
+                    others = [p for p in others if p.parent == f.parent and not has_kernel(p)]
                 if len(others) == 1:
                     found.setdefault(others[0], []).append(name)
             direct[f] = {s: names for s, names in found.items()
