@@ -673,7 +673,11 @@ class CllintServer(LanguageServer):
             old.cancel()
         self.collector.busy()
         generation = self._generations[uri] = self._generations.get(uri, 0) + 1
-        self.pending[uri] = asyncio.get_running_loop().create_task(self._analyse_later(uri, version, generation))
+        # No debounce: handed to the worker now, queued behind the edit, with no turn of the
+        # event loop between them (issue 32); a newer edit read meanwhile supersedes it there.
+        submitted = self.submit(self._analyse_and_post, uri, version, generation) if self.debounce_s <= 0 else None
+        self.pending[uri] = asyncio.get_running_loop().create_task(
+            self._analyse_later(uri, version, generation, submitted))
 
     def cancel(self, uri: str) -> None:
         """What waits for `uri` is dropped, and what runs is not pushed (a close: event loop)."""
@@ -681,10 +685,13 @@ class CllintServer(LanguageServer):
             task.cancel()
         self._generations[uri] = self._generations.get(uri, 0) + 1
 
-    async def _analyse_later(self, uri: str, version: int | None, generation: int) -> None:
+    async def _analyse_later(self, uri: str, version: int | None, generation: int,
+                             submitted: Future | None = None) -> None:
         try:
-            await asyncio.sleep(self.debounce_s)
-            result = await self.on_host(self._analyse_and_post, uri, version, generation)
+            if submitted is None:
+                await asyncio.sleep(self.debounce_s)
+                submitted = self.submit(self._analyse_and_post, uri, version, generation)
+            result = await asyncio.wrap_future(submitted)
             self._settle_after_first()
             if result is not None and not embedded.is_host_document(uri):
                 self.compiler.schedule(uri, result.version)
@@ -699,7 +706,9 @@ class CllintServer(LanguageServer):
 
     def _analyse_and_post(self, uri: str, version: int | None, generation: int) -> Result | None:
         """`analyse`, then the push (worker thread), unless the event loop has scheduled `uri`
-        again since (a newer edit: what its task would have dropped when cancelled)."""
+        again since (a newer edit, whose analysis comes next: what a cancelled task dropped)."""
+        if self._generations.get(uri) != generation:
+            return None
         result = self.analyse(uri, version)
         if result is not None and self._generations.get(uri) == generation:
             self.post(uri, result)

@@ -72,5 +72,5 @@ def test_a_superseded_analysis_pushes_nothing(tmp_path: Path) -> None:
     uri = (tmp_path / "a.cl").as_uri()
     server.open_document(uri, 1, KERNEL)
     server._generations[uri] = 2  # the loop scheduled the document again since
-    assert server._analyse_and_post(uri, 1, 1) is not None and pipe.chunks == []
+    assert server._analyse_and_post(uri, 1, 1) is None and pipe.chunks == []  # the newer one analyses
     assert server._analyse_and_post(uri, 1, 2) is not None and len(pipe.chunks) == 1
