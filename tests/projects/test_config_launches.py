@@ -74,6 +74,17 @@ def test_launch_is_read(tmp_path: Path) -> None:
     assert launch.sources == (tmp_path / "k.cl",)
 
 
+
+def test_the_server_reads_launches_too(tmp_path: Path) -> None:
+    from cllint.server.settings import EditorSettings, lint_options
+
+    (tmp_path / "a.cl").write_text("kernel void k(global int *p) { p[get_local_id(0)] = get_group_id(0); }\n")
+    (tmp_path / "b.cl").write_text("kernel void k(global int *p) { p[0] = 1; }\n")
+    (tmp_path / ".cllint.toml").write_text('[[launch]]\nsources = ["a.cl"]\nkernel = "k"\nlocal = [32]\ngroups = [1]\n')
+    assert lint_options(tmp_path / "a.cl", EditorSettings()).launches == (("k", (32, 1, 1), (1, 1, 1)),)
+    assert lint_options(tmp_path / "b.cl", EditorSettings()).launches == ()
+
+
 if __name__ == "__main__":
     for label, half in (("tune", TUNE), ("heldout", HELDOUT)):
         ok = [agrees(c) for c in half]
