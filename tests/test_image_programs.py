@@ -116,3 +116,40 @@ def test_cli_configured_target_without_images_still_reports(tmp_path: Path) -> N
     found = _check_cli(tmp_path)
     assert ("CL302", "error", 1) in {(d["code"], d["severity"], d["line"]) for d in found}
     assert not [d for d in found if d["severity"] == "info" and d["code"] == "CL301"]
+
+
+# -- programs of several sources (the project model's prelude) --------------------------------
+
+IMAGE_A = "kernel void blur(read_only image2d_t in, write_only image2d_t out) {\n" \
+          "    write_imagef(out, (int2)(0, 0), read_imagef(in, (int2)(1, 1)));\n}\n"
+IMAGE_B = "kernel void edge(read_only image2d_t in, global float *out) {\n" \
+          "    out[0] = read_imagef(in, (int2)(0, 0)).x;\n}\n"
+BUFFER_A = "kernel void zero(global float *out) { out[get_global_id(0)] = 0.0f; }\n"
+JOIN = 'auto k = getKernel("edge", {{blur_cl_src, edge_cl_src}}, args);\n'
+
+
+def _cl301(found: list[dict]) -> list[tuple[str, str, int]]:
+    return sorted((Path(d["path"]).name, d["severity"], d["line"]) for d in found if d["code"] == "CL301")
+
+
+def test_tune_a_host_joined_image_program_gets_one_note(tmp_path: Path) -> None:
+    for name, text in {"kernel/blur.cl": IMAGE_A, "kernel/edge.cl": IMAGE_B, "src/host.cpp": JOIN}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert _cl301(_check_cli(tmp_path)) == [("blur.cl", "info", 1)]
+
+
+def test_tune_an_image_source_joined_after_a_buffer_kernel_reports(tmp_path: Path) -> None:
+    for name, text in {"kernel/blur.cl": BUFFER_A, "kernel/edge.cl": IMAGE_B, "src/host.cpp": JOIN}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert _cl301(_check_cli(tmp_path)) == [("edge.cl", "warning", 1)]
+
+
+def test_heldout_a_fragment_included_after_its_includers_buffer_kernel_reports(tmp_path: Path) -> None:
+    main = "#define GAIN 2.0f\n" + BUFFER_A + '#include "img.cl"\n'
+    img = "kernel void boost(read_only image2d_t in, global float *out) {\n" \
+          "    out[0] = GAIN * read_imagef(in, (int2)(0, 0)).x;\n}\n"
+    (tmp_path / "main.cl").write_text(main)
+    (tmp_path / "img.cl").write_text(img)
+    assert _cl301(_check_cli(tmp_path)) == [("img.cl", "warning", 1)]

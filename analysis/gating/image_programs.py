@@ -7,6 +7,11 @@ would only empty the program. A file with no kernel whose functions take images 
 of image helpers) is read the same way. A program with a kernel that takes no image is not:
 a guard around its image kernels keeps the others building.
 
+A program of several sources (the project model's prelude: sources a host joins before the
+file, an includer's text before its `#include`) is judged with the kernels those sources
+define too: a kernel without images there makes the program mixed, and an image kernel there
+has had the program's note already. The sources after the file are not seen.
+
 Read off function heads only, which the incremental driver treats as the skeleton (a change
 there re-lints the whole file), so the answer never goes stale between keystrokes.
 """
@@ -30,12 +35,13 @@ class ImageProgram:
     """The first function taking an image (its name's span), and whether the program has a
     kernel at all (False: a fragment of helpers)."""
 
-    __slots__ = ("start", "end", "has_kernels")
+    __slots__ = ("start", "end", "has_kernels", "noted")
 
-    def __init__(self, start: int, end: int, has_kernels: bool) -> None:
+    def __init__(self, start: int, end: int, has_kernels: bool, noted: bool = True) -> None:
         self.start = start
         self.end = end
         self.has_kernels = has_kernels
+        self.noted = noted  # False: a source read before the file has the program's note
 
 
 def _definitions(tree: Tree) -> list[Node]:
@@ -78,9 +84,13 @@ def _takes_image(definition: Node, source: bytes, view: Any) -> bool:
     return False
 
 
-def image_program(tree: Tree, source: bytes, view: Any, dead: Any) -> ImageProgram | None:
+def image_program(tree: Tree, source: bytes, view: Any, dead: Any,
+                  before: tuple[bool, bool] = (False, False)) -> ImageProgram | None:
     """The file as a program that needs images, or None. `dead(offset)`: code no build
-    compiles (`#if 0`), whose kernels are not the program's."""
+    compiles (`#if 0`), whose kernels are not the program's. `before`: whether the sources read
+    before it define a kernel without images, and one with (`prelude_kernels`)."""
+    if before[0]:
+        return None
     first: Node | None = None
     kernels = False
     helper: Node | None = None
@@ -95,8 +105,45 @@ def image_program(tree: Tree, source: bytes, view: Any, dead: Any) -> ImageProgr
                 first = definition
         elif helper is None and _takes_image(definition, source, view):
             helper = definition
+    if before[1]:
+        return ImageProgram(0, 0, True, noted=False)
     chosen = first if kernels else helper
     if chosen is None:
         return None
     name = name_node(chosen) or chosen
     return ImageProgram(name.start_byte, name.end_byte, kernels)
+
+
+def prelude_kernels(view: Any, file: str) -> tuple[bool, bool]:
+    """Whether the sources the file's program reads before it (the view's prelude) define a
+    kernel without an image parameter, and one with."""
+    from cllint.analysis.database import current
+    from cllint.analysis.preprocessor.view_data import resolve_include
+
+    resolver = getattr(view, "include_resolver", None)
+    if resolver is None:
+        return False, False
+    memo = current().table("gating.image_prelude", _PRELUDE_MAX)
+    plain = images = False
+    for d in getattr(view, "directives", ()):
+        if d.keyword != "prelude" or d.path is None:
+            continue
+        got = resolve_include(resolver, d.path, False, file)
+        if got is None or b"kernel" not in got[1]:
+            continue
+        kinds = memo.get(got[1])
+        if kinds is None:
+            kinds = memo.put(got[1], _kernel_kinds(got[1]))
+        plain, images = plain or kinds[0], images or kinds[1]
+    return plain, images
+
+
+_PRELUDE_MAX = 64
+
+
+def _kernel_kinds(text: bytes) -> tuple[bool, bool]:
+    from cllint.grammar import parse
+
+    tree = parse(text)
+    kinds = [_takes_image(d, text, None) for d in _definitions(tree) if _is_kernel(d)]
+    return (not all(kinds)), any(kinds)

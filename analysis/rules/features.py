@@ -23,7 +23,7 @@ from cllint.analysis.gating.guards import asserted, dead_code, names_text
 from cllint.analysis.gating.byte_stores import BYTE_ADDRESSABLE, byte_stores
 from cllint.analysis.gating.builtin_library import library_requirements
 from cllint.analysis.gating.half_access import half_accesses
-from cllint.analysis.gating.image_programs import ImageProgram, image_program
+from cllint.analysis.gating.image_programs import ImageProgram, image_program, prelude_kernels
 from cllint.analysis.gating.macro_literals import macro_literals
 from cllint.analysis.gating.macro_types import macro_type_uses
 from cllint.analysis.gating.pragma_scope import enabled_where_compiled
@@ -182,8 +182,11 @@ class UnguardedOptionalFeature(_GatingRule):
     way. What images need besides (3D image writes, `read_write`, depth and MSAA images,
     mipmaps) stays reported, and so does every image use of a program where some kernel takes
     no image: a guard around the image kernels keeps the others building on a device without
-    images. Kernels in an arm no build compiles (`#if 0`) do not count. A target chosen
-    explicitly (target mode) reports what it lacks through CL302 as before.
+    images. Kernels in an arm no build compiles (`#if 0`) do not count. In a program of
+    several sources (a host joins them, or a fragment is read after its includer's text), the
+    kernels of the sources read before the file count too, and the note is given once, in the
+    first. A target chosen explicitly (target mode) reports what it lacks through CL302 as
+    before.
 
     The generic address space is also used without its keyword: in OpenCL C 2.0 and 3.0 a
     pointer with no address space on its pointee is generic, so `int *p = g;`, `(int *)g`
@@ -243,7 +246,9 @@ class UnguardedOptionalFeature(_GatingRule):
         uses = _uses(ctx)
         # A built-in library's file (libclc): what its built-ins' heads need is the device's.
         library = library_requirements(ctx.tree.root_node, uses)
-        program = _image_program(ctx, view, library, facts)
+        # (only where something in it needs images: the check reads the program's kernel heads)
+        program = _image_program(ctx, view, library, facts) if any(
+            IMAGES in alt for u in uses for alt in u.requires) else None
         for use in uses:
             if not use.requires or use.requires in library or _guarded_or_dead(view, use):
                 continue
@@ -274,7 +279,7 @@ class UnguardedOptionalFeature(_GatingRule):
                 fix=_wrap_fix(ctx, use) if not rest else None,
                 notes=notes,
             )
-        if program is not None:
+        if program is not None and program.noted:
             yield self.diagnostic(Span(ctx.file, program.start, program.end), _image_note(program),
                                   severity=Severity.INFO)
 
@@ -290,8 +295,9 @@ def _image_program(ctx: RuleContext, view, library, facts) -> ImageProgram | Non
     if _BASE_IMAGES in library or _host_checks(ctx, _BASE_IMAGES) \
             or (facts is not None and facts.provides(_BASE_IMAGES)):
         return None
-    program = image_program(ctx.tree, ctx.source, view, lambda at: dead_code(view, at))
-    if program is None or (view is not None and is_guarded(view, program.start, _BASE_IMAGES)):
+    program = image_program(ctx.tree, ctx.source, view, lambda at: dead_code(view, at),
+                            prelude_kernels(view, ctx.file))
+    if program is None or (program.noted and view is not None and is_guarded(view, program.start, _BASE_IMAGES)):
         return None
     return program
 
