@@ -77,11 +77,17 @@ def fragments(sources: Mapping[Path, bytes], wanted: list[Path], idx: dict[Path,
     for path, fi in idx.items():
         for name in fi.defines:
             providers.setdefault(name, []).append(path)
-    pasters = [(path, fi.pastes) for path, fi in idx.items() if fi.pastes]
+    # each source's pasted parts as one pattern: a name is tested against a source at C speed
+    pasters = [(path, re.compile("|".join(map(re.escape, sorted(fi.pastes))))) for path, fi in idx.items() if fi.pastes]
+
+    pasted: dict[str, list[Path]] = {}  # one answer a name: most names recur in every file of a folder
 
     def pasted_by(name: str) -> list[Path]:
         """Sources whose macros could paste `name` (`cdouble_new` from `TPROOT##_new`)."""
-        return [path for path, parts in pasters if any(part in name for part in parts)]
+        got = pasted.get(name)
+        if got is None:
+            got = pasted[name] = [path for path, parts in pasters if parts.search(name)]
+        return got
     known = _known()
     direct: dict[Path, dict[Path, list[str]]] = {}
     kernels: dict[Path, bool] = {}
