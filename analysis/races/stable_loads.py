@@ -40,6 +40,17 @@ def pure_builtin(name: str | None) -> bool:
     return f is not None and f.category in _PURE_CATEGORIES
 
 
+def _type_cast(k: Any, call: Node) -> bool:
+    """`(COMPUTE_FLOAT)(x)` with a macro for a type: read as a call of `(COMPUTE_FLOAT)`, but a
+    parenthesized name that is no variable and no function of the file can only be a cast."""
+    fn = call.child_by_field_name("function")
+    if fn is None or fn.type != "parenthesized_expression" or fn.named_child_count != 1:
+        return False
+    inner = fn.named_children[0]
+    return inner.type == "identifier" and k.names.var(inner) is None \
+        and (inner.text or b"").decode() not in k.fa.functions
+
+
 def _query(name: str | None) -> bool:
     f = catalogue().function(name) if name else None
     return f is not None and f.category in _QUERIES
@@ -161,7 +172,7 @@ def steady_read(k: Any, node: Node, cfg_node: int) -> bool:
     of its own: a stable load, or a pure built-in's call (its arguments are walked on)."""
     if node.type == "call_expression":
         name = callee_name(node)
-        return (pure_builtin(name) or _query(name)) and name not in k.fa.functions
+        return (pure_builtin(name) or _query(name)) and name not in k.fa.functions or _type_cast(k, node)
     load = load_at(k, node)
     if load is None:
         return node.type == "subscript_expression" and _array_load(k, node, cfg_node)
@@ -186,6 +197,9 @@ def values_agree(k: Any, value: Node, cfg_node: int, env1: Any, env2: Any) -> bo
             if load.offset or not stable(k, load):
                 return False
             return all(_equal(k, i, env1, env2) or same(i) for i in load.indices)
+        if n.type == "call_expression" and _type_cast(k, n):
+            args = n.child_by_field_name("arguments")
+            return args is not None and all(same(a) for a in args.named_children)
         if n.type == "call_expression":
             name = callee_name(n)
             if _query(name) and name not in k.fa.functions:
