@@ -278,8 +278,11 @@ class _Kernel(HelperCalls):
         self.frame = Frame(names, self.ev, self.defs, self.moved, kernel=True,
                            choices=branch_choices(self.body, names, self.counters))
         self.frame.returns = self.returned
-        self.asked = _asked(func, self._macro_queries())
-        self.sizes, self.reqd = _model_sizes(func, fa.flat_dims, self.asked, launched_size)
+        via_macros = self._macro_queries()
+        self.asked = _asked(func, via_macros)
+        # (the file's flat dimensions count calls only: one a macro asks about is not flat)
+        flat = fa.flat_dims - _asked(None, via_macros).local
+        self.sizes, self.reqd = _model_sizes(func, flat, self.asked, launched_size)
         self.size = self.sizes[0]
         self._enter_loops(heads)
         # A counter that follows the work-item along some of the work-group's dimensions only
@@ -1659,8 +1662,10 @@ class Asked:
         return bool(self.local or self.grid)
 
 
-def _asked(func: Node, via_macros: list[tuple[str, str]]) -> Asked:
-    body = func.child_by_field_name("body")
+def _asked(func: Node | None, via_macros: list[tuple[str, str]]) -> Asked:
+    """The dimensions the kernel `func` asks its place along, in and among work-groups, by
+    calls and through macros (`via_macros`; those alone where `func` is None)."""
+    body = func.child_by_field_name("body") if func is not None else None
     calls: list[tuple[str, str]] = list(via_macros)
     # The calls only, found by one query (in C) rather than a Python walk of every node.
     unused: set[bytes] | None = None
