@@ -29,6 +29,7 @@ from cllint.analysis.preprocessor.decided import decided_live_ranges
 from cllint.analysis.races.accesses import Access, BlockExits, collect, parts_overlap
 from cllint.analysis.races.calls import HelperCalls
 from cllint.analysis.races.choices import branch_choices
+from cllint.analysis.races.components import uniform_with_fields
 from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import DATA, LOAD, Env, Evaluator
 from cllint.analysis.races.fences import fenced_spaces
@@ -1015,8 +1016,8 @@ class _Kernel(HelperCalls):
         then no write-write race is reported, precision first)."""
         if ev is not self.ev and not isinstance(ev, FrameEvaluator):
             return True
-        if ev is self.ev and self.divergent(value, cfg_node):
-            return True
+        if ev is self.ev and self.divergent(value, cfg_node) and not uniform_with_fields(self, value, cfg_node):
+            return True  # (a private field given a uniform value after its variable: components.py)
         stack, seen = [value], set()  # a load or call may differ, unless the whole work-group shares its result
         while stack:
             n = stack.pop()
