@@ -432,6 +432,8 @@ class _Collector:
 
     def on_declaration(self, n: Node) -> None:
         in_function = _in_function(n)
+        if not in_function and n.has_error:
+            return  # broken code is not judged (a macro-headed kernel misread as a declaration)
         if in_function and not any(c.type == "storage_class_specifier" for c in n.children):
             return  # most locals: automatic, private
         spaces = []

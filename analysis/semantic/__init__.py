@@ -43,7 +43,7 @@ def findings(model: SemanticModel, view: object | None, in_focus: Callable[[Node
     typed: list[list[Node]] = []
     for definition in model.index.definitions:
         block = definition.child_by_field_name("body")
-        if block is None or not in_focus(definition):
+        if block is None or not in_focus(definition) or not _declares_function(definition):
             continue
         typed.append(_check_body(Body(facts, model.function_at_node(definition), out), block))
         typed += [[c] if c.type in _HEAD_TYPES else nodes_of_kinds(c, KINDS, ordered=False)
@@ -54,6 +54,20 @@ def findings(model: SemanticModel, view: object | None, in_focus: Callable[[Node
               if c.type != "function_definition" and in_focus(c)]
     types.check_type_names(facts, model, typed, add)
     return out
+
+
+_WRAPPING_DECLARATORS = frozenset({"pointer_declarator", "parenthesized_declarator", "attributed_declarator",
+                                    "macro_declarator", "block_pointer_declarator"})
+
+
+def _declares_function(definition: Node) -> bool:
+    """Whether a definition's declarator is a function's (C99 6.9.1p2 requires it): the parser
+    reads `KERNEL(SMALL / 2) square(global T2* io) {` (a macro head, a typedef-named parameter)
+    as `square (io)` with a body; that is macro-written code misread, whose names mean nothing."""
+    d = definition.child_by_field_name("declarator")
+    while d is not None and d.type in _WRAPPING_DECLARATORS:
+        d = d.child_by_field_name("declarator") or next((c for c in d.named_children if c.type.endswith("declarator")), None)
+    return d is not None and d.type == "function_declarator"
 
 
 def _active(view: object | None, offset: int) -> bool:
