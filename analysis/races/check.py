@@ -1751,7 +1751,8 @@ def _fit_constants(sizes: list[tuple[int, int, int]], accesses: list[Access],
         sizes = [s for i, s in enumerate(grown) if s not in grown[:i]]  # type: ignore[misc]
     for a in accesses:
         for n in (*a.indices, *(c for g in a.guards for c in _compared(g.cond)),
-                  *(c for i in a.indices for c in _picked_by(i, placed))):
+                  *(c for i in a.indices for c in _picked_by(i, placed)),
+                  *(c for g in a.guards for c in _place_bounds(g.cond, placed))):
             while n.type == "parenthesized_expression" and n.named_child_count == 1:
                 n = n.named_children[0]
             v = _small_int(n) if n.type == "number_literal" else None
@@ -1830,6 +1831,21 @@ def _place_compared(cond: Node | None, placed: Callable[[Node], bool]) -> list[i
             if const is not None and const.type == "number_literal" and (v := _small_int(const)) is not None \
                     and other is not None and placed(other):
                 out.append(v)
+    return out
+
+
+def _place_bounds(cond: Node | None, placed: Callable[[Node], bool]) -> list[Node]:
+    """The constants a guard bounds the work-item's place by (`lid < 8`, `8 <= lid`): an arm
+    for the work-items past it is written for work-groups wider than it."""
+    out: list[Node] = []
+    for n in walk(cond) if cond is not None else ():
+        if n.type != "binary_expression" or _text(n.child_by_field_name("operator")) not in ("<", "<=", ">", ">="):
+            continue
+        left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+        for const, other in ((left, right), (right, left)):
+            if const is not None and _bare(const).type == "number_literal" and other is not None \
+                    and other.type in ("identifier", "call_expression") and placed(other):
+                out.append(_bare(const))
     return out
 
 
