@@ -49,9 +49,9 @@ class LocalMemoryRace(_RaceRule):
     `l[0]` written by every work-item, a reduction loop with no barrier per step. The
     message names both accesses and two work-items that collide, on model work-groups
     (16 and 4 work-items in one dimension, 8x8 and 4x4 in two; the race must show in both;
-    where an access names an element or a work-item by a constant, `l[7]` or `lid == 5`,
-    the smaller model grows to hold it, and to the places an index of ids wraps at, `(lid
-    + 5) & 31` or `lid % 8`, up to the larger model; a one-dimensional kernel that names a
+    where an access names an element or a work-item by a constant, `l[7]`, `lid == 5` or
+    `lid < 8` (its other arm), the smaller model grows to hold it, and to the places an
+    index of ids wraps at, `(lid + 5) & 31` or `lid % 8`, up to the larger model; a one-dimensional kernel that names a
     work-item only a wider work-group has, `lid == 40`, or an element `l[40]` of a `__local`
     array of 64 indexed only by constants and the work-item's place, is searched in a 64-wide
     one), or the kernel's `reqd_work_group_size`, or the work-group size its `[[launch]]`
