@@ -38,6 +38,12 @@ class _PreviewRule(Rule):
 def test_preview_rules_are_not_in_the_default_selection(monkeypatch) -> None:  # noqa: ANN001
     rules = {**registry.all_rules(), "CL399": _PreviewRule}
     monkeypatch.setattr(registry, "all_rules", lambda: rules)
+    # A selection that leaves families out imports only the others (`registry.FAMILY_CODES`):
+    # the stand-in joins the features family there too.
+    family = registry._family
+    monkeypatch.setattr(registry, "_family",
+                        lambda name: {**family(name), "CL399": _PreviewRule} if name == "features" else family(name))
+    monkeypatch.setitem(registry.FAMILY_CODES, "features", (*registry.FAMILY_CODES["features"], "CL399"))
     previews = {c for c, r in registry.all_rules().items() if r.group is Group.PREVIEW}
     assert "CL399" in previews
     default = {r.code for r in registry.select()}
