@@ -5,6 +5,8 @@ Threading: every Host call (edits, snapshots, analysis) runs on one worker threa
 submission order, so the event loop keeps reading messages and trees are never edited
 while a snapshot of them is being read. Analysis is debounced per document and checks
 the version before and after running: only the latest version is ever analysed/published.
+Pushed diagnostics are written by that thread too (over stdio; through the event loop on
+other transports), so they leave in its order with no hop back to the loop.
 """
 
 from __future__ import annotations
