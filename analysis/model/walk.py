@@ -135,10 +135,23 @@ class _Subtree:
 
     __slots__ = ("root", "nodes", "types", "found")
 
-    def __init__(self, root: Node) -> None:
+    def __init__(self, root: Node, body: _Subtree | None = None) -> None:
+        """`body`: the kept nodes of `root`'s body, taken as they are (a function asked for
+        after its body, as the race check's prefilter asks the kernels the semantic family read)."""
         self.root = root
-        self.nodes = nodes = _named(root)
-        self.types = list(map(intern, map(_TYPE, nodes)))
+        if body is None:
+            self.nodes = nodes = _named(root)
+            self.types = list(map(intern, map(_TYPE, nodes)))
+        else:
+            self.nodes, self.types = [root], [intern(root.type)]  # (a function definition: named)
+            for child in root.children:
+                if child == body.root:
+                    self.nodes += body.nodes
+                    self.types += body.types
+                else:
+                    found = _named(child)
+                    self.nodes += found
+                    self.types += map(intern, map(_TYPE, found))
         self.found: dict[frozenset[str], list[Node]] = {}
 
     def of(self, kinds: frozenset[str]) -> list[Node]:
@@ -181,7 +194,9 @@ def _subtree(root: Node) -> _Subtree | None:
     got = kept.get(key)
     if got is not None and got.root == root:
         return got
-    return kept.put(key, _Subtree(root))
+    body = root.child_by_field_name("body") if root.type == "function_definition" else None
+    inner = kept.get((body.id, body.start_byte, body.end_byte)) if body is not None else None
+    return kept.put(key, _Subtree(root, inner if inner is not None and inner.root == body else None))
 
 
 def _preorder(nodes: list[Node]) -> None:

@@ -80,3 +80,28 @@ def test_another_trees_root_gets_its_own_nodes() -> None:
     got = nodes_of_kinds(second.root_node, kinds)
     assert [n.text for n in got][-1] == b"7"
     assert all(n.tree is second for n in got) if hasattr(got[0], "tree") else True
+
+
+@pytest.mark.parametrize("source", [p.read_bytes() for p in FIXTURES[2::7]] + BROKEN)
+def test_a_function_asked_after_its_body_takes_the_bodys_nodes(source: bytes) -> None:
+    tree = parse(source)
+    for func in _walk(tree.root_node, frozenset({"function_definition"}), None):
+        body = func.child_by_field_name("body")
+        if body is None or body.descendant_count < walk.SUBTREE_MIN:
+            continue
+        nodes_of_kinds(body, KINDS[0])
+        for kinds in KINDS:
+            walked = _walk(func, kinds, None)
+            _preorder(walked)
+            assert _ids(nodes_of_kinds(func, kinds)) == _ids(walked), sorted(kinds)
+
+
+def test_the_body_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    body = b"".join(b"  a[%d] = b[%d] + c;\n" % (i, i) for i in range(20))
+    func = parse(b"kernel void k(global int *a, global int *b, int c) {\n" + body + b"}\n").root_node.children[0]
+    nodes_of_kinds(func.child_by_field_name("body"), KINDS[0])
+    read = []
+    real = walk._named
+    monkeypatch.setattr(walk, "_named", lambda r: read.append(r.type) or real(r))
+    nodes_of_kinds(func, KINDS[1])
+    assert "compound_statement" not in read and read
