@@ -393,22 +393,31 @@ class Snapshot:
         options = self.options(file)
         view = self.preprocessor(file)
 
+        cut: list[Diagnostic] = []  # CL091 of a run the budget cut short
+
         def run(source: bytes, tree: Tree, focus: list[tuple[int, int]] | None,
                 local_focus: list[tuple[int, int]] | None) -> list[Diagnostic]:
-            return lint_tree(file, source, tree, options, preprocessor=view, suppress=False, focus=focus,
-                             edited=True, local_focus=local_focus)
+            found = lint_tree(file, source, tree, options, preprocessor=view, suppress=False, focus=focus,
+                              edited=True, local_focus=local_focus)
+            cut[:] = [d for d in found if d.code == BUDGET_CODE] or cut
+            return found
 
         local_codes = frozenset(r.code for r in options.rules() if r.local)
         linter = IncrementalLinter(run, repr(options).encode() + view_key(view), local_codes)
         memo = self._lint_memos.get(file)
         dirty = state.dirty_since(memo.revision) if memo is not None else None
         diags, memo = linter.lint(state.text, self.tree(file), memo, dirty)
-        if any(d.code == BUDGET_CODE for d in diags) or file in self._unrecorded:
-            # cut short by the analysis budget: nothing of it may stand in for a full result;
-            # or from a tree the next revision's changed ranges were not measured against
+        if cut and not any(d.code == BUDGET_CODE for d in diags):
+            # A focused run's report sits at the file's start, which the merge takes from the
+            # last lint: the cut is said all the same, as a whole-file run says it.
+            diags = [*diags, *cut]
+        if file in self._unrecorded:  # from a tree the next revision's changed ranges were not measured against
             self._lint_memos.pop(file, None)
-        else:
+        elif not cut:
             self._lint_memos[file] = replace(memo, revision=state.revision)
+        # else cut short by the analysis budget: nothing of it may stand in for a full result;
+        # the last complete lint's memo stays, so the next lint re-analyses what changed since
+        # it, not the whole file (which, on a loaded machine, the budget would cut again).
         return suppress_all(file, state.text, diags, options)
 
     def lint_stats(self, file: FileId) -> dict[str, int]:
