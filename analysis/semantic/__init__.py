@@ -43,7 +43,7 @@ def findings(model: SemanticModel, view: object | None, in_focus: Callable[[Node
     typed: list[list[Node]] = []
     for definition in model.index.definitions:
         block = definition.child_by_field_name("body")
-        if block is None or not in_focus(definition) or not _declares_function(definition):
+        if block is None or not in_focus(definition) or _misread_macro_head(definition):
             continue
         typed.append(_check_body(Body(facts, model.function_at_node(definition), out), block))
         typed += [[c] if c.type in _HEAD_TYPES else nodes_of_kinds(c, KINDS, ordered=False)
@@ -60,14 +60,20 @@ _WRAPPING_DECLARATORS = frozenset({"pointer_declarator", "parenthesized_declarat
                                     "macro_declarator", "block_pointer_declarator"})
 
 
-def _declares_function(definition: Node) -> bool:
-    """Whether a definition's declarator is a function's (C99 6.9.1p2 requires it): the parser
-    reads `KERNEL(SMALL / 2) square(global T2* io) {` (a macro head, a typedef-named parameter)
-    as `square (io)` with a body; that is macro-written code misread, whose names mean nothing."""
+def _misread_macro_head(definition: Node) -> bool:
+    """Whether a definition is a macro-headed kernel the parser misread: a function-like macro's
+    call on the same line before it (`KERNEL(SMALL / 2) square(global T2* io) {`, a typedef-named
+    parameter) and a declarator that is no function's (`square (io)`; C99 6.9.1p2 requires one).
+    The compiler reads the macro's expansion, a kernel: names in the misreading mean nothing. A
+    definition misread with no macro before it (`void f(__global * p)`, a type left out) is the
+    file's own error and stays checked."""
+    prev = definition.prev_named_sibling
+    if prev is None or prev.type != "macro_invocation" or prev.end_point[0] != definition.start_point[0]:
+        return False
     d = definition.child_by_field_name("declarator")
     while d is not None and d.type in _WRAPPING_DECLARATORS:
         d = d.child_by_field_name("declarator") or next((c for c in d.named_children if c.type.endswith("declarator")), None)
-    return d is not None and d.type == "function_declarator"
+    return d is None or d.type != "function_declarator"
 
 
 def _active(view: object | None, offset: int) -> bool:
