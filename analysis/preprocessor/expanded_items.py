@@ -94,40 +94,38 @@ def _item_end(text: bytes, close: int) -> int:
 _DECLARATOR_HEAD = lazy(rb"[A-Za-z_]\w*[ \t\r\n]*\(")
 
 
-def _definition_body(text: bytes, at: int) -> int | None:
-    """The end of `name(...) {...}` starting at `at` (a function definition whose head the
-    call before it writes), or None."""
+def _skip_space(text: bytes, i: int) -> int:
+    while i < len(text) and text[i:i + 1] in b" \t\r\n":
+        i += 1
+    return i
+
+
+def _signature_close(text: bytes, at: int) -> int | None:
+    """The `)` that ends the parameter list of `name(...) {` starting at `at`, or None."""
     m = _DECLARATOR_HEAD.match(text, at)
     if m is None:
         return None
-    close = _close(text, m.end() - 1, b"(", b")")
-    if close is None:
+    sig = _close(text, m.end() - 1, b"(", b")")
+    if sig is None:
         return None
-    i = close + 1
-    while i < len(text) and text[i:i + 1] in b" \t\r\n":
-        i += 1
-    if text[i:i + 1] != b"{":
+    i = _skip_space(text, sig + 1)
+    return sig if text[i:i + 1] == b"{" else None
+
+
+def _definition_body(text: bytes, at: int) -> int | None:
+    """The end of `name(...) {...}` starting at `at` (a function definition whose head the
+    call before it writes), or None."""
+    sig = _signature_close(text, at)
+    if sig is None:
         return None
-    end = _close(text, i, b"{", b"}")
+    end = _close(text, _skip_space(text, sig + 1), b"{", b"}")
     return None if end is None else end + 1
 
 
 def _signature_end(text: bytes, close: int) -> int | None:
     """The `)` that ends the parameter list of `name(...) {` right after the call that closes
     at `close` (a definition the call heads), or None."""
-    i = close + 1
-    while i < len(text) and text[i:i + 1] in b" \t\r\n":
-        i += 1
-    m = _DECLARATOR_HEAD.match(text, i)
-    if m is None:
-        return None
-    sig = _close(text, m.end() - 1, b"(", b")")
-    if sig is None:
-        return None
-    i = sig + 1
-    while i < len(text) and text[i:i + 1] in b" \t\r\n":
-        i += 1
-    return sig if text[i:i + 1] == b"{" else None
+    return _signature_close(text, _skip_space(text, close + 1))
 
 
 def _parses(text: bytes) -> bool:
