@@ -904,9 +904,6 @@ class _Kernel(HelperCalls):
                                 else:
                                     roots.append((value, w.ev or self.ev))
                         continue
-                    if load.space == "local":  # never written: each work-group's own undefined memory
-                        out |= set(self.asked.grid) or {0}
-                        continue
                 if n.type == "identifier":
                     v = ev.names.var(n)
                     if v is None:
