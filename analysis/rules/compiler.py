@@ -22,7 +22,10 @@ class CompilerError(Rule):
     the default, runs it in the background when clang is found, never in an untrusted
     workspace). The file's include paths, defines and target become clang's `-I`, `-D`,
     `-cl-std` and `-cl-ext` flags. An undeclared name spelled like a host macro
-    (`BLOCK_SIZE`) is left to CL012.
+    (`BLOCK_SIZE`) is left to CL012. Where clang calls a name undeclared that the native
+    rules found or left to the host (a type the host passes with `-D`, a sibling source's
+    helper), clang built less than the program and nothing is reported for the file; where
+    both call the same names missing, clang's other errors are reported.
 
     ## Why is this bad?
     The OpenCL C compiler of every driver rejects the program, so no kernel in it can
