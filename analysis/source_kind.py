@@ -46,12 +46,14 @@ _ANYWHERE: list[tuple[str, LazyPattern]] = [
     # A template head may run over lines, comments between (`template<` / `typename K, // keys`).
     ("C++ source", lazy(rb"^[ \t]*(?:template\s*<(?:\s|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)*(?:typename|class)\b|"
                               rb"namespace[ \t]+\w+[ \t]*\{|"
+                              # a class whose first member is an access specifier (AMD's static C++)
+                              rb"class[ \t]+[A-Za-z_]\w*[^;{}()]*\{\s*(?:public|private|protected)[ \t]*:|"
                               rb"#[ \t]*include[ \t]*<(?:iostream|vector|string|cstdio|cstdlib|cmath)>)", re.M)),
 ]
 
 
 _DEFINES_CUDA_WORD = lazy(rb"^[ \t]*#[ \t]*define[ \t]+(?:__device__|__global__|__forceinline__|__host__)\b", re.M)
-_NEEDS = ((b"cuda", b"__global__", b"__device__"), (b"template", b"namespace", b"#include <", b"# include <"))
+_NEEDS = ((b"cuda", b"__global__", b"__device__"), (b"template", b"namespace", b"class", b"#include <", b"# include <"))
 
 
 def not_opencl_reason(data: bytes) -> str | None:
