@@ -22,6 +22,7 @@ import re
 import shlex
 
 from cllint.analysis.lazy_re import lazy
+from cllint.analysis.records import SlotRecord
 
 _RUN = lazy(rb"\bRUN:(.*)$", re.M)
 _SEPARATORS = frozenset({"|", "||", "&&", ";", "|&"})
@@ -37,7 +38,7 @@ _OPENCL_OPTION = lazy(r"^(?:-?-cl-std(?:=.*)?|-x(?:cl|clcpp)?|-triple(?:=.*)?|-c
 FILE_DIR = ("%S", "%p", "%{S}", "%{p}")  # lit's names for the test file's own folder
 
 
-class LitBuild:
+class LitBuild(SlotRecord):
     """One RUN command that compiles the file."""
 
     __slots__ = ("language", "std", "macros", "include_dirs", "includes", "cl_ext", "triple", "verify",
@@ -72,20 +73,6 @@ class LitBuild:
         self.verify = verify
         self.negated = negated
         self.default_header = default_header
-
-    def __repr__(self) -> str:
-        return (f"{type(self).__qualname__}(language={self.language!r}, std={self.std!r}, macros={self.macros!r}, "
-                f"include_dirs={self.include_dirs!r}, includes={self.includes!r}, cl_ext={self.cl_ext!r}, "
-                f"triple={self.triple!r}, verify={self.verify!r}, negated={self.negated!r}, "
-                f"default_header={self.default_header!r})")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    def __hash__(self) -> int:
-        return hash(tuple(getattr(self, s) for s in self.__slots__))
 
 
 def run_lines(data: bytes) -> list[str]:

@@ -26,3 +26,28 @@ def replace(obj: T, /, **changes: Any) -> T:
     if changes:
         raise TypeError(f"{cls.__qualname__} has no field(s) {', '.join(sorted(changes))} to replace")
     return cls(**args)
+
+
+class SlotRecord:
+    """Equality, hashing and `repr` read from a record's `__match_args__` (its constructor's
+    fields in order), for plain-class records that write only `__slots__`, `__match_args__`
+    and `__init__`: the three methods each such record otherwise writes out again."""
+
+    __slots__ = ()
+    __match_args__: tuple[str, ...] = ()
+
+    def _fields(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, n) for n in self.__match_args__)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__match_args__)
+        return f"{type(self).__qualname__}({inner})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cllint.analysis.records import replace
+from cllint.analysis.records import SlotRecord, replace
 from cllint.analysis.features import KNOWN_VERSIONS, Version
 from cllint.analysis.target import Target, TargetError
 from cllint.analysis.lazy_re import lazy
@@ -188,7 +188,7 @@ class ProgramSpec:
         return hash((self.sources, self.defines, self.include, self.force_include, self.std, self.line))
 
 
-class LaunchSpec:
+class LaunchSpec(SlotRecord):
     """One `[[launch]]`: how the host launches a kernel (`kernel`, or every kernel of the
     sources), for projects whose host code cllint does not read. `local` is the work-group size
     and `groups` the number of work-groups (from `global` / `local` where `global` is given),
@@ -212,19 +212,6 @@ class LaunchSpec:
         self.local = local
         self.groups = groups
         self.line = line
-
-    def __repr__(self) -> str:
-        return (f"{type(self).__qualname__}(" f"kernel={self.kernel!r}, " f"sources={self.sources!r}, "
-                f"local={self.local!r}, " f"groups={self.groups!r}, " f"line={self.line!r})")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return (self.kernel, self.sources, self.local, self.groups, self.line) == \
-            (other.kernel, other.sources, other.local, other.groups, other.line)
-
-    def __hash__(self) -> int:
-        return hash((self.kernel, self.sources, self.local, self.groups, self.line))
 
 
 def declared_launches(settings: Settings, path: Path

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cllint.analysis.lit_runs import FILE_DIR, LitBuild, expects_errors, lit_builds
+from cllint.analysis.records import SlotRecord
 
 if TYPE_CHECKING:
     from cllint.analysis.target import Target
@@ -28,7 +29,7 @@ DEFAULT_STD = "CL1.2"  # clang's `-cl-std` for OpenCL C when none is given
 _HOST_ARCHES = ("x86_64", "i386", "i486", "i586", "i686", "x86", "amd64")
 
 
-class LitOptions:
+class LitOptions(SlotRecord):
     """What a file's RUN lines pass compiling it, merged over its builds."""
 
     __slots__ = ("force_include", "include_dirs", "defines", "varying", "std", "clang_targets", "features")
@@ -53,19 +54,6 @@ class LitOptions:
         self.std = std
         self.clang_targets = clang_targets
         self.features = features
-
-    def __repr__(self) -> str:
-        return (f"{type(self).__qualname__}(force_include={self.force_include!r}, "
-                f"include_dirs={self.include_dirs!r}, defines={self.defines!r}, varying={self.varying!r}, "
-                f"std={self.std!r}, clang_targets={self.clang_targets!r}, features={self.features!r})")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    def __hash__(self) -> int:
-        return hash(tuple(getattr(self, s) for s in self.__slots__))
 
 
 def _target_class(build: LitBuild) -> str:
