@@ -46,14 +46,12 @@ _ANYWHERE: list[tuple[str, LazyPattern]] = [
     # A template head may run over lines, comments between (`template<` / `typename K, // keys`).
     ("C++ source", lazy(rb"^[ \t]*(?:template\s*<(?:\s|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)*(?:typename|class)\b|"
                               rb"namespace[ \t]+\w+[ \t]*\{|"
-                              # a class whose first member is an access specifier (AMD's static C++)
-                              rb"class[ \t]+[A-Za-z_]\w*[^;{}()]*\{\s*(?:public|private|protected)[ \t]*:|"
                               rb"#[ \t]*include[ \t]*<(?:iostream|vector|string|cstdio|cstdlib|cmath)>)", re.M)),
 ]
 
 
 _DEFINES_CUDA_WORD = lazy(rb"^[ \t]*#[ \t]*define[ \t]+(?:__device__|__global__|__forceinline__|__host__)\b", re.M)
-_NEEDS = ((b"cuda", b"__global__", b"__device__"), (b"template", b"namespace", b"class", b"#include <", b"# include <"))
+_NEEDS = ((b"cuda", b"__global__", b"__device__"), (b"template", b"namespace", b"#include <", b"# include <"))
 
 
 def not_opencl_reason(data: bytes) -> str | None:
@@ -80,7 +78,24 @@ def not_opencl_reason(data: bytes) -> str | None:
         for m in pattern.finditer(data):
             if not _in_language_arm(data, m.start()):
                 return reason  # (inside `#ifdef __cplusplus` it is one of the file's builds)
+    if _class_definition(data):
+        return "C++ source"
     return None
+
+
+# A class whose first member is an access specifier (AMD's static C++ kernel language), tried only
+# where a line starts with `class`: the word alone (`this class of kernels`) costs no scan.
+_CLASS_HEAD = lazy(rb"class[ \t]+[A-Za-z_]\w*[^;{}()]*\{\s*(?:public|private|protected)[ \t]*:")
+
+
+def _class_definition(data: bytes) -> bool:
+    i = data.find(b"class")
+    while i != -1:
+        line = data.rfind(b"\n", 0, i) + 1
+        if not data[line:i].strip(b" \t") and _CLASS_HEAD.match(data, i) and not _in_language_arm(data, i):
+            return True
+        i = data.find(b"class", i + 5)
+    return False
 
 
 # Comments and literals, where template markers are only text (`// {{{` fold markers,
