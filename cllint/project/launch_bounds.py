@@ -24,14 +24,11 @@ from pathlib import Path
 from cllint.analysis.lazy_re import lazy
 
 from .hosts import HOST_NAMES, _arguments
+from .launches import _C_CREATE as _CREATE, _C_LAUNCH as _LAUNCH, _STRING, _WORD  # one pattern each, shared
 
 # (kernel name, argument index, "local" or "global", dimension)
 Bound = tuple[str, int, str, int]
-_CREATE = lazy(rb"([A-Za-z_]\w*)\s*=\s*clCreateKernel\s*\(")
-_LAUNCH = lazy(rb"\bclEnqueueNDRangeKernel\s*\(")
 _FUNC = lazy(rb"\b([A-Za-z_]\w*)\s*\(([^(){};]*)\)\s*(?:const\s*)?\{")
-_STRING = lazy(rb"\A\"([A-Za-z_]\w*)\"\Z")
-_WORD = lazy(rb"\A&?\s*([A-Za-z_]\w*)\Z")
 _CAST = lazy(rb"\A\(\s*(?:size_t|int|unsigned|cl_uint|cl_int|uint|long|cl_ulong|unsigned\s+int)\s*\)\s*")
 _NOTHING = frozenset({b"NULL", b"0", b"nullptr"})
 
