@@ -23,7 +23,7 @@ from typing import Any
 
 from tree_sitter import Node, Tree
 
-from cllint.analysis.model.walk import name_node
+from cllint.analysis.model.walk import is_kernel, name_node
 from cllint.analysis.toplevel import CONTAINERS
 
 # Every image type (spec 6.3.1, "Other Built-in Data Types"): 1D, 2D, 3D, arrays, buffers,
@@ -54,10 +54,6 @@ def _definitions(tree: Tree) -> list[Node]:
         elif node.type in CONTAINERS:
             stack.extend(reversed(node.children))
     return out
-
-
-def _is_kernel(definition: Node) -> bool:
-    return any(c.type == "kernel_specifier" for c in definition.children)
 
 
 def _takes_image(definition: Node, source: bytes, view: Any) -> bool:
@@ -97,7 +93,7 @@ def image_program(tree: Tree, source: bytes, view: Any, dead: Any,
     for definition in _definitions(tree):
         if dead(definition.start_byte):
             continue
-        if _is_kernel(definition):
+        if is_kernel(definition):
             kernels = True
             if not _takes_image(definition, source, view):
                 return None  # a kernel without images: guards keep it building
@@ -145,5 +141,5 @@ def _kernel_kinds(text: bytes) -> tuple[bool, bool]:
     from cllint.grammar import parse
 
     tree = parse(text)
-    kinds = [_takes_image(d, text, None) for d in _definitions(tree) if _is_kernel(d)]
+    kinds = [_takes_image(d, text, None) for d in _definitions(tree) if is_kernel(d)]
     return (not all(kinds)), any(kinds)

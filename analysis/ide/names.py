@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
 
+from cllint.analysis.model.walk import is_kernel
 from cllint.analysis.syntax import walk
 
 NAME_KINDS = {"identifier", "field_identifier", "type_identifier"}
@@ -65,10 +66,6 @@ def _declared(decl: Node) -> Iterator[Node]:
             yield name
 
 
-def _is_kernel(fn: Node) -> bool:
-    return any(c.type == "kernel_specifier" for c in fn.children)
-
-
 def top_level(tree: Tree, src: bytes) -> Iterator[Declaration]:
     for item in tree.root_node.children:
         yield from _item_declarations(item, src, top=True)
@@ -79,7 +76,7 @@ def _item_declarations(item: Node, src: bytes, top: bool) -> Iterator[Declaratio
     if t == "function_definition":
         name = declarator_name(item.child_by_field_name("declarator"))
         if name is not None:
-            yield Declaration(text(src, name), "kernel" if _is_kernel(item) else "function", name, item)
+            yield Declaration(text(src, name), "kernel" if is_kernel(item) else "function", name, item)
     elif t in ("declaration", "type_definition"):
         for declarator in item.children_by_field_name("declarator"):
             name = declarator_name(declarator)

@@ -327,6 +327,11 @@ def outside(nodes: Iterable[Node], skip: frozenset[str]) -> list[Node]:
 __all__ = ["KindIndex", "ancestor_of_kinds", "in_ranges", "nodes_of_kinds", "outside"]
 
 
+def is_kernel(definition: Node) -> bool:
+    """A function definition written with `kernel`/`__kernel` (the grammar's specifier)."""
+    return any(c.type == "kernel_specifier" for c in definition.children)
+
+
 def name_node(definition: Node) -> Node | None:
     """The identifier a function definition defines (None where the tree does not say)."""
     d = definition.child_by_field_name("declarator")

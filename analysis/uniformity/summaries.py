@@ -16,7 +16,7 @@ from tree_sitter import Node, Tree
 
 from cllint.analysis.database import Table, current
 from cllint.analysis.records import replace
-from cllint.analysis.model.walk import meets_range, nodes_of_kinds
+from cllint.analysis.model.walk import is_kernel as _is_kernel, meets_range, nodes_of_kinds
 from cllint.analysis.preprocessor.decided import decided_dead_ranges
 from cllint.analysis.syntax import macro_named, spelled_name, walk
 from cllint.analysis.uniformity import builtins as B
@@ -195,10 +195,6 @@ def _function_name(func: Node) -> str | None:
         return spelled_name(made)
     ident = d.child_by_field_name("declarator") if d is not None else None
     return _text(ident) if ident is not None and ident.type == "identifier" else None
-
-
-def _is_kernel(func: Node) -> bool:
-    return any(c.type == "kernel_specifier" for c in func.children)
 
 
 def _functions(tree: Tree) -> dict[str, Node]:
