@@ -12,7 +12,8 @@ tune projects only; the validate ones are scored once at the end. A second held-
 *validate2* (`HELD_OUT_2`, added in session 11 after the first third had been scored), is
 likewise scored once: its "before" at the session's start, its "after" at the end; and so is
 *validate3* (`HELD_OUT_3`, session 12), *validate4* and *validate5* (`HELD_OUT_4`, `HELD_OUT_5`,
-session 13), and *validate6* (`HELD_OUT_6`, session 14).
+session 13), and *validate6* (`HELD_OUT_6`, session 14; scored once, then read, so tune since session 15), and *validate7*
+(`HELD_OUT_7`, session 15).
 
     .venv/bin/python bench/projects.py                   # tune projects, a table
     .venv/bin/python bench/projects.py --split validate  # the held-out third, once
@@ -20,7 +21,7 @@ session 13), and *validate6* (`HELD_OUT_6`, session 14).
     .venv/bin/python bench/projects.py --split validate3 # the third, once
     .venv/bin/python bench/projects.py --split validate4 # the fourth, once
     .venv/bin/python bench/projects.py --split validate5 # the fifth, once
-    .venv/bin/python bench/projects.py --split validate6 # the sixth, once
+    .venv/bin/python bench/projects.py --split validate7 # the seventh, once
     .venv/bin/python bench/projects.py --codes           # also the reports per code
     .venv/bin/python bench/projects.py --show CODE       # every report of CODE (tune only)
     .venv/bin/python bench/projects.py --server          # every file opened in the server too
@@ -144,7 +145,7 @@ HELD_OUT_5: dict[str, tuple[str, str]] = {
 PROJECTS.update(HELD_OUT_5)
 
 # A third batch fetched in session 14 (SDK samples, an image-kernel library, miners, a
-# fractal renderer, docking), split by `_held_6` before any report was read.
+# fractal renderer, docking), split by hash (sha256 "projects6:<name>", first half held out) before any report was read.
 HELD_OUT_6: dict[str, tuple[str, str]] = {
     "amd-app-sdk": ("clockfort/amd-app-sdk-fixes", "fde0a40d065e7a185217013591807bd5a98ef1ca"),
     "autodock-gpu": ("ccsb-scripps/AutoDock-GPU", "f5cf6ffdd0c5b3f113d5cc424fabee51df04da7e"),
@@ -162,6 +163,27 @@ HELD_OUT_6: dict[str, tuple[str, str]] = {
     "waifu2x": ("DeadSix27/waifu2x-converter-cpp", "57520b25864e648c133ea0b2f4e7e07410ddc1f4"),
 }
 PROJECTS.update(HELD_OUT_6)
+
+
+# A fourth batch fetched in session 15 (Python hosts of X-ray and microscopy libraries, miners,
+# a Mersenne-factoring program, a parallel-kernels suite, a C++ wrapper's tests, a profiler's
+# samples), split by `_held_7` before any report was read: half held out as *validate7*.
+HELD_OUT_7: dict[str, tuple[str, str]] = {
+    "bitcracker": ("e-ago/bitcracker", "4257899212421bbdf4899f8c1b154edebde872f8"),
+    "diablominer": ("Diablo-D3/DiabloMiner", "822e17e60d43b6b07d00fdd32b679aca0b9c41ce"),
+    "easycl": ("hughperkins/EasyCL", "fc44c48533cbf837851d11012d85e947fc3481df"),
+    "gputools": ("maweigert/gputools", "7addc6cfa6000d190f7c651e8f1fc2ee3e98a0b7"),
+    "mfakto": ("primesearch/mfakto", "5e7a2ab32f41aa7e91357292cb36561c96ec5b30"),
+    "nnedi3cl": ("HomeOfVapourSynthEvolution/VapourSynth-NNEDI3CL", "eb2a810c0b7dfdd3ad908a1bdc07d6daab64eb57"),
+    "parres-kernels": ("ParRes/Kernels", "04248b66a03d7f5edba8d54c9ae7834dd718027a"),
+    "phoenix-miner": ("jedi95/Phoenix-Miner", "ec8af03cfdf7b0dbf46e2d8561adba66c60ca437"),
+    "poclbm": ("m0mchil/poclbm", "2ae15b77df1d17d2ec2748673ba2e8e0a01891c5"),
+    "pti-gpu": ("intel/pti-gpu", "fcd0ca813a6ce08ea5034ba76fb3da23b9d4baac"),
+    "pyclesperanto": ("clEsperanto/pyclesperanto_prototype", "85cf8581963fb168e301fc50640c61a8e9eb2a77"),
+    "silentarmy": ("mbevand/silentarmy", "c6a9ca85a81708589c904d2cbf3c665cd7ce5fa0"),
+    "silx": ("silx-kit/silx", "99b993be0a9d846d3a30b7eb2e9569237319e98f"),
+}
+PROJECTS.update(HELD_OUT_7)
 
 
 def _rank(name: str) -> str:
@@ -183,8 +205,8 @@ def _held_5(name: str) -> bool:
     return name in ordered[: len(ordered) // 2]
 
 
-def _held_6(name: str) -> bool:
-    ordered = sorted(HELD_OUT_6, key=lambda n: hashlib.sha256(f"projects6:{n}".encode()).hexdigest())
+def _held_7(name: str) -> bool:
+    ordered = sorted(HELD_OUT_7, key=lambda n: hashlib.sha256(f"projects7:{n}".encode()).hexdigest())
     return name in ordered[: len(ordered) // 2]
 
 
@@ -197,13 +219,15 @@ def split_of(name: str) -> str:
         return "validate4" if _held_4(name) else "tune"
     if name in HELD_OUT_5:
         return "validate5" if _held_5(name) else "tune"
-    if name in HELD_OUT_6:
-        return "validate6" if _held_6(name) else "tune"
+    if name in HELD_OUT_6:  # validate6 was scored in session 14 and has been read since: tune now
+        return "tune"
+    if name in HELD_OUT_7:
+        return "validate7" if _held_7(name) else "tune"
     if name in TUNE_ADDED:
         return "tune"
     ordered = sorted((n for n in PROJECTS
                       if n not in HELD_OUT_2 and n not in HELD_OUT_3 and n not in HELD_OUT_4 and n not in HELD_OUT_5
-                      and n not in HELD_OUT_6
+                      and n not in HELD_OUT_6 and n not in HELD_OUT_7
                       and n not in TUNE_ADDED),
                      key=_rank)
     held = ordered[: len(ordered) // VALIDATE_SHARE]
@@ -344,7 +368,7 @@ def run_server(root: Path, cllint: str, limit: int, batch: int = 40, quiet_s: fl
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "validate5", "validate6", "all"], default="tune")
+    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "validate5", "validate7", "all"], default="tune")
     ap.add_argument("--project", action="append", help="only these projects")
     ap.add_argument("--codes", action="store_true", help="reports per code, per project")
     ap.add_argument("--show", metavar="CODE", help="print every report of this code (tune projects only)")
