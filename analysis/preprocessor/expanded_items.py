@@ -138,7 +138,7 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
     """Byte ranges of the items that start a line with a call of a function-like macro the
     program defines, whose expansion parses, and that an error lies in or after (before the
     next such call)."""
-    if view is None or not error_starts:
+    if view is None or not error_starts or not _may_call_at_line_start(source, view):
         return []
     text = blank_comments(source)
     calls: list[tuple[int, int]] = []  # (start of the call, start of its name)
@@ -175,6 +175,32 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
         if whole and _parses(" ".join(t.text for t in whole).encode() + b" {}"):
             out.append((start, sig + 1))
     return out
+
+
+_DEFINE_HEAD = lazy(rb"[ \t]*#[ \t]*define[ \t]+")
+_PREFILTER_NAMES = 32  # more function-like macros (libclc's): scanning for each costs more than the scan
+
+
+def _may_call_at_line_start(source: bytes, view: Any) -> bool:
+    """False only when no function-like macro of the program is named in `source` but in its
+    own `#define` head: then no line starts with a call of one (CL001 asks on every keystroke
+    with a syntax error, and blanking a 90 KB file's comments to look costs ~2 ms). A name in a
+    comment, a longer word or anywhere else answers True, as does a program with many macros."""
+    definitions = getattr(view, "macro_definitions", None)
+    if definitions is None:
+        return True
+    names = {m.name for m in definitions() if m.params is not None}
+    if len(names) > _PREFILTER_NAMES:
+        return True
+    for name in names:
+        word = name.encode()
+        at = source.find(word)
+        while at != -1:
+            line = source.rfind(b"\n", 0, at) + 1
+            if _DEFINE_HEAD.fullmatch(source, line, at) is None:
+                return True
+            at = source.find(word, at + len(word))
+    return False
 
 
 def blanked(source: bytes, ranges: list[tuple[int, int]]) -> bytes:
