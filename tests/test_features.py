@@ -54,7 +54,8 @@ def test_fixture(path: Path) -> None:
 
 
 def test_messages_in_both_modes() -> None:
-    src = b"kernel void k(global double *x) { x[0] = 1; }\n"
+    # (with a float kernel: a program whose every kernel takes double gets one note instead)
+    src = b"kernel void f(global float *y) { y[0] = 0; }\nkernel void k(global double *x) { x[0] = 1; }\n"
     (port,) = lint(src)
     assert port.message == "use of 'double' is not guarded by '__opencl_c_fp64' or 'cl_khr_fp64'"
     (tgt,) = lint(src, "CL3.0")
@@ -275,7 +276,8 @@ def test_integer_dot_product() -> None:
 
 def test_math_on_double_is_reported_at_the_type_only() -> None:
     """`sin(d)` needs fp64 because `d` is a double: the declaration says so, once."""
-    src = b"kernel void k(global double *d, global float *f) { d[0] = sin(d[1]); f[0] = sin(f[1]); f[1] = sin(1.0); }\n"
+    src = (b"kernel void g(global float *f) { f[0] = 0; }\n"
+           b"kernel void k(global double *d, global float *f) { d[0] = sin(d[1]); f[0] = sin(f[1]); f[1] = sin(1.0); }\n")
     assert _messages(lint(src), "CL301") == ["use of 'double' is not guarded by '__opencl_c_fp64' or 'cl_khr_fp64'"]
     ctx = RuleContext(file="t.cl", source=src, tree=parse(src), target=Target.preset("CL3.0"),
                       options={"mode": "target"})
@@ -409,6 +411,7 @@ kernel void k(global REAL *r, global ACC *a,
     REAL s = r[0];
     r[0] = s + (REAL)t + v;
 }
+kernel void z(global float *y) { y[0] = 0; }
 """
 
 

@@ -12,6 +12,12 @@ file, an includer's text before its `#include`) is judged with the kernels those
 define too: a kernel without images there makes the program mixed, and an image kernel there
 has had the program's note already. The sources after the file are not seen.
 
+A parameter passed by value whose type is a macro the host supplies with no value cllint can
+read (a template's `IMAGE_src_TYPE src`, host_templates.py) may be an image: the host decides,
+so its function counts as one that may take an image, and guards a program of such kernels
+would need are the host's choice, not reported (issue 29, item 3). The note is made only
+where the program uses images at all.
+
 Read off function heads only, which the incremental driver treats as the skeleton (a change
 there re-lints the whole file), so the answer never goes stale between keystrokes.
 """
@@ -19,6 +25,7 @@ there re-lints the whole file), so the answer never goes stale between keystroke
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from tree_sitter import Node, Tree
@@ -57,7 +64,8 @@ def _definitions(tree: Tree) -> list[Node]:
 
 
 def _takes_image(definition: Node, source: bytes, view: Any) -> bool:
-    """A parameter of an image type, written so or through an object-like macro."""
+    """A parameter of an image type, written so or through an object-like macro, or one by value
+    whose type the host supplies (it may be an image)."""
     declarator = definition.child_by_field_name("declarator")
     while declarator is not None and declarator.type != "function_declarator":
         declarator = declarator.child_by_field_name("declarator")
@@ -77,7 +85,14 @@ def _takes_image(definition: Node, source: bytes, view: Any) -> bool:
             expanded = view.expand_type_macro(word, t.start_byte)
             if expanded and any(_IMAGE_TYPE.match(w) for w in expanded.split()):
                 return True
+            if not expanded and _not_pointer(p) and word in getattr(view, "host_macros", ()):
+                return True  # a type the host supplies: an image if it says so
     return False
+
+
+def _not_pointer(param: Node) -> bool:
+    d = param.child_by_field_name("declarator")
+    return d is None or d.type == "identifier"
 
 
 def image_program(tree: Tree, source: bytes, view: Any, dead: Any,
@@ -85,6 +100,14 @@ def image_program(tree: Tree, source: bytes, view: Any, dead: Any,
     """The file as a program that needs images, or None. `dead(offset)`: code no build
     compiles (`#if 0`), whose kernels are not the program's. `before`: whether the sources read
     before it define a kernel without images, and one with (`prelude_kernels`)."""
+    return program_needing(tree, dead, before, lambda d: _takes_image(d, source, view))
+
+
+def program_needing(tree: Tree, dead: Any, before: tuple[bool, bool],
+                    needs: Callable[[Node], bool]) -> ImageProgram | None:
+    """The file as a program every live kernel of which needs a feature by its head
+    (`needs(definition)`), or, with no kernel, a fragment with a helper that does; None when a
+    kernel (here or in the sources before, `before[0]`) does not."""
     if before[0]:
         return None
     first: Node | None = None
@@ -95,11 +118,11 @@ def image_program(tree: Tree, source: bytes, view: Any, dead: Any,
             continue
         if is_kernel(definition):
             kernels = True
-            if not _takes_image(definition, source, view):
-                return None  # a kernel without images: guards keep it building
+            if not needs(definition):
+                return None  # a kernel without the feature: guards keep it building
             if first is None:
                 first = definition
-        elif helper is None and _takes_image(definition, source, view):
+        elif helper is None and needs(definition):
             helper = definition
     if before[1]:
         return ImageProgram(0, 0, True, noted=False)
@@ -110,16 +133,19 @@ def image_program(tree: Tree, source: bytes, view: Any, dead: Any,
     return ImageProgram(name.start_byte, name.end_byte, kernels)
 
 
-def prelude_kernels(view: Any, file: str) -> tuple[bool, bool]:
+def prelude_kernels(view: Any, file: str, needs: Callable[[Node, bytes], bool] | None = None,
+                    memo_name: str = "gating.image_prelude") -> tuple[bool, bool]:
     """Whether the sources the file's program reads before it (the view's prelude) define a
-    kernel without an image parameter, and one with."""
+    kernel without the feature in its head (`needs(definition, text)`; default: an image
+    parameter), and one with."""
     from cllint.analysis.database import current
     from cllint.analysis.preprocessor.view_data import resolve_include
 
     resolver = getattr(view, "include_resolver", None)
     if resolver is None:
         return False, False
-    memo = current().table("gating.image_prelude", _PRELUDE_MAX)
+    needs = needs or (lambda d, text: _takes_image(d, text, None))
+    memo = current().table(memo_name, _PRELUDE_MAX)
     plain = images = False
     for d in getattr(view, "directives", ()):
         if d.keyword != "prelude" or d.path is None:
@@ -129,7 +155,7 @@ def prelude_kernels(view: Any, file: str) -> tuple[bool, bool]:
             continue
         kinds = memo.get(got[1])
         if kinds is None:
-            kinds = memo.put(got[1], _kernel_kinds(got[1]))
+            kinds = memo.put(got[1], _kernel_kinds(got[1], needs))
         plain, images = plain or kinds[0], images or kinds[1]
     return plain, images
 
@@ -137,9 +163,9 @@ def prelude_kernels(view: Any, file: str) -> tuple[bool, bool]:
 _PRELUDE_MAX = 64
 
 
-def _kernel_kinds(text: bytes) -> tuple[bool, bool]:
+def _kernel_kinds(text: bytes, needs: Callable[[Node, bytes], bool]) -> tuple[bool, bool]:
     from cllint.grammar import parse
 
     tree = parse(text)
-    kinds = [_takes_image(d, text, None) for d in _definitions(tree) if is_kernel(d)]
+    kinds = [needs(d, text) for d in _definitions(tree) if is_kernel(d)]
     return (not all(kinds)), any(kinds)

@@ -13,7 +13,7 @@ import struct
 from collections.abc import Iterator
 
 from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Note, Severity, Span, Tag
-from cllint.analysis.features import EXTENSIONS, FEATURES, IMAGES, STRICT_PREFIXES, V1_1, V2_0, V3_0
+from cllint.analysis.features import EXTENSIONS, FEATURES, FP64, IMAGES, STRICT_PREFIXES, V1_1, V2_0, V3_0
 from cllint.analysis.gating import guard_text, is_guarded, is_target_mode, needs_text, preprocessor_view
 from cllint.analysis.gating.uses import collect_uses_and_literals
 from cllint.analysis.gating.generic import NEEDS_GENERIC, conversion_spans, generic_conversions
@@ -23,6 +23,7 @@ from cllint.analysis.gating.guards import asserted, dead_code, names_text
 from cllint.analysis.gating.byte_stores import BYTE_ADDRESSABLE, byte_stores
 from cllint.analysis.gating.builtin_library import library_requirements
 from cllint.analysis.gating.half_access import half_accesses
+from cllint.analysis.gating.fp64_programs import fp64_prelude, fp64_program
 from cllint.analysis.gating.image_programs import ImageProgram, image_program, prelude_kernels
 from cllint.analysis.gating.macro_literals import macro_literals
 from cllint.analysis.gating.macro_types import macro_type_uses
@@ -188,6 +189,16 @@ class UnguardedOptionalFeature(_GatingRule):
     first. A target chosen explicitly (target mode) reports what it lacks through CL302 as
     before.
 
+    Double precision is read the same way: a kernel whose parameters or result are double
+    data (`global double2 *`, a `double` value, through a typedef or a macro) cannot be
+    declared without fp64, so where every kernel of the program is such a kernel, or a file
+    without kernels has a helper taking or returning double, fp64 is the program's requirement
+    (its host checks `CL_DEVICE_DOUBLE_FP_CONFIG`): its uses are not reported, and one
+    information note says so. A program with a kernel whose head has no double (float data
+    computed in double, an integer kernel) reports per function as before: a guard, with a
+    float fallback, keeps that kernel building. `half` is not read so: a `half *` parameter is
+    legal without `cl_khr_fp16`.
+
     The generic address space is also used without its keyword: in OpenCL C 2.0 and 3.0 a
     pointer with no address space on its pointee is generic, so `int *p = g;`, `(int *)g`
     or `helper(g)` with a `global int *g` needs `__opencl_c_generic_address_space` (without
@@ -208,11 +219,13 @@ class UnguardedOptionalFeature(_GatingRule):
 
     ## Example
     ```c
+    kernel void fill(global float *y) { y[get_global_id(0)] = 0.0f; }
     kernel void scale(global double *x, double a) { x[get_global_id(0)] *= a; }
     ```
 
     ## Use instead
     ```c
+    kernel void fill(global float *y) { y[get_global_id(0)] = 0.0f; }
     #if defined(__opencl_c_fp64) || defined(cl_khr_fp64)
     kernel void scale(global double *x, double a) { x[get_global_id(0)] *= a; }
     #endif
@@ -249,11 +262,16 @@ class UnguardedOptionalFeature(_GatingRule):
         # (only where something in it needs images: the check reads the program's kernel heads)
         program = _image_program(ctx, view, library, facts) if any(
             IMAGES in alt for u in uses for alt in u.requires) else None
+        # (only where a use of fp64 would be reported: no note for a file whose uses are guarded)
+        doubles = _fp64_program(ctx, view, library, facts) if any(
+            u.requires == _FP64 and not _guarded_or_dead(view, u) for u in uses) else None
         for use in uses:
             if not use.requires or use.requires in library or _guarded_or_dead(view, use):
                 continue
             if program is not None and use.requires == _BASE_IMAGES:
                 continue  # the program's requirement, said once below
+            if doubles is not None and use.requires == _FP64:
+                continue  # likewise
             if _full_profile_guarantees(use.requires) or _host_checks(ctx, use.requires):
                 continue
             if facts is not None and (facts.provides(use.requires) or facts.newer(use.since)
@@ -282,6 +300,9 @@ class UnguardedOptionalFeature(_GatingRule):
         if program is not None and program.noted:
             yield self.diagnostic(Span(ctx.file, program.start, program.end), _image_note(program),
                                   severity=Severity.INFO)
+        if doubles is not None and doubles.noted:
+            yield self.diagnostic(Span(ctx.file, doubles.start, doubles.end), _fp64_note(doubles),
+                                  severity=Severity.INFO)
 
 
 _MAX_NOTES = 8
@@ -300,6 +321,29 @@ def _image_program(ctx: RuleContext, view, library, facts) -> ImageProgram | Non
     if program is None or (program.noted and view is not None and is_guarded(view, program.start, _BASE_IMAGES)):
         return None
     return program
+
+
+_FP64 = ((FP64,), ("cl_khr_fp64",))
+
+
+def _fp64_program(ctx: RuleContext, view, library, facts) -> ImageProgram | None:  # noqa: ANN001
+    """The file as a program whose every kernel takes or returns double data
+    (fp64_programs.py), when fp64 would be reported there (as `_image_program`)."""
+    if _FP64 in library or _host_checks(ctx, _FP64) or (facts is not None and facts.provides(_FP64)):
+        return None
+    program = fp64_program(ctx.tree, ctx.source, model_for(ctx), view, lambda at: dead_code(view, at),
+                           fp64_prelude(view, ctx.file))
+    if program is None or (program.noted and view is not None and is_guarded(view, program.start, _FP64)):
+        return None
+    return program
+
+
+def _fp64_note(program: ImageProgram) -> str:
+    if program.has_kernels:
+        return ("program requires double precision: every kernel takes or returns double data "
+                "('__opencl_c_fp64' or 'cl_khr_fp64'); its host must check CL_DEVICE_DOUBLE_FP_CONFIG")
+    return ("file requires double precision: its functions take or return double data ('__opencl_c_fp64' "
+            "or 'cl_khr_fp64'); the host of its program must check CL_DEVICE_DOUBLE_FP_CONFIG")
 
 
 def _image_note(program: ImageProgram) -> str:

@@ -20,6 +20,7 @@ the including file re-reads nothing.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 
@@ -30,7 +31,7 @@ from cllint.analysis.digest import blake2b
 from cllint.analysis.model.decls import Typedef, TypeReader
 from cllint.analysis.model.imported import HeaderFunction, Imported
 from cllint.analysis.model.types import Array, Function, Pointer, Type, Unknown
-from cllint.analysis.preprocessor.view import resolve_include
+from cllint.analysis.preprocessor.view import PRELUDE, resolve_include
 from cllint.analysis.target import Target
 
 from .headers import closure, parsed
@@ -156,7 +157,9 @@ def _imported(view, tree: Tree, target: Target, strict_generic: bool) -> Importe
     for d in view.directives:
         if d.kind == "include" and d.path is not None:
             active = view.active_at(d.start)
-            if active is not False:
+            if d.keyword == PRELUDE:  # the program's sources before the file: read first, always
+                includes.append((d.path, d.angled, True))
+            elif active is not False:
                 includes.append((d.path, d.angled, active is True and _at_file_scope(tree.root_node, d.start)))
     own_macros = frozenset(view.defined_names()) | frozenset(view.env.macros)
     k = (found.key, tuple(includes), own_macros, target, strict_generic)
@@ -174,9 +177,12 @@ def _imported(view, tree: Tree, target: Target, strict_generic: bool) -> Importe
         if got is None or depth > 64:
             return
         file_id, content = got
-        if file_id in seen:
+        # one header reached by two spellings (`src/cl/base.cl` from the file, the absolute
+        # path from a prelude's include) is one header, read once as its guard makes it
+        once = _same_file(file_id)
+        if once in seen:
             return
-        seen.add(file_id)
+        seen.add(once)
         layout = _layout(file_id, content)
         layouts.append(layout)
         for ev in layout.events:
@@ -194,6 +200,13 @@ def _imported(view, tree: Tree, target: Target, strict_generic: bool) -> Importe
     for m in sorted(macros):
         h.update(m + b"\0")
     return imported.put(k, _read(h.digest(), seq, frozenset(macros), target, strict_generic))
+
+
+def _same_file(file_id: object) -> object:
+    """A path-like id as one absolute path; other ids (a buffer's, a prelude's) as they are."""
+    if isinstance(file_id, str) and "\0" not in file_id and not file_id.startswith("<"):
+        return os.path.abspath(file_id)
+    return file_id
 
 
 def _at_file_scope(root: Node, offset: int) -> bool:
