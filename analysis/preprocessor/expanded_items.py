@@ -26,6 +26,9 @@ from cllint.analysis.lazy_re import lazy
 __all__ = ["blanked", "expansion_items"]
 
 _LINE_CALL = lazy(rb"^[ \t]*([A-Za-z_]\w*)[ \t]*\(", re.M)
+# Words, then a call: declaration specifiers before a name a macro makes.
+_SPECIFIED_CALL = lazy(rb"^[ \t]*(?:[A-Za-z_]\w*[ \t]+)+([A-Za-z_]\w*)[ \t]*\(", re.M)
+_IDENTIFIER = lazy(r"[A-Za-z_]\w*")
 _MAX_ITEMS = 2_000  # calls judged in one file
 _MAX_ITEM_BYTES = 64 * 1024
 _WRAP = (b"void __cllint_item(void) {\n", b"\n}\n")  # a statement-level item is read in a body
@@ -174,6 +177,35 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
         whole = view.expand(tokenize(text[start:sig + 1].decode("utf-8", "replace")), start)
         if whole and _parses(" ".join(t.text for t in whole).encode() + b" {}"):
             out.append((start, sig + 1))
+    return out + _macro_names(text, view, errors)
+
+
+def _macro_names(text: bytes, view: Any, errors: list[int]) -> list[tuple[int, int]]:
+    """A declarator whose name a call makes after its specifiers (`kernel void NAME(k, 8, 16)
+    (global float *c) {`, arguments that are no parameter declarations), with an error in the
+    head: the call but its first letter, so that the head reads as one naming a function by
+    that letter. Only a call that expands to one identifier, as a name must."""
+    out: list[tuple[int, int]] = []
+    for m in _SPECIFIED_CALL.finditer(text):
+        name_at, paren = m.start(1), m.end() - 1
+        macro = view.macro_at(m.group(1).decode(), name_at)
+        if macro is None or macro.params is None:
+            continue
+        close = _close(text, paren, b"(", b")")
+        if close is None or close - name_at > _MAX_ITEM_BYTES:
+            continue
+        params = _skip_space(text, close + 1)
+        head_end = _close(text, params, b"(", b")") if text[params:params + 1] == b"(" else None
+        if head_end is None:
+            continue
+        first = bisect_left(errors, m.start())
+        if first == len(errors) or errors[first] > head_end:
+            continue  # no error in the head
+        expanded = view.expand(tokenize(text[name_at:close + 1].decode("utf-8", "replace")), name_at)
+        if expanded and len(expanded) == 1 and _IDENTIFIER.fullmatch(expanded[0].text):
+            out.append((name_at + 1, close + 1))
+            if len(out) >= _MAX_ITEMS:
+                break
     return out
 
 
