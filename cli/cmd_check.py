@@ -264,22 +264,64 @@ def _read_inputs(args, resolver):
     return inputs, io_errors
 
 
-def _programs(args, inputs: list[tuple[str, Path, bytes]]) -> dict[Path, Callable[[LintOptions], LintOptions]]:
-    """Per OpenCL file, what its program changes in its options (cllint/project/model.py).
+def _programs(args, inputs: list[tuple[str, Path, bytes]]) \
+        -> tuple[dict[Path, Callable[[LintOptions], LintOptions]], dict[Path, tuple[tuple[str, int], ...]]]:
+    """Per OpenCL file, what its program changes in its options (cllint/project/model.py),
+    and per host file of the workspace, the files its lists join that do not exist.
     The workspace is the folders named, or the folders of the files named alone."""
     from cllint.project.model import NO_CONTEXT, Project
 
     paths = [path for name, path, data in inputs if name != "<stdin>"]
     if not paths:
-        return {}
+        return {}, {}
     folders = [Path(raw) for raw in args.paths if raw != "-" and Path(raw).is_dir()]
     try:
         project = Project(folders, [] if folders else paths)
-        return {p: ctx.apply for p, ctx in project.contexts(paths).items() if ctx is not NO_CONTEXT}
+        contexts = {p: ctx.apply for p, ctx in project.contexts(paths).items() if ctx is not NO_CONTEXT}
+        return contexts, project.missing_files()
     except Exception as exc:  # a workspace that cannot be read: each file is still checked alone
         print(f"cllint: warning: the project model failed ({type(exc).__name__}: {exc}); "
               "files are checked alone", file=sys.stderr)
-        return {}
+        return {}, {}
+
+
+def _missing_files(results: list[render.FileResult], missing: dict[Path, tuple[tuple[str, int], ...]],
+                   resolver: SettingsResolver) -> list[render.FileResult]:
+    """CL002 on host lines whose list joins a file that does not exist, in the host's result
+    (a host file not otherwise checked gets one)."""
+    from cllint.project.listed_files import missing_reports
+
+    if not missing:
+        return results
+    by_path = {Path(r.path).resolve(): i for i, r in enumerate(results) if r.path != "<stdin>"}
+    out = list(results)
+    for host, entries in sorted(missing.items()):
+        settings, options = resolver.for_file(host)
+        if "CL002" not in {r.code for r in options.rules()}:
+            continue
+        i = by_path.get(host)
+        if i is None:
+            try:
+                data = host.read_bytes()
+            except OSError:
+                continue
+            name = _shown_name(host)
+            diags = [d for d in missing_reports(name, data, entries) if not _per_file_ignored(settings, host, d.code)]
+            if diags:
+                out.append(render.FileResult(name, data, diags))
+            continue
+        r = out[i]
+        diags = [d for d in missing_reports(r.path, r.source, entries) if not _per_file_ignored(settings, host, d.code)]
+        out[i] = replace(r, diagnostics=sorted([*r.diagnostics, *diags], key=lambda d: (d.span.start, d.span.end, d.code)))
+    return out
+
+
+def _shown_name(path: Path) -> str:
+    """`path` as the files found under the working folder are named (relative when inside it)."""
+    try:
+        return str(path.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def _force_included(args) -> tuple[str, ...]:
@@ -295,7 +337,7 @@ def _force_included(args) -> tuple[str, ...]:
 def _check(args, resolver: SettingsResolver):
     forced = _force_included(args)
     inputs, io_errors = _read_inputs(args, resolver)
-    programs = _programs(args, inputs)
+    programs, missing = _programs(args, inputs)
     jobs, settings_of = [], []
     for name, path, data in inputs:
         settings, options = resolver.for_file(path)
@@ -329,4 +371,5 @@ def _check(args, resolver: SettingsResolver):
                 diags = [d for d in lint_source(name, new, job.options)
                          if not _per_file_ignored(settings, path, d.code) and not _hidden_hint(settings, d)]
         results.append(render.FileResult(name, data, diags))
+    results = _missing_files(results, missing, resolver)
     return results, io_errors, fixed, {job.path: job.options for job in jobs}

@@ -28,6 +28,7 @@ from .host_std import host_stds
 from .include_dirs import by_name, inferred_dirs, pyopencl_include_dir
 from .index import FileIndex, index_source
 from .launch_bounds import launch_bounds
+from .listed_files import joined_by_lists, missing_by_host, workspace_lists
 from .launches import one_group_kernels
 from .lit_options import LitOptions, lit_options
 from .workspace import fragments
@@ -239,6 +240,7 @@ class Project:
         self._data: dict[Path, tuple[Stamp, bytes]] = {}
         self._index: dict[Path, tuple[Stamp, FileIndex]] = {}
         self._derived: _Derived | None = None
+        self._missing: dict[Path, tuple[tuple[str, int], ...]] = {}
         self.files: list[Path] = []
         self.refresh()
 
@@ -302,6 +304,8 @@ class Project:
                 if (p.name in HOST_NAMES or p.suffix.lower() in HOST_SUFFIXES) and (data := self.read(p)) is not None:
                     hosts[p] = data
         stems = {p.stem for p in sources}
+        # programs hosts join from lists of file names: their headers are OpenCL, wherever they lie
+        lists = workspace_lists(hosts, self.files)
         dirs = inferred_dirs(sources, by_name(self.files), [])
         # the folders a build list copies its kernels' includes from come first (build_lists.py)
         builds = {p: t for p, t in hosts.items() if p.name == "CMakeLists.txt" or p.suffix.lower() == ".cmake"}
@@ -313,6 +317,11 @@ class Project:
             if p.suffix in HEADER_SUFFIXES and p.parent in beside and p not in indexed \
                     and (data := self.read(p)) is not None:
                 indexed[p] = data
+        for _, members, _ in lists:
+            for p in members:
+                if p is not None and p not in indexed and (data := self.read(p)) is not None \
+                        and b"\x00" not in data[:8192]:
+                    indexed[p] = data
         families = host_name_families(hosts.values())
         self._derived = _Derived(
             sources, indexed, dirs,
@@ -321,7 +330,8 @@ class Project:
             computed=kernels_named(hosts, computed_option_hosts(hosts), stems),
             joined={**concatenated_programs({p: t for p, t in hosts.items() if p.name in HOST_NAMES
                                              or p.suffix.lower() == ".cmake"}, set(sources)),
-                    **_joined_by_hosts(host_programs(hosts, stems), sources)},
+                    **_joined_by_hosts(host_programs(hosts, stems), sources),
+                    **joined_by_lists(lists, sources)},
             included=included_programs(sources, dirs),
             families=families,
             one_group=one_group_kernels(hosts, _defined_functions(sources.values())),
@@ -329,6 +339,7 @@ class Project:
             host_headers=host_header_names(hosts),
             launch_bounds=launch_bounds(hosts, _defined_functions(sources.values())),
         )
+        self._missing = missing_by_host(lists)
         return self._derived
 
     def _indexes(self, indexed: dict[Path, bytes]) -> dict[Path, FileIndex]:
@@ -406,6 +417,12 @@ class Project:
                     ctx = _with_lit(ctx, lit)
             out[path] = NO_CONTEXT if ctx == NO_CONTEXT else ctx
         return out
+
+    def missing_files(self) -> dict[Path, tuple[tuple[str, int], ...]]:
+        """Per host, the files its lists join into a program that no file of the workspace is
+        (the name as written, its line; listed_files.py)."""
+        self._derive()
+        return dict(self._missing)
 
     def _host_headers_of(self, d: _Derived, path: Path) -> tuple[str, ...]:
         """The host-supplied header names a host file's kernels include: the workspace's, or,
