@@ -19,9 +19,10 @@ from tree_sitter import Node, Tree
 
 from cllint.analysis.database import current
 from cllint.analysis.digest import blake2b
+from cllint.analysis.lazy_re import lazy
+from cllint.analysis.model.walk import nodes_once
 from cllint.analysis.preprocessor.directives import scan_directives
 from cllint.analysis.preprocessor.view import resolve_include
-from cllint.analysis.lazy_re import lazy
 
 _WORD = lazy(r"[A-Za-z_]\w*")
 _MAX_HEADERS = 512  # in one file's closure; more reads as unreadable
@@ -32,6 +33,10 @@ _UNREADABLE = 0.25  # share of a header's bytes in top-level parse errors
 _CACHE_MAX = 512
 _CLOSURES_MAX = 32
 _UNSET = object()
+
+# What a header's reading looks at (`_Reader.read`).
+_READ_KINDS = frozenset({"comment", "function_definition", "declaration", "type_definition", "struct_specifier",
+                         "union_specifier", "enum_specifier", "enumerator"})
 
 # Declarator wrappers whose `declarator` field leads to the declared name.
 _WRAPPERS = frozenset({"init_declarator", "pointer_declarator", "array_declarator", "parenthesized_declarator",
@@ -390,14 +395,13 @@ class _Reader:
         return self.source[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
     def read(self, root: Node) -> None:
-        stack = [root]
-        while stack:
-            n = stack.pop()
+        # Only these kinds are read, in the order a walk meets them; a query finds them in C
+        # (a walk of every node in Python cost ~1 s on hashcat's 2.4 MB inc_common.cl).
+        for n in nodes_once(root, _READ_KINDS):
             k = n.type
             if k == "comment":
                 self.skipped.append((n.start_byte, n.end_byte))
-                continue
-            if k == "function_definition":
+            elif k == "function_definition":
                 self._function(n, n.child_by_field_name("body"))
             elif k == "declaration":
                 for d in n.children_by_field_name("declarator"):
@@ -415,7 +419,6 @@ class _Reader:
                 name = n.child_by_field_name("name")
                 if name is not None:
                     self.declared.add(self.text(name))
-            stack.extend(reversed(n.children))
 
     def _function(self, definition: Node, body: Node | None) -> None:
         if body is not None and not body.has_error:
