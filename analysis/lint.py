@@ -16,6 +16,7 @@ from cllint.analysis.preprocessor.choices import without_host_choices
 from cllint.analysis.source_kind import not_opencl_reason
 from cllint.analysis.registry import select
 from cllint.analysis.rules.base import Rule, RuleContext
+from cllint.analysis.once_per_file import once_per_file
 from cllint.analysis.suppression import apply_suppressions
 from cllint.analysis.target import Target
 
@@ -265,6 +266,6 @@ def _named(options: LintOptions) -> frozenset[str]:
 
 def suppress_all(file: str, source: bytes, diagnostics: list[Diagnostic], options: LintOptions) -> list[Diagnostic]:
     enabled = {r.code for r in options.rules()}
-    out = apply_suppressions(file, source, diagnostics, report_unused="CL090" in enabled)
+    out = once_per_file(apply_suppressions(file, source, diagnostics, report_unused="CL090" in enabled))
     out.sort(key=lambda d: (d.span.start, d.code))
     return out

@@ -68,6 +68,14 @@ class ProgramFragment(Rule):
     built: a `[[program]]` in the configuration, or a host call cllint reads, names the
     sources and their order instead.
 
+    Likewise for a template whose host is elsewhere (a kernel library whose host, in another
+    repository, prepends a `#define` for each parameter's type and accessors before building):
+    a parameter's type is a name nothing in the workspace defines, and no host, build or
+    source of the workspace builds the file. The words it uses that nothing defines and that
+    are spelled like macros (`IMAGE_src_TYPE`, `READ_src_IMAGE` for a parameter `src`) are
+    taken as the host's macros, named in the note, and nothing that depends on them is
+    reported.
+
     ## Why is this bad?
     Nothing is wrong: the file is a fragment of a program. The note says where its names
     come from, so that a name reported undeclared elsewhere in the file is not a surprise.

@@ -163,7 +163,7 @@ class UndeclaredFunction(_Semantic):
 
 class HostDefinedMacro(_Semantic):
     """## What it does
-    Reports, once per name in each function, an undeclared name spelled like a macro
+    Reports, once per name in each file, an undeclared name spelled like a macro
     (`BLOCK_SIZE`, `TILE_W`) that no near name explains: most likely a macro the host passes
     with `-D` when it builds the program.
 

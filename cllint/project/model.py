@@ -25,6 +25,7 @@ from .build_lists import colocated_dirs, concatenated_programs, included_program
 from .cmake_options import BuildOptions, cmake_build_options
 from .host_headers import host_header_names, included_of
 from .host_std import host_stds
+from .host_templates import Template, compiler_names, host_template
 from .include_dirs import by_name, inferred_dirs, pyopencl_include_dir
 from .index import FileIndex, index_source
 from .launch_bounds import launch_bounds
@@ -168,10 +169,13 @@ class _Derived:
     options: dict[Path, BuildOptions]  # what the build or host passes compiling each source
     host_headers: frozenset[str]  # header names the hosts supply to the compiler (host_headers.py)
     launch_bounds: tuple[tuple[str, int, str, int], ...]  # kernel arguments equal to a launch size
+    named: frozenset[str]  # stems of the sources a host names (it builds them)
+    file_names: frozenset[str]  # base names of the workspace's files (an include found there)
+    templates: dict[Path, Template | None]  # host_templates.py's answer, once asked
 
     __match_args__ = ("sources", "indexed", "dirs", "host_macros", "host_features", "computed", "joined",
                       "fragments", "macro_counts", "included", "families", "one_group",
-                      "options", "host_headers", "launch_bounds")
+                      "options", "host_headers", "launch_bounds", "named", "file_names", "templates")
 
     def __init__(
         self,
@@ -190,6 +194,9 @@ class _Derived:
         options: dict[Path, BuildOptions] | None = None,
         host_headers: frozenset[str] = frozenset(),
         launch_bounds: tuple[tuple[str, int, str, int], ...] = (),
+        named: frozenset[str] = frozenset(),
+        file_names: frozenset[str] = frozenset(),
+        templates: dict[Path, Template | None] | None = None,
     ) -> None:
         self.sources = sources
         self.indexed = indexed
@@ -206,6 +213,10 @@ class _Derived:
         self.options = {} if options is None else options
         self.host_headers = host_headers
         self.launch_bounds = launch_bounds
+        self.named = named
+        self.file_names = file_names
+        self.templates = {} if templates is None else templates
+        self.defined_names: frozenset[str] | None = None  # (a memo of the indexes, for _template)
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"sources={self.sources!r}, " f"indexed={self.indexed!r}, "
@@ -215,17 +226,19 @@ class _Derived:
                 f"macro_counts={self.macro_counts!r}, " f"included={self.included!r}, "
                 f"families={self.families!r}, " f"one_group={self.one_group!r}, "
                 f"options={self.options!r}, " f"host_headers={self.host_headers!r}, "
-                f"launch_bounds={self.launch_bounds!r})")
+                f"launch_bounds={self.launch_bounds!r}, " f"named={self.named!r}, "
+                f"file_names={self.file_names!r}, " f"templates={self.templates!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.sources, self.indexed, self.dirs, self.host_macros, self.host_features, self.computed,
                 self.joined, self.fragments, self.macro_counts, self.included, self.families, self.one_group,
-                self.options, self.host_headers, self.launch_bounds)
+                self.options, self.host_headers, self.launch_bounds, self.named, self.file_names, self.templates)
         theirs = (other.sources, other.indexed, other.dirs, other.host_macros, other.host_features,
                   other.computed, other.joined, other.fragments, other.macro_counts, other.included,
-                  other.families, other.one_group, other.options, other.host_headers, other.launch_bounds)
+                  other.families, other.one_group, other.options, other.host_headers, other.launch_bounds,
+                  other.named, other.file_names, other.templates)
         return mine == theirs
 
     __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
@@ -338,6 +351,8 @@ class Project:
             options=_build_options(builds, hosts, sources, dirs),
             host_headers=host_header_names(hosts),
             launch_bounds=launch_bounds(hosts, _defined_functions(sources.values())),
+            named=frozenset(kernels_named(hosts, list(hosts), stems)),
+            file_names=frozenset(p.name for p in self.files),
         )
         self._missing = missing_by_host(lists)
         return self._derived
@@ -384,6 +399,7 @@ class Project:
                     if own is not None:
                         shared = tuple(m for m in shared if not (m in own.macros and d.macro_counts.get(m) == 1))
                 d.fragments[p] = (found.get(p), shared)
+                d.templates[p] = _template(d, indexes, p)
         out: dict[Path, ProgramContext] = {}
         for path in wanted:
             if path not in d.sources:  # host code: its kernels' programs (pyopencl's headers on its path)
@@ -405,6 +421,10 @@ class Project:
                     prelude = (*(p for p in prelude if p not in skip), *before)
                 # names the host's makers compose (`INPUT0_SIZE_X`), those the file uses
                 composed = d.families.words_in(d.sources[path])
+                template = d.templates.get(path)
+                if template is not None:  # the host's macros, said once (host_templates.py)
+                    shared = (*shared, *template.names)
+                    note = template.note if note is None else (f"{note[0]}; and {template.note[0]}", *note[1:])
                 macros = (*d.host_macros, *composed, *shared, *(("*",) if _built_computed(d, path) else ()))
                 built = d.options.get(path, _NO_OPTIONS)  # `-include` headers come before all else
                 prelude = (*built.force_include, *(p for p in prelude if p not in built.force_include))
@@ -437,6 +457,27 @@ class Project:
 
     def context(self, path: Path) -> ProgramContext:
         return self.contexts([path])[Path(path).resolve()]
+
+
+def _template(d: _Derived, indexes: dict[Path, FileIndex], path: Path) -> Template | None:
+    """`path` as a template whose host is elsewhere (host_templates.py), when nothing in the
+    workspace builds it: no host names it, no build passes its options, no source includes or
+    joins it, no lit `RUN:` line compiles it."""
+    fi = indexes.get(path)
+    if fi is None or path.stem in d.named or path in d.options or path in d.included or path in d.joined \
+            or path.stem in d.computed or lit_options(path, d.sources[path]) is not None:
+        return None
+    if d.defined_names is None:
+        names: set[str] = set(d.host_macros)
+        for other in indexes.values():
+            names |= other.defines
+        d.defined_names = frozenset(names)
+    defined, known = d.defined_names, compiler_names()
+    words = fi.uses - fi.locals
+    if all(w in defined or w in known for w in words):
+        return None  # (most files: nothing undefined, no text read)
+    return host_template(d.sources[path], fi.uses, fi.locals,
+                         lambda n: n in defined or n in known or n.startswith("__"), d.file_names)
 
 
 def _built_computed(d: _Derived, path: Path) -> bool:

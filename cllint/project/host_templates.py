@@ -1,0 +1,189 @@
+"""Templates whose host is elsewhere (issue 29, items 2c and 3): a source that cannot compile
+without macros its host prepends, and that no program of the workspace builds.
+
+A kernel library whose host lives in another repository (a Java or Python package that
+prepends `#define IMAGE_src_TYPE __read_only image2d_t` and the like for each parameter) ships
+files in which a parameter's type is a name nothing defines: no compiler accepts the file as
+it is, and no build in the workspace says what the name stands for. That is the evidence: a
+word written where only a type can stand (before a parameter's name in a function head at file
+scope) which no source or header of the workspace, no host, no included header and no compiler
+defines. The file is then a *template*: each word it uses that nothing declares and that is
+spelled like a macro (capitals, digits and underscores, or such parts around one of the file's
+own parameter or variable names, `READ_src_IMAGE` for a parameter `src`) is the host's, as
+are the evidence words themselves. Those names are host macros (values unknown, never
+reported), and the file gets one information note naming them.
+
+A file its workspace builds (a host names it, a build passes its options, another source
+includes it, a lit `RUN:` line compiles it) is no template: its program says what is defined,
+and a name missing there is a real error. So is a file that includes a header the workspace
+does not hold (the type may be declared there).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection
+from functools import cache
+
+from cllint.analysis.lazy_re import lazy
+
+# Comments and string/char literals, blanked with spaces of the same length (offsets kept).
+_STRIP = lazy(r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'", re.S)
+_DIRECTIVE = lazy(r"^[ \t]*#(?:[^\n\\]|\\.)*", re.M | re.S)
+# A function head: a name, its parameter list (no nested parentheses or braces), then its body.
+_HEAD = lazy(r"(?<!\w)([A-Za-z_]\w*+)\s*+\(([^(){};]*+)\)\s*+\{")
+_WORD = lazy(r"[A-Za-z_]\w*+")
+_BRACE = lazy(r"[{}]")
+_INCLUDE = lazy(r"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]", re.M)
+_CONDITIONAL = lazy(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|endif|define)\b[ \t]*(\w*)", re.M)
+_CAPS = lazy(r"^[A-Z][A-Z0-9_]*[A-Z0-9]$")
+_PART = lazy(r"^[A-Z0-9]+$")
+_MAX_SHOWN = 8
+
+# Words of a parameter that are not its type's name or its own: qualifiers, C's and OpenCL C's
+# type keywords (a parameter written with them alone is complete).
+_QUALIFIERS = frozenset("""
+const volatile restrict static inline extern register signed unsigned short long char int float double void
+bool half size_t ptrdiff_t uchar ushort uint ulong kernel global local constant private generic
+read_only write_only read_write struct union enum
+""".split())
+_CONTROL = frozenset({"if", "for", "while", "switch", "return", "sizeof", "do", "else"})
+
+
+class Template:
+    """A template file: the names its host supplies, and CL007's note (message, span)."""
+
+    __slots__ = ("names", "note")
+
+    def __init__(self, names: tuple[str, ...], note: tuple[str, int, int]) -> None:
+        self.names = names
+        self.note = note
+
+    def __repr__(self) -> str:
+        return f"Template(names={self.names!r}, note={self.note!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.names, self.note) == (other.names, other.note)
+
+    def __hash__(self) -> int:
+        return hash((self.names, self.note))
+
+
+def _code(data: bytes) -> str:
+    """The file's code, comments, strings and directive lines blanked, offsets kept (Latin-1
+    maps each byte to one character)."""
+    text = _STRIP.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), data.decode("latin-1"))
+    return _DIRECTIVE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def _file_scope(code: str) -> Callable[[int], bool]:
+    """Whether an offset lies outside every brace pair."""
+    from bisect import bisect_right
+
+    starts: list[int] = []
+    depths: list[int] = []
+    depth = 0
+    for m in _BRACE.finditer(code):
+        depth = depth + 1 if m.group(0) == "{" else max(0, depth - 1)
+        starts.append(m.start())
+        depths.append(depth)
+
+    def outside(offset: int) -> bool:
+        k = bisect_right(starts, offset) - 1
+        return k < 0 or depths[k] == 0
+
+    return outside
+
+
+def _conditional(text: str) -> list[tuple[int, int]]:
+    """The spans of `#if` groups (an include guard's aside): code a build may leave out (C++
+    under `#ifdef __cplusplus`), which says nothing of what every build needs."""
+    spans: list[tuple[int, int]] = []
+    stack: list[tuple[int, str, bool]] = []  # (start, `#ifndef` name, a guard)
+    for m in _CONDITIONAL.finditer(text):
+        kind, name = m.group(1), m.group(2)
+        if kind in ("if", "ifdef", "ifndef"):
+            stack.append((m.start(), name if kind == "ifndef" else "", False))
+        elif kind == "define" and stack and stack[-1][1] == name and not stack[-1][2]:
+            stack[-1] = (stack[-1][0], "", True)  # `#ifndef X` / `#define X`: an include guard
+        elif kind == "endif" and stack:
+            start, _, guard = stack.pop()
+            if not guard:
+                spans.append((start, m.end()))
+    spans.extend((start, len(text)) for start, _, guard in stack if not guard)
+    return spans
+
+
+def type_words(data: bytes) -> list[tuple[str, int]]:
+    """Words written as a parameter's type in the file-scope function heads outside `#if`
+    groups, with their offsets: in a parameter of two or more words (qualifiers and type
+    keywords aside), the one before its name."""
+    code = _code(data)
+    outside = _file_scope(code) if "{" in code else (lambda _o: True)
+    groups = _conditional(data.decode("latin-1")) if b"#" in data else []
+    out: list[tuple[str, int]] = []
+    for m in _HEAD.finditer(code):
+        if m.group(1) in _CONTROL or not outside(m.start()) or any(a <= m.start() < b for a, b in groups):
+            continue
+        at = m.start(2)
+        for param in m.group(2).split(","):
+            words = [(w.group(0), at + w.start()) for w in _WORD.finditer(param)]
+            at += len(param) + 1
+            if any(w in ("struct", "union", "enum") for w, _ in words):
+                continue  # a tag: an incomplete type is legal
+            words = [(w, o) for w, o in words if w not in _QUALIFIERS and not w.startswith("__")]
+            if len(words) >= 2:
+                out.append(words[-2])
+    return out
+
+
+def _host_spelled(name: str, declared: Collection[str]) -> bool:
+    """Spelled like a macro: capitals, digits and underscores, or capital parts around one of
+    the file's own parameter or variable names (`READ_src_IMAGE`, `IMAGE_label_map_TYPE`)."""
+    if _CAPS.match(name):
+        return True
+    parts = name.split("_")
+    if len(parts) < 3 or not _PART.match(parts[0]) or not parts[0][0].isalpha() or not _PART.match(parts[-1]):
+        return False
+    lo, hi = 0, len(parts)
+    while lo < hi and _PART.match(parts[lo]):
+        lo += 1
+    while hi > lo and _PART.match(parts[hi - 1]):
+        hi -= 1
+    return lo < hi and "_".join(parts[lo:hi]) in declared
+
+
+def host_template(data: bytes, uses: Collection[str], declared: Collection[str],
+                  defined: Callable[[str], bool], workspace_files: Collection[str]) -> Template | None:
+    """The file as a template (None: it is not one). `uses`: its words; `declared`: its own
+    parameters and variables; `defined(name)`: something in the workspace or the compiler
+    defines the name; `workspace_files`: the base names of the workspace's files."""
+    if any(m.group(1).rsplit("/", 1)[-1] not in workspace_files for m in _INCLUDE.finditer(
+            data.decode("latin-1"))):
+        return None  # a header from elsewhere may declare the types
+    evidence = [(w, o) for w, o in type_words(data) if not defined(w)]
+    if not evidence:
+        return None
+    first = evidence[0]
+    names = {w for w, _ in evidence}
+    names.update(n for n in uses if n not in declared and not defined(n) and _host_spelled(n, declared))
+    shown = sorted(names)
+    listed = ", ".join(f"'{n}'" for n in shown[:_MAX_SHOWN])
+    if len(shown) > _MAX_SHOWN:
+        listed += f" and {len(shown) - _MAX_SHOWN} more"
+    message = (f"a template its host completes: '{first[0]}' stands where a type must and nothing in the "
+               f"workspace defines it, so the {len(shown)} names no source defines are taken as the host's "
+               f"macros ({listed}); pass them with '-D', or declare the file's [[program]] in the configuration")
+    return Template(tuple(shown), (message, first[1], first[1] + len(first[0])))
+
+
+@cache
+def compiler_names() -> frozenset[str]:
+    """Names the compiler provides: built-in functions, types and constants, keywords."""
+    from cllint.analysis.catalogue import catalogue
+
+    c = catalogue()
+    return frozenset(c.functions) | frozenset(c.types) | frozenset(c.constants) | _QUALIFIERS | _CONTROL | \
+        frozenset({"true", "false", "NULL", "typedef", "case", "default", "break", "continue", "goto"})
