@@ -70,6 +70,8 @@ def not_opencl_reason(data: bytes) -> str | None:
     template = _template_engine(data)
     if template is not None:
         return f"a {template} template (the host renders its placeholders before building)"
+    if _printf_format(data):
+        return "a printf format (the host fills its '%s' lines with code before building)"
     for (reason, pattern), words in zip(_ANYWHERE, _NEEDS):
         if not any(w in data for w in words):
             continue
@@ -140,6 +142,25 @@ def _template_engine(data: bytes) -> str | None:
             if pattern is not _JINJA_EXPRESSION or not _INITIALIZER_BEFORE.search(code, max(0, m.start() - 40), m.start()):
                 return engine
     return None
+
+
+# A printf conversion alone on its line (`%s`, `%s;`, `%d,`): a host's format, filled with code.
+_PRINTF_LINE = lazy(rb"^[ \t]*%[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|z)?[sdiu][ \t]*[;,]?[ \t]*$", re.M)
+_PRINTF_NEEDS = (b"%s", b"%d", b"%i", b"%u")
+
+
+def _printf_format(data: bytes) -> bool:
+    """A placeholder line in code after a line that ends a statement, a declaration's
+    opening or a directive (after an operand, `%s;` is C's remainder `a % s`)."""
+    if not any(w in data for w in _PRINTF_NEEDS) or _PRINTF_LINE.search(data) is None:
+        return False
+    code = blank_comments_and_strings(data)
+    for m in _PRINTF_LINE.finditer(code):
+        before = code[:m.start()].rstrip()
+        line = before[before.rfind(b"\n") + 1:].lstrip()
+        if not before or line.startswith(b"#") or before[-1:] in b";{},(":
+            return True
+    return False
 
 
 _CONDITIONAL = lazy(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b([^\n]*)", re.M)
