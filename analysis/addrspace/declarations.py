@@ -378,7 +378,8 @@ class DeclarationChecks(Checks):
         stack = [init]
         while stack:
             n = stack.pop()
-            if n.type in ("sizeof_expression", "alignof_expression"):
+            # (a block literal's parameters and locals are its own: clang-19 takes it as a constant)
+            if n.type in ("sizeof_expression", "alignof_expression", "block_literal"):
                 continue
             if n.type == "pointer_expression" and self.text(n).lstrip().startswith("&"):
                 ref = self._addressed(n.child_by_field_name("argument"))
