@@ -39,6 +39,63 @@ def test_tune_case(path: Path) -> None:
     check_case(path, KNOWN_MISSES)
 
 
+@pytest.mark.parametrize("body, racy", [
+    # a whole multi-dimensional __local array seen as flat floats, and its own subscripts
+    (b"local float *p = (local float *)A;\n  p[lid] = 1.0f;\n  out[get_global_id(0)] = A[0][0][lid + 1];", True),
+    (b"local float *p = (local float *)A;\n  p[lid] = 1.0f;\n  out[get_global_id(0)] = A[0][0][lid];", False),
+    (b"local float *p = (local float *)A;\n  p[lid + 4] = 1.0f;\n  out[get_global_id(0)] = A[0][1][lid];", False),
+    (b"local float *p = (local float *)A;\n  p[lid + 5] = 1.0f;\n  out[get_global_id(0)] = A[0][1][lid];", True),
+    # the same array seen as rows of 16 floats
+    (b"local float (*r)[16] = (local float (*)[16])A;\n  r[0][lid] = 1.0f;\n  out[get_global_id(0)] = A[0][0][lid];",
+     False),
+    (b"local float (*r)[16] = (local float (*)[16])A;\n  r[0][lid] = 1.0f;\n"
+     b"  out[get_global_id(0)] = A[0][0][(lid + 1) % 4];", True),
+])
+def test_a_multi_dimensional_array_seen_through_a_cast(body: bytes, racy: bool) -> None:
+    src = (b"kernel void k(global float *out) {\n  local float A[4][4][4];\n  int lid = get_local_id(0);\n  "
+           + body + b"\n}\n")
+    got = lint(src)
+    assert bool(got) == racy, got
+
+
+def test_a_pointer_argument_to_arrays_names_elements_in_its_shape() -> None:
+    src = (b"#define N 4\nkernel void k(global float (*A)[N][4], global float *out) {\n  int gid = get_global_id(0);\n"
+           b"  A[0][0][gid] = 1.0f;\n  out[gid] = A[0][0][gid + 1];\n}\n")
+    (d,) = lint(src)
+    assert "'A[0][0][1]'" in d.message and "'A[0][0][gid + 1]'" in d.message, d.message
+
+
+def test_a_mirrored_race_names_the_last_work_group() -> None:
+    src = (b"kernel void k(global float *a) {\n  int gid = get_global_id(0);\n  a[gid] = 1.0f;\n"
+           b"  a[get_global_size(0) - 1 - gid] = (float)gid;\n}\n")
+    (d,) = lint(src)
+    assert d.code == "CL211" and "the last work-group" in d.message and "work-group 0" in d.message, d.message
+    assert not d.fix  # no barrier orders two work-groups
+
+
+@pytest.mark.parametrize("x, racy", [(b"X_DIM", False), (b"2", True)])
+def test_a_dimension_a_macro_names_is_that_dimension(x: bytes, racy: bool) -> None:
+    # `get_local_id(X_DIM)` asks dimension 0, not all three: a 2-D kernel's model is 2-D, so
+    # work-items apart only along a third dimension never meet at one element
+    src = (b"#define X_DIM 0\n#define Y_DIM 1\nkernel void k(global int *g) {\n"
+           b"  int x = get_local_id(" + x + b"), y = get_local_id(Y_DIM), z = get_local_id(0);\n"
+           b"  g[y * 8 + z] = g[y * 8 + z] | g[y * 8 + 1] + x;\n  barrier(CLK_GLOBAL_MEM_FENCE);\n}\n")
+    got = [d for d in lint(src) if "and (0, 0, 1)" in d.message or "(0, 0, 1)" in d.message]
+    assert bool(got) == racy, lint(src)
+
+
+@pytest.mark.parametrize("loop, racy", [
+    (b"for (int k = 0; k < 8; k++) {\n    AT(g, y, x) = AT(g, y, x) | (AT(g, y, k) & AT(g, k, x));\n"
+     b"    barrier(CLK_GLOBAL_MEM_FENCE);\n  }", True),
+    (b"for (int k = 0; k < 8; k++) {\n    int v = AT(g, y, x) | (AT(g, y, k) & AT(g, k, x));\n"
+     b"    barrier(CLK_GLOBAL_MEM_FENCE);\n    AT(g, y, x) = v;\n    barrier(CLK_GLOBAL_MEM_FENCE);\n  }", False),
+])
+def test_an_accessor_macro_indexed_by_a_loop_counter(loop: bytes, racy: bool) -> None:
+    src = (b"#define AT(a, i, j) a[(i) * 8 + (j)]\nkernel void k(global int *g) {\n"
+           b"  int x = get_local_id(0), y = get_local_id(1);\n  " + loop + b"\n}\n")
+    assert bool(lint(src)) == racy, lint(src)
+
+
 if __name__ == "__main__":
     for half, cases in (("tune", TUNE), ("heldout", HELDOUT)):
         f = figures(cases)

@@ -80,9 +80,10 @@ class Access:
     part: tuple  # a field or component of the element (`parts_overlap`); () the whole
     view: int  # through a cast pointer: the size in bytes of the type it views (`copies`); 0 none
     copy: tuple  # an async work-group copy's side: (built-in, count, stride or None); () none
+    inner: tuple[int, ...]  # through rows (`t[y][x]`, `t` a `float (*)[8]` view): frames.Target.inner
 
     __match_args__ = ("node", "base", "space", "indices", "read", "write", "atomic", "cfg_node", "guards",
-                      "unknown_guard", "ev", "offset", "site", "helper", "roots", "part", "view", "copy")
+                      "unknown_guard", "ev", "offset", "site", "helper", "roots", "part", "view", "copy", "inner")
 
     def __init__(
         self,
@@ -104,6 +105,7 @@ class Access:
         part: tuple = (),
         view: int = 0,
         copy: tuple = (),
+        inner: tuple[int, ...] = (),
     ) -> None:
         self.node = node
         self.base = base
@@ -123,6 +125,7 @@ class Access:
         self.part = part
         self.view = view
         self.copy = copy
+        self.inner = inner
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"node={self.node!r}, " f"base={self.base!r}, "
@@ -131,17 +134,17 @@ class Access:
                 f"guards={self.guards!r}, " f"unknown_guard={self.unknown_guard!r}, " f"ev={self.ev!r}, "
                 f"offset={self.offset!r}, " f"site={self.site!r}, " f"helper={self.helper!r}, "
                 f"roots={self.roots!r}, " f"part={self.part!r}, " f"view={self.view!r}, "
-                f"copy={self.copy!r})")
+                f"copy={self.copy!r}, inner={self.inner!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.node, self.base, self.space, self.indices, self.read, self.write, self.atomic,
                 self.cfg_node, self.guards, self.unknown_guard, self.ev, self.offset, self.site, self.helper,
-                self.roots, self.part, self.view, self.copy)
+                self.roots, self.part, self.view, self.copy, self.inner)
         theirs = (other.node, other.base, other.space, other.indices, other.read, other.write, other.atomic,
                   other.cfg_node, other.guards, other.unknown_guard, other.ev, other.offset, other.site,
-                  other.helper, other.roots, other.part, other.view, other.copy)
+                  other.helper, other.roots, other.part, other.view, other.copy, other.inner)
         return mine == theirs
 
     __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
@@ -251,17 +254,23 @@ def _parts(n: Node) -> tuple[Node, tuple]:
 def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
             target_of: Callable[[Node], Target | None], exits: BlockExits | None = None,
             targets_of: Callable[[Node], list[tuple[Target, tuple]]] | None = None,
-            scalar_of: Callable[[Node], Target | None] | None = None) -> list[Access]:
+            scalar_of: Callable[[Node], Target | None] | None = None,
+            macro_subscript: Callable[[Node], tuple[Node, tuple[Node, ...], Any, tuple[Node, ...]] | None]
+            | None = None
+            ) -> list[Access]:
     """Accesses to shared memory in one CFG node's syntax (a statement or condition):
     `t[i]`, `t[y][x]`, `*p`, `p->f`, a `__local` scalar, an atomic's location, and their
     fields; `target_of` says what the pointer expression subscripted or dereferenced there
     points into (None: not followed); `targets_of` each target a `?:` may pick, with the
-    conditions that pick it; `scalar_of` the `__local` scalar an identifier names."""
+    conditions that pick it; `scalar_of` the `__local` scalar an identifier names;
+    `macro_subscript` the subscript a macro use expands to (races/accessor_macros.py)."""
     many = targets_of or (lambda e: [(t, ())] if (t := target_of(e)) is not None else [])
     out: list[Access] = []
     for n in walk(syntax):
         choices: list[tuple[Target, tuple]]
         part: tuple = ()
+        index_ev: Any = None  # the indices' evaluator where they are not the kernel's (a macro's)
+        roots: tuple[Node, ...] = ()  # then the kernel syntax they are made of
         kind = n.type
         if kind == "pointer_expression":
             if _text(n.child_by_field_name("operator")) != "*":
@@ -293,23 +302,20 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
                 out.extend(_vector_access(n, vector.group(1) == "store", int(vector.group(2)), many, cfg_node,
                                           body, exits))
                 continue
-            if not fn.startswith(ATOMIC_PREFIXES) or fn in NOT_ACCESSES or first is None:
+            macro = macro_subscript(n) if macro_subscript is not None and not fn.startswith(ATOMIC_PREFIXES) \
+                else None
+            if macro is not None:  # `AT(l, y, x)`: the element it expands to
+                pointer, indices, index_ev, roots = macro
+                choices = _subscripted(many(pointer), len(indices))
+            elif not fn.startswith(ATOMIC_PREFIXES) or fn in NOT_ACCESSES or first is None:
                 continue
-            while first.type == "parenthesized_expression" and first.named_child_count == 1:
-                first = first.named_children[0]
-            if first.type == "pointer_expression" and _text(first.child_by_field_name("operator")) == "&":
-                continue  # `&t[i]`, `&x`: the subscript or scalar is the access (`_use`)
-            choices = [(t, w) for t, w in many(first) if not (t.base.array and declared_dims(t.base) != 1)]
-            for t, when in choices:
-                space = space_of(t.base)
-                if space is None:
-                    continue
-                guards, unknown = guards_around(n, body, exits)
-                out.append(Access(n, t.base, space, (), not fn.startswith(ATOMIC_WRITES),
-                                  not fn.startswith(ATOMIC_READS), True, cfg_node,
-                                  tuple(Guard(c, h) for c, h in when) + guards, unknown, offset=t.offset,
-                                  view=t.view))
-            continue
+            else:
+                while first.type == "parenthesized_expression" and first.named_child_count == 1:
+                    first = first.named_children[0]
+                if first.type == "pointer_expression" and _text(first.child_by_field_name("operator")) == "&":
+                    continue  # `&t[i]`, `&x`: the subscript or scalar is the access (`_use`)
+                _atomic_accesses(out, n, fn, many(first), cfg_node, body, exits)
+                continue
         elif kind != "subscript_expression" or n.parent is not None and n.parent.type == "subscript_expression" \
                 and n.parent.child_by_field_name("argument") == n:
             continue  # only the outermost of `t[y][x]`
@@ -321,14 +327,12 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
                 root = root.child_by_field_name("argument")
                 while root is not None and root.type == "parenthesized_expression" and root.named_child_count == 1:
                     root = root.named_children[0]
-            if root is None or root.type != "identifier" or any(i is None for i in chain):
-                continue
+            if root is None or root.type not in ("identifier", "cast_expression") or any(i is None for i in chain):
+                continue  # (a cast at the use views the same bytes: `((global uchar *)a)[i]`)
             # A __local array, a kernel's pointer argument that is never moved, or a pointer
             # derived from one: other private pointers may point anywhere per work-item.
             indices = tuple(i for i in reversed(chain) if i is not None)
-            choices = [(t, w) for t, w in many(root)
-                       if (declared_dims(t.base) == len(indices) if t.base.array else len(indices) == 1)]
-            # (`t[i]` of a 2-D array is a row, not an element)
+            choices = _subscripted(many(root), len(indices))
         if not choices:
             continue
         outer, more = _parts(n)
@@ -341,9 +345,31 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
             if space is None:
                 continue
             out.append(Access(outer, t.base, space, indices, read, write, atomic, cfg_node,
-                              tuple(Guard(c, h) for c, h in when) + guards, unknown, offset=t.offset,
-                              part=part + more, view=t.view))
+                              tuple(Guard(c, h) for c, h in when) + guards, unknown, ev=index_ev,
+                              offset=t.offset, roots=roots, part=part + more, view=t.view, inner=t.inner))
     return without_annotations(_evaluated(out, syntax), syntax)  # GPUVerify's annotations are never run
+
+
+def _subscripted(choices: list[tuple[Target, tuple]], dims: int) -> list[tuple[Target, tuple]]:
+    """The targets `dims` subscripts name an element of (`t[i]` of a 2-D array is a row, as
+    is `t[y]` of a view of rows: `t[y][x]` is its element)."""
+    return [(t, w) for t, w in choices
+            if (dims == len(t.inner) if t.inner else dims == 1 if t.view or not t.base.array
+                else declared_dims(t.base) == dims)]
+
+
+def _atomic_accesses(out: list[Access], n: Node, fn: str, choices: list[tuple[Target, tuple]], cfg_node: int,
+                     body: Node, exits: BlockExits | None) -> None:
+    """An atomic built-in's access to the location its first argument points at."""
+    for t, when in choices:
+        space = space_of(t.base)
+        if space is None or t.base.array and declared_dims(t.base) != 1:
+            continue
+        guards, unknown = guards_around(n, body, exits)
+        out.append(Access(n, t.base, space, (), not fn.startswith(ATOMIC_WRITES),
+                          not fn.startswith(ATOMIC_READS), True, cfg_node,
+                          tuple(Guard(c, h) for c, h in when) + guards, unknown, offset=t.offset,
+                          view=t.view))
 
 
 def _vector_access(n: Node, store: bool, width: int, many: Callable, cfg_node: int, body: Node,

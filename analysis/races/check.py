@@ -26,6 +26,7 @@ from tree_sitter import Node, Tree
 from cllint.analysis.records import replace
 from cllint.analysis.model.walk import meets_range, nodes_of_kinds
 from cllint.analysis.preprocessor.decided import decided_live_ranges
+from cllint.analysis.races.accessor_macros import MacroSubscripts
 from cllint.analysis.races.accesses import Access, BlockExits, collect, parts_overlap
 from cllint.analysis.races.calls import HelperCalls
 from cllint.analysis.races.choices import branch_choices
@@ -280,7 +281,7 @@ class _Kernel(HelperCalls):
                            choices=branch_choices(self.body, names, self.counters))
         self.frame.returns = self.returned
         via_macros = self._macro_queries()
-        self.asked = _asked(func, via_macros)
+        self.asked = _asked(func, via_macros, self._constant)
         # (the file's flat dimensions count calls only: one a macro asks about is not flat)
         flat = fa.flat_dims - _asked(None, via_macros).local
         self.sizes, self.reqd = _model_sizes(func, flat, self.asked, launched_size)
@@ -419,11 +420,12 @@ class _Kernel(HelperCalls):
 
     def accesses(self) -> list[Access]:
         out: list[Access] = []
+        macro_subscript = MacroSubscripts(self.expander, self.ev)
         for node in self.cfg.nodes:
             if node.syntax is None or node.id in self.barriers:
                 continue
             out.extend(collect(self.names, node.syntax, node.id, self.body, self.frame.target_of, self.exits,
-                               self.frame.targets_of, self.frame.scalar_of))
+                               self.frame.targets_of, self.frame.scalar_of, macro_subscript))
         out.extend(self.helper_accesses())
         for a in out:  # a counter's values already satisfy its loop's condition
             a.guards = tuple(g for g in a.guards if g.cond.id not in self.loop_conditions)
@@ -747,7 +749,8 @@ class _Kernel(HelperCalls):
             sample = self._sample("hashed", r)
             group = (0, 0, 0) if r == 0 else (3, 2, 1)
             hit = None
-            for groups in (_neighbours(across) + self._wrapped(across) if across else [(group, group)]):
+            for groups in (_neighbours(across) + self._wrapped(across) + _mirrored(across, sample) if across
+                           else [(group, group)]):
                 hit = self.search(first, second, k1, k2, independent, sample, groups)
                 if hit is not None:
                     hit = (*hit, *groups) if across else hit
@@ -799,7 +802,7 @@ class _Kernel(HelperCalls):
             node = _stored(acc)
             if node is None:
                 return True
-            v = (acc.ev or self.ev).value(node, self._env(w, g, c, sample))
+            v = self.value_ev(acc).value(node, self._env(w, g, c, sample))
             v = _number(node) if v is None else v
             if v is None:
                 if g1 == g2:
@@ -812,7 +815,8 @@ class _Kernel(HelperCalls):
         """One store statement whose value reads memory (`s[w] = t[w]`), made by two work-items
         of one work-group: the same value when what it reads agrees (`values_agree`)."""
         value = _stored(first)
-        if value is None or first.node != second.node or first.ev is not None or second.ev is not None:
+        if value is None or first.node != second.node or self.value_ev(first) is not self.ev \
+                or self.value_ev(second) is not self.ev:
             return False
         env1, env2 = (self._env(w, group, c, sample) for w, c in (item1, item2))
         return values_agree(self, value, first.cfg_node, env1, env2)
@@ -978,7 +982,7 @@ class _Kernel(HelperCalls):
     def group_dependent(self, value: Node, acc: Access, depth: int = 0) -> bool:
         """Whether a stored value may differ between work-groups: it reads memory, a group or
         global id, a function's result or a variable assigned more than once."""
-        if acc.ev is not None or depth > 8:
+        if self.value_ev(acc) is not self.ev or depth > 8:
             return True  # in a helper: not followed
         for n in walk(value):
             if n.type in ("subscript_expression", "pointer_expression") or n.type == "field_expression" \
@@ -1008,7 +1012,12 @@ class _Kernel(HelperCalls):
             p = p.parent
         value = p.child_by_field_name("right") if p is not None and p.type == "assignment_expression" \
             else _vector_stored(acc) if acc.node.type == "call_expression" else None
-        return value is None or self.varies(value, acc.ev or self.ev, acc.cfg_node)
+        return value is None or self.varies(value, self.value_ev(acc), acc.cfg_node)
+
+    def value_ev(self, acc: Access) -> Evaluator:
+        """The evaluator of what `acc` stores: the kernel's, for an access the kernel makes
+        (through a macro too: the stored value is the kernel's syntax), else its helper's."""
+        return self.ev if acc.ev is None or getattr(acc.ev, "_parent", None) is self.ev else acc.ev
 
     def varies(self, value: Node, ev: Evaluator, cfg_node: int) -> bool:
         """In the kernel, as the uniformity analysis has it; in a helper, through the
@@ -1135,7 +1144,12 @@ class _Kernel(HelperCalls):
             if not on:
                 continue
             key = tuple((acc.ev or self.ev).value(i, env) for i in acc.indices) or (0,)  # `*p`: p[0]
-            if acc.view and key[0] is not None:
+            if acc.inner and len(key) == len(acc.inner) and None not in key:
+                flat = key[0]  # `t[y][x]` of rows: in bytes, the row's subscripts in order
+                for k, extent in zip(key[1:], acc.inner[1:]):
+                    flat = flat * extent + k
+                key = (flat * acc.inner[0],)
+            elif acc.view and key[0] is not None:
                 key = (key[0] * acc.view, *key[1:])  # through a view: in bytes, as its offsets are
             if acc.offset and key[0] is not None:
                 shift = [sign * v if (v := ev.value(n, env)) is not None else None for ev, n, sign in acc.offset]
@@ -1154,10 +1168,43 @@ class _Kernel(HelperCalls):
         size = self.bytes.get(acc.base.key)
         if size is None:
             return [key]
+        if len(key) > 1 and not acc.view:  # `A[i][j]` of an array a cast views whole: its bytes in order
+            extents = self._extents(acc.base)
+            if extents is None or len(extents) != len(key):
+                return []
+            flat = key[0]
+            for k, extent in zip(key[1:], extents[1:]):
+                flat = flat * extent + k
+            key = (flat,)
         if len(key) != 1 or not size:
             return []  # (not reached: views are of one-dimensional bases of known size)
         start = key[0] if acc.view else key[0] * size
-        return [(b,) for b in range(start, start + (acc.view or size))]
+        return [(b,) for b in range(start, start + (acc.inner[0] if acc.inner else acc.view or size))]
+
+    def _subscripts(self, v: Any, flat: int) -> str:
+        """`[i][j]` of the element `flat` elements into `v`, in its declared shape: a
+        multi-dimensional array's, or a pointer argument's to arrays (`(*A)[4][4]`)."""
+        rows = self.frame._rows_of(v) if v.pointer and not v.array else None
+        shape = list(rows.inner[1:]) if rows is not None else (self._extents(v) or [0])[1:] if v.array else []
+        out: list[int] = []
+        for extent in reversed(shape):
+            flat, k = divmod(flat, extent)
+            out.insert(0, k)
+        return "".join(f"[{k}]" for k in [flat, *out])
+
+    def _extents(self, v: Any) -> list[int] | None:
+        """The constant extents of a multi-dimensional array's declaration (`A[4][N]`), in order."""
+        out: list[int] = []
+        d = v.decl.parent
+        while d is not None and d.type == "array_declarator":
+            size = d.child_by_field_name("size")
+            n = _small_int(size) if size is not None and size.type == "number_literal" else \
+                self._constant(size) if size is not None and size.type == "identifier" else None
+            if not n:
+                return None
+            out.append(n)
+            d = d.parent
+        return out or None
 
     def _copied(self, acc: Access, counters: dict[int, int], sample, group) -> dict | None:
         """The elements an async copy reads or writes, each by the work-group: its first two
@@ -1306,15 +1353,15 @@ class _Kernel(HelperCalls):
         elif size and len(key) == 1:  # a cast views the bytes: name the byte and its element
             whole = key[0] % size == 0 and all(a.view % size == 0 for a in (first, second))  # `vload4` of floats
             elem = (f"byte {key[0] % size} of " if size > 1 and not whole else "") \
-                + f"'{first.base.name}[{key[0] // size}]'"
+                + f"'{first.base.name}{self._subscripts(first.base, key[0] // size)}'"
         # No line numbers in the text: an incremental run moves a cached report with its
         # code, and the note (or the range itself) shows where each access is.
         code = "CL212" if fence else "CL210" if space == "local" else "CL211"
         one, two = f"work-item {_item(w1, dims)}", f"work-item {_item(w2, dims)}"
         if across:
             gdims = max(dims, 1 + max((d for d in range(3) if witness[3][d] or witness[4][d]), default=0))
-            one += f" of work-group {_item(witness[3], gdims)}"
-            two += f" of work-group {_item(witness[4], gdims)}"
+            one += f" of {_group(witness[3], gdims)}"
+            two += f" of {_group(witness[4], gdims)}"
         if first is second:
             both = f"{one} and {two}" if across else f"work-items {_item(w1, dims)} and {_item(w2, dims)}"
             tail = "no barrier can order two work-groups" if across else "with no barrier between"
@@ -1525,6 +1572,27 @@ def _neighbours(dims: set[int]) -> list[tuple[tuple[int, int, int], tuple[int, i
     return out  # type: ignore[return-value]
 
 
+def _mirrored(dims: set[int], sample: Callable[[object], int]
+              ) -> list[tuple[tuple[int, int, int], tuple[int, int, int]]]:
+    """The first and the last work-group along each of `dims` (of as many as the sample says
+    there are), both ways round: where an index mirrored in the NDRange (`get_global_size(0)
+    - 1 - gid`, `get_num_groups(0) - 1 - g`) meets its plain twin."""
+    out = []
+    for d in sorted(dims):
+        last = tuple(sample(("get_num_groups", d)) - 1 if i == d else 0 for i in range(3))
+        out += [((0, 0, 0), last), (last, (0, 0, 0))]
+    return out  # type: ignore[return-value]
+
+
+def _group(g: tuple[int, int, int], dims: int) -> str:
+    """A work-group named in a message: the last along a dimension where its number stands
+    for the count a launch gives (`_mirrored`)."""
+    if any(n >= SAMPLED for n in g):
+        return "the last work-group" + (f" along dimension {next(d for d in range(3) if g[d] >= SAMPLED)}"
+                                        if dims > 1 else "")
+    return f"work-group {_item(g, dims)}"
+
+
 def _order(acc: Access) -> tuple[int, int]:
     """Text order in the kernel; within one helper call, in the helper."""
     return acc.anchor.start_byte, acc.node.start_byte
@@ -1663,9 +1731,11 @@ class Asked:
         return bool(self.local or self.grid)
 
 
-def _asked(func: Node | None, via_macros: list[tuple[str, str]]) -> Asked:
+def _asked(func: Node | None, via_macros: list[tuple[str, str]],
+           constant: Callable[[Node], int | None] = lambda n: None) -> Asked:
     """The dimensions the kernel `func` asks its place along, in and among work-groups, by
-    calls and through macros (`via_macros`; those alone where `func` is None)."""
+    calls and through macros (`via_macros`; those alone where `func` is None); `constant`
+    reads a dimension a macro names (`get_local_id(X_DIMENSION)`)."""
     body = func.child_by_field_name("body") if func is not None else None
     calls: list[tuple[str, str]] = list(via_macros)
     # The calls only, found by one query (in C) rather than a Python walk of every node.
@@ -1678,7 +1748,9 @@ def _asked(func: Node | None, via_macros: list[tuple[str, str]]) -> Asked:
                     unused = _named_once(body)
                 if _text(n.parent.child_by_field_name("declarator"), 200).encode() in unused:
                     continue  # `const int xlid = get_local_id(0);` never used: not asked
-            calls.append((name, _text(_arg(n, 0))))
+            arg = _arg(n, 0)
+            dim = constant(arg) if arg is not None and arg.type == "identifier" else None
+            calls.append((name, str(dim) if dim is not None else _text(arg)))
     local: set[int] = set()
     grid: set[int] = set()
     for name, arg in calls:

@@ -10,7 +10,7 @@ from tree_sitter import Node
 from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity.cfg import CFG
-from cllint.analysis.uniformity.names import Names
+from cllint.analysis.uniformity.names import Names, declared_name
 
 
 # The kinds the two passes read, found by a query (in C) instead of Python walks of every node.
@@ -38,6 +38,9 @@ def definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], di
             d = n.child_by_field_name("declarator")
             while d is not None and d.type == "pointer_declarator":  # `local float *p = ...`
                 d = d.child_by_field_name("declarator")
+            if d is not None and d.type == "array_declarator":  # `local float (*t)[8] = ...`: a pointer
+                d = declared_name(d)
+                d = d if d is not None and (pv := names.var(d)) is not None and pv.pointer and not pv.array else None
             v = names.var(d) if d is not None else None
             if v is not None:
                 inits[v.key] = n.child_by_field_name("value")

@@ -167,6 +167,15 @@ class Evaluator:
         finally:
             sub._at = saved
 
+    def expansion_reader(self, at: int) -> Evaluator:
+        """An evaluator of the tree a macro use at `at` expands to (`AT(l, y, x)`'s
+        `(l)[((y)) * 8 + ((x))]`): names read by name, as `expanded` reads them."""
+        from cllint.analysis.races.macros import ByName  # one-way: macros reads no evaluator
+        sub = copy.copy(self)
+        sub.names, sub._foreign, sub._busy = ByName(self.names), sub, set()  # type: ignore[assignment]
+        sub._parent, sub._at = self, at
+        return sub
+
     def value(self, node: Node | None, env: Env) -> Any:  # noqa: C901 - one case per node kind
         if node is None:
             return None
@@ -347,7 +356,9 @@ class Evaluator:
             return env.group[d]
         if fn == "get_global_id":
             return env.group[d] * env.size[d] + env.lid[d]
-        if fn in ("get_num_groups", "get_global_size", "get_global_offset"):
+        if fn == "get_global_size":  # the work-groups' sizes added up: `S - 1 - gid` is a work-item
+            return env.size[d] * env.sample(("get_num_groups", d))
+        if fn in ("get_num_groups", "get_global_offset"):
             return env.sample((fn, d))
         return self.expanded(node, env)
 

@@ -28,28 +28,34 @@ Offset = tuple[Evaluator, Node, int]
 
 
 class Target:
-    __slots__ = ("base", "offset", "view")
+    __slots__ = ("base", "offset", "view", "inner")
     base: VarInfo  # the kernel's __local array or shared pointer argument
     offset: tuple[Offset, ...]
     view: int  # through a cast (`(global uchar *)f`): the viewed type's size, offsets in bytes; 0 none
+    # through a cast to rows (`(local float (*)[8])buf`): the bytes of a row's element, then the
+    # extents of a row (`(*)[4][8]`: (4, 4, 8)); () none
+    inner: tuple[int, ...]
 
-    __match_args__ = ("base", "offset", "view")
+    __match_args__ = ("base", "offset", "view", "inner")
 
-    def __init__(self, base: VarInfo, offset: tuple[Offset, ...] = (), view: int = 0) -> None:
+    def __init__(self, base: VarInfo, offset: tuple[Offset, ...] = (), view: int = 0,
+                 inner: tuple[int, ...] = ()) -> None:
         self.base = base
         self.offset = offset
         self.view = view
+        self.inner = inner
 
     def __repr__(self) -> str:
-        return f"{type(self).__qualname__}(base={self.base!r}, offset={self.offset!r}, view={self.view!r})"
+        return (f"{type(self).__qualname__}(base={self.base!r}, offset={self.offset!r}, view={self.view!r}, "
+                f"inner={self.inner!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.base, self.offset, self.view) == (other.base, other.offset, other.view)
+        return (self.base, self.offset, self.view, self.inner) == (other.base, other.offset, other.view, other.inner)
 
     def __hash__(self) -> int:
-        return hash((self.base, self.offset, self.view))
+        return hash((self.base, self.offset, self.view, self.inner))
 
 
 def _text(node: Node | None) -> str:
@@ -137,7 +143,7 @@ class Frame:
             return Target(v)  # a __local array
         if self.kernel and v.pointer and v.pointee_shared and not v.array and v.param_index is not None \
                 and v.key not in self.moved:
-            return Target(v)  # a kernel's pointer argument, never moved
+            return self._rows_of(v) or Target(v)  # a kernel's pointer argument, never moved
         if v.param_index is not None:
             return self.bound.get(v.key)
         if v.pointer and not v.array and v.key not in self.moved and depth < MAX_DEPTH:
@@ -208,9 +214,13 @@ class Frame:
         if expr.type == "call_expression":  # a helper that returns a pointer (`return b + i;`)
             return self.returns(expr, self, depth + 1) if self.returns is not None else None
         if expr.type == "cast_expression":  # a view of the same bytes as another type
-            size = view_size(expr.child_by_field_name("type"))
+            descriptor = expr.child_by_field_name("type")
+            size, inner = view_size(descriptor), ()
+            if not size:
+                size, inner = row_view_size(descriptor, self._extent)  # `(local float (*)[8])`: rows of 8
             t = self.target_of(expr.child_by_field_name("value"), depth + 1)
-            return _viewed(t, size) if t is not None and size else None
+            seen = _viewed(t, size, bool(inner)) if t is not None and size else None
+            return Target(seen.base, seen.offset, seen.view, inner) if seen is not None and inner else seen
         if expr.type == "pointer_expression" and _text(expr.child_by_field_name("operator")) == "&":
             sub = expr.child_by_field_name("argument")
             while sub is not None and sub.type == "parenthesized_expression" and sub.named_child_count == 1:
@@ -223,6 +233,35 @@ class Frame:
             index = sub.child_by_field_name("index")
             return _shifted(t, (self.ev, index, 1)) if t is not None and index is not None else None
         return None
+
+    def _rows_of(self, v: VarInfo) -> Target | None:
+        """A pointer argument declared to arrays (`global float (*A)[8][8]`): `A[i][j][k]` is
+        the element of its bytes in order, as a cast to that type makes it."""
+        d = v.decl.parent
+        if d is None or d.type != "pointer_declarator" or d.parent is None \
+                or d.parent.type != "parenthesized_declarator":
+            return None
+        extents: list[int] = []
+        a = d.parent.parent
+        while a is not None and a.type == "array_declarator":
+            size = a.child_by_field_name("size")
+            n = self._extent(size) if size is not None else None
+            if n is None or n <= 0:
+                return None
+            extents.append(n)
+            a = a.parent
+        own = element_size(v)
+        if not extents or not own:
+            return None
+        row = own
+        for e in extents:
+            row *= e
+        return Target(v, (), row, (own, *extents))
+
+    def _extent(self, size: Node) -> int | None:
+        """An array extent in a cast's type: a literal or a macro for one."""
+        v = self.ev.value(size, Env((0, 0, 0), (1, 1, 1), (0, 0, 0)))
+        return v if isinstance(v, int) else None
 
     def _stepped(self, v: VarInfo, use: Node, depth: int) -> Target | None:
         """A pointer moved only by statements of the function's own body (`p++;`, `in +=
@@ -315,18 +354,19 @@ def _shifted(t: Target, off: Offset) -> Target | None:
         return None  # a row of a 2-D array: not followed
     if t.view:
         off = (off[0], off[1], off[2] * t.view)  # through a view: in bytes
-    return Target(t.base, (*t.offset, off), t.view)
+    return Target(t.base, (*t.offset, off), t.view, t.inner)
 
 
-def _viewed(t: Target, size: int) -> Target | None:
+def _viewed(t: Target, size: int, rows: bool = False) -> Target | None:
     """`t` seen through a pointer to a type of `size` bytes: offsets from then on in bytes.
     A cast to the base's own element size changes nothing (`(global float *)` of a
     `const global float *`); one of a base whose element size is not known, or of a row of
-    a 2-D array, is not followed."""
+    a 2-D array, is not followed. A cast of a whole multi-dimensional array (`(local float
+    *)A` of `A[4][8][8]`) views its bytes in order, its own subscripts too (check.py)."""
     own = element_size(t.base)
-    if own is None or not one_dimensional(t.base):
+    if own is None or not one_dimensional(t.base) and t.offset:
         return None
-    if not t.view and size == own:
+    if not t.view and size == own and one_dimensional(t.base) and not rows:
         return t
     offset = t.offset if t.view else tuple((ev, n, sign * own) for ev, n, sign in t.offset)
     return Target(t.base, offset, size)
@@ -365,6 +405,36 @@ def view_size(descriptor: Node | None) -> int | None:
     if text.count("*") != 1 or not text.rstrip().endswith("*"):
         return None
     return type_size(text)
+
+
+def row_view_size(descriptor: Node | None, value_of: Callable[[Node], int | None]
+                  ) -> tuple[int, tuple[int, ...]]:
+    """(bytes of a row, (bytes of its element, its extents...)) of a cast to a pointer to
+    arrays of a sized type (`local float (*)[8]`: 32, (4, 8); `(*)[2][N]`, N 4: 32, (4, 2, 4));
+    `value_of` reads an extent (a literal or a macro); (0, ()) for anything else."""
+    if descriptor is None:
+        return 0, ()
+    d = descriptor.child_by_field_name("declarator")
+    extents: list[int] = []
+    while d is not None and d.type == "abstract_array_declarator":
+        size = d.child_by_field_name("size")
+        n = value_of(size) if size is not None else None
+        if not isinstance(n, int) or n <= 0:
+            return 0, ()
+        extents.insert(0, n)
+        d = d.child_by_field_name("declarator")
+    if not extents or d is None or d.type != "abstract_parenthesized_declarator" or d.named_child_count != 1 \
+            or d.named_children[0].type != "abstract_pointer_declarator" \
+            or d.named_children[0].named_child_count:
+        return 0, ()
+    words = [_text(c) for c in descriptor.children if c.type not in ("abstract_array_declarator", "comment")]
+    size = type_size(" ".join(words))
+    if not size:
+        return 0, ()
+    row = size
+    for e in extents:
+        row *= e
+    return row, (size, *extents)
 
 
 def element_size(v: VarInfo) -> int | None:

@@ -59,6 +59,8 @@ def may_write(func: Node, defined: Container[str], program: frozenset[bytes] = f
             while target is not None and (target.type == "parenthesized_expression" and target.named_child_count == 1
                                           or target.type == "field_expression"):
                 target = target.named_children[0]
+            if target is not None and target.type == "call_expression":
+                return True  # a store into a call: a macro for an element (races/accessor_macros.py)
             if target is None or target.type not in _STORED:
                 continue
         if bases is None:

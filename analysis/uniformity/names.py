@@ -167,6 +167,12 @@ def _declarator_name(node: Node | None) -> tuple[Node | None, bool, bool]:
             array = True
         elif node.type == "function_declarator":
             return None, False, False
+        elif node.type == "parenthesized_declarator":
+            inner = node.named_children[0] if node.named_child_count == 1 else None
+            if inner is not None and inner.type == "pointer_declarator" and array and not pointer:
+                pointer, array = True, False  # `(*t)[8]`: a pointer to rows, not an array
+            node = inner
+            continue
         node = node.child_by_field_name("declarator")
     return node, pointer, array
 
