@@ -144,10 +144,12 @@ def _statement(code: bytes, at: int, python: bool) -> int:
     return len(code) if end < 0 else end + 1
 
 
-def _joined_after(text: bytes, code: bytes, string: bytes, start: int, end: int, python: bool) \
-        -> list[tuple[int, str]] | None:
-    """Files joined into `string` by name between `start` and `end` (offset, name); None at a
-    computed name (which file it reads is unknown: the members after it are kept)."""
+def _joined_after(text: bytes, code: bytes, string: bytes, start: int, end: int, python: bool,
+                  region_start: int) -> list[tuple[int, str]]:
+    """Files joined into `string` by name between `start` and `end` (offset, name): named by
+    a literal in the statement, or in the value a variable it reads was last given in the
+    function (`name = "ssao.cl"; path = dir + name; code.append(Load(path));`). A name that
+    is computed (`formula + ".cl"`) is none: which file it reads is unknown."""
     out: list[tuple[int, str]] = []
     pattern = re.compile(_WORD % re.escape(string) + rb"[ \t]*(?:\.[ \t]*append[ \t]*\(|\+=|<<)")
     for m in pattern.finditer(code, start, end):
@@ -158,11 +160,36 @@ def _joined_after(text: bytes, code: bytes, string: bytes, start: int, end: int,
             line = text[before + 1:m.start()]
             if line.lstrip().startswith(b"with ") and line.rstrip().endswith(b":"):
                 first = before + 1
-        for lit in _LITERALS.finditer(text, first, stop):
-            name = _literal(lit).lstrip("/\\")
-            if _is_file_name(name) and not name.startswith("."):
-                out.append((lit.start(), name))
+        found = _names_in(text, first, stop)
+        if not found:
+            found = _bound_names(text, code, code[m.end():stop], region_start, m.start(), python, 2)
+        out.extend(found)
     return out
+
+
+def _names_in(text: bytes, start: int, end: int) -> list[tuple[int, str]]:
+    out = []
+    for lit in _LITERALS.finditer(text, start, end):
+        name = _literal(lit).lstrip("/\\")
+        if _is_file_name(name) and not name.startswith("."):
+            out.append((lit.start(), name))
+    return out
+
+
+def _bound_names(text: bytes, code: bytes, expression: bytes, region_start: int, at: int, python: bool,
+                 depth: int) -> list[tuple[int, str]]:
+    """The file name in the values the words of `expression` are given in the function before
+    `at` (through `depth` assignments): one name only (a variable given two, in a `switch`'s
+    arms, names no file the program surely reads)."""
+    out: list[tuple[int, str]] = []
+    for word in dict.fromkeys(re.findall(rb"(?<![\w.>])([A-Za-z_]\w*)(?![\w(])", expression)):
+        for m in re.compile(_WORD % re.escape(word) + rb"[ \t]*=(?!=)").finditer(code, region_start, at):
+            stop = _statement(code, m.end(), python)
+            found = _names_in(text, m.end(), stop)
+            if not found and depth > 1:
+                found = _bound_names(text, code, code[m.end():stop], region_start, m.start(), python, depth - 1)
+            out.extend(found)
+    return out if len({name for _, name in out}) == 1 else []
 
 
 def _line(text: bytes, at: int) -> int:
@@ -193,7 +220,7 @@ def listed_programs(path: Path, text: bytes) -> list[ListedProgram]:
         region = _function_span(code, loop_at, python)
         inside = [(at, name) for at, name in members if region[0] <= at < region[1]]
         members = inside or members
-        after = _joined_after(text, code, string, body_end, region_end, python) or []
+        after = _joined_after(text, code, string, body_end, region_end, python, region[0])
         named = tuple((name, _line(text, at)) for at, name in (*members, *after))
         if len(named) >= 2:
             out.append(ListedProgram(path, _line(text, loop_at), named))
@@ -400,8 +427,9 @@ def joined_by_lists(listed, sources: dict[Path, bytes]) \
             if path in before:
                 continue
             if before and path in sources and path not in out:
+                shown = ", ".join(p.name for p in before[:3]) + (f" and {len(before) - 3} more" if len(before) > 3 else "")
                 out[path] = (tuple(str(p) for p in before),
-                             (f"read after {len(before)} files, as {prog.host.name}:{prog.line} joins them into "
-                              "one program", -1, -1))
+                             (f"read after {shown}, as {prog.host.name}:{prog.line} joins them into one program",
+                              -1, -1))
             before.append(path)
     return out
