@@ -44,7 +44,9 @@ def _is_access(node: Node) -> bool:
         parent = parent.parent
     if parent is None:
         return True
-    return not (parent.type in _NO_ACCESS_PARENTS
+    # an inline-assembly output operand: the asm writes the storage, no C store (clang-19
+    # accepts it without cl_khr_fp16; an input operand is a load and is one)
+    return not (parent.type in _NO_ACCESS_PARENTS or parent.type == "gnu_asm_output_operand"
                 or (parent.type == "pointer_expression" and _operator(parent) == b"&"))
 
 
