@@ -39,8 +39,8 @@ _CHAINED = lazy(rb"[ \t\r\n]*(?:,|<<)[ \t\r\n]*\Z")
 _LITERALS = lazy(_LIT)
 _CPP_LOOP = lazy(rb"\b(?:for|foreach|Q_FOREACH|BOOST_FOREACH)[ \t]*\(")
 _PY_LOOP = lazy(rb"^([ \t]*)for[ \t]+([A-Za-z_]\w*)[ \t]+in[ \t]+([A-Za-z_]\w*)[ \t]*:", re.M)
-# `src = "".join(read(f) for f in FILES)`: the joined string, the list
-_PY_JOIN = lazy(rb"([A-Za-z_]\w*)[ \t]*=[ \t]*(?:\"[^\"\n]*\"|'[^'\n]*')[ \t]*\.join\([^\n]*?\bfor[ \t]+[A-Za-z_]\w*"
+# `src = "".join(read(f) for f in FILES)` (its strings blanked): the joined string, the list
+_PY_JOIN = lazy(rb"([A-Za-z_]\w*)[ \t]*=[ \t]*[^\n=]{0,40}?\.join\([^\n]*?\bfor[ \t]+[A-Za-z_]\w*"
                 rb"[ \t]+in[ \t]+([A-Za-z_]\w*)[ \t]*\)")
 _CONCAT = lazy(rb"([A-Za-z_]\w*)[ \t]*(?:\.[ \t]*append[ \t]*\(|\+=|<<(?![ \t]*(?:std::)?endl))")
 _WORD = rb"(?<![\w.])%s(?!\w)"
@@ -65,7 +65,7 @@ class ListedProgram(SlotRecord):
 
 
 def _is_file_name(name: str) -> bool:
-    return name.lower().endswith(FILE_SUFFIXES) and len(name) > 4 and " " not in name and "%" not in name
+    return name.lower().endswith(FILE_SUFFIXES) and not name.startswith(".") and " " not in name and "%" not in name
 
 
 def _literal(m: re.Match[bytes]) -> str:

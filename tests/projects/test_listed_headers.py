@@ -47,3 +47,50 @@ def test_the_label_is_clangs(case: Path) -> None:
                                   if case_id(c) in KNOWN_MISSES else c for c in CASES], ids=case_id)
 def test_the_reports_are_the_labels(case: Path) -> None:
     assert reports(case) == expected(case)
+
+
+def _members(name: str, text: str) -> list[str]:
+    from cllint.project.listed_files import listed_programs
+
+    return [m for prog in listed_programs(Path(name), text.encode()) for m, _ in prog.members]
+
+
+def test_a_python_join_over_a_list_is_one_program() -> None:
+    text = ('FILES = ["a.h", "b.h"]\n'
+            'def build(ctx):\n'
+            '    src = "".join(open(f).read() for f in FILES)\n'
+            '    src += open("k.cl").read()\n'
+            '    return cl.Program(ctx, src).build()\n')
+    assert _members("host.py", text) == ["a.h", "b.h", "k.cl"]
+
+
+def test_a_list_named_only_in_a_comment_joins_nothing() -> None:
+    text = ('void f(QByteArray &code) {\n'
+            '  QStringList files;\n'
+            '  // files.append("old.h");\n'
+            '  files.append("a.h");\n'
+            '  files.append("b.h");\n'
+            '  for (int i = 0; i < files.size(); i++) code.append(Load(files.at(i)));\n'
+            '}\n')
+    assert _members("host.cpp", text) == ["a.h", "b.h"]
+
+
+def test_a_loop_that_builds_a_program_per_file_joins_nothing() -> None:
+    text = ('void f(std::vector<cl_program> &programs) {\n'
+            '  std::vector<std::string> files{"a.cl", "b.cl"};\n'
+            '  for (const auto &f : files) programs.push_back(Build(ReadFile(f)));\n'
+            '  std::vector<std::string> more{"c.cl", "d.cl"};\n'
+            '  for (const auto &f : more) programs.emplace_back(clCreateProgramWithSource(ctx, 1, f));\n'
+            '}\n')
+    assert _members("host.cpp", text) == []
+
+
+def test_a_computed_name_after_the_loop_is_left_out() -> None:
+    text = ('void f(QByteArray &code, const QStringList &formulas) {\n'
+            '  QStringList files;\n'
+            '  files << "a.h" << "b.h";\n'
+            '  Q_FOREACH (const QString &name, files) code += Load(dir + name);\n'
+            '  for (const QString &formula : formulas) code += Load(dir + formula + ".cl");\n'
+            '  code += Load(dir + "main.cl");\n'
+            '}\n')
+    assert _members("host.cpp", text) == ["a.h", "b.h", "main.cl"]
