@@ -96,6 +96,17 @@ def test_an_accessor_macro_indexed_by_a_loop_counter(loop: bytes, racy: bool) ->
     assert bool(lint(src)) == racy, lint(src)
 
 
+@pytest.mark.parametrize("index, racy", [(b"(i) + 1", True), (b"(i)", False)])
+def test_an_accessor_macro_in_a_helper(index: bytes, racy: bool) -> None:
+    src = (b"#define AT(a, i) a[" + index + b"]\nvoid put(local float *l, int i) { AT(l, i) = 1.0f; }\n"
+           b"kernel void k(global float *out) {\n  local float buf[17];\n  int lid = get_local_id(0);\n"
+           b"  buf[lid] = 0.0f;\n  put(buf, lid);\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+           b"  out[get_global_id(0)] = buf[lid];\n}\n")
+    got = lint(src)
+    assert bool(got) == racy, got
+    assert all("'AT(l, i)' in 'put'" in d.message for d in got)
+
+
 if __name__ == "__main__":
     for half, cases in (("tune", TUNE), ("heldout", HELDOUT)):
         f = figures(cases)

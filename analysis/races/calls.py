@@ -15,6 +15,7 @@ from typing import Any
 
 from tree_sitter import Node
 
+from cllint.analysis.races.accessor_macros import MacroSubscripts
 from cllint.analysis.races.accesses import Access, BlockExits, Guard, collect, guards_around
 from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import Evaluator
@@ -119,13 +120,15 @@ class HelperCalls:
         units = [(body, cfg_node)] if phases is None else \
             [(syntax, self.phase_node(cfg_node, after)) for syntax, after in phases]
         out: list[Access] = []
+        macro_subscript = MacroSubscripts(self.expander, frame.ev)  # `AT(p, i, j)` in the helper
         for syntax, at in units:
-            for a in collect(names, syntax, at, body, frame.target_of, self.exits, frame.targets_of):
+            for a in collect(names, syntax, at, body, frame.target_of, self.exits, frame.targets_of,
+                             macro_subscript=macro_subscript):
                 if _within(dead, a.node.start_byte) or self.in_undecided_arm(a.node, body) or a.copy:
                     continue  # (an async copy in a helper: which wait ends it is not followed)
                 a.guards = guards + tuple(g.within(frame.ev) for g in a.guards)
                 a.unknown_guard = a.unknown_guard or unknown
-                a.ev, a.site, a.helper, a.roots = frame.ev, site, name, (site,)
+                a.ev, a.site, a.helper, a.roots = a.ev or frame.ev, site, name, (site,)  # (a macro's: its own)
                 out.append(a)
             for n in walk(syntax):
                 callee = n.child_by_field_name("function") if n.type == "call_expression" else None
