@@ -80,9 +80,23 @@ def not_opencl_reason(data: bytes) -> str | None:
         for m in pattern.finditer(data):
             if not _in_language_arm(data, m.start()):
                 return reason  # (inside `#ifdef __cplusplus` it is one of the file's builds)
-    if _class_definition(data):
+    if _class_definition(data) or _functional_cast(data):
         return "C++ source"
     return None
+
+
+# A functional cast right after an operator (`-int(v >> 31)`, `= float(i)`): C++ (OpenCL C++,
+# built with `-x clc++`). In C a type name after an operator starts only a parenthesised cast.
+_FUNCTIONAL_CAST = lazy(rb"[-+*/%=<>!&|^~?][ \t]*(?:u?(?:char|short|int|long)|float|double|half|bool)\((?![ \t]*[*^])")
+_CAST_NEEDS = (b"char(", b"short(", b"int(", b"long(", b"float(", b"double(", b"half(", b"bool(")
+
+
+def _functional_cast(data: bytes) -> bool:
+    # find() first: the pattern's first character is any operator, slow to scan for per keystroke
+    if not any(w in data for w in _CAST_NEEDS) or _FUNCTIONAL_CAST.search(data) is None:
+        return False
+    code = blank_comments_and_strings(data)
+    return any(not _in_language_arm(code, m.start()) for m in _FUNCTIONAL_CAST.finditer(code))
 
 
 # A class whose first member is an access specifier (AMD's static C++ kernel language), tried only

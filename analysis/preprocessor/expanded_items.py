@@ -141,8 +141,12 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
     """Byte ranges of the items that start a line with a call of a function-like macro the
     program defines, whose expansion parses, and that an error lies in or after (before the
     next such call)."""
-    if view is None or not error_starts or not _may_call_at_line_start(source, view):
+    if view is None or not error_starts:
         return []
+    if not _may_call_at_line_start(source, view):
+        if _KEYWORD.search(source) is None:
+            return []
+        return _keyword_macros(blank_comments(source), view, sorted(error_starts))
     text = blank_comments(source)
     calls: list[tuple[int, int]] = []  # (start of the call, start of its name)
     for m in _LINE_CALL.finditer(text):
@@ -177,7 +181,31 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
         whole = view.expand(tokenize(text[start:sig + 1].decode("utf-8", "replace")), start)
         if whole and _parses(" ".join(t.text for t in whole).encode() + b" {}"):
             out.append((start, sig + 1))
-    return out + _macro_names(text, view, errors)
+    return out + _macro_names(text, view, errors) + _keyword_macros(text, view, errors)
+
+
+# Keywords a program may define as object-like macros (`#define auto __auto_type`,
+# `#define register`): the parser reads the keyword, the compiler its expansion.
+_KEYWORD = lazy(rb"\b(?:auto|register|inline|restrict|volatile)\b")
+
+
+def _keyword_macros(text: bytes, view: Any, errors: list[int]) -> list[tuple[int, int]]:
+    """On each line with an error, the keywords the program has redefined as object-like
+    macros there: blanked, the line reads as what is left (a declaration's name and
+    initializer, or the declaration without the keyword)."""
+    out: list[tuple[int, int]] = []
+    seen: set[int] = set()
+    for at in errors:
+        start = text.rfind(b"\n", 0, at) + 1
+        if start in seen:
+            continue
+        seen.add(start)
+        end = text.find(b"\n", at)
+        for m in _KEYWORD.finditer(text, start, len(text) if end < 0 else end):
+            macro = view.macro_at(m.group().decode(), m.start())
+            if macro is not None and macro.params is None:
+                out.append((m.start(), m.end()))
+    return out
 
 
 def _macro_names(text: bytes, view: Any, errors: list[int]) -> list[tuple[int, int]]:

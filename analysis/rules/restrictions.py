@@ -34,6 +34,11 @@ _UNEVALUATED = frozenset({"sizeof_expression", "alignof_expression", "vec_step_e
 _NO_STORAGE = frozenset({"auto", "register"})
 
 
+def _macro_in_force(ctx: RuleContext, word: str, offset: int) -> bool:
+    view = ctx.preprocessor
+    return view is not None and view.macro_at(word, offset) is not None
+
+
 def _text(source: bytes, n: Node) -> str:
     return source[n.start_byte:n.end_byte].decode("utf-8", "replace")
 
@@ -101,7 +106,8 @@ class _Scan:
                 self._bitfield(n)
             elif k == "storage_class_specifier":
                 word = _text(self.src, n).strip()
-                if word in _NO_STORAGE:
+                # (`#define auto __auto_type`: the program's macro, not the storage class)
+                if word in _NO_STORAGE and not _macro_in_force(ctx, word, n.start_byte):
                     self.add("CL405", n.start_byte, n.end_byte,
                              f"the '{word}' storage class is not supported in OpenCL C")
             elif k == "array_declarator":
