@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from cllint.analysis.diagnostics import Diagnostic, Note, Span
 from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
 from cllint.analysis.uniformity import FileUniformity, analyse_file
+from cllint.analysis.lazy_re import lazy
 
 def _uniformity(ctx: RuleContext) -> FileUniformity:
     """Shared by the five rules, once per run (`RuleContext.memo`). With a focus, findings
@@ -22,10 +23,34 @@ def _analysed(ctx: RuleContext) -> FileUniformity:
     # In portability mode no target decides a preprocessor arm (`#if __OPENCL_C_VERSION__`).
     portable = ctx.target.predefined_macros() if ctx.options.get("mode", "portability") == "portability" else None
     try:
-        return analyse_file(ctx.tree, ctx.source, ctx.focus, ctx.file, ctx.preprocessor, portable,
-                            ctx.options.get("launch_bounds", ()))
+        found = analyse_file(ctx.tree, ctx.source, ctx.focus, ctx.file, ctx.preprocessor, portable,
+                             ctx.options.get("launch_bounds", ()))
     except RecursionError:  # pathological nesting: stay silent rather than fail the file
         return FileUniformity([])
+    single = _single_item_kernels(ctx)
+    if single:  # a work-group of one work-item has no other to differ from
+        found = FileUniformity([f for f in found.findings if not any(s <= f.start < e for s, e in single)])
+    return found
+
+
+def _single_item_kernels(ctx: RuleContext) -> list[tuple[int, int]]:
+    """The kernels whose head requires work-groups of one work-item
+    (`reqd_work_group_size(1, 1, 1)`), as (start, end) of their definitions."""
+    if b"reqd_work_group_size" not in ctx.source:
+        return []
+    from cllint.analysis.incremental import function_ranges
+    from cllint.analysis.uniformity.aligned import work_group_size
+
+    out = []
+    for start, end in function_ranges(ctx.tree, ctx.source):
+        brace = ctx.source.find(b"{", start, end)
+        head = ctx.source[start:brace if brace >= 0 else end]
+        if _KERNEL_WORD.search(head) and work_group_size(head, lambda name: None) == (1, 1, 1):
+            out.append((start, end))
+    return out
+
+
+_KERNEL_WORD = lazy(rb"\b(?:__)?kernel\b")
 
 
 class _UniformityRule(Rule):
