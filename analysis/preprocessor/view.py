@@ -357,8 +357,10 @@ class _Builder:
         if branch.active is not False and self.resolver is not None:
             resolved = resolve_include(self.resolver, d.path, d.angled, file_id)
             self.calls.append(((d.path, d.angled, file_id), resolved))
-            # a missing source: the program's error, unless the host supplies it by name
-            if resolved is None and d.keyword != PRELUDE and d.path not in getattr(self.resolver, "host_headers", ()):
+            # a missing source: the program's error, unless the host supplies it by name or
+            # builds with an include folder outside the workspace ("*": an installed library's)
+            supplied = getattr(self.resolver, "host_headers", ())
+            if resolved is None and d.keyword != PRELUDE and d.path not in supplied and "*" not in supplied:
                 diags.append(_diag("CL002", f"cannot find include file '{d.path}'", sp, Severity.WARNING))
         if len(stack) == 1 and d.keyword != PRELUDE:  # the main file's own directives
             self.view.includes.append(

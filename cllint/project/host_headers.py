@@ -65,10 +65,35 @@ def host_header_names(hosts: Mapping[Path, bytes]) -> frozenset[str]:
     return frozenset(n.decode("utf-8", "replace") for n in out)
 
 
+# An option in a host's string literal naming an absolute include folder: `"-I /usr/local/include"`,
+# `"-I/opt/x/include -DN=4"` (a build against an installed library's headers).
+_ABSOLUTE_I = lazy(rb'"[^"\n]*?(?<![\w-])-I[ \t]*(/[^\s"]+)')
+# What `host_header_names` adds when a host builds with such a folder: any header the
+# workspace lacks may come from it (preprocessor/view.py).
+EXTERNAL = "*"
+
+
+def external_include_dirs(hosts: Mapping[Path, bytes], roots: Iterable[Path]) -> bool:
+    """Whether a host builds with an absolute include folder outside the workspace."""
+    inside = [Path(r).resolve() for r in roots]
+    for text in hosts.values():
+        if b"-I" not in text:
+            continue
+        for m in _ABSOLUTE_I.finditer(text):
+            folder = Path(m.group(1).decode("utf-8", "replace"))
+            if not any(folder == r or r in folder.parents for r in inside):
+                return True
+    return False
+
+
 def included_of(names: Iterable[str], text: bytes) -> tuple[str, ...]:
-    """The names among `names` that `text` includes (`#include "x.h"` or `<x.h>`), sorted."""
+    """The names among `names` that `text` includes (`#include "x.h"` or `<x.h>`), sorted;
+    `EXTERNAL` kept as it is."""
     out = []
     for name in names:
+        if name == EXTERNAL:
+            out.append(name)
+            continue
         raw = name.encode()
         if raw in text and re.search(rb'#[ \t]*include[ \t]*["<]' + re.escape(raw) + rb'[">]', text):
             out.append(name)

@@ -23,7 +23,7 @@ from .hosts import HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS, checked_extensions, com
 from .jit_names import NO_FAMILIES, HostNameFamilies, host_name_families
 from .build_lists import colocated_dirs, concatenated_programs, included_programs, includers, listed_groups
 from .cmake_options import BuildOptions, cmake_build_options
-from .host_headers import host_header_names, included_of
+from .host_headers import EXTERNAL, external_include_dirs, host_header_names, included_of
 from .host_std import host_stds
 from .host_templates import Template, compiler_names, host_template
 from .include_dirs import by_name, inferred_dirs, pyopencl_include_dir
@@ -170,7 +170,7 @@ class _Derived:
     host_headers: frozenset[str]  # header names the hosts supply to the compiler (host_headers.py)
     launch_bounds: tuple[tuple[str, int, str, int], ...]  # kernel arguments equal to a launch size
     named: frozenset[str]  # stems of the sources a host names (it builds them)
-    file_names: frozenset[str]  # base names of the workspace's files (an include found there)
+    file_names: frozenset[str]  # base names of the indexed files (an include whose names are known)
     templates: dict[Path, Template | None]  # host_templates.py's answer, once asked
 
     __match_args__ = ("sources", "indexed", "dirs", "host_macros", "host_features", "computed", "joined",
@@ -349,10 +349,10 @@ class Project:
             families=families,
             one_group=one_group_kernels(hosts, _defined_functions(sources.values())),
             options=_build_options(builds, hosts, sources, dirs),
-            host_headers=host_header_names(hosts),
+            host_headers=host_header_names(hosts) | (frozenset({EXTERNAL}) if external_include_dirs(
+                hosts, self.roots) else frozenset()),
             launch_bounds=launch_bounds(hosts, _defined_functions(sources.values())),
             named=frozenset(kernels_named(hosts, list(hosts), stems)),
-            file_names=frozenset(p.name for p in self.files),
         )
         self._missing = missing_by_host(lists)
         return self._derived
@@ -472,6 +472,7 @@ def _template(d: _Derived, indexes: dict[Path, FileIndex], path: Path) -> Templa
         for other in indexes.values():
             names |= other.defines
         d.defined_names = frozenset(names)
+        d.file_names = frozenset(p.name for p in indexes)
     defined, known = d.defined_names, compiler_names()
     words = fi.uses - fi.locals
     if all(w in defined or w in known for w in words):
