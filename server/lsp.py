@@ -606,6 +606,7 @@ class CllintServer(LanguageServer):
         if embedded.is_host_document(uri):
             options = self.options_for(doc.path)
             diags = embedded.diagnostics(self.kernels, uri, doc.index.text, options, self.host_kernels(uri, options))
+            diags = [*diags, *self._missing_listed(uri, doc.path, doc.index.text, options)]
             texts = doc.published.convert(diags, doc.index, self._index_for)
             result = Result(doc.version, diags, texts)
             self.results[uri] = result
@@ -623,6 +624,23 @@ class CllintServer(LanguageServer):
         result = Result(doc.version, diags, texts)
         self.results[uri] = result
         return result
+
+    def _missing_listed(self, uri: str, path: Path | None, text: bytes, options: LintOptions) -> list[Diagnostic]:
+        """CL002 on a host buffer's lines whose list joins a file that does not exist, as
+        `cllint check` reports them (cllint/project/listed_files.py), where the buffer's
+        language is analysed."""
+        if path is None or not self.editor.project_model or not embedded.enabled(uri, self.editor) \
+                or "CL002" not in {r.code for r in options.rules()}:
+            return []
+        try:
+            from cllint.project.listed_files import missing_reports
+
+            project = self.project_for(path)
+            entries = project.missing_files().get(path.resolve(), ()) if project is not None else ()
+            return sorted(missing_reports(uri, text, entries), key=lambda d: (d.span.start, d.code))
+        except Exception as exc:  # a workspace that cannot be read must not stop the analysis
+            self.window_log_message(types.LogMessageParams(types.MessageType.Warning, f"cllint: project model: {exc}"))
+            return []
 
     # -- a document's first diagnostics kept on disk (cllint/results_cache.py, worker thread) --
 
