@@ -341,13 +341,16 @@ def _declared_as_list(before: bytes, string: bytes) -> bool:
 def resolved(programs: list[ListedProgram], files: list[Path]) \
         -> list[tuple[ListedProgram, tuple[Path | None, ...], tuple[tuple[str, int], ...]]]:
     """Each program's members as workspace files (None: not known), and the members no file
-    of the workspace has (name, host line). A name several files have is the one beside the
-    program's other members, if exactly one is."""
+    of the workspace has nor is generated from (`x_cl.h.in`) (name, host line). A name
+    several files have is the one beside the program's other members, if exactly one is."""
     wanted = {Path(name).name for prog in programs for name, _ in prog.members}
     by_name: dict[str, list[Path]] = {}
+    templates: set[str] = set()  # names a build generates from a template (`config_cl.h.in`)
     for f in files:
         if f.name in wanted:
             by_name.setdefault(f.name, []).append(f)
+        elif "." in f.name and (stem := f.name.rsplit(".", 1)[0]) in wanted:
+            templates.add(stem)
     out = []
     for prog in programs:
         found: list[Path | None] = []
@@ -359,7 +362,7 @@ def resolved(programs: list[ListedProgram], files: list[Path]) \
             found.append(hits[0] if len(hits) == 1 else None)
             if len(hits) > 1:
                 ambiguous[i] = hits
-            elif not hits:
+            elif not hits and tail[-1] not in templates:
                 absent.append((name, line))
         folders = {f.parent for f in found if f is not None}
         for i, hits in ambiguous.items():

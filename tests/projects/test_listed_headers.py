@@ -94,3 +94,13 @@ def test_a_computed_name_after_the_loop_is_left_out() -> None:
             '  code += Load(dir + "main.cl");\n'
             '}\n')
     assert _members("host.cpp", text) == ["a.h", "b.h", "main.cl"]
+
+
+def test_a_listed_file_a_build_generates_is_not_missing() -> None:
+    from cllint.project.listed_files import ListedProgram, resolved
+
+    prog = ListedProgram(Path("/w/host.cpp"), 5, (("config_cl.h", 3), ("gone_cl.h", 4), ("k.cl", 6)))
+    files = [Path("/w/cl/config_cl.h.in"), Path("/w/cl/k.cl")]
+    [(_, found, absent)] = resolved([prog], files)
+    assert found == (None, None, Path("/w/cl/k.cl"))
+    assert absent == (("gone_cl.h", 4),)
