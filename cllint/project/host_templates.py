@@ -16,7 +16,7 @@ reported), and the file gets one information note naming them.
 A file its workspace builds (a host names it, a build passes its options, another source
 includes it, a lit `RUN:` line compiles it) is no template: its program says what is defined,
 and a name missing there is a real error. So is a file that includes a header the workspace
-does not hold (the type may be declared there).
+does not index (the type may be declared there).
 """
 
 from __future__ import annotations
@@ -118,8 +118,8 @@ def _conditional(text: str) -> list[tuple[int, int]]:
 
 def type_words(data: bytes) -> list[tuple[str, int]]:
     """Words written as a parameter's type in the file-scope function heads outside `#if`
-    groups, with their offsets: in a parameter of two or more words (qualifiers and type
-    keywords aside), the one before its name."""
+    groups, with their offsets: in a parameter of exactly two words (qualifiers and type
+    keywords aside), the first, with no `*` before it."""
     code = _code(data)
     outside = _file_scope(code) if "{" in code else (lambda _o: True)
     groups = _conditional(data.decode("latin-1")) if b"#" in data else []
@@ -127,15 +127,18 @@ def type_words(data: bytes) -> list[tuple[str, int]]:
     for m in _HEAD.finditer(code):
         if m.group(1) in _CONTROL or not outside(m.start()) or any(a <= m.start() < b for a, b in groups):
             continue
-        at = m.start(2)
+        start = m.start(2)
         for param in m.group(2).split(","):
-            words = [(w.group(0), at + w.start()) for w in _WORD.finditer(param)]
-            at += len(param) + 1
-            if any(w in ("struct", "union", "enum") for w, _ in words):
+            at, start = start, start + len(param) + 1
+            if any(w in ("struct", "union", "enum") for w in _WORD.findall(param)):
                 continue  # a tag: an incomplete type is legal
-            words = [(w, o) for w, o in words if w not in _QUALIFIERS and not w.startswith("__")]
-            if len(words) >= 2:
-                out.append(words[-2])
+            words = [(w.group(0), w.start()) for w in _WORD.finditer(param)
+                     if w.group(0) not in _QUALIFIERS and not w.group(0).startswith("__")]
+            # exactly a type and a name (`T x`, `const __global T *x`): a third word may be a
+            # macro standing for qualifiers or attributes, and then which word is the type is
+            # anyone's guess
+            if len(words) == 2 and "*" not in param[:words[0][1]]:
+                out.append((words[0][0], at + words[0][1]))
     return out
 
 
@@ -159,7 +162,8 @@ def host_template(data: bytes, uses: Collection[str], declared: Collection[str],
                   defined: Callable[[str], bool], workspace_files: Collection[str]) -> Template | None:
     """The file as a template (None: it is not one). `uses`: its words; `declared`: its own
     parameters and variables; `defined(name)`: something in the workspace or the compiler
-    defines the name; `workspace_files`: the base names of the workspace's files."""
+    defines the name; `workspace_files`: the base names of the files whose names the
+    workspace index knows (`defined` read them)."""
     if any(m.group(1).rsplit("/", 1)[-1] not in workspace_files for m in _INCLUDE.finditer(
             data.decode("latin-1"))):
         return None  # a header from elsewhere may declare the types
@@ -173,9 +177,10 @@ def host_template(data: bytes, uses: Collection[str], declared: Collection[str],
     listed = ", ".join(f"'{n}'" for n in shown[:_MAX_SHOWN])
     if len(shown) > _MAX_SHOWN:
         listed += f" and {len(shown) - _MAX_SHOWN} more"
-    message = (f"a template its host completes: '{first[0]}' stands where a type must and nothing in the "
-               f"workspace defines it, so the {len(shown)} names no source defines are taken as the host's "
-               f"macros ({listed}); pass them with '-D', or declare the file's [[program]] in the configuration")
+    count = f"{len(shown)} name{'s' if len(shown) != 1 else ''}"
+    message = (f"template completed by its host: '{first[0]}' is used as a type but nothing in the workspace "
+               f"defines it; {count} taken as the host's macros ({listed}): pass them with '-D' or declare "
+               f"the file's [[program]] in the configuration")
     return Template(tuple(shown), (message, first[1], first[1] + len(first[0])))
 
 

@@ -47,3 +47,9 @@ def test_heads_in_if_groups_are_not_read_but_guarded_files_are() -> None:
     assert type_words(cpp) == []
     guarded = b"#ifndef K_CLH\n#define K_CLH\nvoid f(REAL x) { }\n#endif\n"
     assert [w for w, _ in type_words(guarded)] == ["REAL"]
+
+
+def test_a_third_word_or_a_star_before_makes_no_evidence() -> None:
+    # (a macro after the name, a qualifier macro before the type, `*` before the word)
+    src = b"void f(DATA_T *bias POST_ARGS, GLOBAL_SIZE_2_DIMS image2d_t in, int *RESTRICT p, T x) { }\n"
+    assert [w for w, _ in type_words(src)] == ["T"]
