@@ -31,8 +31,8 @@ _LIT = rb"\"([^\"\n]{1,200})\"|'([^'\n]{1,200})'"
 # A file name in quotes (found by its suffix's dot: the pattern starts with a literal byte)
 _NAMED = lazy(rb"\.(?:cl|clh|ocl|opencl|h|hpp|hh|inl|inc)[\"']", re.I)
 # What comes before a name written into a list: `list.append(`, `list->push_back(`, Java's
-# `list.add(`, `list << `, `list += `, `list += [`, `list = {`, `list{`, `LIST = [`
-_FILL_BEFORE = lazy(rb"([A-Za-z_]\w*)[ \t]*(?:(?:\.|->)[ \t]*(?:append|push_back|emplace_back|add)[ \t]*\(|<<|\+=|=(?!=)"
+# `list.add(`, `list << `, `list += `, `list += [`, `list = {`, `list{`, `LIST = [`, `names[] = {`
+_FILL_BEFORE = lazy(rb"([A-Za-z_]\w*)[ \t]*(?:\[[ \t\w]{0,20}\][ \t]*)?(?:(?:\.|->)[ \t]*(?:append|push_back|emplace_back|add)[ \t]*\(|<<|\+=|=(?!=)"
                     rb"|(?=\{))\s*[\[{(]?\s*\Z")
 # ... or after another name of the same list: `{"a.h", "b.h"}`, `<< "a.h" << "b.h"`
 _CHAINED = lazy(rb"[ \t\r\n]*(?:,|<<)[ \t\r\n]*\Z")

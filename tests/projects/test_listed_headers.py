@@ -104,3 +104,14 @@ def test_a_listed_file_a_build_generates_is_not_missing() -> None:
     [(_, found, absent)] = resolved([prog], files)
     assert found == (None, None, Path("/w/cl/k.cl"))
     assert absent == (("gone_cl.h", 4),)
+
+
+def test_an_array_of_names_is_a_list() -> None:
+    text = ('std::string Source(const std::string &dir) {\n'
+            '  const std::string names[] = {"types.h", "math.h"};\n'
+            '  std::string src;\n'
+            '  for (const auto &n : names) src += ReadFile(dir + n);\n'
+            '  src += ReadFile(dir + "kernel.cl");\n'
+            '  return src;\n'
+            '}\n')
+    assert _members("host.cpp", text) == ["types.h", "math.h", "kernel.cl"]
