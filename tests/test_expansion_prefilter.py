@@ -34,6 +34,16 @@ kernel void k(global float *o) {
 }
 """
 
+# `inline` with no macro for it, and an error (clang: 5:13 expected expression): the keyword
+# path (#define inline ...) has nothing to blank either.
+INLINE = b"""inline float twice(float x) { return x + x; }
+kernel void k(global float *o) {
+  float v = twice(2.0f);
+  o[0] = v;
+  o[1] = v +;
+}
+"""
+
 
 def syntax_lines(source: bytes) -> list[int]:
     opts = LintOptions(select=("CL001",), target=Target.preset("CL3.0"))
@@ -41,19 +51,21 @@ def syntax_lines(source: bytes) -> list[int]:
     return sorted({source.count(b"\n", 0, d.span.start) + 1 for d in found if d.code == "CL001"})
 
 
-@pytest.mark.parametrize(("source", "lines"), [(CALLED, []), (CALLED_THEN_ERROR, [4]), (UNNAMED, [4])])
+@pytest.mark.parametrize(("source", "lines"), [(CALLED, []), (CALLED_THEN_ERROR, [4]), (UNNAMED, [4]),
+                                                (INLINE, [5])])
 def test_syntax_errors_as_clang_reports_them(source: bytes, lines: list[int]) -> None:
     assert syntax_lines(source) == lines
 
 
-def test_no_named_macro_skips_the_scan(monkeypatch: pytest.MonkeyPatch) -> None:
-    view = build_view("k.cl", UNNAMED, target=Target.preset("CL3.0"))
+@pytest.mark.parametrize("source", [UNNAMED, INLINE])
+def test_no_named_macro_skips_the_scan(monkeypatch: pytest.MonkeyPatch, source: bytes) -> None:
+    view = build_view("k.cl", source, target=Target.preset("CL3.0"))
 
     def scanned(_: bytes) -> bytes:
         raise AssertionError("the whole file was scanned for macro calls")
 
     monkeypatch.setattr(E, "blank_comments", scanned)
-    assert E.expansion_items(UNNAMED, view, [UNNAMED.index(b"+;")]) == []
+    assert E.expansion_items(source, view, [source.index(b"+;")]) == []
 
 
 def test_named_macro_still_read_as_its_expansion() -> None:

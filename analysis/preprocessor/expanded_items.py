@@ -144,7 +144,7 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
     if view is None or not error_starts:
         return []
     if not _may_call_at_line_start(source, view):
-        if _KEYWORD.search(source) is None:
+        if not _keyword_defined(view) or _KEYWORD.search(source) is None:
             return []
         return _keyword_macros(blank_comments(source), view, sorted(error_starts))
     text = blank_comments(source)
@@ -187,6 +187,17 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
 # Keywords a program may define as object-like macros (`#define auto __auto_type`,
 # `#define register`): the parser reads the keyword, the compiler its expansion.
 _KEYWORD = lazy(rb"\b(?:auto|register|inline|restrict|volatile)\b")
+
+
+_KEYWORDS = frozenset({"auto", "register", "inline", "restrict", "volatile"})
+
+
+def _keyword_defined(view: Any) -> bool:
+    """Whether the program defines one of `_KEYWORDS` as an object-like macro anywhere: else
+    `_keyword_macros` finds nothing, and a keystroke with a syntax error need not blank the
+    whole file's comments to look (`inline` is in most files)."""
+    definitions = getattr(view, "macro_definitions", None)
+    return definitions is None or any(m.params is None and m.name in _KEYWORDS for m in definitions())
 
 
 def _keyword_macros(text: bytes, view: Any, errors: list[int]) -> list[tuple[int, int]]:
