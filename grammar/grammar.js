@@ -436,7 +436,8 @@ module.exports = grammar(C, {
     // Clang blocks, used with `enqueue_kernel`: `^{ ... }`, `^(local void *p){ ... }`.
     block_literal: $ => prec(PREC.UNARY, seq(
       '^',
-      optional(field('type', $.primitive_type)),  // `^int(int n) { ... }`: an explicit return type
+      // `^int(int n) { ... }`, `^struct A(struct A a) { ... }`: an explicit return type
+      optional(field('type', choice($.primitive_type, $.struct_specifier, $.union_specifier, $.enum_specifier))),
       optional(field('parameters', $.parameter_list)),
       field('body', $.compound_statement),
     )),
