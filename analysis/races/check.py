@@ -27,7 +27,7 @@ from cllint.analysis.records import replace
 from cllint.analysis.model.walk import meets_range, nodes_of_kinds
 from cllint.analysis.preprocessor.decided import decided_live_ranges
 from cllint.analysis.races.accessor_macros import MacroSubscripts
-from cllint.analysis.races.accesses import Access, BlockExits, collect, parts_overlap
+from cllint.analysis.races.accesses import VECTOR_MEMORY, Access, BlockExits, collect, parts_overlap
 from cllint.analysis.races.calls import HelperCalls
 from cllint.analysis.races.choices import branch_choices
 from cllint.analysis.races.components import uniform_with_fields
@@ -1496,7 +1496,7 @@ def _one_update(a: Access, b: Access) -> bool:
 
 def _stored(acc: Access) -> Node | None:
     """The value a plain `x[i] = v` (or `vstore4(v, i, x)`) stores (None: not a plain store)."""
-    if acc.node.type == "call_expression":
+    if _built_in(acc):
         return _vector_stored(acc)
     p = acc.node.parent
     while p is not None and p.type == "parenthesized_expression":
@@ -1512,7 +1512,7 @@ def _operand(acc: Access) -> Any:
     an address passed on)."""
     if acc.atomic:
         return None
-    if acc.node.type == "call_expression":
+    if _built_in(acc):
         return _vector_stored(acc)
     p = acc.node.parent
     while p is not None and p.type == "parenthesized_expression":
@@ -1522,6 +1522,13 @@ def _operand(acc: Access) -> Any:
     if p is None or p.type != "assignment_expression":
         return None
     return p.child_by_field_name("right")
+
+
+def _built_in(acc: Access) -> bool:
+    """An access a built-in's call makes (an atomic, `vstore4`, an async copy), not the
+    subscript a macro's call expands to (`AT(l, i) = v` stores `v` as `l[i] = v` does)."""
+    return acc.node.type == "call_expression" and (
+        acc.atomic or bool(acc.copy) or VECTOR_MEMORY.match(callee_name(acc.node) or "") is not None)
 
 
 def _vector_stored(acc: Access) -> Node | None:

@@ -76,7 +76,11 @@ class LocalMemoryRace(_RaceRule):
     two plain stores do under CL211's policy): a barrier in between does not
     end it, and accesses before the call need a barrier before it (the message names the
     work-group's first work-items for the copy). Macros that stand for ids and index arithmetic (`#define tid
-    get_local_id(0)`, `#define IDX(i) ((i) ^ 1)`) are read as what they expand to. A kernel
+    get_local_id(0)`, `#define IDX(i) ((i) ^ 1)`) are read as what they expand to, and so are
+    macros that stand for an element (`#define AT(a, i, j) a[(i) * N + (j)]`: `AT(l, y, x)` is
+    that subscript). A view of rows (`local float (*t)[16] = (local float (*)[16])buf;`, a
+    pointer argument declared to arrays, or a whole multi-dimensional array cast to a flat
+    pointer) names its elements' bytes in order: `t[y][x]` is `buf[16 * y + x]`. A kernel
     that asks no work-item id is checked for one location updated in place by every
     work-item (`A[0] += 1`, `A[0] = A[0] + 1`) only: its other accesses race only if it runs
     in more than one work-item, which such kernels (single work-item tasks) often do not.
@@ -182,8 +186,10 @@ class GlobalMemoryRace(_RaceRule):
     tmp[off + 1]` stores the same values (piglit's `global_memory_one_work_group`), as do
     `out[lid] = in[lid]`, `p[0] = 1` and `p[lid] = lid * 2`, and are not reported.
     Work-groups are paired with their neighbours along the dimensions those indices,
-    guards and values follow (`get_global_id(0)`: along 0), and with the work-group an
-    index of ids wraps onto (`p[gid & 31]`: 32 work-items on).
+    guards and values follow (`get_global_id(0)`: along 0), with the work-group an
+    index of ids wraps onto (`p[gid & 31]`: 32 work-items on), and the first with the last,
+    where an index mirrored in the NDRange meets its plain twin (`a[get_global_size(0) - 1 -
+    gid]` and `a[gid]`; `get_num_groups(0) - 1 - get_group_id(0)`).
 
     A kernel launched as a single work-group has no races between work-groups, and none
     is looked for in it: where every launch the workspace's host code makes of it has a
