@@ -108,7 +108,12 @@ def nodes_of_kinds(root: Node, kinds: frozenset[str], ordered: bool = True,
     search = _query(kinds)
     if ranges is None:
         under = _subtree(root)
-        got = under.of(kinds) if under is not None else search.find(root)
+        if under is None:
+            got = search.find(root)
+        elif under.in_order:
+            return under.of(kinds)  # kept in pre-order: no sort
+        else:
+            got = under.of(kinds)
     else:
         got, seen = [], set()
         for start, end in ranges:
@@ -141,7 +146,7 @@ _SUBTREES_KEPT = 4096
 class _Subtree:
     """The named nodes under one root, in pre-order, with their kinds."""
 
-    __slots__ = ("root", "nodes", "types", "found")
+    __slots__ = ("root", "nodes", "types", "found", "in_order")
 
     def __init__(self, root: Node, body: _Subtree | None = None) -> None:
         """`body`: the kept nodes of `root`'s body, taken as they are (a function asked for
@@ -161,6 +166,9 @@ class _Subtree:
                     self.nodes += found
                     self.types += map(intern, map(_TYPE, found))
         self.found: dict[frozenset[str], list[Node]] = {}
+        # A cursor meets the named nodes of a tree without ERROR or MISSING nodes in the order
+        # `_preorder` sorts into; a zero-width MISSING node can tie with a sibling's start.
+        self.in_order = not root.has_error
 
     def of(self, kinds: frozenset[str]) -> list[Node]:
         """A new list each call: callers may sort or extend what they get."""
