@@ -15,12 +15,12 @@ from functools import lru_cache
 from tree_sitter import Node
 
 from cllint.analysis.catalogue import Builtin, catalogue
-from cllint.analysis.model import SymbolKind
+from cllint.analysis.model import FunctionInfo, SymbolKind
 from cllint.analysis.model.overloads import parse_catalogue_type
 from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.model.types import Array, Enum_, Function, Opaque, Pointer, Scalar, Type, Vector
 
-from .context import Body, known
+from .context import Body, FileFacts, known
 
 _MAX_CANDIDATES = 4
 
@@ -155,13 +155,8 @@ def _user_call(body: Body, call: Node, fn: Node, name: str, args: list[Node]) ->
     info = body.model.index.functions.get(name)
     if info is None or not isinstance(info.type, Function) or info.type.variadic or name in body.facts.overloaded:
         return
-    view = body.facts.view
-    decls = [info.definition, *info.prototypes]
-    if any(body.facts.head_has_macro(d) or _has_parameter_pack(d) for d in decls if d is not None) or \
-            not all(known(p.type) for p in info.params):
+    if _callee_unsure(body.facts, name, info):
         return
-    if view is not None and any(d is not None and view.branch_at(d.start_byte).parent is not None for d in decls):
-        return  # declared under an #if: another arm may declare it otherwise
     expected, have = len(info.params), len(args)
     if have == expected:
         return
@@ -170,6 +165,22 @@ def _user_call(body: Body, call: Node, fn: Node, name: str, args: list[Node]) ->
     body.add("CL013", call.start_byte, call.end_byte,
              f"too {more} arguments to function call '{name}', expected {expected}, have {have}",
              body.declared_here(decl, name))
+
+
+def _callee_unsure(facts: FileFacts, name: str, info: FunctionInfo) -> bool:
+    """Whether the file's declarations of `name` leave its parameter count unsure: a macro
+    in a head, a parameter pack, a parameter type not known, or a declaration under an #if
+    (another arm may declare it otherwise). Once per function and lint: hashcat's helpers
+    are called thousands of times a file."""
+    got = facts.callee_unsure.get(name)
+    if got is None:
+        view = facts.view
+        decls = [d for d in (info.definition, *info.prototypes) if d is not None]
+        got = facts.callee_unsure[name] = \
+            any(facts.head_has_macro(d) or _has_parameter_pack(d) for d in decls) or \
+            not all(known(p.type) for p in info.params) or \
+            (view is not None and any(view.branch_at(d.start_byte).parent is not None for d in decls))
+    return got
 
 
 def _header_call(body: Body, call: Node, name: str, args: list[Node]) -> None:

@@ -83,6 +83,7 @@ class FileFacts:
         self.macro_words = frozenset() if macro_words is None else macro_words
         self.has_include = has_include
         self.headers = headers
+        self.callee_unsure: dict[str, bool] = {}  # calls.py: a memo, by function name
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"model={self.model!r}, " f"view={self.view!r}, "
