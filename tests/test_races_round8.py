@@ -93,6 +93,18 @@ def test_a_dimension_a_macro_names_is_that_dimension(x: bytes, racy: bool) -> No
     assert bool(got) == racy, lint(src)
 
 
+@pytest.mark.parametrize("store", [
+    b"if (get_local_id(X) == 0) a[get_group_id(X)] = get_group_id(Y);",
+    b"a[get_global_id(X) + 1] = get_local_id(Y);",
+    b"if (get_local_id(X) == 0) a[get_group_id(X)] = 1;",
+])
+def test_queries_of_a_dimension_a_macro_names_read_as_the_literal(store: bytes) -> None:
+    # the dimensions a report pairs work-groups along are the ones the macros name
+    literal = store.replace(b"(X)", b"(0)").replace(b"(Y)", b"(1)")
+    head = b"#define X 0\n#define Y 1\nkernel void k(global int *a) {\n  "
+    assert [d.message for d in lint(head + store + b"\n}\n")] == [d.message for d in lint(head + literal + b"\n}\n")]
+
+
 @pytest.mark.parametrize("loop, racy", [
     (b"for (int k = 0; k < 8; k++) {\n    AT(g, y, x) = AT(g, y, x) | (AT(g, y, k) & AT(g, k, x));\n"
      b"    barrier(CLK_GLOBAL_MEM_FENCE);\n  }", True),

@@ -321,8 +321,7 @@ class _Kernel(HelperCalls):
         out: set[int] = set()
         for n in walk(expr):
             if n.type == "call_expression" and callee_name(n) in ("get_local_id", "get_global_id"):
-                arg = _text(_arg(n, 0))
-                out |= {int(arg)} if arg in ("0", "1", "2") else {0, 1, 2}
+                out |= self._dims_of(n)
             elif n.type == "call_expression" and callee_name(n) in ("get_local_linear_id", "get_global_linear_id"):
                 out |= {0, 1, 2}
             elif n.type == "identifier" and depth < 8:
@@ -346,6 +345,15 @@ class _Kernel(HelperCalls):
             self.size = self.sizes[0]
 
     # -- facts ---------------------------------------------------------------------------
+    def _dims_of(self, query: Node) -> set[int]:
+        """The dimension a work-item query asks (`get_group_id(1)`, `get_local_id(X_DIM)` with
+        `#define X_DIM 0`); all three where it is not a constant."""
+        arg = _arg(query, 0)
+        text = _text(arg)
+        d = int(text) if text in ("0", "1", "2") else \
+            self._constant(arg) if arg is not None and arg.type == "identifier" else None
+        return {d} if d in (0, 1, 2) else {0, 1, 2}
+
     def _constant(self, ident: Node) -> int | None:
         """An object-like macro whose body is an integer (`#define T 16`)."""
         m = self.expander.macro(_text(ident, 200), ident.start_byte)
@@ -887,8 +895,7 @@ class _Kernel(HelperCalls):
                 if n.type == "call_expression":
                     name = callee_name(n)
                     if name in _GROUP_IDS:
-                        arg = _text(_arg(n, 0))
-                        out |= {int(arg)} if arg in ("0", "1", "2") else {0, 1, 2}
+                        out |= self._dims_of(n)
                         continue
                     if name and name.startswith(("atomic_", "atom_")):
                         out |= set(self.asked.grid) or {0}
@@ -1310,8 +1317,7 @@ class _Kernel(HelperCalls):
                     continue
                 seen.add(n.id)
                 if n.type == "call_expression" and callee_name(n) in _GROUP_IDS:
-                    arg = _text(_arg(n, 0))
-                    out |= {int(arg)} if arg in ("0", "1", "2") else {0, 1, 2}
+                    out |= self._dims_of(n)
                     continue
                 if n.type not in ("identifier", "call_expression"):
                     continue
