@@ -36,6 +36,8 @@ from .build_overloads import build_overloads
 from .headers import NO_HEADERS, Headers, Pastes, body_words, closure, pastes_of
 from cllint.analysis.lazy_re import lazy
 
+_MAX_USES = 8  # a report's "also used here" notes, as analysis/semantic/names.py shows them
+
 _WORD = lazy(r"[A-Za-z_]\w*")
 # `__attribute__((overloadable)) float f(`, `float __attribute__((overloadable)) f(`: the name.
 _OVERLOADABLE_HEAD = lazy(rb"\b(?:__)?overloadable(?:__)?\b\s*\)\s*\)[^;{}()]*?\b([A-Za-z_]\w*)\s*\(")
@@ -234,6 +236,8 @@ class Body:
         # (identifiers and type names among them), and the block: `calls.py` reads its marks off them.
         self.found: list[Node] | None = None
         self.block: Node | None = None
+        # (code, what) -> index in `out` of the body's first report of it (`add_once`)
+        self._once: dict[tuple[str, str], int] = {}
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte:node.end_byte].decode("utf-8", "replace")
@@ -244,6 +248,26 @@ class Body:
         if view is not None and view.active_at(start) is False:
             return
         self.out.append(Finding(code, start, end, message, notes, fix))
+
+    def seen_once(self, code: str, what: str, start: int, end: int, name: str) -> bool:
+        """Whether this body already reported (code, what): then this use becomes that report's
+        note (issue 29 item 6, one report per rule, name and function) and True is returned."""
+        at = self._once.get((code, what))
+        if at is None:
+            return False
+        first = self.out[at]
+        uses = sum(1 for n in first.notes if n[2].endswith("also used here"))
+        if uses < _MAX_USES:
+            self.out[at] = Finding(first.code, first.start, first.end, first.message,
+                                   (*first.notes, (start, end, f"'{name}' also used here")), first.fix)
+        return True
+
+    def add_once(self, code: str, what: str, start: int, end: int, message: str) -> None:
+        """`add`, remembering the report as the body's one of (code, what) for `seen_once`."""
+        before = len(self.out)
+        self.add(code, start, end, message)
+        if len(self.out) > before:
+            self._once[(code, what)] = before
 
     def declared_here(self, node: Node | None, name: str) -> tuple[tuple[int, int, str], ...]:
         return ((node.start_byte, node.end_byte, f"'{name}' declared here"),) if node is not None else ()

@@ -64,9 +64,12 @@ def check_field(body: Body, expr: Node) -> None:
         if t.field(name) is not None or any(not f.name for f in t.fields):
             return
         what = struct_name(body, t)
+        if body.seen_once("CL017", f"{name} {what}", field.start_byte, field.end_byte, name):
+            return
         suggestion = closest(name, [f.name for f in t.fields])
         hint = f"; did you mean '{suggestion}'?" if suggestion else ""
-        body.add("CL017", field.start_byte, field.end_byte, f"no member named '{name}' in '{what}'{hint}")
+        body.add_once("CL017", f"{name} {what}", field.start_byte, field.end_byte,
+                      f"no member named '{name}' in '{what}'{hint}")
 
 
 def _wrong_operator(body: Body, op: Node, t: Type, arrow: bool) -> bool:
