@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable
+from itertools import compress
+from operator import attrgetter
 
 from tree_sitter import Node
 
@@ -103,6 +105,7 @@ def _head_macro_args(body: Body) -> set[str]:
     return out
 
 
+_TYPE = attrgetter("type")
 _HEAD_CALL = re.compile(rb"\b([A-Za-z_]\w*)\s*\(")
 _HEAD_WORD = lazy(rb"[A-Za-z_]\w*")
 
@@ -111,22 +114,25 @@ def _check_body(body: Body, block: Node) -> list[Node]:
     """Checks one body; returns what its query found (for the type names)."""
     found = all_found = nodes_of_kinds(block, KINDS)
     body.found, body.block = all_found, block
+    # Each node's kind read once (a new string per read): the passes below test it six times.
+    kinds = list(map(_TYPE, found))
     # Every identifier, broken code's too, by start: what a macro's arguments hold is a slice
     # (a query per call cost more than the rest of the body's checks on macro-heavy code).
-    all_identifiers = [n for n in found if n.type == "identifier"]
+    all_identifiers = [n for n, k in zip(found, kinds) if k == "identifier"]
     starts = [n.start_byte for n in all_identifiers]
     # Broken code is read as tree-sitter recovered it: nothing in it is judged. A block
     # literal's `return`s are the block's own.
-    errors = [(n.start_byte, n.end_byte) for n in found if n.type == "ERROR"]
-    blocks = [(n.start_byte, n.end_byte) for n in found if n.type == "block_literal"]
+    errors = [(n.start_byte, n.end_byte) for n, k in zip(found, kinds) if k == "ERROR"]
+    blocks = [(n.start_byte, n.end_byte) for n, k in zip(found, kinds) if k == "block_literal"]
     # Attribute arguments (`__attribute__((aligned(16)))`) name attributes, not functions or
     # variables: nothing in them is judged either.
-    skipped = errors + [(n.start_byte, n.end_byte) for n in found if n.type.startswith("attribute_")]
+    skipped = errors + [(n.start_byte, n.end_byte) for n, k in zip(found, kinds) if k.startswith("attribute_")]
     if skipped:
-        found = [n for n in found if not any(s <= n.start_byte < e for s, e in skipped)]
-    identifiers = [n for n in found if n.type == "identifier"]
-    for call in found:
-        if call.type not in ("call_expression", "macro_invocation"):
+        kept = [not any(s <= n.start_byte < e for s, e in skipped) for n in found]
+        found, kinds = list(compress(found, kept)), list(compress(kinds, kept))
+    identifiers = [n for n, k in zip(found, kinds) if k == "identifier"]
+    for call, k in zip(found, kinds):
+        if k not in ("call_expression", "macro_invocation"):
             continue
         fn = call.child_by_field_name("function")
         if fn is not None and fn.type == "identifier" and (
@@ -139,8 +145,7 @@ def _check_body(body: Body, block: Node) -> list[Node]:
     body.macro_args.update(_head_macro_args(body))
     names.check_names(body, identifiers)
     redefinitions.check_locals(body)
-    for n in found:
-        k = n.type
+    for n, k in zip(found, kinds):
         if k == "call_expression":
             calls.check_call(body, n)
             args = calls.arguments(n)
