@@ -105,6 +105,14 @@ def test_queries_of_a_dimension_a_macro_names_read_as_the_literal(store: bytes) 
     assert [d.message for d in lint(head + store + b"\n}\n")] == [d.message for d in lint(head + literal + b"\n}\n")]
 
 
+def test_work_items_of_a_model_wide_along_dimension_1_only_are_named_by_both_coordinates() -> None:
+    # the kernel places itself in the work-group along 1 only: its model is (1, 16, 1), and
+    # naming the two work-items by x alone named one work-item twice ("work-items 0 and 0")
+    src = b"kernel void k(global int *a) {\n  a[get_global_id(0) + 1] = get_local_id(1);\n}\n"
+    (d,) = lint(src)
+    assert "work-items (0, 0) and (0, 1)" in d.message, d.message
+
+
 @pytest.mark.parametrize("loop, racy", [
     (b"for (int k = 0; k < 8; k++) {\n    AT(g, y, x) = AT(g, y, x) | (AT(g, y, k) & AT(g, k, x));\n"
      b"    barrier(CLK_GLOBAL_MEM_FENCE);\n  }", True),

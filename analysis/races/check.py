@@ -1349,7 +1349,7 @@ class _Kernel(HelperCalls):
                fence: bool, apart: bool = False) -> Race:
         w1, w2, key = witness[:3]
         across = len(witness) == 5
-        dims = sum(1 for n in self.size if n > 1) or 1
+        dims = 1 + max((d for d in range(3) if self.size[d] > 1), default=0)  # (1, 16, 1): (x, y)
         part = _part_text(first) if len(first.part) >= len(second.part) else _part_text(second)
         scalar = not (first.base.array or first.base.pointer)  # a __local scalar: no index to show
         elem = f"'{first.base.name}" + ("" if scalar else "".join(f"[{k}]" for k in key)) + part + "'"
