@@ -22,7 +22,7 @@ does not index (the type may be declared there).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from functools import cache
 
 from cllint.analysis.lazy_re import lazy
@@ -34,7 +34,8 @@ _DIRECTIVE = lazy(r"^[ \t]*#(?:[^\n\\]|\\.)*", re.M | re.S)
 _HEAD = lazy(r"(?<!\w)([A-Za-z_]\w*+)\s*+\(([^(){};]*+)\)\s*+\{")
 _WORD = lazy(r"[A-Za-z_]\w*+")
 _BRACE = lazy(r"[{}]")
-_INCLUDE = lazy(r"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]", re.M)
+_INCLUDE = lazy(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]", re.M)
+_COMPUTED_INCLUDE = lazy(rb"^[ \t]*#[ \t]*include[ \t]*[^<\"\s]", re.M)
 _CONDITIONAL = lazy(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|endif|define)\b[ \t]*(\w*)", re.M)
 _CAPS = lazy(r"^[A-Z][A-Z0-9_]*[A-Z0-9]$")
 _PART = lazy(r"^[A-Z0-9]+$")
@@ -74,27 +75,28 @@ class Template:
 def _code(data: bytes) -> str:
     """The file's code, comments, strings and directive lines blanked, offsets kept (Latin-1
     maps each byte to one character)."""
-    text = _STRIP.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), data.decode("latin-1"))
-    return _DIRECTIVE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    text = _STRIP.sub(_spaces, data.decode("latin-1"))
+    return _DIRECTIVE.sub(_spaces, text)
 
 
-def _file_scope(code: str) -> Callable[[int], bool]:
-    """Whether an offset lies outside every brace pair."""
-    from bisect import bisect_right
+def _spaces(m: re.Match[str]) -> str:
+    return " " * (m.end() - m.start())
 
-    starts: list[int] = []
-    depths: list[int] = []
+
+def _heads(code: str) -> Iterator[re.Match[str]]:
+    """Function heads in the text outside braces only (bodies are most of a file and hold
+    none at file scope)."""
     depth = 0
+    start = 0
     for m in _BRACE.finditer(code):
-        depth = depth + 1 if m.group(0) == "{" else max(0, depth - 1)
-        starts.append(m.start())
-        depths.append(depth)
-
-    def outside(offset: int) -> bool:
-        k = bisect_right(starts, offset) - 1
-        return k < 0 or depths[k] == 0
-
-    return outside
+        if m.group(0) == "{":
+            if depth == 0:
+                yield from _HEAD.finditer(code, start, m.end())
+            depth += 1
+        elif depth > 0:
+            depth -= 1
+            if depth == 0:
+                start = m.end()
 
 
 def _conditional(text: str) -> list[tuple[int, int]]:
@@ -121,11 +123,10 @@ def type_words(data: bytes) -> list[tuple[str, int]]:
     groups, with their offsets: in a parameter of exactly two words (qualifiers and type
     keywords aside), the first, with no `*` before it."""
     code = _code(data)
-    outside = _file_scope(code) if "{" in code else (lambda _o: True)
     groups = _conditional(data.decode("latin-1")) if b"#" in data else []
     out: list[tuple[str, int]] = []
-    for m in _HEAD.finditer(code):
-        if m.group(1) in _CONTROL or not outside(m.start()) or any(a <= m.start() < b for a, b in groups):
+    for m in _heads(code):
+        if m.group(1) in _CONTROL or any(a <= m.start() < b for a, b in groups):
             continue
         start = m.start(2)
         for param in m.group(2).split(","):
@@ -164,9 +165,9 @@ def host_template(data: bytes, uses: Collection[str], declared: Collection[str],
     parameters and variables; `defined(name)`: something in the workspace or the compiler
     defines the name; `workspace_files`: the base names of the files whose names the
     workspace index knows (`defined` read them)."""
-    if any(m.group(1).rsplit("/", 1)[-1] not in workspace_files for m in _INCLUDE.finditer(
-            data.decode("latin-1"))):
-        return None  # a header from elsewhere may declare the types
+    if _COMPUTED_INCLUDE.search(data) or any(m.group(1).rsplit(b"/", 1)[-1].decode("latin-1") not in workspace_files
+                                             for m in _INCLUDE.finditer(data)):
+        return None  # a header from elsewhere (or one a macro names) may declare the types
     evidence = [(w, o) for w, o in type_words(data) if not defined(w)]
     if not evidence:
         return None

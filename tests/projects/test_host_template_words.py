@@ -53,3 +53,8 @@ def test_a_third_word_or_a_star_before_makes_no_evidence() -> None:
     # (a macro after the name, a qualifier macro before the type, `*` before the word)
     src = b"void f(DATA_T *bias POST_ARGS, GLOBAL_SIZE_2_DIMS image2d_t in, int *RESTRICT p, T x) { }\n"
     assert [w for w, _ in type_words(src)] == ["T"]
+
+
+def test_a_computed_include_may_declare_the_types() -> None:
+    src = b"#include M2S(INCLUDE_PATH/inc_types.h)\n__kernel void k(real_t x) { }\n"
+    assert host_template(src, {"real_t", "x"}, {"x"}, lambda n: False, {"k.cl"}) is None
