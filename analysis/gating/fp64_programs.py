@@ -75,7 +75,7 @@ def _macro_double(definition: Node, source: bytes, view: Any) -> bool:
 
 
 def fp64_program(tree: Tree, source: bytes, model: Any, view: Any, dead: Any,
-                 before: tuple[bool, bool]) -> ImageProgram | None:
+                 before: tuple[bool, bool], guarded: Any = None) -> ImageProgram | None:
     """The file as a program every kernel of which takes or returns double data (or a fragment
     whose helpers do), or None. `model`: the semantic model, whose types read typedefs; a
     definition it does not hold (a second overload) is read by its words, and a type it does
@@ -97,7 +97,7 @@ def fp64_program(tree: Tree, source: bytes, model: Any, view: Any, dead: Any,
                 return True
         return _macro_double(definition, source, view)
 
-    return program_needing(tree, dead, before, needs)
+    return program_needing(tree, dead, before, needs, guarded)
 
 
 def fp64_prelude(view: Any, file: str) -> tuple[bool, bool]:

@@ -104,10 +104,12 @@ def image_program(tree: Tree, source: bytes, view: Any, dead: Any,
 
 
 def program_needing(tree: Tree, dead: Any, before: tuple[bool, bool],
-                    needs: Callable[[Node], bool]) -> ImageProgram | None:
+                    needs: Callable[[Node], bool],
+                    guarded: Callable[[int], bool] | None = None) -> ImageProgram | None:
     """The file as a program every live kernel of which needs a feature by its head
     (`needs(definition)`), or, with no kernel, a fragment with a helper that does; None when a
-    kernel (here or in the sources before, `before[0]`) does not."""
+    kernel (here or in the sources before, `before[0]`) does not, or when `guarded(offset)`
+    says one that does sits under a guard for the feature: its author treats it as optional."""
     if before[0]:
         return None
     first: Node | None = None
@@ -120,6 +122,8 @@ def program_needing(tree: Tree, dead: Any, before: tuple[bool, bool],
             kernels = True
             if not needs(definition):
                 return None  # a kernel without the feature: guards keep it building
+            if guarded is not None and guarded(definition.start_byte):
+                return None  # the program's own guard: the feature is optional to it
             if first is None:
                 first = definition
         elif helper is None and needs(definition):

@@ -24,6 +24,8 @@ from cllint.analysis.gating.byte_stores import BYTE_ADDRESSABLE, byte_stores
 from cllint.analysis.gating.builtin_library import library_requirements
 from cllint.analysis.gating.half_access import half_accesses
 from cllint.analysis.gating.fp64_programs import fp64_prelude, fp64_program
+from cllint.analysis.gating.pipe_programs import pipe_prelude, pipe_program
+from cllint.analysis.gating.tables import PIPES as _PIPES
 from cllint.analysis.gating.image_programs import ImageProgram, image_program, prelude_kernels
 from cllint.analysis.gating.macro_literals import macro_literals
 from cllint.analysis.gating.macro_types import macro_type_uses
@@ -197,7 +199,8 @@ class UnguardedOptionalFeature(_GatingRule):
     information note says so. A program with a kernel whose head has no double (float data
     computed in double, an integer kernel) reports per function as before: a guard, with a
     float fallback, keeps that kernel building. `half` is not read so: a `half *` parameter is
-    legal without `cl_khr_fp16`.
+    legal without `cl_khr_fp16`. Pipes likewise: where every kernel takes a `pipe` parameter,
+    one note says the program requires `__opencl_c_pipes` (CL_DEVICE_PIPE_SUPPORT).
 
     The generic address space is also used without its keyword: in OpenCL C 2.0 and 3.0 a
     pointer with no address space on its pointee is generic, so `int *p = g;`, `(int *)g`
@@ -265,12 +268,14 @@ class UnguardedOptionalFeature(_GatingRule):
         # (only where a use of fp64 would be reported: no note for a file whose uses are guarded)
         doubles = _fp64_program(ctx, view, library, facts) if any(
             u.requires == _FP64 and not _guarded_or_dead(view, u) for u in uses) else None
+        pipes = _pipe_program(ctx, view, library, facts) if any(
+            u.requires == _PIPES and not _guarded_or_dead(view, u) for u in uses) else None
         for use in uses:
             if not use.requires or use.requires in library or _guarded_or_dead(view, use):
                 continue
             if program is not None and use.requires == _BASE_IMAGES:
                 continue  # the program's requirement, said once below
-            if doubles is not None and use.requires == _FP64:
+            if (doubles is not None and use.requires == _FP64) or (pipes is not None and use.requires == _PIPES):
                 continue  # likewise
             if _full_profile_guarantees(use.requires) or _host_checks(ctx, use.requires):
                 continue
@@ -303,6 +308,8 @@ class UnguardedOptionalFeature(_GatingRule):
         if doubles is not None and doubles.noted:
             yield self.diagnostic(Span(ctx.file, doubles.start, doubles.end), _fp64_note(doubles),
                                   severity=Severity.INFO)
+        if pipes is not None and pipes.noted:
+            yield self.diagnostic(Span(ctx.file, pipes.start, pipes.end), _pipe_note(pipes), severity=Severity.INFO)
 
 
 _MAX_NOTES = 8
@@ -332,10 +339,30 @@ def _fp64_program(ctx: RuleContext, view, library, facts) -> ImageProgram | None
     if _FP64 in library or _host_checks(ctx, _FP64) or (facts is not None and facts.provides(_FP64)):
         return None
     program = fp64_program(ctx.tree, ctx.source, model_for(ctx), view, lambda at: dead_code(view, at),
-                           fp64_prelude(view, ctx.file))
+                           fp64_prelude(view, ctx.file), lambda at: view is not None and is_guarded(view, at, _FP64))
     if program is None or (program.noted and view is not None and is_guarded(view, program.start, _FP64)):
         return None
     return program
+
+
+def _pipe_program(ctx: RuleContext, view, library, facts) -> ImageProgram | None:  # noqa: ANN001
+    """The file as a program whose every kernel takes a pipe (pipe_programs.py), when pipes
+    would be reported there (as `_image_program`)."""
+    if _PIPES in library or _host_checks(ctx, _PIPES) or (facts is not None and facts.provides(_PIPES)):
+        return None
+    program = pipe_program(ctx.tree, ctx.source, lambda at: dead_code(view, at), pipe_prelude(view, ctx.file),
+                           lambda at: view is not None and is_guarded(view, at, _PIPES))
+    if program is None or (program.noted and view is not None and is_guarded(view, program.start, _PIPES)):
+        return None
+    return program
+
+
+def _pipe_note(program: ImageProgram) -> str:
+    if program.has_kernels:
+        return ("program requires pipes: every kernel takes a pipe ('__opencl_c_pipes'); "
+                "its host must check CL_DEVICE_PIPE_SUPPORT")
+    return ("file requires pipes: its functions take pipes ('__opencl_c_pipes'); "
+            "the host of its program must check CL_DEVICE_PIPE_SUPPORT")
 
 
 def _fp64_note(program: ImageProgram) -> str:
