@@ -54,3 +54,17 @@ def test_tune(name: str) -> None:
 def test_heldout(name: str) -> None:
     src, warnings, notes = HELDOUT[name]
     assert _reports(src) == (warnings, notes)
+
+
+def test_a_pipe_parameter_is_no_host_template(tmp_path) -> None:  # noqa: ANN001
+    """`read_only pipe int in`: `pipe` is OpenCL C 2.0's keyword, not a type the host defines
+    (host_templates.py read it as one: a CL007 "template completed by its host" note)."""
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "k.cl").write_bytes(PRODUCER + CONSUMER)
+    r = subprocess.run([sys.executable, "-m", "cllint", "check", "--format", "json", "--exit-zero", "--no-cache", "."],
+                       cwd=tmp_path, capture_output=True, timeout=300)
+    found = json.loads(r.stdout)
+    assert [d["code"] for d in found] == ["CL301"] and found[0]["severity"] == "info"

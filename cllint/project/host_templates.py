@@ -46,7 +46,7 @@ _MAX_SHOWN = 8
 _QUALIFIERS = frozenset("""
 const volatile restrict static inline extern register signed unsigned short long char int float double void
 bool half size_t ptrdiff_t uchar ushort uint ulong kernel global local constant private generic
-read_only write_only read_write struct union enum
+read_only write_only read_write struct union enum pipe
 """.split())
 _CONTROL = frozenset({"if", "for", "while", "switch", "return", "sizeof", "do", "else"})
 
