@@ -168,7 +168,7 @@ def host_template(data: bytes, uses: Collection[str], declared: Collection[str],
     if _COMPUTED_INCLUDE.search(data) or any(m.group(1).rsplit(b"/", 1)[-1].decode("latin-1") not in workspace_files
                                              for m in _INCLUDE.finditer(data)):
         return None  # a header from elsewhere (or one a macro names) may declare the types
-    evidence = [(w, o) for w, o in type_words(data) if not defined(w)]
+    evidence = [(w, o) for w, o in type_words(data) if not defined(w) and not _typo(w, data)]
     if not evidence:
         return None
     first = evidence[0]
@@ -183,6 +183,27 @@ def host_template(data: bytes, uses: Collection[str], declared: Collection[str],
                f"defines it; {count} taken as the host's macros ({listed}): pass them with '-D' or declare "
                f"the file's [[program]] in the configuration")
     return Template(tuple(shown), (message, first[1], first[1] + len(first[0])))
+
+
+def _typo(word: str, data: bytes) -> bool:
+    """A misspelt built-in type written once (`flaot`, `unit`): the file's own error, which
+    CL025 reports with its fix, not a type its host supplies (a host's type stands at each use
+    of it, `IMAGE_src_TYPE` or a `floatX` a whole kernel is written in)."""
+    if len(re.findall(rb"(?<!\w)" + re.escape(word.encode()) + rb"(?!\w)", data)) > 1:
+        return False
+    from cllint.analysis.semantic.suggest import closest
+
+    return closest(word, _builtin_types()) is not None
+
+
+@cache
+def _builtin_types() -> frozenset[str]:
+    from cllint.analysis.catalogue import catalogue
+
+    return frozenset(catalogue().types) | (_QUALIFIERS - {"const", "volatile", "restrict", "static", "inline",
+                                                          "extern", "register", "kernel", "global", "local",
+                                                          "constant", "private", "generic", "read_only",
+                                                          "write_only", "read_write", "struct", "union", "enum"})
 
 
 @cache
