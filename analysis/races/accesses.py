@@ -202,6 +202,18 @@ def component(name: str) -> str | frozenset[int] | tuple[str] | None:
     return frozenset(int(c, 16) for c in m.group(1)) if m else name
 
 
+def sized_halves(part: tuple, width: int | None) -> tuple:
+    """`part` with a leading `.lo`, `.hi`, `.even` or `.odd` made the components it selects of
+    a `width`-wide vector element (`.hi` of a float4: z and w, apart from `.y`); as it is where
+    the width is not known."""
+    if not part or width is None or not isinstance(part[0], tuple):
+        return part
+    half = part[0][0]
+    comps = range(width // 2) if half == "lo" else range(width // 2, width) if half == "hi" \
+        else range(0, width, 2) if half == "even" else range(1, width, 2)
+    return (frozenset(comps), *part[1:])
+
+
 def parts_overlap(p: tuple, q: tuple) -> bool:
     """Whether two parts of one element share bytes: a whole element meets each of its
     parts; `.x` and `.y`, `.lo` and `.hi`, fields `a` and `b`, or `.v[0]` and `.v[1]` of an

@@ -27,14 +27,14 @@ from cllint.analysis.records import replace
 from cllint.analysis.model.walk import meets_range, nodes_of_kinds
 from cllint.analysis.preprocessor.decided import decided_live_ranges
 from cllint.analysis.races.accessor_macros import MacroSubscripts
-from cllint.analysis.races.accesses import VECTOR_MEMORY, Access, BlockExits, collect, parts_overlap
+from cllint.analysis.races.accesses import VECTOR_MEMORY, Access, BlockExits, collect, parts_overlap, sized_halves
 from cllint.analysis.races.calls import HelperCalls
 from cllint.analysis.races.choices import branch_choices
 from cllint.analysis.races.components import uniform_with_fields
 from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import DATA, LOAD, Env, Evaluator
 from cllint.analysis.races.fences import fenced_spaces
-from cllint.analysis.races.frames import Frame, FrameEvaluator, declared_dims, element_size
+from cllint.analysis.races.frames import Frame, FrameEvaluator, declared_dims, element_size, vector_width
 from cllint.analysis.races.launches import one_work_group
 from cllint.analysis.races.macros import Expander
 from cllint.analysis.races.prefilter import may_share, may_write
@@ -554,7 +554,7 @@ class _Kernel(HelperCalls):
 
     def pair(self, a: Access, b: Access, reach: dict[int, set[int]], blocks: set[int], space: str,
              fence: bool) -> Race | None:
-        if a.unknown_guard or b.unknown_guard or not parts_overlap(a.part, b.part) \
+        if a.unknown_guard or b.unknown_guard or not self.overlap(a, b) \
                 or self.ordered_by_collective(a, b):
             return None
         ab, ba = b.cfg_node in reach[a.cfg_node], a.cfg_node in reach[b.cfg_node]
@@ -572,6 +572,14 @@ class _Kernel(HelperCalls):
         if witness is None:
             return None
         return self.report(first, second, witness, between, space, fence)
+
+    def overlap(self, a: Access, b: Access) -> bool:
+        """Whether the parts of one element two accesses name share bytes, a half (`.hi`) of
+        a vector element read as the components its declared width gives it."""
+        if not any(p and isinstance(p[0], tuple) for p in (a.part, b.part)):
+            return parts_overlap(a.part, b.part)
+        width = vector_width(a.base) if a.base.key == b.base.key and not (a.view or b.view) else None
+        return parts_overlap(sized_halves(a.part, width), sized_halves(b.part, width))
 
     def apart(self, a: Access, b: Access, blocks: set[int], space: str, fence: bool) -> Race | None:
         """Two accesses neither of which reaches the other, but both reached from one point
@@ -757,8 +765,10 @@ class _Kernel(HelperCalls):
             sample = self._sample("hashed", r)
             group = (0, 0, 0) if r == 0 else (3, 2, 1)
             hit = None
+            # a race only the first work-group has (`if (gid == 0)` and `if (gid == 1)` are
+            # items of work-group 0 alone) is as real: the other round's samples there as well
             for groups in (_neighbours(across) + self._wrapped(across) + _mirrored(across, sample) if across
-                           else [(group, group)]):
+                           else [(group, group)] + ([((0, 0, 0), (0, 0, 0))] if r and got else [])):
                 hit = self.search(first, second, k1, k2, independent, sample, groups)
                 if hit is not None:
                     hit = (*hit, *groups) if across else hit
@@ -850,7 +860,8 @@ class _Kernel(HelperCalls):
         if a.atomic or b.atomic or any(_stored(x) is None and not (x.copy and x.write) for x in (a, b)):
             return set()
         values = self.value_dims(a) | self.value_dims(b)
-        if not values and not (self.grid_dims(a, guards=True) or self.grid_dims(b, guards=True)):
+        if not values and not (self.grid_dims(a, guards=True) or self.grid_dims(b, guards=True)) \
+                and self.reqd is None:  # (a required work-group size is the launch: 64-tiles by 65 overlap)
             return set()  # no work-group stores values of its own: `out[gx + 4 * gy] = lx` (a fixed launch)
         return self.grid_dims(a) | self.grid_dims(b) | values
 
@@ -1339,7 +1350,7 @@ class _Kernel(HelperCalls):
     def across(self, a: Access, b: Access, dims: set[int]) -> Race | None:
         """A race between two work-groups neighbouring along one of `dims`: anywhere in the
         kernel, barriers or not."""
-        if a.unknown_guard or b.unknown_guard or not parts_overlap(a.part, b.part):
+        if a.unknown_guard or b.unknown_guard or not self.overlap(a, b):
             return None
         first, second = sorted((a, b), key=_order)
         witness = self.witness(first, second, set(), across=dims)

@@ -399,6 +399,21 @@ def type_size(text: str) -> int | None:
     return None
 
 
+def vector_width(v: VarInfo) -> int | None:
+    """Components of one element of the array or pointer `v` where it is a vector (`float4
+    v[16]`: 4; a `3`-vector is stored as 4), from its declaration's type; None for anything else."""
+    decl = v.decl.parent
+    while decl is not None and decl.type not in ("declaration", "parameter_declaration"):
+        decl = decl.parent
+    words = [w for w in _text(decl.child_by_field_name("type")).split() if w not in _QUALIFIERS] \
+        if decl is not None else []
+    name = words[0] if len(words) == 1 else ""
+    for n in (16, 8, 4, 3, 2):
+        if name.endswith(str(n)) and name[: -len(str(n))] in _SCALARS:
+            return 4 if n == 3 else n
+    return None
+
+
 def view_size(descriptor: Node | None) -> int | None:
     """The pointee size of a cast's pointer type (`global uchar *`): one `*`, a sized type."""
     text = _text(descriptor)
