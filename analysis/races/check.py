@@ -33,7 +33,7 @@ from cllint.analysis.races.choices import branch_choices
 from cllint.analysis.races.components import uniform_with_fields
 from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import DATA, LOAD, Env, Evaluator
-from cllint.analysis.races.fences import fenced_spaces
+from cllint.analysis.races.fences import fenced_spaces, helper_fenced_spaces
 from cllint.analysis.races.frames import Frame, FrameEvaluator, declared_dims, element_size, vector_width
 from cllint.analysis.races.launches import one_work_group
 from cllint.analysis.races.macros import Expander
@@ -255,7 +255,7 @@ class _Kernel(HelperCalls):
             else:
                 sm = fa.summary(site.name)
                 if sm is not None and sm.sync == "barrier":
-                    self.barriers[site.cfg_node] = ({"local", "global"}, site.node)
+                    self.barriers[site.cfg_node] = (set(helper_fenced_spaces(fa, site.name, view)), site.node)
         self.defs, self.counters, self.assigning, self.moved = definitions(self.body, names, self.cfg)
         # A counter takes the same values in every work-item only if its header is uniform
         # (`for (i = lid; ...)` is no counter: its values follow the work-item).
@@ -484,7 +484,8 @@ class _Kernel(HelperCalls):
                 self.bytes[a.base.key] = element_size(a.base) or 0
         self.global_wrap = _wraps(accesses, 1 << 16, self._placed)
         if self.reqd is None:
-            self.sizes = self._copy_width(accesses) or _fit_constants(self.sizes, accesses, self._placed)
+            self.sizes = self._copy_width(accesses) or _fit_constants(self.sizes, accesses, self._placed,
+                                                                      self._macro_int)
             self.size = self.sizes[0]
         used: set[int] = set()
         found: list[Race] = []
@@ -535,6 +536,12 @@ class _Kernel(HelperCalls):
                     used.update((a.ident, b.ident))
                     found.append(race)
         yield from found
+
+    def _macro_int(self, n: Node) -> int | None:
+        """The integer an object-like macro's name stands for (`#define MASK 15`), else None."""
+        text = self.expander.text_of(n, n.start_byte) if n.type == "identifier" else None
+        text = text.strip().strip("()").strip().rstrip("uUlL") if text else ""
+        return int(text) if text.isdigit() and len(text) < 6 else None
 
     def _copy_width(self, accesses: list[Access]) -> list[tuple[int, int, int]]:
         """A one-dimensional kernel whose work-groups each copy a constant `n` elements at an
@@ -1412,7 +1419,13 @@ class _Kernel(HelperCalls):
         elif fence:
             barrier = next((self.barriers[n][1] for n in sorted(between) if n in self.barriers), None)
             args = barrier.child_by_field_name("arguments") if barrier is not None else None
-            if barrier is not None and args is not None:
+            helper = barrier is not None and callee_name(barrier) not in B.BARRIERS
+            if barrier is not None and helper:  # a helper's barrier: its flags are not at this call
+                spaces = self.barriers[self._node_of(barrier)][0]
+                notes.append((barrier.start_byte, barrier.end_byte,
+                              f"the barriers '{callee_name(barrier)}' reaches fence "
+                              + (f"{' and '.join(sorted(spaces))} memory only" if spaces else "no memory")))
+            elif barrier is not None and args is not None:
                 spaces = self.barriers[self._node_of(barrier)][0]
                 notes.append((barrier.start_byte, barrier.end_byte,
                               f"this barrier fences {' and '.join(sorted(spaces))} memory only" if spaces
@@ -1831,7 +1844,8 @@ def _model_sizes(func: Node, flat: frozenset[int], asked: Asked, launched: tuple
 
 
 def _fit_constants(sizes: list[tuple[int, int, int]], accesses: list[Access],
-                   placed: Callable[[Node], bool] = lambda n: False) -> list[tuple[int, int, int]]:
+                   placed: Callable[[Node], bool] = lambda n: False,
+                   macro_int: Callable[[Node], int | None] = lambda n: None) -> list[tuple[int, int, int]]:
     """Model sizes wide enough for the elements and work-items the accesses name by a
     constant (`a[7]`, `lid == 5`): a race there exists in every work-group larger than the
     constant, and real launches are. The smaller model grows up to the larger one, never
@@ -1848,10 +1862,11 @@ def _fit_constants(sizes: list[tuple[int, int, int]], accesses: list[Access],
     for a in accesses:
         for n in (*a.indices, *(c for g in a.guards for c in _compared(g.cond)),
                   *(c for i in a.indices for c in _picked_by(i, placed)),
+                  *(c for i in a.indices for c in _place_mirrors(i, placed, macro_int)),
                   *(c for g in a.guards for c in _place_bounds(g.cond, placed))):
             while n.type == "parenthesized_expression" and n.named_child_count == 1:
                 n = n.named_children[0]
-            v = _small_int(n) if n.type == "number_literal" else None
+            v = _small_int(n) if n.type == "number_literal" else macro_int(n) if n.type == "identifier" else None
             if v is not None and v > big:
                 big = v
     far = _named_items(sizes, accesses, placed)
@@ -1986,6 +2001,28 @@ def _picked_by(index: Node, placed: Callable[[Node], bool]) -> list[Node]:
             for const, other in ((left, right), (right, left)):
                 if const is not None and const.type == "number_literal" and placed(other):
                     out.append(const)
+    return out
+
+
+def _place_mirrors(index: Node, placed: Callable[[Node], bool],
+                   macro_int: Callable[[Node], int | None] = lambda n: None) -> list[Node]:
+    """The constants an index mirrors or flips the work-item's place by (`l[15 - lid]`,
+    `l[lid ^ MASK]`, a literal or a macro for one): written for work-groups wider than them,
+    as `15` says 16 (a shift, `lid + 4`, may be the halo past a 4-wide work-group, and is left
+    alone)."""
+    out: list[Node] = []
+    for n in walk(index):
+        if n.type != "binary_expression" or (op := _text(n.child_by_field_name("operator"))) not in ("-", "^"):
+            continue
+        left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+        if left is None or right is None:
+            continue
+        pairs = ((left, right),) if op == "-" else ((left, right), (right, left))
+        for const, other in pairs:
+            c = _bare(const)
+            if (c.type == "number_literal" or c.type == "identifier" and macro_int(c) is not None) \
+                    and placed(_bare(other)):
+                out.append(c)
     return out
 
 

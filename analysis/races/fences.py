@@ -5,7 +5,8 @@ A flag argument that is the integer 0 (`barrier(0)`, or a macro for it) fences n
 the barrier orders execution only, and accesses on its two sides still race (CL212).
 Anything else (a variable, a function-like macro, a macro defined in an arm whose
 activity is unknown, a flag word this module does not know) is unknown: the barrier is
-then taken to fence every memory, so no CL212 hangs on a guess.
+then taken to fence every memory, so no CL212 hangs on a guess. A call of a helper that
+reaches barriers fences what any of them fences (`void sync(void) { barrier(0); }`: nothing).
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from cllint.analysis.preprocessor.expr import tokenize
+from cllint.analysis.syntax import walk
+from cllint.analysis.uniformity import builtins as B
+from cllint.analysis.uniformity.dataflow import callee_name
 
 ALL = frozenset({"local", "global"})
 _FLAGS = {"CLK_LOCAL_MEM_FENCE": "local", "CLK_GLOBAL_MEM_FENCE": "global", "CLK_IMAGE_MEM_FENCE": "image"}
@@ -25,6 +29,32 @@ def fenced_spaces(flags: str, at: int, view: Any) -> frozenset[str]:
     if words is None:
         return ALL  # unknown: not judged
     return frozenset(_FLAGS[w] for w in words if w != "0")
+
+
+def helper_fenced_spaces(fa: Any, name: str, view: Any, depth: int = 0) -> frozenset[str]:
+    """What a call of the helper `name` that reaches a barrier fences: the union over the
+    barriers it calls, directly or through helpers of its own (a union: a helper's barrier
+    that fences local memory somewhere fences it, no CL212 on a guess); every memory where
+    one is reached some other way (a macro standing for it) or the helpers nest too deep."""
+    if depth > _MAX_DEPTH or name not in fa.functions or fa.macro_syncs.get(name):
+        return ALL
+    out: set[str] = set()
+    found = False
+    for n in walk(fa.functions[name]):
+        if n.type != "call_expression":
+            continue
+        callee = callee_name(n)
+        if callee in B.BARRIERS:
+            args = n.child_by_field_name("arguments")
+            arg = args.named_children[0] if args is not None and args.named_children else None
+            if arg is None:
+                return ALL
+            out |= fenced_spaces(arg.text.decode("utf-8", "replace"), n.start_byte, view)
+            found = True
+        elif callee is not None and callee != name and callee in fa.syncs:
+            out |= helper_fenced_spaces(fa, callee, view, depth + 1)
+            found = True
+    return frozenset(out) if found else ALL
 
 
 def _flag_words(text: str, at: int, view: Any, hide: frozenset[str], depth: int) -> set[str] | None:
