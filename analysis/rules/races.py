@@ -248,7 +248,9 @@ class BarrierFenceMissesMemory(_RaceRule):
     fences both (safe: a wider fence only orders more).
 
     `barrier(0)` fences no memory: it orders execution, but neither side's `__local` or
-    `__global` stores need be visible across it.
+    `__global` stores need be visible across it. A call of a helper that reaches barriers
+    fences what any of them fences (`void sync(void) { barrier(0); }`: nothing); the fix is
+    then the helper's, and none is offered at the call.
 
     Flags are read through the file's object-like macros (`#define LFENCE
     CLK_LOCAL_MEM_FENCE`, chains of them, `(A | B)`), as defined where the barrier is. A
