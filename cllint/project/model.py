@@ -47,7 +47,7 @@ class ProgramContext:
     """What a file's program adds to its options."""
 
     __slots__ = ("prelude", "note", "host_macros", "include_dirs", "host_features", "one_group_kernels", "defines",
-                 "std", "host_headers", "clang_target", "options_known", "launch_bounds")
+                 "std", "host_headers", "clang_target", "options_known", "launch_bounds", "template")
     prelude: tuple[str, ...]
     note: tuple[str, int, int] | None
     host_macros: tuple[str, ...]
@@ -61,9 +61,12 @@ class ProgramContext:
     clang_target: tuple[tuple[str, str, str], ...]
     options_known: bool  # the build's every `-D` is known (a lit RUN line): `#if` decided as clang does
     launch_bounds: tuple[tuple[str, int, str, int], ...]  # kernel arguments equal to a launch size (launch_bounds.py)
+    # a template's words taken as its host's (host_templates.py), and the note without the template's part
+    template: tuple[tuple[str, ...], tuple[str, int, int] | None] | None
 
     __match_args__ = ("prelude", "note", "host_macros", "include_dirs", "host_features", "one_group_kernels",
-                      "defines", "std", "host_headers", "clang_target", "options_known", "launch_bounds")
+                      "defines", "std", "host_headers", "clang_target", "options_known", "launch_bounds",
+                      "template")
 
     def __init__(
         self,
@@ -79,6 +82,7 @@ class ProgramContext:
         clang_target: tuple[tuple[str, str, str], ...] = (),
         options_known: bool = False,
         launch_bounds: tuple[tuple[str, int, str, int], ...] = (),
+        template: tuple[tuple[str, ...], tuple[str, int, int] | None] | None = None,
     ) -> None:
         self.prelude = prelude
         self.note = note
@@ -92,6 +96,7 @@ class ProgramContext:
         self.clang_target = clang_target
         self.options_known = options_known
         self.launch_bounds = launch_bounds
+        self.template = template
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"prelude={self.prelude!r}, " f"note={self.note!r}, "
@@ -99,29 +104,32 @@ class ProgramContext:
                 f"host_features={self.host_features!r}, " f"one_group_kernels={self.one_group_kernels!r}, "
                 f"defines={self.defines!r}, " f"std={self.std!r}, " f"host_headers={self.host_headers!r}, "
                 f"clang_target={self.clang_target!r}, " f"options_known={self.options_known!r}, "
-                f"launch_bounds={self.launch_bounds!r})")
+                f"launch_bounds={self.launch_bounds!r}, template={self.template!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features,
                 self.one_group_kernels, self.defines, self.std, self.host_headers, self.clang_target,
-                self.options_known, self.launch_bounds)
+                self.options_known, self.launch_bounds, self.template)
         theirs = (other.prelude, other.note, other.host_macros, other.include_dirs, other.host_features,
                   other.one_group_kernels, other.defines, other.std, other.host_headers, other.clang_target,
-                  other.options_known, other.launch_bounds)
+                  other.options_known, other.launch_bounds, other.template)
         return mine == theirs
 
     def __hash__(self) -> int:
         return hash((self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features,
                      self.one_group_kernels, self.defines, self.std, self.host_headers, self.clang_target,
-                     self.options_known, self.launch_bounds))
+                     self.options_known, self.launch_bounds, self.template))
 
     def apply(self, options: LintOptions) -> LintOptions:
         if self == NO_CONTEXT:
             return options
+        note = self.note
+        if self.template is not None and any(name in dict(options.defines) for name in self.template[0]):
+            note = self.template[1]  # the user's own `-D` completes the template: it is built as they say
         out = replace(options, prelude=(*options.prelude, *self.prelude),
-                      program_note=self.note or options.program_note,
+                      program_note=note or options.program_note,
                       host_macros=(*options.host_macros, *self.host_macros),
                       include_paths=(*options.include_paths, *self.include_dirs),
                       host_features=(*options.host_features, *self.host_features),
@@ -422,8 +430,10 @@ class Project:
                 # names the host's makers compose (`INPUT0_SIZE_X`), those the file uses
                 composed = d.families.words_in(d.sources[path])
                 template = d.templates.get(path)
+                completed = None  # (the template's names, the note without it) for ProgramContext.apply
                 if template is not None:  # the host's macros, said once (host_templates.py)
                     shared = (*shared, *template.names)
+                    completed = (template.names, note)
                     note = template.note if note is None else (f"{note[0]}; and {template.note[0]}", *note[1:])
                 macros = (*d.host_macros, *composed, *shared, *(("*",) if _built_computed(d, path) else ()))
                 built = d.options.get(path, _NO_OPTIONS)  # `-include` headers come before all else
@@ -432,7 +442,8 @@ class Project:
                                      _defined_in(d.one_group, d.sources[path]), built.defines, built.std,
                                      included_of(d.host_headers, d.sources[path]),
                                      launch_bounds=tuple(b for b in d.launch_bounds
-                                                         if b[0] in _defined_in(frozenset({b[0]}), d.sources[path])))
+                                                         if b[0] in _defined_in(frozenset({b[0]}), d.sources[path])),
+                                     template=completed)
                 if (lit := lit_options(path, d.sources[path])) is not None:
                     ctx = _with_lit(ctx, lit)
             out[path] = NO_CONTEXT if ctx == NO_CONTEXT else ctx

@@ -59,3 +59,15 @@ def test_the_note_names_the_hosts_macros_once() -> None:
     assert "-D" in message and "[[program]]" in message
     # the span is the first parameter's type, exactly
     assert (notes[0]["line"], notes[0]["column"], notes[0]["end_column"]) == (4, 5, 5 + len("IMAGE_src_TYPE"))
+
+
+def test_the_users_own_defines_complete_the_template() -> None:
+    """`-D` on the command line says what the host's names are: the file is built as the user
+    says, so it is no longer a template and gets no note (the realistic reduce_sum.cl, with
+    `-DT=float -DWG=256`, had one)."""
+    case = next(c for c in CASES if c.name == "lowercase_type")
+    options, _ = build(case)
+    done = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json",
+                           "--exit-zero", *options, "."], cwd=case, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    assert [r for r in json.loads(done.stdout) if r["code"] == "CL007"] == []
