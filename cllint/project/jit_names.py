@@ -272,6 +272,10 @@ def host_name_families(texts: Iterable[bytes]) -> HostNameFamilies:
         for shape in _template(arg, assigned, given=_given(text, at, callers)):
             _add(_drop_parameters(shape), literals, heads, tails)
     for text in texts:
+        if b"#define" in text:
+            made, named = define_templates(text)
+            heads.update(made)
+            literals.update(named)
         if b"{" in text:
             braced.update(m.group(1).decode() for m in _BRACED_TAIL.finditer(text))
         if b"-D" in text and b"%" in text:
@@ -281,6 +285,35 @@ def host_name_families(texts: Iterable[bytes]) -> HostNameFamilies:
     if literals or heads:
         tails |= braced
     return HostNameFamilies(literals, heads, tails)
+
+
+# A `#define` a host writes into a kernel's text with its name made by a format: Python's
+# `"#define READ_{key}_IMAGE(...)".format(key=k)` and f-strings, printf's `"#define TILE_%d_WIDTH"`.
+_DEFINE_TEMPLATE = lazy(rb"#[ \t]*define[ \t]+((?:[A-Za-z_]|\{\w*\}|%[sdiu])(?:\w|\{\w*\}|%[sdiu])*)")
+_NAME_PLACEHOLDER = lazy(r"\{\w*\}|%[sdiu]")
+
+
+def define_templates(text: bytes) -> tuple[set[str], set[str]]:
+    """The macros a host writes into kernels' text as `#define` lines of its strings: patterns
+    (regular expressions of whole names) where a format makes the name, each placeholder a word,
+    and the names written whole. A pattern needs a literal part of two characters or more with a
+    letter in it (`#define {name} {value}` could make any name: no pattern)."""
+    patterns: set[str] = set()
+    names: set[str] = set()
+    long_strings = b'"""' in text or b"'''" in text or b'R"' in text
+    for m in _DEFINE_TEMPLATE.finditer(text):
+        line_start = text.rfind(b"\n", 0, m.start()) + 1
+        if not long_strings and b'"' not in text[line_start:m.start()]:
+            continue  # not in a string: the host's own preprocessor (a C host's include guard)
+        if text[m.end():m.end() + 1] in (b'"', b"'"):
+            continue  # the string ends in the name: a computed part follows (`"#define ROUTINE_" + r`)
+        name = m.group(1).decode()
+        parts = _NAME_PLACEHOLDER.split(name)
+        if len(parts) == 1:
+            names.add(name)
+        elif any(len(p) >= 2 and any(c.isalpha() for c in p) for p in parts):
+            patterns.add(r"\w+".join(re.escape(p) for p in parts))
+    return patterns, names
 
 
 def _given(text: bytes, at: int, callers: CallerStrings) -> Given:
