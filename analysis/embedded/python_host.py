@@ -15,8 +15,8 @@ from . import pyopencl_templates as templates
 from .expansion import CannotExpand, expansion_for
 from .kernel import HostKernel
 from .literals import Unmappable, python_string
-from .placeholders import Mode
 from .posmap import KernelBuilder
+from .placeholders import Mode
 
 MARKER_WORD = re.compile(rb"cllint:\s*opencl\b")
 IMPORTS_PYOPENCL = re.compile(rb"^\s*(?:import|from)\s+pyopencl\b", re.MULTILINE)
@@ -57,6 +57,9 @@ class _Module:
     aliases: set[str] = field(default_factory=set)  # names bound to pyopencl or a submodule
     imported: dict[str, str] = field(default_factory=dict)  # local name -> pyopencl class
     literals: dict[str, list[Node]] = field(default_factory=dict)  # name -> values assigned
+    # name -> where it is assigned something else (a call, an attribute): within a function,
+    # the literal an earlier method assigned is not its value
+    computed: dict[str, list[int]] = field(default_factory=dict)
 
 
 def walk(node: Node) -> Iterator[Node]:
@@ -96,9 +99,33 @@ def _read_assignments(root: Node, mod: _Module) -> None:
         if node.type != "assignment":
             continue
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if left is not None and right is not None and left.type == "identifier" and \
-                (_text_value(right)[0] or right).type in _STRINGS:
-            mod.literals.setdefault((left.text or b"").decode(), []).append(right)
+        if left is None or right is None or left.type != "identifier":
+            continue
+        name = (left.text or b"").decode()
+        if (_text_value(right)[0] or right).type in _STRINGS or _strings(right):
+            mod.literals.setdefault(name, []).append(right)
+        elif left.text not in (right.text or b""):  # (not `src = src.replace(...)`: still that text)
+            mod.computed.setdefault(name, []).append(right.start_byte)
+
+
+_SEQUENCES = ("expression_list", "tuple", "list")
+
+
+def _strings(node: Node) -> list[Node]:
+    """The string literals a tuple or list of them holds (pyopencl joins an argument list given
+    so with commas); [] for anything else."""
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    items = node.named_children if node.type in _SEQUENCES else []
+    return items if items and all(i.type in _STRINGS for i in items) else []
+
+
+def _function_of(node: Node) -> tuple[int, int]:
+    """The byte range of the function definition holding `node` (the module's if none)."""
+    n = node.parent
+    while n is not None and n.type != "function_definition":
+        n = n.parent
+    return (n.start_byte, n.end_byte) if n is not None else (0, 1 << 62)
 
 
 def _text_value(node: Node) -> tuple[Node | None, Mode, Node | None]:
@@ -178,11 +205,21 @@ class PythonFinder:
         literal, mode, args = _text_value(node)
         if literal is None or literal.type != "identifier":
             return literal, mode, args
-        values = self.mod.literals.get((literal.text or b"").decode(), [])
+        name = (literal.text or b"").decode()
+        values = self.mod.literals.get(name, [])
         if not values:
             return None, Mode.PLAIN, None
         earlier = [v for v in values if v.start_byte < before]
-        value, assigned_mode, assigned_args = _text_value((earlier or values)[-1])
+        lo, hi = _function_of(node)
+        mine = [v for v in earlier if lo <= v.start_byte < hi]
+        computed = [at for at in self.mod.computed.get(name, ()) if lo <= at < before]
+        if computed and (not mine or computed[-1] > mine[-1].start_byte):
+            return None, Mode.PLAIN, None  # the function computes the value last: not a literal
+        earlier = mine or earlier
+        chosen = (earlier or values)[-1]
+        if _strings(chosen):
+            return chosen, Mode.PLAIN, None
+        value, assigned_mode, assigned_args = _text_value(chosen)
         # `SRC % args` where SRC = "...": the operator's; `SRC = "..." % args`: the assignment's
         if mode is Mode.PLAIN:
             return value, assigned_mode, assigned_args
@@ -212,6 +249,13 @@ class PythonFinder:
         literal, mode, args = self._resolve(node, before)
         if literal is None:
             raise Unmappable("not a literal")
+        if items := _strings(literal):  # `("__global int *a", "int n")`: joined with commas
+            joined = KernelBuilder()
+            for k, item in enumerate(items):
+                if k:
+                    joined.synthetic(", ")
+                joined.extend(self._text(item, Mode.PLAIN, None))
+            return lambda b: b.extend(joined)
         text = self._text(literal, mode, args)
         return lambda b: b.extend(text)
 
