@@ -303,13 +303,13 @@ class UnguardedOptionalFeature(_GatingRule):
                 notes=notes,
             )
         if program is not None and program.noted:
-            yield self.diagnostic(Span(ctx.file, program.start, program.end), _image_note(program),
+            yield self.diagnostic(Span(ctx.file, program.start, program.end), _program_note("images", program),
                                   severity=Severity.INFO)
         if doubles is not None and doubles.noted:
-            yield self.diagnostic(Span(ctx.file, doubles.start, doubles.end), _fp64_note(doubles),
+            yield self.diagnostic(Span(ctx.file, doubles.start, doubles.end), _program_note("fp64", doubles),
                                   severity=Severity.INFO)
         if pipes is not None and pipes.noted:
-            yield self.diagnostic(Span(ctx.file, pipes.start, pipes.end), _pipe_note(pipes), severity=Severity.INFO)
+            yield self.diagnostic(Span(ctx.file, pipes.start, pipes.end), _program_note("pipes", pipes), severity=Severity.INFO)
 
 
 _MAX_NOTES = 8
@@ -357,28 +357,24 @@ def _pipe_program(ctx: RuleContext, view, library, facts) -> ImageProgram | None
     return program
 
 
-def _pipe_note(program: ImageProgram) -> str:
+# A program every kernel of which needs a feature (gating/image_programs.py): what it requires,
+# what its kernels or (a fragment) its functions do, the feature's macros, the host's device query.
+_PROGRAM_NOTES = {
+    "images": ("image support", "every kernel takes an image", "its functions take images",
+               "'__opencl_c_images'", "CL_DEVICE_IMAGE_SUPPORT"),
+    "fp64": ("double precision", "every kernel takes or returns double data",
+             "its functions take or return double data", "'__opencl_c_fp64' or 'cl_khr_fp64'",
+             "CL_DEVICE_DOUBLE_FP_CONFIG"),
+    "pipes": ("pipes", "every kernel takes a pipe", "its functions take pipes", "'__opencl_c_pipes'",
+              "CL_DEVICE_PIPE_SUPPORT"),
+}
+
+
+def _program_note(feature: str, program: ImageProgram) -> str:
+    needs, kernels, functions, macros, query = _PROGRAM_NOTES[feature]
     if program.has_kernels:
-        return ("program requires pipes: every kernel takes a pipe ('__opencl_c_pipes'); "
-                "its host must check CL_DEVICE_PIPE_SUPPORT")
-    return ("file requires pipes: its functions take pipes ('__opencl_c_pipes'); "
-            "the host of its program must check CL_DEVICE_PIPE_SUPPORT")
-
-
-def _fp64_note(program: ImageProgram) -> str:
-    if program.has_kernels:
-        return ("program requires double precision: every kernel takes or returns double data "
-                "('__opencl_c_fp64' or 'cl_khr_fp64'); its host must check CL_DEVICE_DOUBLE_FP_CONFIG")
-    return ("file requires double precision: its functions take or return double data ('__opencl_c_fp64' "
-            "or 'cl_khr_fp64'); the host of its program must check CL_DEVICE_DOUBLE_FP_CONFIG")
-
-
-def _image_note(program: ImageProgram) -> str:
-    if program.has_kernels:
-        return ("program requires image support: every kernel takes an image ('__opencl_c_images'); "
-                "its host must check CL_DEVICE_IMAGE_SUPPORT")
-    return ("file requires image support: its functions take images ('__opencl_c_images'); "
-            "the host of its program must check CL_DEVICE_IMAGE_SUPPORT")
+        return f"program requires {needs}: {kernels} ({macros}); its host must check {query}"
+    return f"file requires {needs}: {functions} ({macros}); the host of its program must check {query}"
 
 
 def _host_checks(ctx: RuleContext, requires) -> bool:  # noqa: ANN001 - alternatives of names
