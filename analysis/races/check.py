@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import re
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from tree_sitter import Node, Tree
@@ -355,10 +355,10 @@ class _Kernel(HelperCalls):
         return {d} if d in (0, 1, 2) else {0, 1, 2}
 
     def _constant(self, ident: Node) -> int | None:
-        """An object-like macro whose body is an integer (`#define T 16`)."""
-        m = self.expander.macro(_text(ident, 200), ident.start_byte)
-        body = getattr(m, "body", None) if m is not None and not getattr(m, "params", None) else None
-        got = re.fullmatch(r"\s*\(?\s*(\d+)[uUlL]*\s*\)?\s*", body or "")
+        """The integer an object-like macro stands for, its macros expanded (`#define T 16`,
+        `#define MASK (T - 1)` no: only a literal)."""
+        text = self.expander.text_of(ident, ident.start_byte) if ident.type == "identifier" else None
+        got = re.fullmatch(r"\s*\(?\s*(\d+)[uUlL]*\s*\)?\s*", text or "")
         return int(got.group(1)) if got else None
 
     def _macro_queries(self) -> list[tuple[str, str]]:
@@ -538,10 +538,9 @@ class _Kernel(HelperCalls):
         yield from found
 
     def _macro_int(self, n: Node) -> int | None:
-        """The integer an object-like macro's name stands for (`#define MASK 15`), else None."""
-        text = self.expander.text_of(n, n.start_byte) if n.type == "identifier" else None
-        text = text.strip().strip("()").strip().rstrip("uUlL") if text else ""
-        return int(text) if text.isdigit() and len(text) < 6 else None
+        """`_constant` below 100,000: a place a model may be widened to (`#define MASK 15`)."""
+        got = self._constant(n)
+        return got if got is not None and got < 100_000 else None
 
     def _copy_width(self, accesses: list[Access]) -> list[tuple[int, int, int]]:
         """A one-dimensional kernel whose work-groups each copy a constant `n` elements at an
@@ -1170,10 +1169,8 @@ class _Kernel(HelperCalls):
                 continue
             key = tuple((acc.ev or self.ev).value(i, env) for i in acc.indices) or (0,)  # `*p`: p[0]
             if acc.inner and len(key) == len(acc.inner) and None not in key:
-                flat = key[0]  # `t[y][x]` of rows: in bytes, the row's subscripts in order
-                for k, extent in zip(key[1:], acc.inner[1:]):
-                    flat = flat * extent + k
-                key = (flat * acc.inner[0],)
+                # `t[y][x]` of rows: in bytes, the row's subscripts in order
+                key = (_row_major(key, acc.inner) * acc.inner[0],)
             elif acc.view and key[0] is not None:
                 key = (key[0] * acc.view, *key[1:])  # through a view: in bytes, as its offsets are
             if acc.offset and key[0] is not None:
@@ -1197,10 +1194,7 @@ class _Kernel(HelperCalls):
             extents = self._extents(acc.base)
             if extents is None or len(extents) != len(key):
                 return []
-            flat = key[0]
-            for k, extent in zip(key[1:], extents[1:]):
-                flat = flat * extent + k
-            key = (flat,)
+            key = (_row_major(key, extents),)
         if len(key) != 1 or not size:
             return []  # (not reached: views are of one-dimensional bases of known size)
         start = key[0] if acc.view else key[0] * size
@@ -1841,6 +1835,14 @@ def _model_sizes(func: Node, flat: frozenset[int], asked: Asked, launched: tuple
     used = (set(asked.local) | ({0} if wide0 else set())) - flat
     widths = {1: (16, 4), 2: (8, 4), 3: (4, 2)}.get(max(used) + 1 if used else 1, (16, 4))
     return [tuple(w if d in used else 1 for d in range(3)) for w in widths], None  # type: ignore[misc]
+
+
+def _row_major(key: tuple[int, ...], extents: Sequence[int]) -> int:
+    """The flat index of subscripts `key` into an array of `extents` (the first one unused)."""
+    flat = key[0]
+    for k, extent in zip(key[1:], extents[1:]):
+        flat = flat * extent + k
+    return flat
 
 
 def _fit_constants(sizes: list[tuple[int, int, int]], accesses: list[Access],
