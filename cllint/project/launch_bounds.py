@@ -24,6 +24,7 @@ from pathlib import Path
 from cllint.analysis.lazy_re import lazy
 
 from .hosts import HOST_NAMES, _arguments
+from .brackets import closing_of
 from .launches import _C_CREATE as _CREATE, _C_LAUNCH as _LAUNCH, _STRING, _WORD  # one pattern each, shared
 
 # (kernel name, argument index, "local" or "global", dimension)
@@ -117,16 +118,8 @@ def _wrappers(text: bytes) -> dict[bytes, tuple[int, int, tuple[int, int, int]]]
 
 
 def _block_end(text: bytes, brace: int) -> int:
-    depth = 0
-    for i in range(brace, min(len(text), brace + 200_000)):
-        c = text[i]
-        if c == 0x7B:
-            depth += 1
-        elif c == 0x7D:
-            depth -= 1
-            if depth == 0:
-                return i
-    return len(text)
+    end = closing_of(text, brace, limit=200_000)
+    return len(text) if end is None else end
 
 
 def _bare(arg: bytes) -> bytes:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from cllint.analysis.lazy_re import lazy
 from cllint.analysis.records import SlotRecord
+from .brackets import closing_of, opening_before
 
 # What a listed name may end with: OpenCL sources and the headers hosts read before them.
 FILE_SUFFIXES = (".cl", ".clh", ".ocl", ".opencl", ".h", ".hpp", ".hh", ".inl", ".inc")
@@ -104,16 +105,8 @@ def _fills(text: bytes) -> dict[bytes, list[tuple[int, str, int]]]:
 
 def _close(code: bytes, at: int, opening: int, closing: int) -> int:
     """The offset after the bracket that closes the one at `at` (the text's end if none)."""
-    depth = 0
-    for i in range(at, len(code)):
-        c = code[i]
-        if c == opening:
-            depth += 1
-        elif c == closing:
-            depth -= 1
-            if depth == 0:
-                return i + 1
-    return len(code)
+    end = closing_of(code, at, opening, closing)
+    return len(code) if end is None else end + 1
 
 
 def _cpp_function_end(code: bytes, at: int) -> int:
@@ -238,16 +231,7 @@ def _function_span(code: bytes, at: int, python: bool) -> tuple[int, int]:
 
 def _close_reverse(code: bytes, end: int) -> int:
     """The offset of the `{` that the `}` before `end` closes."""
-    depth = 0
-    for i in range(end - 1, -1, -1):
-        c = code[i]
-        if c == 0x7D:
-            depth += 1
-        elif c == 0x7B:
-            depth -= 1
-            if depth == 0:
-                return i
-    return 0
+    return opening_before(code, end) or 0
 
 
 def _loops(code: bytes, fills: dict[bytes, list[tuple[int, str]]], python: bool):  # noqa: ANN202
