@@ -23,6 +23,7 @@ from tree_sitter import Node, Tree
 
 from cllint.analysis.gating.image_programs import ImageProgram, prelude_kernels, program_needing
 from cllint.analysis.model.types import Array, Pointer, Scalar, Type, Unknown, Vector
+from cllint.analysis.model.walk import head_end
 
 # A double scalar or vector type name (spec 6.3.1, 6.3.2), as written in a prelude's heads.
 _DOUBLE_WORD = re.compile(rb"\bdouble(?:2|3|4|8|16)?\b")
@@ -51,16 +52,14 @@ def _names_double(text: str, typedefs: dict[str, Any]) -> bool:
 
 
 def _head_text(definition: Node, text: bytes) -> bytes:
-    body = definition.child_by_field_name("body")
-    return text[definition.start_byte:body.start_byte if body is not None else definition.end_byte]
+    return text[definition.start_byte:head_end(definition)]
 
 
 def _macro_double(definition: Node, source: bytes, view: Any) -> bool:
     """A type in the head spelled through an object-like macro that expands to double."""
     if view is None:
         return False
-    body = definition.child_by_field_name("body")
-    end = body.start_byte if body is not None else definition.end_byte
+    end = head_end(definition)
     stack = [c for c in definition.children if c.start_byte < end]
     while stack:
         node = stack.pop()

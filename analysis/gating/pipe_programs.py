@@ -15,14 +15,13 @@ from tree_sitter import Node, Tree
 
 from cllint.analysis.gating.image_programs import ImageProgram, prelude_kernels, program_needing
 from cllint.analysis.lazy_re import lazy
+from cllint.analysis.model.walk import head_end
 
 _PIPE_WORD = lazy(rb"\bpipe\b")
 
 
 def _takes_pipe(definition: Node, text: bytes) -> bool:
-    body = definition.child_by_field_name("body")
-    head = text[definition.start_byte:body.start_byte if body is not None else definition.end_byte]
-    return _PIPE_WORD.search(head) is not None
+    return _PIPE_WORD.search(text[definition.start_byte:head_end(definition)]) is not None
 
 
 def pipe_program(tree: Tree, source: bytes, dead: Any, before: tuple[bool, bool],

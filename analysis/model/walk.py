@@ -343,6 +343,12 @@ def outside(nodes: Iterable[Node], skip: frozenset[str]) -> list[Node]:
 __all__ = ["KindIndex", "ancestor_of_kinds", "in_ranges", "nodes_of_kinds", "outside"]
 
 
+def head_end(definition: Node) -> int:
+    """Where a function definition's head ends: its body's start (its own end without one)."""
+    body = definition.child_by_field_name("body")
+    return body.start_byte if body is not None else definition.end_byte
+
+
 def is_kernel(definition: Node) -> bool:
     """A function definition written with `kernel`/`__kernel` (the grammar's specifier)."""
     return any(c.type == "kernel_specifier" for c in definition.children)

@@ -17,6 +17,7 @@ from cllint.analysis.catalogue import catalogue
 from cllint.analysis.findings import Finding, FixPlan
 from cllint.analysis.model import FunctionModel, SemanticModel, SymbolKind
 from cllint.analysis.model.overloads import fitting_returns, resolve_builtin
+from cllint.analysis.model.walk import head_end
 from cllint.analysis.preprocessor.expanded_items import macro_written_overloads
 from cllint.analysis.model.types import (
     Array,
@@ -181,8 +182,7 @@ class FileFacts:
         `TEMPLATE(name, T)` names): its parameters and return type are not the file's to tell."""
         if definition is None:
             return True
-        body = definition.child_by_field_name("body")
-        end = body.start_byte if body is not None else definition.end_byte
+        end = head_end(definition)
         head = self.model.source[definition.start_byte:end].decode("utf-8", "replace")
         # A syntax error in the head only: one in the body leaves the head readable, and a
         # caller's findings must not depend on the callee's body (analysis/incremental.py).

@@ -8,6 +8,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from cllint.analysis.model import SemanticModel, Symbol, SymbolKind
+from cllint.analysis.model.walk import head_end
 
 from .build_overloads import head_unexplained
 from .context import Body, FileFacts, known
@@ -95,8 +96,7 @@ def _overloads(model: SemanticModel, a: Node, b: Node) -> bool:
 
 
 def _head(model: SemanticModel, definition: Node) -> bytes:
-    body = definition.child_by_field_name("body")
-    return model.source[definition.start_byte:body.start_byte if body is not None else definition.end_byte]
+    return model.source[definition.start_byte:head_end(definition)]
 
 
 def _name(definition: Node) -> Node | None:
