@@ -13,11 +13,9 @@ const C = require('tree-sitter-c/grammar');
 
 const {PREC, preprocessor, commaSep, commaSep1} = C;
 
-const SCALARS = [
-  'half', 'uchar', 'ushort', 'uint', 'ulong',
-  // reserved by OpenCL C for future use, but real code names them
-  'quad',
-];
+// (`quad`, which OpenCL C reserves for a future type, is no keyword to clang: code names
+// variables with it, so it stays an identifier)
+const SCALARS = ['half', 'uchar', 'ushort', 'uint', 'ulong'];
 const VECTOR_BASES = ['char', 'uchar', 'short', 'ushort', 'int', 'uint', 'long', 'ulong',
   'float', 'double', 'half', 'bool'];
 const VECTOR_SIZES = [2, 3, 4, 8, 16];
