@@ -102,6 +102,23 @@ def computed_option_hosts(hosts: dict[Path, bytes]) -> list[Path]:
     return sorted(set(direct) | {p for p, t in hosts.items() if call.search(t)})
 
 
+# A string literal that is a whole macro-style name (`"KERN"`, `'TILE'`): in a workspace whose
+# host composes `-D` names at run time, the names it hands that composer (`get_program(ctx,
+# "blur", "KERN", k, "CHANNELS", c)`, `{{"KERN", k}}`, `build(src, "TILE", 16)`).
+_NAME_LITERAL = lazy(rb"""["']([A-Z_][A-Z0-9_]*[A-Z][A-Z0-9_]*)["']""")
+
+
+def name_literals(texts: Iterable[bytes]) -> frozenset[str]:
+    """The macro-style names host texts write as whole string literals."""
+    out: set[bytes] = set()
+    for text in texts:
+        for m in _NAME_LITERAL.finditer(text):
+            before = text[m.start() - 1:m.start()]
+            if not (before.isalnum() or before == b"_"):  # `R"(`, `u8"`, `L"`: no literal of a name
+                out.add(m.group(1))
+    return frozenset(n.decode() for n in out)
+
+
 def kernels_named(hosts: dict[Path, bytes], chosen: list[Path], stems: Iterable[str]) -> set[str]:
     """The stems of OpenCL sources the chosen host files name (`scan_dim.cl`, `scan_dim_cl_src`)."""
     wanted = {s for s in stems if len(s) >= 3}

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from cllint.analysis.records import replace
 from .hosts import HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS, checked_extensions, computed_option_hosts, host_programs, \
-    kernels_named, macros_in
+    kernels_named, macros_in, name_literals
 from .jit_names import NO_FAMILIES, HostNameFamilies, host_name_families
 from .build_lists import colocated_dirs, concatenated_programs, included_programs, includers, listed_groups
 from .cmake_options import BuildOptions, cmake_build_options
@@ -344,11 +344,15 @@ class Project:
                         and b"\x00" not in data[:8192]:
                     indexed[p] = data
         families = host_name_families(hosts.values())
+        composers = computed_option_hosts(hosts)
+        # where a host composes `-D` names, the names it writes as string literals are its
+        # program's macros: the composer is handed them (`get_program(ctx, "blur", "KERN", 3)`)
+        handed = name_literals(hosts.values()) if composers else frozenset()
         self._derived = _Derived(
             sources, indexed, dirs,
-            host_macros=tuple(sorted(macros_in(list(hosts.values())) | families.literals)),
+            host_macros=tuple(sorted(macros_in(list(hosts.values())) | families.literals | handed)),
             host_features=tuple(sorted(checked_extensions(hosts))),
-            computed=kernels_named(hosts, computed_option_hosts(hosts), stems),
+            computed=kernels_named(hosts, composers, stems),
             joined={**concatenated_programs({p: t for p, t in hosts.items() if p.name in HOST_NAMES
                                              or p.suffix.lower() == ".cmake"}, set(sources)),
                     **_joined_by_hosts(host_programs(hosts, stems), sources),
