@@ -41,8 +41,10 @@ from .types import (
     Array,
     Enum_,
     Function,
+    Pipe,
     Pointer,
     Struct,
+    Vector,
     Type,
     Unknown,
     program_scope_space,
@@ -252,6 +254,10 @@ class _Builder:
         # (macro_state) and the items before it (_env, a running digest of their text).
         self._macro_state = macro_state
         self._env = blake2b(digest_size=16) if macro_state is not None else None
+        # Where the file's structs, unions and enums before the item are defined: their keys
+        # (offsets). Only a head whose types name one of them depends on it (`_Head.offsets`),
+        # so a body edit above a tag leaves the other heads after it replayable.
+        self._offsets = blake2b(digest_size=16) if macro_state is not None else None
         # (name, name node) of each declarator, per declaration or definition item
         self._declared: dict[int, list[tuple[str | None, Node | None]]] = {}
         self.reader = TypeReader(source, target, self.index.typedefs, self.index.tags, expander, strict_generic)
@@ -294,7 +300,7 @@ class _Builder:
                     raw = item.text or b""
                     env.update(raw)
                     if b"{" in raw:  # a struct, union or enum defined here is keyed by its offset
-                        env.update(item.start_byte.to_bytes(8, "little"))
+                        self._offsets.update(item.start_byte.to_bytes(8, "little"))  # type: ignore[union-attr]
         self._finish_functions()
         if self.imported is not None:
             self._unseed_clashes(self.imported)
@@ -392,7 +398,7 @@ class _Builder:
             key = (self.target, self.reader.strict_generic, self._macro_state(item.start_byte), env.copy().digest(), head,
                    item.descendant_count - body.descendant_count)
             hit = current().table("model.heads", _HEADS_MAX).get(key)
-            if hit is not None:
+            if hit is not None and (hit.offsets is None or hit.offsets == self._offsets.digest()):  # type: ignore[union-attr]
                 replayed = hit.replay(item, self.source)
                 if replayed is not None:
                     return replayed
@@ -402,10 +408,14 @@ class _Builder:
         got = self.reader.declare(spec, item.child_by_field_name("declarator"), context="program-scope")
         # A head that defines a tag, enumerator or field is read again each time (it adds
         # to the index); so is one whose names cannot be found again by position.
-        if key is not None and quiet and not (self.reader.defined_tags or self.reader.enumerators
-                                              or self.reader.fields):
+        defines = bool(self.reader.defined_tags or self.reader.enumerators or self.reader.fields)
+        if defines and self._offsets is not None:  # a tag defined in a head is keyed by its offset too
+            self._offsets.update(item.start_byte.to_bytes(8, "little"))
+        if key is not None and quiet and not defines:
             head_memo = _Head.of(got, spec, item)
             if head_memo is not None:
+                if _names_file_tag([spec.type, got.type, *(p.type for p in got.params or ())]):
+                    head_memo.offsets = self._offsets.digest()  # type: ignore[union-attr]
                 current().table("model.heads", _HEADS_MAX).put(key, head_memo)
         return got, spec, partial(_param_symbols, got, item)
 
@@ -470,9 +480,11 @@ def _follow(item: Node, path: tuple[int, ...], kind: str, name: bytes) -> Node |
 
 class _Head:
     """A function head's reading without its nodes: the names are found again by the
-    child-index paths to them (the same text parses to the same subtree)."""
+    child-index paths to them (the same text parses to the same subtree). `offsets`: where
+    the file's tags before it were defined, when its types name one of them (their keys are
+    those offsets); None when they name none, so that moving the tags leaves it valid."""
 
-    __slots__ = ("spec", "name", "type", "space", "cv", "attributes", "name_at", "params")
+    __slots__ = ("spec", "name", "type", "space", "cv", "attributes", "name_at", "params", "offsets")
     spec: Specifiers
     name: str | None
     type: Type
@@ -482,8 +494,9 @@ class _Head:
     name_at: tuple[tuple[int, ...], str, bytes] | None
     # (name, type, cv, where its name node is) per parameter
     params: tuple[tuple[str | None, Type, frozenset[str], tuple[tuple[int, ...], str, bytes] | None], ...]
+    offsets: bytes | None
 
-    __match_args__ = ("spec", "name", "type", "space", "cv", "attributes", "name_at", "params")
+    __match_args__ = ("spec", "name", "type", "space", "cv", "attributes", "name_at", "params", "offsets")
 
     def __init__(
         self,
@@ -495,6 +508,7 @@ class _Head:
         attributes: tuple[Attribute, ...],
         name_at: tuple[tuple[int, ...], str, bytes] | None,
         params: tuple[tuple[str | None, Type, frozenset[str], tuple[tuple[int, ...], str, bytes] | None], ...],
+        offsets: bytes | None = None,
     ) -> None:
         self.spec = spec
         self.name = name
@@ -504,24 +518,26 @@ class _Head:
         self.attributes = attributes
         self.name_at = name_at
         self.params = params
+        self.offsets = offsets
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"spec={self.spec!r}, " f"name={self.name!r}, "
                 f"type={self.type!r}, " f"space={self.space!r}, " f"cv={self.cv!r}, "
-                f"attributes={self.attributes!r}, " f"name_at={self.name_at!r}, " f"params={self.params!r})")
+                f"attributes={self.attributes!r}, " f"name_at={self.name_at!r}, " f"params={self.params!r}, "
+                f"offsets={self.offsets!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.spec, self.name, self.type, self.space, self.cv, self.attributes, self.name_at,
-                self.params)
+                self.params, self.offsets)
         theirs = (other.spec, other.name, other.type, other.space, other.cv, other.attributes, other.name_at,
-                  other.params)
+                  other.params, other.offsets)
         return mine == theirs
 
     def __hash__(self) -> int:
         return hash((self.spec, self.name, self.type, self.space, self.cv, self.attributes, self.name_at,
-                     self.params))
+                     self.params, self.offsets))
 
     @classmethod
     def of(cls, got: Declared, spec: Specifiers, item: Node) -> _Head | None:
@@ -559,6 +575,31 @@ class _Head:
             out.append(Symbol(name or "", SymbolKind.PARAMETER, t, node, node, AddressSpace.PRIVATE, False,
                               cv=cv, scope_start=item.start_byte))
         return tuple(out)
+
+
+def _names_file_tag(types: list[Type]) -> bool:
+    """Whether any of `types` names, at any depth, a struct, union or enum the file defines
+    (key >= 0: a header's are keyed below zero, a forward reference at -1)."""
+    seen: set[int] = set()
+    stack: list[Type] = list(types)
+    while stack:
+        t = stack.pop()
+        if id(t) in seen:
+            continue
+        seen.add(id(t))
+        if isinstance(t, (Struct, Enum_)):
+            if t.key >= 0:
+                return True
+            if isinstance(t, Struct) and t.fields:
+                stack.extend(f.type for f in t.fields)
+        elif isinstance(t, Pointer):
+            stack.append(t.pointee)
+        elif isinstance(t, (Array, Vector, Pipe)):
+            stack.append(t.elem)
+        elif isinstance(t, Function):
+            stack.append(t.ret)
+            stack.extend(t.params)
+    return False
 
 
 # Function heads read (`_Head`), by (target, strictness, macros in force, digest of the
