@@ -284,7 +284,6 @@ class _Kernel(HelperCalls):
         self.frame = Frame(names, self.ev, self.defs, self.moved, kernel=True,
                            choices=branch_choices(self.body, names, self.counters))
         self.frame.returns = self.returned
-        self.frame.loops = self.counters
         via_macros = self._macro_queries()
         self.asked = _asked(func, via_macros, self._constant)
         # (the file's flat dimensions count calls only: one a macro asks about is not flat)
@@ -675,25 +674,6 @@ class _Kernel(HelperCalls):
         # Outer loops first: their values feed inner loops' bounds.
         return sorted(out, key=self._loop_start)
 
-    def _stored_counters(self, acc: Access) -> set[int]:
-        """The loop counters a plain store's value follows (directly or through variables
-        defined once)."""
-        value = _stored(acc)
-        out: set[int] = set()
-        seen: set[int] = set()
-        stack = [value] if value is not None else []
-        while stack:
-            for m in walk(stack.pop()):
-                v = self.names.var(m) if m.type == "identifier" else None
-                if v is None or v.key in seen:
-                    continue
-                seen.add(v.key)
-                if v.key in self.counters or v.key in self.item_counters:
-                    out.add(v.key)
-                elif v.key in self.defs:
-                    stack.append(self.defs[v.key])
-        return out
-
     def _loop_start(self, key: int) -> int:
         return (self.counters.get(key) or self.item_counters[key])[3].start_byte
 
@@ -781,16 +761,13 @@ class _Kernel(HelperCalls):
         collide, for every round of samples; None if some round has none. `across`: the two
         work-items are in two neighbouring work-groups (every counter independent), and the
         witness is (w1, w2, element, group of w1, group of w2)."""
+        if self.same_value(first, second, bool(across)):
+            return None  # every work-item stores the same value: benign, as Oclgrind deems it
+        if not across and (self.read_back(first, second) or self.read_back(second, first)):
+            return None
         k1, k2 = self.counters_of(first), self.counters_of(second)
         independent = set(k1) | set(k2) if across else \
             {k for k in set(k1) | set(k2) if self.assigning.get(k, set()) & between}
-        if self.same_value(first, second, bool(across)) and not (
-                not across and independent and self._stored_counters(first) & independent):
-            # every work-item stores the same value: benign, as Oclgrind deems it (a loop
-            # counter's value is the same only in the same pass: `a[lid + i] = i` differs)
-            return None
-        if not across and (self.read_back(first, second) or self.read_back(second, first)):
-            return None
         got = None
         for size, r in itertools.product(self.sizes, range(ROUNDS)):
             self.size = size
@@ -1146,7 +1123,7 @@ class _Kernel(HelperCalls):
                     yield x, y, z
 
     def elements(self, acc: Access, counters: dict[int, int], sample, group) -> dict | None:
-        """Element -> the first two work-items that make the access and the last; None if unknown for one.
+        """Element -> up to two work-items that make the access; None if unknown for one.
         Kept per access, counters and round: an access meets every other of its memory object
         (up to MAX_ACCESSES), and each pair asked for both sides' elements again."""
         key = (id(acc), tuple(counters.items()), self.round, group)  # the accesses live as long as the memo
@@ -1207,10 +1184,8 @@ class _Kernel(HelperCalls):
                 return None
             for k in self._places(acc, key):
                 seen = out.setdefault(k, [])
-                if len(seen) < 3:
+                if len(seen) < 2:
                     seen.append(lid)
-                else:  # the first two and the last: `a[0] = lid / 64` differs between 0 and 64 only
-                    seen[2] = lid
         return out
 
     def _places(self, acc: Access, key: tuple) -> list[tuple]:
