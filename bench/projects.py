@@ -14,7 +14,7 @@ likewise scored once: its "before" at the session's start, its "after" at the en
 *validate3* (`HELD_OUT_3`, session 12), *validate4* and *validate5* (`HELD_OUT_4`, `HELD_OUT_5`,
 session 13), and *validate6* (`HELD_OUT_6`, session 14; scored once, then read, so tune since session 15), and *validate7*
 (`HELD_OUT_7`, session 15; scored once, then read, so tune since session 16), and *validate8*
-(`HELD_OUT_8`, session 16).
+(`HELD_OUT_8`, session 16), and *validate9* (`HELD_OUT_9`, session 16).
 
     .venv/bin/python bench/projects.py                   # tune projects, a table
     .venv/bin/python bench/projects.py --split validate  # the held-out third, once
@@ -23,6 +23,7 @@ session 13), and *validate6* (`HELD_OUT_6`, session 14; scored once, then read, 
     .venv/bin/python bench/projects.py --split validate4 # the fourth, once
     .venv/bin/python bench/projects.py --split validate5 # the fifth, once
     .venv/bin/python bench/projects.py --split validate8 # the eighth, once
+    .venv/bin/python bench/projects.py --split validate9 # the ninth, once
     .venv/bin/python bench/projects.py --codes           # also the reports per code
     .venv/bin/python bench/projects.py --show CODE       # every report of CODE (tune only)
     .venv/bin/python bench/projects.py --server          # every file opened in the server too
@@ -206,6 +207,21 @@ HELD_OUT_8: dict[str, tuple[str, str]] = {
 }
 PROJECTS.update(HELD_OUT_8)
 
+# A second batch fetched in session 16 (a mining hash, image registration, docking, an SDR
+# display, two benchmark suites, an imaging toolkit's GPU filters, a mini-app), split the same
+# way by `_held_9` (sha256 "projects9:<name>") before any report was read.
+HELD_OUT_9: dict[str, tuple[str, str]] = {
+    "chai": ("chai-benchmarks/chai", "1ad38e3607a59905c5edc4f6ae11f676a769f3d9"),
+    "gr-fosphor": ("osmocom/gr-fosphor", "74d54fc0b3ec9aeb7033686526c5e766f36eaf24"),
+    "itk": ("InsightSoftwareConsortium/ITK", "fee22c1e22464dea46b49d19b89b9966fa94dc2c"),
+    "niftyreg": ("KCL-BMEIS/niftyreg", "d518b8ac9b1d4572de95daf5a31d34c2f75a590a"),
+    "opendwarfs": ("vtsynergy/OpenDwarfs", "fdec39374f7e08d45aa8b4cc18e212f6f1c1c710"),
+    "randomx-opencl": ("SChernykh/RandomX_OpenCL", "34d1a72d2182e436bc28e01f300cfe71ece03256"),
+    "tealeaf": ("UK-MAC/TeaLeaf_OpenCL", "73f6d30dee7385e33470a2d2f76e60f5d073377c"),
+    "vina-gpu": ("DeltaGroupNJUPT/Vina-GPU", "6cc92a9bfa314ea89bd47fd5f8406eb24a3faf0a"),
+}
+PROJECTS.update(HELD_OUT_9)
+
 
 def _rank(name: str) -> str:
     return hashlib.sha256(f"projects:{name}".encode()).hexdigest()
@@ -231,6 +247,11 @@ def _held_8(name: str) -> bool:
     return name in ordered[: len(ordered) // 2]
 
 
+def _held_9(name: str) -> bool:
+    ordered = sorted(HELD_OUT_9, key=lambda n: hashlib.sha256(f"projects9:{n}".encode()).hexdigest())
+    return name in ordered[: len(ordered) // 2]
+
+
 def split_of(name: str) -> str:
     if name in HELD_OUT_2:
         return "validate2"
@@ -246,11 +267,14 @@ def split_of(name: str) -> str:
         return "tune"
     if name in HELD_OUT_8:
         return "validate8" if _held_8(name) else "tune"
+    if name in HELD_OUT_9:
+        return "validate9" if _held_9(name) else "tune"
     if name in TUNE_ADDED:
         return "tune"
     ordered = sorted((n for n in PROJECTS
                       if n not in HELD_OUT_2 and n not in HELD_OUT_3 and n not in HELD_OUT_4 and n not in HELD_OUT_5
                       and n not in HELD_OUT_6 and n not in HELD_OUT_7 and n not in HELD_OUT_8
+                      and n not in HELD_OUT_9
                       and n not in TUNE_ADDED),
                      key=_rank)
     held = ordered[: len(ordered) // VALIDATE_SHARE]
@@ -391,7 +415,7 @@ def run_server(root: Path, cllint: str, limit: int, batch: int = 40, quiet_s: fl
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "validate5", "validate8", "all"], default="tune")
+    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "validate5", "validate8", "validate9", "all"], default="tune")
     ap.add_argument("--project", action="append", help="only these projects")
     ap.add_argument("--codes", action="store_true", help="reports per code, per project")
     ap.add_argument("--show", metavar="CODE", help="print every report of this code (tune projects only)")
