@@ -11,7 +11,12 @@ Conservative by construction: a command counts only when it compiles OpenCL (it 
 file, says `-x cl` or `-cl-std=`, or sits in a function a caller keeps for `.cl` files); options
 come from the command and from the variables its function (or file) sets outside any `if`; the
 sources are the OpenCL files the command names, or those under the folder it compiles
-`<folder>/${NAME}` from (only that folder's own files when it is the project's root).
+`<folder>/${NAME}` from (only that folder's own files when it is the project's root). A function
+runs in its caller's scope, so the file's top-level variables are its own too (chipStar's
+`set(BITCODE_CL_COMPILE_FLAGS ... -cl-std=CL2.0)` before `function(add_opencl_bitcode ...)`), and
+a parameter it compiles whole (`-c "${SOURCE}"`) is what its callers pass, read through the
+`foreach` around each call (`foreach(SOURCE IN LISTS NAMES)` ... `"${CMAKE_CURRENT_SOURCE_DIR}/
+${SOURCE}.cl"`).
 """
 
 from __future__ import annotations
@@ -133,17 +138,80 @@ def _expand(words: list[str], sets: dict[str, tuple[list[str], list[str]]], anyw
     return out
 
 
-def _given(build_files: Mapping[Path, bytes], name: str) -> list[str]:
-    """The OpenCL file names (no variables) calls of function `name` pass."""
+def _given(build_files: Mapping[Path, bytes], name: str) -> tuple[list[str], list[Path]]:
+    """The OpenCL file names (no variables) calls of function `name` pass, and the paths they
+    pass as `${CMAKE_CURRENT_SOURCE_DIR}/${S}.cl` inside a `foreach` over the names (literal, or
+    lists set at the caller's top level outside any `if`), resolved in the caller's folder."""
     call = re.compile(rb"^[ \t]*" + re.escape(name.encode()) + rb"[ \t]*\(", re.M | re.I)
     out: list[str] = []
-    for raw in build_files.values():
+    paths: list[Path] = []
+    for path, raw in build_files.items():
         if name.encode() not in raw.lower():
             continue
         text = _comment_free(raw)
+        loops: list[tuple[int, int, str, list[str]]] | None = None
         for m in call.finditer(text):
-            out.extend(a for a in _arguments(text, m.end()) or () if a.lower().endswith(_COMPILED) and "$" not in a)
-    return list(dict.fromkeys(out))
+            args = _arguments(text, m.end()) or []
+            out.extend(a for a in args if a.lower().endswith(_COMPILED) and "$" not in a)
+            looped = [a for a in args if a.lower().endswith(_COMPILED) and "$" in a]
+            if not looped:
+                continue
+            if loops is None:
+                loops = _foreach_loops(text, _region_sets(text, 0, len(text), _definition_spans(text)))
+            root = _project_root(path, build_files)
+            for a in looped:
+                for word in _loop_words(a, m.start(), loops):
+                    r = _resolve_dirs(word, path, root)
+                    if r is not None:
+                        paths.append(Path(os.path.normpath(path.parent / r)))
+    return list(dict.fromkeys(out)), list(dict.fromkeys(paths))
+
+
+_FOREACH = lazy(rb"^[ \t]*(foreach|endforeach)[ \t]*\(", re.M | re.I)
+
+
+def _definition_spans(text: bytes) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _DEFINITION.finditer(text)]
+
+
+def _foreach_loops(text: bytes, sets: dict[str, tuple[list[str], list[str]]]) \
+        -> list[tuple[int, int, str, list[str]]]:
+    """(start, end, variable, values) of each `foreach` whose values are known: `foreach(S a b)`,
+    `IN ITEMS a b`, `IN LISTS X Y` and `${X}` with X set at the top level outside any `if`."""
+    out: list[tuple[int, int, str, list[str]]] = []
+    open_: list[tuple[int, list[str] | None]] = []
+    for m in _FOREACH.finditer(text):
+        if m.group(1).lower() == b"foreach":
+            args = _arguments(text, m.end())
+            open_.append((m.start(), args))
+            continue
+        if not open_:
+            continue
+        start, args = open_.pop()
+        if not args or len(args) < 2:
+            continue
+        var, rest = args[0], args[1:]
+        if rest[0].upper() == "IN":
+            if len(rest) < 2 or rest[1].upper() not in ("LISTS", "ITEMS"):
+                continue
+            words = rest[2:] if rest[1].upper() == "ITEMS" else [f"${{{v}}}" for v in rest[2:]]
+        elif rest[0].upper() == "RANGE":
+            continue
+        else:
+            words = rest
+        values = _expand(words, sets, anywhere=False)
+        if values and not any("$" in v for v in values):
+            out.append((start, m.end(), var, values))
+    return out
+
+
+def _loop_words(word: str, at: int, loops: list[tuple[int, int, str, list[str]]]) -> list[str]:
+    """`word` with the variable of each loop around `at` replaced by each of its values."""
+    words = [word]
+    for start, end, var, values in loops:
+        if start <= at < end and f"${{{var}}}" in word:
+            words = [w.replace(f"${{{var}}}", v) for w in words for v in values]
+    return words
 
 
 def _cl_functions(build_files: Mapping[Path, bytes]) -> set[str]:
@@ -203,12 +271,16 @@ def _is_opencl_compile(words: list[str], in_cl_function: bool) -> bool:
     return False
 
 
-def _compiled_sources(words: list[str], path: Path, root: Path, sources: set[Path], given: list[str]) -> list[Path]:
+def _compiled_sources(words: list[str], path: Path, root: Path, sources: set[Path], given: list[str],
+                      given_paths: list[Path] = ()) -> list[Path]:
     """The OpenCL files a command compiles: those it names, else those under the folder it
     compiles `<folder>/${NAME}` from: the OpenCL files its function's callers name there
-    (`given`), or without any, every one under it."""
+    (`given`), or without any, every one under it; a parameter compiled whole (`-c ${SOURCE}`)
+    is the paths its callers pass (`given_paths`)."""
     named: list[Path] = []
     folders: list[Path] = []
+    if given_paths and any(_WHOLE_VAR.match(w) for w in words):
+        named.extend(p for p in given_paths if p in sources)
     for w in words:
         r = _resolve_dirs(w, path, root)
         if r is not None and r.lower().endswith(_COMPILED):
@@ -238,7 +310,7 @@ def cmake_build_options(build_files: Mapping[Path, bytes], sources: set[Path]) -
     """Per OpenCL source a CMake command compiles, the options it passes."""
     found: dict[Path, BuildOptions] = {}
     cl_functions: set[str] | None = None
-    given_to: dict[str, list[str]] = {}  # function -> the OpenCL files its callers name
+    given_to: dict[str, tuple[list[str], list[Path]]] = {}  # function -> the OpenCL files its callers name
     known_files = set(build_files)
     for path in sorted(build_files):
         raw = build_files[path]
@@ -254,11 +326,13 @@ def cmake_build_options(build_files: Mapping[Path, bytes], sources: set[Path]) -
                 continue
             words = args[args.index("COMMAND") + 1:]
             owner = next(((a, b, n) for a, b, n in definitions if a <= m.start() < b), None)
+            if file_sets is None:
+                file_sets = _region_sets(text, 0, len(text), [(a, b) for a, b, _ in definitions])
             if owner is not None:
-                sets = _region_sets(text, owner[0], m.start(), [])
+                # a function runs in its caller's scope: the file's top-level variables, less
+                # those it sets itself (`set(FLAGS -x cl -cl-std=CL2.0)` before the definition)
+                sets = {**file_sets, **_region_sets(text, owner[0], m.start(), [])}
             else:
-                if file_sets is None:
-                    file_sets = _region_sets(text, 0, len(text), [(a, b) for a, b, _ in definitions])
                 sets = file_sets
             in_cl = False
             if owner is not None:
@@ -272,11 +346,13 @@ def cmake_build_options(build_files: Mapping[Path, bytes], sources: set[Path]) -
             if options == BuildOptions():
                 continue
             given: list[str] = []
+            given_paths: list[Path] = []
             if owner is not None:
                 if owner[2] not in given_to:
                     given_to[owner[2]] = _given(build_files, owner[2])
-                given = given_to[owner[2]]
-            for source in _compiled_sources(_expand(words, sets, anywhere=True), path, root, sources, given):
+                given, given_paths = given_to[owner[2]]
+            for source in _compiled_sources(_expand(words, sets, anywhere=True), path, root, sources, given,
+                                            given_paths):
                 # Several builds of one source (PoCL's bitcode and MLIR ones): read as the one that
                 # force-includes most. Never a mix: a header dropped from a list can change what
                 # the rest means (PoCL's `_kernel.h` ends disabling every extension, which the

@@ -22,8 +22,9 @@ from .hosts import HOST_NAMES, _kernel_refs
 _STD = lazy(rb"-cl-std=(CL[0-9]\.[0-9])(?![\w.])|\bCL_STD_([0-9])_([0-9])\b")
 _STATEMENT_END = lazy(rb"[;{}]")
 # The calls that build a program: a file with one of them builds one program (or one kind).
+# Also through a checking macro that takes the function first: `OCL_CALL (clBuildProgram, p, ...)`.
 _BUILD_CALL = lazy(rb"\b(?:clBuildProgram|clCompileProgram|build_program\w*|create_and_build_from_sources?)\s*\("
-                   rb"|\.(?:build|Build)\s*\(")
+                   rb"|\.(?:build|Build)\s*\(|\(\s*(?:clBuildProgram|clCompileProgram)\s*,")
 _MAX_STATEMENT = 400  # bytes either side of the option
 
 

@@ -23,6 +23,7 @@ from .hosts import HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS, checked_extensions, com
 from .jit_names import NO_FAMILIES, HostNameFamilies, host_name_families
 from .build_lists import colocated_dirs, concatenated_programs, included_programs, includers, listed_groups
 from .cmake_options import BuildOptions, cmake_build_options
+from .generated_headers import generated_header_names
 from .host_headers import EXTERNAL, external_include_dirs, host_header_names, included_of
 from .host_std import host_stds
 from .host_templates import Template, compiler_names, host_template
@@ -362,7 +363,9 @@ class Project:
             one_group=one_group_kernels(hosts, _defined_functions(sources.values())),
             options=_build_options(builds, hosts, sources, dirs),
             host_headers=host_header_names(hosts) | (frozenset({EXTERNAL}) if external_include_dirs(
-                hosts, self.roots) else frozenset()),
+                hosts, self.roots) else frozenset())
+            | generated_header_names(self.files, {p: t for p, t in hosts.items()
+                                                  if p.name in HOST_NAMES or p.suffix.lower() == ".cmake"}),
             launch_bounds=launch_bounds(hosts, _defined_functions(sources.values())),
             named=frozenset(kernels_named(hosts, list(hosts), stems)),
         )
