@@ -175,7 +175,9 @@ def space_of(v: VarInfo) -> str | None:
             if q.type == "address_space_qualifier":
                 word = _text(q).lstrip("_")
                 return word if word in ("local", "global") else None
-    return None
+    # a program-scope variable declared with no address space is in `__global` (OpenCL C 2.0,
+    # 6.7 address space inference)
+    return "global" if v.shared and decl.parent is not None and decl.parent.type == "translation_unit" else None
 
 
 _SWIZZLE = {c: i for i, c in enumerate("xyzw")} | {c: i for i, c in enumerate("rgba")}
@@ -339,7 +341,8 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
                 root = root.child_by_field_name("argument")
                 while root is not None and root.type == "parenthesized_expression" and root.named_child_count == 1:
                     root = root.named_children[0]
-            if root is None or root.type not in ("identifier", "cast_expression") or any(i is None for i in chain):
+            if root is None or root.type not in ("identifier", "cast_expression", "call_expression") \
+                    or any(i is None for i in chain):
                 continue  # (a cast at the use views the same bytes: `((global uchar *)a)[i]`)
             # A __local array, a kernel's pointer argument that is never moved, or a pointer
             # derived from one: other private pointers may point anywhere per work-item.

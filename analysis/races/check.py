@@ -284,6 +284,7 @@ class _Kernel(HelperCalls):
         self.frame = Frame(names, self.ev, self.defs, self.moved, kernel=True,
                            choices=branch_choices(self.body, names, self.counters))
         self.frame.returns = self.returned
+        self.frame.loops = self.counters
         via_macros = self._macro_queries()
         self.asked = _asked(func, via_macros, self._constant)
         # (the file's flat dimensions count calls only: one a macro asks about is not flat)
@@ -674,6 +675,35 @@ class _Kernel(HelperCalls):
         # Outer loops first: their values feed inner loops' bounds.
         return sorted(out, key=self._loop_start)
 
+    def _stored_counters(self, acc: Access) -> set[int]:
+        """The loop counters a plain store's value follows (directly or through variables
+        defined once), where the value is computed from them, ids and constants alone (none
+        where it loads: which value a load gives is `differ`'s to tell, by what it reads)."""
+        value = _stored(acc)
+        out: set[int] = set()
+        seen: set[int] = set()
+        stack = [value] if value is not None else []
+        while stack:
+            for m in walk(stack.pop()):
+                if m.type in _LOADING or m.type == "call_expression" and callee_name(m) not in _LOCAL_QUERIES \
+                        and callee_name(m) not in _GRID_QUERIES:
+                    return set()
+                v = self.names.var(m) if m.type == "identifier" else None
+                if v is None and m.type == "identifier" and not (m.parent is not None
+                                                                  and m.parent.type == "call_expression"):
+                    if self._constant(m) is None:
+                        return set()  # a name not followed
+                if v is None or v.key in seen:
+                    continue
+                seen.add(v.key)
+                if v.key in self.counters or v.key in self.item_counters:
+                    out.add(v.key)
+                elif v.key in self.defs:
+                    stack.append(self.defs[v.key])
+                elif v.key in self.moved or v.pointer or v.array or v.shared:
+                    return set()  # assigned in the body, or memory: not computed from counters alone
+        return out
+
     def _loop_start(self, key: int) -> int:
         return (self.counters.get(key) or self.item_counters[key])[3].start_byte
 
@@ -761,13 +791,16 @@ class _Kernel(HelperCalls):
         collide, for every round of samples; None if some round has none. `across`: the two
         work-items are in two neighbouring work-groups (every counter independent), and the
         witness is (w1, w2, element, group of w1, group of w2)."""
-        if self.same_value(first, second, bool(across)):
-            return None  # every work-item stores the same value: benign, as Oclgrind deems it
-        if not across and (self.read_back(first, second) or self.read_back(second, first)):
-            return None
         k1, k2 = self.counters_of(first), self.counters_of(second)
         independent = set(k1) | set(k2) if across else \
             {k for k in set(k1) | set(k2) if self.assigning.get(k, set()) & between}
+        if self.same_value(first, second, bool(across)) and not (
+                not across and independent and self._stored_counters(first) & independent):
+            # every work-item stores the same value: benign, as Oclgrind deems it (a loop
+            # counter's value is the same only in the same pass: `a[lid + i] = i` differs)
+            return None
+        if not across and (self.read_back(first, second) or self.read_back(second, first)):
+            return None
         got = None
         for size, r in itertools.product(self.sizes, range(ROUNDS)):
             self.size = size
@@ -1123,7 +1156,7 @@ class _Kernel(HelperCalls):
                     yield x, y, z
 
     def elements(self, acc: Access, counters: dict[int, int], sample, group) -> dict | None:
-        """Element -> up to two work-items that make the access; None if unknown for one.
+        """Element -> the first two work-items that make the access and the last; None if unknown for one.
         Kept per access, counters and round: an access meets every other of its memory object
         (up to MAX_ACCESSES), and each pair asked for both sides' elements again."""
         key = (id(acc), tuple(counters.items()), self.round, group)  # the accesses live as long as the memo
@@ -1184,8 +1217,10 @@ class _Kernel(HelperCalls):
                 return None
             for k in self._places(acc, key):
                 seen = out.setdefault(k, [])
-                if len(seen) < 2:
+                if len(seen) < 3:
                     seen.append(lid)
+                else:  # the first two and the last: `a[0] = lid / 64` differs between 0 and 64 only
+                    seen[2] = lid
         return out
 
     def _places(self, acc: Access, key: tuple) -> list[tuple]:
@@ -1520,6 +1555,9 @@ def _one_update(a: Access, b: Access) -> bool:
     if a.atomic or b.atomic or a.cfg_node != b.cfg_node:
         return False
     return (a.read and a.write) if a is b else (a.read or b.read) and (a.write or b.write)
+
+
+_LOADING = frozenset({"subscript_expression", "pointer_expression", "field_expression"})
 
 
 def _stored(acc: Access) -> Node | None:
@@ -1907,8 +1945,9 @@ def _named_items(sizes: list[tuple[int, int, int]], accesses: list[Access], plac
     written for past the larger model, where it names a work-item or element by a constant
     that only a wider work-group has: a guard `lid == 40` (an arm for work-item 40 is taken in
     work-groups of more than 40), or `l[40]` of a `__local` array of 64 or more that every
-    access indexes by a constant or the work-item's place alone (`l[lid]`: no `l[lid + 32]`,
-    which the halo or the second half of a narrower work-group's array is). 0: none."""
+    access indexes by a constant, the work-item's place alone or its mirror (`l[lid]`, `l[63 -
+    lid]`: no `l[lid + 32]`, which the halo or the second half of a narrower work-group's array
+    is). 0: none."""
     if any(sum(n > 1 for n in s) != 1 for s in sizes):
         return 0
     found = 0
@@ -1927,6 +1966,8 @@ def _named_items(sizes: list[tuple[int, int, int]], accesses: list[Access], plac
             n = _bare(a.indices[0])
             if n.type == "number_literal" and (v := _small_int(n)) is not None:
                 consts.append(v)
+            elif (v := _mirror_of_place(n, placed)) is not None:
+                consts.append(v)  # `l[63 - lid]` of `l[64]`: the place of work-item 0 in a work-group of 64
             elif not (n.type in ("identifier", "call_expression") and placed(n)):
                 break
         else:
@@ -1936,6 +1977,17 @@ def _named_items(sizes: list[tuple[int, int, int]], accesses: list[Access], plac
         return 0
     need = 1 << (found - 1).bit_length()
     return need if need <= WIDEST_NAMED else 0
+
+
+def _mirror_of_place(n: Node, placed: Callable[[Node], bool]) -> int | None:
+    """C of an index `C - place` (a literal C, the work-item's place alone)."""
+    if n.type != "binary_expression" or _text(n.child_by_field_name("operator")) != "-":
+        return None
+    left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+    if left is None or right is None or _bare(left).type != "number_literal":
+        return None
+    other = _bare(right)
+    return _small_int(_bare(left)) if other.type in ("identifier", "call_expression") and placed(other) else None
 
 
 def _bare(n: Node) -> Node:

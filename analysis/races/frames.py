@@ -120,6 +120,9 @@ class Frame:
         self.bound = {} if bound is None else bound
         self.choices = {} if choices is None else choices
         self._steps: dict[int, list | None] = {}  # `_stepped`, per pointer
+        # the kernel's `for` counters, key -> (init, condition, update, loop) (definitions.py):
+        # a pointer stepped once per pass of such a loop is followed inside it (`_steps_of`)
+        self.loops: dict[int, tuple] = {}
         # a helper's call -> the pointer it returns, read in a frame bound to the call (calls.py)
         self.returns: Callable[[Node, Frame, int], Target | None] | None = None
 
@@ -284,8 +287,16 @@ class Frame:
             t = self.target_of(d.child_by_field_name("value"), depth + 1) \
                 if d is not None and d.type == "init_declarator" else None
         for st, off in steps:
-            if t is None or st.end_byte > use.start_byte:
+            walked = off[0] if isinstance(off[0], _Walked) else None
+            if t is None or walked is None and st.end_byte > use.start_byte \
+                    or walked is not None and use.start_byte < walked.loop.start_byte:
                 break
+            if walked is not None:
+                if use.start_byte >= walked.loop.end_byte:
+                    return None  # after the loop: as many steps as it ran passes, not counted here
+                # inside it: the passes before this one stepped it, and this one where the step
+                # comes before the use
+                off = (walked.passes(st.end_byte <= use.start_byte), off[1], off[2])
             t = _shifted(t, off)
         return t
 
@@ -308,16 +319,42 @@ class Frame:
                 if _text(n.child_by_field_name("operator")) == "&":
                     return None  # its address escapes
                 continue
-            if st is None or st.type != "expression_statement" or st.parent != body:
-                return None  # moved in a loop or a branch: not followed
-            if n.type == "update_expression":
-                out.append((st, (_Fixed(self.names, 1), n, 1 if "++" in _text(n) else -1)))
-                continue
-            op, right = _text(n.child_by_field_name("operator")), n.child_by_field_name("right")
-            if op not in ("+=", "-=") or right is None:
+            if st is None or st.type != "expression_statement":
                 return None
-            out.append((st, (self.ev, right, 1 if op == "+=" else -1)))
+            walked = None
+            if st.parent != body:
+                walked = self._pass_of(st, body)
+                if walked is None:
+                    return None  # moved in a branch, or a loop not read: not followed
+            if n.type == "update_expression":
+                by: tuple[Evaluator, Node] = (_Fixed(self.names, 1), n)
+                sign = 1 if "++" in _text(n) else -1
+            else:
+                op, right = _text(n.child_by_field_name("operator")), n.child_by_field_name("right")
+                if op not in ("+=", "-=") or right is None:
+                    return None
+                by, sign = (self.ev, right), 1 if op == "+=" else -1
+            if walked is not None:
+                key, (init, _, update, loop) = walked
+                out.append((st, (_Walked(self.names, self.ev, key, init, update, loop, by), update, sign)))
+            else:
+                out.append((st, (by[0], by[1], sign)))
         return out
+
+    def _pass_of(self, st: Node, body: Node) -> tuple[int, tuple] | None:
+        """The counter and loop of a `for` at the body's top level whose own block holds `st`
+        at its top level, with no `break`, `continue`, `return` or `goto` in it: `st` runs
+        once per pass, its counter changed only by the header (definitions.py)."""
+        block = st.parent
+        loop = block.parent if block is not None and block.type == "compound_statement" else None
+        if loop is None or loop.type != "for_statement" or loop.parent != body:
+            return None
+        for key, info in self.loops.items():
+            if info[3] == loop and info[0] is not None and info[2] is not None:
+                if any(m.type in _LEAVES for m in walk(block)):
+                    return None
+                return key, info
+        return None
 
     def _integer(self, expr: Node) -> bool:
         """Not itself a pointer (the other operand of pointer arithmetic)."""
@@ -336,6 +373,43 @@ class _Fixed(Evaluator):
         return self.n
 
 
+class _Walked(Evaluator):
+    """The offset a pointer stepped once per pass of a `for` has at a use in it: the passes
+    so far (`(i - init) / step` of its counter, plus this one's where the step comes before
+    the use) times what one step adds."""
+
+    def __init__(self, names: Names, ev: Evaluator, key: int, init: Node, update: Node, loop: Node,
+                 by: tuple[Evaluator, Node], extra: int = 0) -> None:
+        super().__init__(names, {}, set(), lambda node: None, lambda v: False)
+        self.ev, self.key, self.init, self.update, self.loop, self.by, self.extra = \
+            ev, key, init, update, loop, by, extra
+
+    def passes(self, this_one: bool) -> _Walked:
+        return _Walked(self.names, self.ev, self.key, self.init, self.update, self.loop, self.by, int(this_one))
+
+    def value(self, node: Node | None, env: Env) -> int | None:
+        i = env.counters.get(self.key)
+        start = self.ev.value(self.init, env)
+        step = _counter_step(self.ev, self.update, env)
+        k = self.by[0].value(self.by[1], env)
+        if not isinstance(i, int) or not isinstance(start, int) or not step or not isinstance(k, int) \
+                or (i - start) % step:
+            return None
+        return ((i - start) // step + self.extra) * k
+
+
+def _counter_step(ev: Evaluator, update: Node, env: Env) -> int | None:
+    """What a `for` header's update adds to its counter: `i++` 1, `i--` -1, `i += c` c."""
+    if update.type == "update_expression":
+        return 1 if "++" in _text(update) else -1
+    if update.type == "assignment_expression":
+        op, right = _text(update.child_by_field_name("operator")), update.child_by_field_name("right")
+        c = ev.value(right, env) if right is not None and op in ("+=", "-=") else None
+        return (c if op == "+=" else -c) if isinstance(c, int) else None
+    return None
+
+
+_LEAVES = frozenset({"break_statement", "continue_statement", "return_statement", "goto_statement"})
 _UNREAD: object = object()  # `_steps`: not yet read
 
 

@@ -178,11 +178,14 @@ def _declarator_name(node: Node | None) -> tuple[Node | None, bool, bool]:
 
 
 def _declare(decl: Node, declarator: Node, scope: dict[str, VarInfo], out: list[VarInfo],
-             param_index: int | None = None) -> VarInfo | None:
+             param_index: int | None = None, space_default: str | None = None) -> VarInfo | None:
     ident, pointer, array = _declarator_name(declarator)
     if ident is None:
         return None
-    space = _address_space(decl)
+    if param_index is not None and array and not pointer and declarator.type == "array_declarator" \
+            and declarator.child_by_field_name("declarator") == ident:
+        pointer, array = True, False  # `global int a[128]`: a parameter of array type is a pointer (C99 6.7.5.3)
+    space = _address_space(decl) or space_default
     shared_space = space in SHARED_SPACES
     info = VarInfo(
         key=ident.start_byte, name=_text(ident), decl=ident, param_index=param_index,
@@ -199,17 +202,26 @@ def _declare(decl: Node, declarator: Node, scope: dict[str, VarInfo], out: list[
 
 def program_globals(root: Node) -> tuple[tuple[Node, Node], ...]:
     """(declaration, declarator) of each program-scope variable in the `__global` address
-    space (OpenCL C 2.0, `global int g[64];`): memory every work-item of every work-group
-    shares, as a `__global` pointer argument's."""
+    space (OpenCL C 2.0, `global int g[64];`, and `int g[64];`: a program-scope variable
+    declared with no address space is in `__global`: 6.7, address space inference): memory every
+    work-item of every work-group shares, as a `__global` pointer argument's. A `const` one
+    without a space is left out (nothing stores into it)."""
     out: list[tuple[Node, Node]] = []
     for decl in root.named_children:
-        if decl.type != "declaration" or _address_space(decl) != "global":
+        if decl.type != "declaration":
+            continue
+        space = _address_space(decl)
+        if space != "global" and (space is not None or _const(decl)):
             continue
         for d in decl.children_by_field_name("declarator"):
             target = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
-            if target is not None:
+            if target is not None and (space is not None or _declarator_name(target)[0] is not None):
                 out.append((decl, target))
     return tuple(out)
+
+
+def _const(decl: Node) -> bool:
+    return any(c.type == "type_qualifier" and _text(c) == "const" for c in decl.children)
 
 
 def declared_name(declarator: Node) -> Node | None:
@@ -224,7 +236,7 @@ def resolve(func: Node, program: tuple[tuple[Node, Node], ...] = ()) -> Names:
     variables: list[VarInfo] = []
     scope: dict[str, VarInfo] = {}
     for decl, declarator in program:
-        info = _declare(decl, declarator, scope, variables)
+        info = _declare(decl, declarator, scope, variables, space_default="global")
         if info is not None and info.pointer:  # (a pointer stored in global memory: not followed)
             del scope[info.name]
             variables.remove(info)

@@ -412,9 +412,9 @@ class _FileAnalysis:
         # them (`kernel_facts`): one dataflow run per kernel and lint instead of two.
         self._kernel_facts: dict[str, Facts] = {}
         self._names: dict[str, tuple[dict[int, VarInfo], list[VarInfo]]] = {}  # see `names`
-        # Program-scope `__global` variables (OpenCL C 2.0): names every function may use.
-        text = source if source is not None else tree.root_node.text or b""
-        self.program_globals = program_globals(tree.root_node) if b"global" in text else ()
+        # Program-scope `__global` variables (OpenCL C 2.0, with or without the word): names
+        # every function may use.
+        self.program_globals = program_globals(tree.root_node)
 
     def names(self, name: str) -> Names:
         """The function's parameters and locals and what each identifier names, resolved once
