@@ -57,7 +57,29 @@ def _collect(ctx: RuleContext) -> tuple[list[Use], list[Literal] | None]:
     uses = refine(uses, lambda: model_for(ctx), ctx.tree, ctx.target, preprocessor_view(ctx))
     uses = (uses + _generic_uses(ctx) + macro_type_uses(ctx.tree, ctx.source, preprocessor_view(ctx), ctx.file, focus)
             + half_accesses(lambda: model_for(ctx), ctx.tree, ctx.source, focus) + _byte_store_uses(ctx, focus))
-    return uses, literals
+    return _not_the_programs(ctx, uses), literals
+
+
+_NAMED_KINDS = frozenset({"built-in", "constant"})
+
+
+def _not_the_programs(ctx: RuleContext, uses: list[Use]) -> list[Use]:
+    """`uses` less the built-in functions and constants the program declares itself: an
+    enumerator or function of that name in the file or a header it includes (a built-in
+    library's `enum { ..., memory_order_seq_cst }`, built without the default header) is
+    the program's, and needs nothing of the device."""
+    if not any(u.kind in _NAMED_KINDS for u in uses):
+        return uses
+    from cllint.analysis.semantic.headers import declared_in_includes  # (files that use such names)
+
+    view = preprocessor_view(ctx)
+    own = set(declared_in_includes(view)) if view is not None else set()
+    index = model_for(ctx).index
+    own.update(index.enumerators)
+    own.update(index.functions)
+    if not own:
+        return uses
+    return [u for u in uses if u.kind not in _NAMED_KINDS or u.name not in own]
 
 
 BYTE_STORE = BYTE_ADDRESSABLE[0][0]

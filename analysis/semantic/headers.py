@@ -250,6 +250,38 @@ def closure(view: object) -> Headers | None:  # a PreprocessorView
     return got  # type: ignore[return-value]
 
 
+def declared_in_includes(view: object) -> frozenset[str]:
+    """The names the headers a file includes declare, from those that resolve (one that does
+    not adds nothing): evidence that a name is the program's own (a built-in library's
+    `enum { memory_order_relaxed, ... }`), where `closure` must read them all. Remembered on
+    the view."""
+    memo = getattr(view, "__dict__", {})
+    got = memo.get("_declared_in_includes")
+    if got is None:
+        got = memo["_declared_in_includes"] = _declared_in_includes(view)
+    return got
+
+
+def _declared_in_includes(view) -> frozenset[str]:  # noqa: ANN001
+    todo = [(d.path, d.angled, view.file_id) for d in getattr(view, "directives", ())
+            if d.kind == "include" and d.path is not None]
+    resolver = getattr(view, "include_resolver", None)
+    if not todo or resolver is None:
+        return frozenset()
+    seen: set[object] = set()
+    out: set[str] = set()
+    while todo and len(seen) < _MAX_HEADERS:
+        path, angled, including = todo.pop(0)
+        found = resolve_include(resolver, path, angled, including)
+        if found is None or found[0] in seen:
+            continue
+        seen.add(found[0])
+        header = _header(found[0], found[1])
+        out |= header.declared
+        todo.extend((p, a, found[0]) for p, a in header.includes if p is not None)
+    return frozenset(out)
+
+
 def key(view: object) -> bytes:
     """What the headers add to the file's skeleton (analysis/db.py `view_key`): a header
     edited in another buffer changes the findings of bodies the edit did not touch."""
