@@ -21,6 +21,8 @@ _TEMPLATE_MARKS = (".in", ".tmpl", ".template")
 _HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".clh", ".inc")
 _SCRIPT_SUFFIXES = frozenset({".sh", ".py", ".pl"})
 _COMMENT = re.compile(rb"#[^\n]*")
+_WORD = re.compile(rb"\w+")
+_STANDALONE = re.compile(rb"(?<![\w./-])(\w+)(?![\w.])")  # a word no path, file name or option holds
 
 
 def generated_header_names(files: Iterable[Path], build_files: Mapping[Path, bytes]) -> frozenset[str]:
@@ -39,8 +41,13 @@ def generated_header_names(files: Iterable[Path], build_files: Mapping[Path, byt
             scripts.add(f.stem)
     if scripts:
         text = b"\n".join(_COMMENT.sub(b"", t) for t in build_files.values())
+        # the build's standalone words, found once: a workspace of thousands of scripts (ITK's
+        # wrapping) and megabytes of CMake must not be searched once per script
+        words = set(_STANDALONE.findall(text))
         for stem in scripts:
             # the stem alone, a word of a list or a command (`ocl_as`), not `gen_vector.py`
-            if stem.encode() in text and re.search(rb"(?<![\w./-])" + re.escape(stem.encode()) + rb"(?![\w.])", text):
+            word = stem.encode()
+            if word in words if _WORD.fullmatch(word) else \
+                    word in text and re.search(rb"(?<![\w./-])" + re.escape(word) + rb"(?![\w.])", text):
                 out.add(f"{stem}.h")
     return frozenset(out)
