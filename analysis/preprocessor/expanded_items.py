@@ -143,7 +143,8 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
     next such call)."""
     if view is None or not error_starts:
         return []
-    if not _may_call_at_line_start(source, view):
+    writers = _item_writers(view)
+    if not _may_call_at_line_start(source, view) and not writers:
         if not _keyword_defined(view) or _KEYWORD.search(source) is None:
             return []
         return _keyword_macros(blank_comments(source), view, sorted(error_starts))
@@ -155,6 +156,13 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
             calls.append((m.start(1), m.end() - 1))
             if len(calls) >= _MAX_ITEMS:
                 break
+    if writers:  # `DEC` alone on its line, `S __attribute__((packed));`: object-like, no `(`
+        for m in _LINE_WORD.finditer(text):
+            if m.group(1) in writers and len(calls) < 2 * _MAX_ITEMS:
+                macro = view.macro_at(m.group(1).decode(), m.start(1))
+                if macro is not None and macro.params is None:
+                    calls.append((m.start(1), -m.end(1)))
+        calls.sort()
     errors = sorted(error_starts)
     out: list[tuple[int, int]] = []
     for k, (start, paren) in enumerate(calls):
@@ -162,7 +170,8 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
         first = bisect_left(errors, start)
         if first == len(errors) or errors[first] >= limit:
             continue
-        close = _close(text, paren, b"(", b")")
+        # (an object-like macro's item ends its name: `paren` holds minus the name's end)
+        close = _close(text, paren, b"(", b")") if paren >= 0 else -paren - 1
         if close is None or close - start > _MAX_ITEM_BYTES:
             continue
         end = _item_end(text, close)
@@ -173,6 +182,8 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
         if _parses(words + b" " + text[close + 1:end]):
             out.append((start, end))
             continue
+        if paren < 0:
+            continue
         # a definition the call heads: its parameters may be written with macros too
         # (`P(T2) out`), so the signature is read expanded; the body stays, judged as written
         sig = _signature_end(text, close)
@@ -182,6 +193,22 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
         if whole and _parses(" ".join(t.text for t in whole).encode() + b" {}"):
             out.append((start, sig + 1))
     return out + _macro_names(text, view, errors) + _keyword_macros(text, view, errors)
+
+
+_LINE_WORD = lazy(rb"^[ \t]*([A-Za-z_]\w*)\b(?![ \t]*\()", re.M)
+# What makes an object-like macro write items: a body with a statement end, a brace or a call.
+_WRITES_ITEMS = lazy(r"[;{}]|\w\s*\(")
+
+
+def _item_writers(view: Any) -> frozenset[bytes]:
+    """Object-like macros of the program whose body may write top-level items (`#define DEC
+    DEF(char); DEF(uchar)`, `#define S struct s { ... }`): the names a line may start with
+    that the parser reads as a type or a declarator, and the compiler as those items."""
+    definitions = getattr(view, "macro_definitions", None)
+    if definitions is None:
+        return frozenset()
+    return frozenset(m.name.encode() for m in definitions()
+                     if m.params is None and m.body and _WRITES_ITEMS.search(m.body) is not None)
 
 
 # Keywords a program may define as object-like macros (`#define auto __auto_type`,
