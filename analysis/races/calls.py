@@ -104,6 +104,43 @@ class HelperCalls:
         frame.returns = self.returned
         return frame.target_of(value, depth)
 
+    def picked(self, call: Node, caller: Frame, depth: int) -> list[tuple[Target, tuple]]:
+        """The pointers a helper returns by `c ? x : y` (`global int *pick(global int *x,
+        global int *y, int c) { return c ? x : y; }`), `c` one of its parameters: `x` where
+        the argument the call passes for `c` holds and `y` where it does not, that argument a
+        condition of the caller's (a helper's body: its one `return` statement)."""
+        callee = call.child_by_field_name("function")
+        name = _text(callee, 200) if callee is not None and callee.type == "identifier" else ""
+        parts = self.helper(name) if name in self.fa.functions and depth <= MAX_CALL_DEPTH * 2 else None
+        if parts is None or parts[-1] is not None:
+            return []
+        _, body, names, defs, counters, moved, _, _ = parts
+        stmts = [c for c in body.named_children if c.type != "comment"]
+        value = stmts[0].named_children[0] if len(stmts) == 1 and stmts[0].type == "return_statement" \
+            and stmts[0].named_children else None
+        while value is not None and value.type == "parenthesized_expression" and value.named_child_count == 1:
+            value = value.named_children[0]
+        if value is None or value.type != "conditional_expression":
+            return []
+        cond = value.child_by_field_name("condition")
+        while cond is not None and cond.type == "parenthesized_expression" and cond.named_child_count == 1:
+            cond = cond.named_children[0]
+        v = names.var(cond) if cond is not None and cond.type == "identifier" else None
+        args = call.child_by_field_name("arguments")
+        passed = [a for a in (args.named_children if args else []) if a.type != "comment"]
+        if v is None or v.param_index is None or v.key in moved or v.pointer or v.param_index >= len(passed):
+            return []
+        frame = _bind(names, defs, counters, moved, call, caller, self._constant)
+        if frame is None or not frame.bound:
+            return []
+        frame.returns = self.returned
+        yes = frame.target_of(value.child_by_field_name("consequence"), depth)
+        no = frame.target_of(value.child_by_field_name("alternative"), depth)
+        if yes is None or no is None:
+            return []  # one side not followed: which work-items use the other is unknown
+        arg = passed[v.param_index]
+        return [(yes, ((arg, True),)), (no, ((arg, False),))]
+
     def inline(self, call: Node, name: str, caller: Frame, cfg_node: int, guards: tuple[Guard, ...],
                unknown: bool, site: Node, stack: tuple[str, ...], phased: bool = False) -> list[Access]:
         if name in stack or len(stack) > MAX_CALL_DEPTH:
@@ -266,6 +303,7 @@ def _bind(names: Names, defs: dict[int, Node], counters: set[int], moved: set[in
     frame = Frame(names, FrameEvaluator(names, defs, counters, constant, values), defs, moved, kernel=False)
     frame.ev.expander = caller.ev.expander
     frame.returns = caller.returns
+    frame.picks = caller.picks
     for v, arg in zip(params, passed):
         if v.key in moved:
             continue

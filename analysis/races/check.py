@@ -284,6 +284,7 @@ class _Kernel(HelperCalls):
         self.frame = Frame(names, self.ev, self.defs, self.moved, kernel=True,
                            choices=branch_choices(self.body, names, self.counters))
         self.frame.returns = self.returned
+        self.frame.picks = self.picked
         self.frame.loops = self.counters
         via_macros = self._macro_queries()
         self.asked = _asked(func, via_macros, self._constant)

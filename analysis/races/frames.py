@@ -125,6 +125,9 @@ class Frame:
         self.loops: dict[int, tuple] = {}
         # a helper's call -> the pointer it returns, read in a frame bound to the call (calls.py)
         self.returns: Callable[[Node, Frame, int], Target | None] | None = None
+        # a helper's call -> the pointers it returns by `c ? x : y` on a parameter `c`, each with
+        # the condition on the call's argument under which it does (calls.py)
+        self.picks: Callable[[Node, Frame, int], list[tuple[Target, tuple]]] | None = None
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"names={self.names!r}, " f"ev={self.ev!r}, "
@@ -176,11 +179,15 @@ class Frame:
                 return self._pick(*self.choices[v.key], depth)
             d = self.defs.get(v.key) if v is not None and v.pointer and not v.array and v.key not in self.moved \
                 and v.param_index is None else None
-            if d is not None and _choice(d) is not None:
+            if d is not None and (_choice(d) is not None or d.type == "call_expression" and self.picks is not None):
                 return self.targets_of(d, depth + 1)
         c = _choice(expr)
         if c is not None:
             return self._pick(*c, depth)
+        if expr.type == "call_expression" and self.picks is not None:
+            picked = self.picks(expr, self, depth + 1)
+            if picked:
+                return picked
         t = self.target_of(expr, depth)
         return [(t, ())] if t is not None else []
 
