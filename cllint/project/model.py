@@ -360,7 +360,9 @@ class Project:
                     **joined_by_lists(lists, sources)},
             included=included_programs(sources, dirs),
             families=families,
-            one_group=one_group_kernels(hosts, _defined_functions(sources.values())),
+            # (kernels in host strings too: `"kernel void self_test(...) {"` launched with `&n, &n`)
+            one_group=one_group_kernels(hosts, _defined_functions(sources.values()) | _defined_functions(
+                t for t in hosts.values() if b"kernel void" in t or b"__kernel" in t)),
             options=_build_options(builds, hosts, sources, dirs),
             host_headers=host_header_names(hosts) | (frozenset({EXTERNAL}) if external_include_dirs(
                 hosts, self.roots) else frozenset())
@@ -422,6 +424,7 @@ class Project:
                 # (and the host's own folder, which hosts pass with -I: `["-I", dirname(__file__)]`)
                 include = (*((str(pyopencl),) if pyopencl is not None else ()), str(path.parent))
                 ctx = ProgramContext(host_macros=d.host_macros, include_dirs=include, host_features=d.host_features,
+                                     one_group_kernels=_defined_in(d.one_group, self.read(path) or b""),
                                      host_headers=self._host_headers_of(d, path))
             else:
                 frag, shared = d.fragments.get(path) or (None, ())
