@@ -396,14 +396,14 @@ class Snapshot:
         cut: list[Diagnostic] = []  # CL091 of a run the budget cut short
 
         def run(source: bytes, tree: Tree, focus: list[tuple[int, int]] | None,
-                local_focus: list[tuple[int, int]] | None) -> list[Diagnostic]:
+                local_focus: list[tuple[int, int]] | None, absent: frozenset[bytes] = frozenset()) -> list[Diagnostic]:
             found = lint_tree(file, source, tree, options, preprocessor=view, suppress=False, focus=focus,
-                              edited=True, local_focus=local_focus)
+                              edited=True, local_focus=local_focus, absent=absent)
             cut[:] = [d for d in found if d.code == BUDGET_CODE] or cut
             return found
 
         local_codes = frozenset(r.code for r in options.rules() if r.local)
-        linter = IncrementalLinter(run, repr(options).encode() + view_key(view), local_codes)
+        linter = IncrementalLinter(run, repr(options).encode() + view_key(view), local_codes, source_kind=True)
         memo = self._lint_memos.get(file)
         dirty = state.dirty_since(memo.revision) if memo is not None else None
         diags, memo = linter.lint(state.text, self.tree(file), memo, dirty)

@@ -146,8 +146,10 @@ class LintMemo:
     outside: list[Diagnostic]  # not inside any function
     stats: dict[str, int]
     revision: int  # the file revision it was made from (analysis/db.py)
+    # the needles of source_kind.not_opencl_reason its text does not hold (None: not looked for)
+    absent: frozenset[bytes] | None
 
-    __match_args__ = ("skeleton", "functions", "diags", "outside", "stats", "revision")
+    __match_args__ = ("skeleton", "functions", "diags", "outside", "stats", "revision", "absent")
 
     def __init__(
         self,
@@ -157,6 +159,7 @@ class LintMemo:
         outside: list[Diagnostic] | None = None,
         stats: dict[str, int] | None = None,
         revision: int = -1,
+        absent: frozenset[bytes] | None = None,
     ) -> None:
         self.skeleton = skeleton
         self.functions = [] if functions is None else functions
@@ -164,17 +167,19 @@ class LintMemo:
         self.outside = [] if outside is None else outside
         self.stats = {} if stats is None else stats
         self.revision = revision
+        self.absent = absent
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"skeleton={self.skeleton!r}, "
                 f"functions={self.functions!r}, " f"diags={self.diags!r}, " f"outside={self.outside!r}, "
-                f"stats={self.stats!r}, " f"revision={self.revision!r})")
+                f"stats={self.stats!r}, " f"revision={self.revision!r}, " f"absent={self.absent!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        mine = (self.skeleton, self.functions, self.diags, self.outside, self.stats, self.revision)
-        theirs = (other.skeleton, other.functions, other.diags, other.outside, other.stats, other.revision)
+        mine = (self.skeleton, self.functions, self.diags, self.outside, self.stats, self.revision, self.absent)
+        theirs = (other.skeleton, other.functions, other.diags, other.outside, other.stats, other.revision,
+                  other.absent)
         return mine == theirs
 
     __hash__ = None  # type: ignore[assignment]  # mutable with __eq__: unhashable
@@ -414,12 +419,41 @@ class IncrementalLinter:
     """Wraps a whole-file lint function `run(source, tree) -> diagnostics`."""
 
     def __init__(self, run: Callable[..., list[Diagnostic]], options_key: bytes,
-                 local_codes: frozenset[str] = frozenset()):
+                 local_codes: frozenset[str] = frozenset(), source_kind: bool = False):
         """`run(source, tree, focus, local_focus)`; `local_codes`: the codes of `Rule.local`
-        rules, whose findings in a caller an edit of its callee cannot change."""
+        rules, whose findings in a caller an edit of its callee cannot change. `source_kind`:
+        `run` also takes `absent=`, the needles of source_kind.not_opencl_reason the text does
+        not hold, kept from run to run (a keystroke looks for them in the bodies it changed,
+        not in the whole file: 27 scans of a 90 KB file were ~1 ms of each keystroke)."""
         self.run = run
         self.options_key = options_key
         self.local_codes = local_codes
+        self.source_kind = source_kind
+        self.absent: frozenset[bytes] | None = None  # this lint's, once known
+
+    def _call(self, source: bytes, tree: Tree, focus: list[tuple[int, int]] | None,
+              local_focus: list[tuple[int, int]] | None) -> list[Diagnostic]:
+        if self.absent is None:
+            return self.run(source, tree, focus, local_focus)
+        return self.run(source, tree, focus, local_focus, absent=self.absent)
+
+    def _absent(self, source: bytes, functions: list[Function], memo: LintMemo | None,
+                changed: set[int] | None) -> frozenset[bytes] | None:
+        """The needles `source` does not hold. The text outside the changed functions' bodies
+        is the memo's (same skeleton, same function keys): a needle absent there is absent now
+        unless it occurs in a window around a changed body, as wide as the longest needle."""
+        if not self.source_kind:
+            return None
+        from cllint.analysis.source_kind import NEEDLE_SPAN, absent_needles
+
+        if changed is None or memo is None or memo.absent is None:
+            return absent_needles(source)
+        found = set()
+        for i in changed:
+            f = functions[i]
+            window = source[max(0, f.body_start - NEEDLE_SPAN) : f.body_end + NEEDLE_SPAN]
+            found.update(w for w in memo.absent if w in window)
+        return memo.absent.difference(found) if found else memo.absent
 
     def lint(self, source: bytes, tree: Tree, memo: LintMemo | None,
              dirty: list[tuple[int, int]] | None = None) -> tuple[list[Diagnostic], LintMemo]:
@@ -438,13 +472,15 @@ class IncrementalLinter:
             changed = None
         if changed is not None:
             changed, shares_skeleton = _with_line_neighbours(source, functions, changed)
+        self.absent = self._absent(source, functions, memo, changed)
         if changed is None:
-            diags = self.run(source, tree, None, None)
+            diags = self._call(source, tree, None, None)
             per = self._split(functions, diags)
             starts = [f.start for f in functions]
             outside = [d for d in diags if _owner_index(functions, d.span.start, starts) is None]
             return diags, LintMemo(skeleton, functions, per, outside, {"functions": len(functions),
-                                                                       "reanalysed": len(functions)})
+                                                                       "reanalysed": len(functions)},
+                                   absent=self.absent)
 
         component = self._closure(functions, changed)
         mapping = _PositionMap(memo.functions, functions)
@@ -488,7 +524,7 @@ class IncrementalLinter:
             out.extend(mine)
         out.sort(key=lambda d: (d.span.start, d.code))
         stats = {"functions": len(functions), "reanalysed": len(component), "reanalysed_local": len(local)}
-        return out, LintMemo(skeleton, functions, per, outside, stats)
+        return out, LintMemo(skeleton, functions, per, outside, stats, absent=self.absent)
 
     @staticmethod
     def _graph(functions: list[Function]) -> tuple[list[set[int]], list[set[int]]]:
@@ -516,8 +552,8 @@ class IncrementalLinter:
         `local` (a subset of `component`): the same for the local rules."""
         focus = _focus(source, functions, component, bodies_only)
         if local is None or local == component:
-            return self.run(source, tree, focus, None)
-        return self.run(source, tree, focus, _focus(source, functions, local, bodies_only))
+            return self._call(source, tree, focus, None)
+        return self._call(source, tree, focus, _focus(source, functions, local, bodies_only))
 
     @classmethod
     def _closure(cls, functions: list[Function], changed: set[int]) -> set[int]:

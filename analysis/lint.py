@@ -217,14 +217,16 @@ def lint_tree(
     focus: list[tuple[int, int]] | None = None,
     edited: bool = False,
     local_focus: list[tuple[int, int]] | None = None,
+    absent: frozenset[bytes] = frozenset(),
 ) -> list[Diagnostic]:
     """`edited`: the file will be linted again after edits (an editor's buffer), so the
     model remembers what an edit elsewhere leaves as it was (function heads). `focus`:
     where rules may not skip work (None: everywhere); `local_focus`, inside it: the same for
-    `Rule.local` rules (analysis/incremental.py)."""
+    `Rule.local` rules (analysis/incremental.py). `absent`: needles of `not_opencl_reason`
+    known not to be in `source` (the incremental driver's)."""
     forget_cuts()  # the last lint's deep trees: not this one's
     forget_subtrees()
-    reason = not_opencl_reason(source)
+    reason = not_opencl_reason(source, absent)
     if reason is not None:  # CUDA, C++, a template or a string wrapper: nothing to check
         from cllint.analysis.rules.program import NotOpenCLSource
 

@@ -69,9 +69,14 @@ _DEFINES_CUDA_WORD = lazy(rb"^[ \t]*#[ \t]*define[ \t]+(?:__device__|__global__|
 _NEEDS = ((b"cuda", b"__global__", b"__device__"), (b"template", b"namespace", b"#include <", b"# include <"))
 
 
-def not_opencl_reason(data: bytes) -> str | None:
-    """Why a file with an OpenCL extension is not OpenCL C, or None when it may be."""
-    if b"RUN:" in data:  # a compiler test: its lit RUN lines say how it is built (lit_runs.py)
+_NONE: frozenset[bytes] = frozenset()
+
+
+def not_opencl_reason(data: bytes, absent: frozenset[bytes] = _NONE) -> str | None:
+    """Why a file with an OpenCL extension is not OpenCL C, or None when it may be. `absent`:
+    needles (`NEEDLES`) known not to be in `data`, whose scans are skipped (an editor knows
+    it of the text outside the bodies an edit changed: analysis/incremental.py)."""
+    if b"RUN:" not in absent and b"RUN:" in data:  # a compiler test: its lit RUN lines say how it is built (lit_runs.py)
         from cllint.analysis.lit_runs import lit_kind_reason
 
         lit = lit_kind_reason(data)
@@ -82,20 +87,20 @@ def not_opencl_reason(data: bytes) -> str | None:
     for kind, (reason, pattern) in enumerate(_FIRST):
         if _may_start(kind, data, at) and pattern.match(data, at):
             return reason
-    template = _template_engine(data)
+    template = _template_engine(data, absent)
     if template is not None:
         return f"a {template} template (the host renders its placeholders before building)"
-    if _printf_format(data):
+    if _printf_format(data, absent):
         return "a printf format (the host fills its '%s' lines with code before building)"
     for (reason, pattern), words in zip(_ANYWHERE, _NEEDS):
-        if not any(w in data for w in words):
+        if not any(w not in absent and w in data for w in words):
             continue
         if reason == "CUDA source" and _DEFINES_CUDA_WORD.search(data):
             continue  # one source for both: OpenCL defines CUDA's words away (`#define __device__`)
         for m in pattern.finditer(data):
             if not _in_language_arm(data, m.start()):
                 return reason  # (inside `#ifdef __cplusplus` it is one of the file's builds)
-    if _class_definition(data) or _functional_cast(data):
+    if _class_definition(data, absent) or _functional_cast(data, absent):
         return "C++ source"
     return None
 
@@ -113,15 +118,17 @@ _SCAN_AT_ONCE = 16 * 1024
 _CAST_WORD = lazy(rb"\((?:" + b"|".join(b"(?<=" + re.escape(w) + b")" for w in _CAST_NEEDS) + rb")")
 
 
-def _has_cast_word(data: bytes) -> bool:
+def _has_cast_word(data: bytes, absent: frozenset[bytes] = _NONE) -> bool:
+    if absent.issuperset(_CAST_NEEDS):
+        return False
     if len(data) < _SCAN_AT_ONCE:
-        return any(w in data for w in _CAST_NEEDS)
+        return any(w not in absent and w in data for w in _CAST_NEEDS)
     return _CAST_WORD.search(data) is not None
 
 
-def _functional_cast(data: bytes) -> bool:
+def _functional_cast(data: bytes, absent: frozenset[bytes] = _NONE) -> bool:
     # a needed word first: the pattern's first character is any operator, slow to scan for per keystroke
-    if not _has_cast_word(data) or _FUNCTIONAL_CAST.search(data) is None:
+    if not _has_cast_word(data, absent) or _FUNCTIONAL_CAST.search(data) is None:
         return False
     code = blank_comments_and_strings(data)
     return any(not _in_language_arm(code, m.start()) for m in _FUNCTIONAL_CAST.finditer(code))
@@ -132,8 +139,8 @@ def _functional_cast(data: bytes) -> bool:
 _CLASS_HEAD = lazy(rb"class[ \t]+[A-Za-z_]\w*[^;{}()]*\{\s*(?:public|private|protected)[ \t]*:")
 
 
-def _class_definition(data: bytes) -> bool:
-    i = data.find(b"class")
+def _class_definition(data: bytes, absent: frozenset[bytes] = _NONE) -> bool:
+    i = -1 if b"class" in absent else data.find(b"class")
     while i != -1:
         line = data.rfind(b"\n", 0, i) + 1
         if not data[line:i].strip(b" \t") and _CLASS_HEAD.match(data, i) and not _in_language_arm(data, i):
@@ -164,28 +171,31 @@ def blank_comments_and_strings(data: bytes) -> bytes:
     return _TEXT.sub(lambda m: b" " * (m.end() - m.start()), data)
 
 
+_TEMPLATE_NEEDS = (b"{%", b"{{", b"${")
 # `{{`, `${` or `{%` somewhere, in one scan: each `{` looked at around (as fast as `bytes.find`).
 _TEMPLATE_MARKER = lazy(rb"\{(?:(?<=[{$]\{)|%)")
 
 
-def _has_template_marker(data: bytes) -> bool:
+def _has_template_marker(data: bytes, absent: frozenset[bytes] = _NONE) -> bool:
+    if absent.issuperset(_TEMPLATE_NEEDS):
+        return False
     if len(data) < _SCAN_AT_ONCE:
-        return b"{%" in data or b"{{" in data or b"${" in data
+        return any(w not in absent and w in data for w in _TEMPLATE_NEEDS)
     return _TEMPLATE_MARKER.search(data) is not None
 
 
-def _template_engine(data: bytes) -> str | None:
+def _template_engine(data: bytes, absent: frozenset[bytes] = _NONE) -> str | None:
     """`Jinja` or `Mako` when code (not a comment or a string) holds the engine's markers.
     Comments and strings are blanked only when the raw text has a candidate (a keystroke in a
     2 MB file must not pay for it)."""
     code: bytes | None = None
-    braces = _has_template_marker(data)  # one scan for the three brace markers, not three
+    braces = _has_template_marker(data, absent)  # one scan for the three brace markers, not three
     # Each after the marker it needs (`bytes.find` in C): most files compile no pattern here.
     for engine, marker, pattern in (("Jinja", b"{%", _JINJA_STATEMENT), ("Jinja", b"{{", _JINJA_EXPRESSION),
                                     ("Mako", b"${", _MAKO_EXPRESSION), ("Mako", b"end", _MAKO_LINE)):
-        if (pattern is not _MAKO_LINE and not braces) or marker not in data:
+        if (pattern is not _MAKO_LINE and not braces) or marker in absent or marker not in data:
             continue
-        if pattern is _MAKO_LINE and (b"%" not in data or _MAKO_CLOSER.search(data) is None):
+        if pattern is _MAKO_LINE and (b"%" in absent or b"%" not in data or _MAKO_CLOSER.search(data) is None):
             continue  # (a `% if` line needs its `% endif`; scanning 60,000 lines for `%` is slow)
         if pattern.search(data) is None:
             continue
@@ -205,16 +215,18 @@ _PRINTF_NEEDS = (b"%s", b"%d", b"%i", b"%u")
 _PRINTF_WORD = lazy(rb"%[sdiu]")  # some word of _PRINTF_NEEDS, in one scan for `%`, not four
 
 
-def _has_printf_word(data: bytes) -> bool:
+def _has_printf_word(data: bytes, absent: frozenset[bytes] = _NONE) -> bool:
+    if absent.issuperset(_PRINTF_NEEDS):
+        return False
     if len(data) < _SCAN_AT_ONCE:
-        return any(w in data for w in _PRINTF_NEEDS)
+        return any(w not in absent and w in data for w in _PRINTF_NEEDS)
     return _PRINTF_WORD.search(data) is not None
 
 
-def _printf_format(data: bytes) -> bool:
+def _printf_format(data: bytes, absent: frozenset[bytes] = _NONE) -> bool:
     """A placeholder line in code after a line that ends a statement, a declaration's
     opening or a directive (after an operand, `%s;` is C's remainder `a % s`)."""
-    if not _has_printf_word(data) or _PRINTF_LINE.search(data) is None:
+    if not _has_printf_word(data, absent) or _PRINTF_LINE.search(data) is None:
         return False
     code = blank_comments_and_strings(data)
     for m in _PRINTF_LINE.finditer(code):
@@ -260,3 +272,15 @@ def without_raw_string(data: bytes) -> bytes:
     if end < m.end():
         return data
     return data[:m.start()] + b" " * (m.end() - m.start()) + data[m.end():end] + b" " * len(close) + data[end + len(close):]
+
+
+# Every fixed string a test above looks for before it reads further: where one is known to be
+# absent, the tests that need it are skipped (`not_opencl_reason`'s `absent`).
+NEEDLES: tuple[bytes, ...] = (b"RUN:", *_TEMPLATE_NEEDS, b"end", b"%", *_PRINTF_NEEDS, *_NEEDS[0], *_NEEDS[1],
+                              b"class", *_CAST_NEEDS)
+NEEDLE_SPAN = max(len(w) for w in NEEDLES)
+
+
+def absent_needles(data: bytes, among: frozenset[bytes] | tuple[bytes, ...] = NEEDLES) -> frozenset[bytes]:
+    """The needles (of `among`) that `data` does not hold."""
+    return frozenset(w for w in among if w not in data)
