@@ -413,6 +413,12 @@ class CllintServer(LanguageServer):
             self._projects[key] = Project([], [*self._projects[key].extra, path])
         return self._projects[key]
 
+    def _still_read(self, path: Path) -> bool:
+        """Whether the workspace folder of `path` is being read now (not failed, not done)."""
+        root = next((r for r in self._roots() if path.is_relative_to(r)), None)
+        reading = self._reading.get(root) if root is not None else None
+        return reading is not None and not reading[0].is_set()
+
     def read_workspace(self) -> None:
         """At `initialize`: start reading each workspace folder, so that the first file opened
         finds its program read, or under way, rather than starting the read itself."""
@@ -479,6 +485,12 @@ class CllintServer(LanguageServer):
             if configured is not None:  # a `[[program]]` says how the host builds it
                 return apply_configured(*configured, options, settings)
             project = self.project_for(path)
+            if project is None and self._still_read(path):
+                # judged before its program is known: any name may be the program's (a host
+                # `-D`, a sibling's), so none is reported until the read lands and re-lints it
+                from cllint.project.model import ProgramContext
+
+                return ProgramContext(host_macros=("*",)).apply(options)
             return project.context(path).apply(options) if project is not None else options
         except Exception as exc:  # a workspace that cannot be read must not stop the analysis
             self.window_log_message(types.LogMessageParams(types.MessageType.Warning,
