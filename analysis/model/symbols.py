@@ -455,15 +455,25 @@ class _Builder:
 _HEADS_MAX = 8192
 
 
-def _path(item: Node, node: Node) -> tuple[int, ...] | None:
-    """Child indexes leading from `item` down to `node` (None if it is not below it)."""
+def _path(item: Node, node: Node, places: dict[int, dict[int, int]] | None = None) -> tuple[int, ...] | None:
+    """Child indexes leading from `item` down to `node` (None if it is not below it).
+    `places`: each parent's child indexes by node id, shared by the paths of one head (its
+    parameters share a list: looking each up among the list's children, commas included,
+    was ~0.5 ms of a 14-parameter head)."""
     out: list[int] = []
     n = node
+    if places is None:
+        places = {}
     while n is not None and n != item:
         parent = n.parent
         if parent is None:
             return None
-        i = next((i for i, c in enumerate(parent.children) if c == n), None)
+        where = places.get(parent.id)
+        if where is None:
+            where = places[parent.id] = {}
+            for k, c in enumerate(parent.children):
+                where.setdefault(c.id, k)  # the first, as a scan would find
+        i = where.get(n.id)
         if i is None:
             return None
         out.append(i)
@@ -541,10 +551,12 @@ class _Head:
 
     @classmethod
     def of(cls, got: Declared, spec: Specifiers, item: Node) -> _Head | None:
+        places: dict[int, dict[int, int]] = {}
+
         def at(node: Node | None) -> tuple[tuple[int, ...], str, bytes] | None | bool:
             if node is None:
                 return None
-            path = _path(item, node)
+            path = _path(item, node, places)
             return False if path is None else (path, node.type, node.text or b"")
 
         name_at = at(got.name_node)
