@@ -15,11 +15,13 @@ from pathlib import Path
 
 from cllint.analysis.lazy_re import lazy
 
-from .string_defines import string_defines
 
 HOST_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".py",
                            ".cmake", ".java", ".rs", ".go", ".cs", ".jl", ".m", ".mm"})
 HOST_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "meson.build", "configure.ac"})
+# Packaging scripts: their file lists (`package_data`, `data_files`) say what installs, in no
+# program's order.
+PACKAGING_NAMES = frozenset({"setup.py"})
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "__pycache__", ".cllint_cache"})
 
 # `-D NAME` after a quote, space, `(` or `,` (an option in a string, a list, a command line).
@@ -225,6 +227,8 @@ def macros_in(texts: list[bytes]) -> frozenset[str]:
         if b"[" in text:
             names.update(_map_keys(text))
         if b"define" in text:
+            from .string_defines import string_defines  # (hosts that write #define lines)
+
             names.update(string_defines(text))  # `"#define N " + std::to_string(n)` (string_defines.py)
         if b"-D" not in text:
             continue
@@ -287,8 +291,8 @@ def host_programs(hosts: dict[Path, bytes], stems: Iterable[str]) -> list[HostPr
     wanted = {s for s in stems if len(s) >= 3}
     out: list[HostProgram] = []
     for path in sorted(hosts):
-        if path.name in HOST_NAMES or path.suffix.lower() == ".cmake":
-            continue  # a build file lists every source, not one program's
+        if path.name in HOST_NAMES or path.name in PACKAGING_NAMES or path.suffix.lower() == ".cmake":
+            continue  # a build or packaging file lists every source, not one program's
         text = hosts[path]
         group: list[tuple[str, int]] = []
         last_end = -1
