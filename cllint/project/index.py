@@ -106,8 +106,20 @@ def _declared(code: str) -> frozenset[str]:
         before, name = m.group(1), m.group(2)
         if before in _NOT_TYPES or before == "*" or name in _KEYWORDS:
             continue
+        if "*" in m.group(0) and _in_expression(code, m.start()):
+            continue  # `y = a * WIDTH;`, `n * BLOCK)`: a product, not `T *name`
         out.add(name)
     return frozenset(out)
+
+
+_OPERATOR_BEFORE = frozenset("=+-/%&|^<>?:!~[")
+
+
+def _in_expression(code: str, at: int) -> bool:
+    """Whether the words at `at` continue an expression: an operator or `return` before them."""
+    before = code[max(0, at - 16):at].rstrip()
+    return bool(before) and (before[-1] in _OPERATOR_BEFORE or before.endswith("return")
+                             and not (before[-7:-6].isalnum() or before[-7:-6] == "_"))
 
 
 _PASTE = lazy(r"##\s*+([A-Za-z_]\w*+)|(?<!\w)([A-Za-z_]\w*+)\s*+(?=##)")
