@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections import Counter
@@ -124,6 +123,8 @@ def as_json(results: list[FileResult]) -> list[dict]:
 
 
 def json_output(results: list[FileResult], out: TextIO) -> None:
+    import json  # the json and sarif formats only: text, the default, needs none (~4M instructions)
+
     json.dump(as_json(results), out, indent=2)
     out.write("\n")
 
@@ -141,6 +142,7 @@ def github(results: list[FileResult], out: TextIO) -> None:
 
 def sarif(results: list[FileResult], out: TextIO) -> None:
     import hashlib  # SARIF's fingerprints only: hashlib loads OpenSSL (~5 ms of start-up)
+    import json
 
     rules = all_rules()
     ids = list(rules)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import fnmatch
-import glob
 from pathlib import Path
 
 from cllint.analysis.embedded.languages import host_language
@@ -14,11 +13,22 @@ MAX_HOST_BYTES = 4 * 1024 * 1024  # host files searched in folders; larger ones 
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "__pycache__", "build", ".cllint_cache"}
 
 
+def has_magic(raw: str) -> bool:
+    """`glob.has_magic`: whether `raw` holds a wildcard, without importing `glob` (its
+    patterns compile at import, ~1 ms of every start-up) for the paths that are plain."""
+    return "*" in raw or "?" in raw or "[" in raw
+
+
 def discover(paths: list[str], exclude: list[str]) -> list[Path]:
     """Expands PATHS to a sorted, de-duplicated file list. Unknown paths are usage errors."""
     found: dict[Path, None] = {}
     for raw in paths:
-        matches = [Path(p) for p in glob.glob(raw, recursive=True)] if glob.has_magic(raw) else [Path(raw)]
+        if has_magic(raw):
+            import glob
+
+            matches = [Path(p) for p in glob.glob(raw, recursive=True)]
+        else:
+            matches = [Path(raw)]
         if not matches:
             raise UsageError(f"{raw}: no such file or directory")
         for path in matches:

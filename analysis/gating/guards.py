@@ -10,7 +10,6 @@ from ..preprocessor import build_view
 from ..preprocessor.expr import VERSION_MACRO, Condition, conj
 from ..preprocessor.view import PreprocessorView
 from . import assertions, tables
-from .clang_decided import decided_false
 
 def preprocessor_view(ctx: Any) -> PreprocessorView | None:
     """The lint driver's view, or one built here (memoised in the database's "gating.views"
@@ -159,8 +158,11 @@ def dead_code(view: PreprocessorView | None, offset: int) -> bool:
     if view is None:
         return False
     conds = view.conditions_at(offset)
-    if any(c.is_constant() is False or decided_false(c) for c in conds):
-        return True
+    if conds:  # (clang_decided loads clang-19's macros: only for code under a condition)
+        from .clang_decided import decided_false
+
+        if any(c.is_constant() is False or decided_false(c) for c in conds):
+            return True
     held = assertions.in_effect(view, offset)
     if not held or not conds:
         return False

@@ -30,7 +30,6 @@ from cllint.analysis.digest import blake2b
 from cllint.analysis.target import Target
 from cllint.grammar import language
 
-from .alternative_heads import alternative_parameter_names
 from .decls import Attribute, Declared, MacroExpander, Specifiers, Typedef, TypeReader, text
 from .exprs import ExprTyper
 from .imported import HeaderFunction, Imported
@@ -683,6 +682,8 @@ class FunctionModel:
                 self.refs[p.name_node.id] = sym
         body = node.child_by_field_name("body")
         if body is not None and body.child_count > 1 and body.children[1].type == "preproc_skipped":
+            from .alternative_heads import alternative_parameter_names  # (a head under `#if` arms: rare)
+
             for name in alternative_parameter_names(body, self.source):
                 if name not in self.scope.symbols:  # another `#if` arm's head (its type is the build's)
                     self.scope.symbols[name] = Symbol(name, SymbolKind.PARAMETER, Unknown(), None, None,

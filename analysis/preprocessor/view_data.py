@@ -12,7 +12,6 @@ from ..diagnostics import Diagnostic, FileId, Span
 from ..digest import blake2b
 from .directives import Directive
 from .expr import TRUE, Condition, Env, ExprError, Node, Token, conj, tokenize
-from .includer_heads import read_head
 
 IncludeResolver = Callable[[str, bool, FileId], "tuple[FileId, bytes] | None"]
 # One `#include` the builder resolved: (path, angled, including file) and the answer.
@@ -500,6 +499,8 @@ def resolve_include(resolver: IncludeResolver, path: str, angled: bool,
                     including: FileId) -> tuple[FileId, bytes] | None:
     try:
         if "\x00" in path:  # an includer's text before its `#include` of the file (includer_heads.py)
+            from .includer_heads import read_head
+
             return read_head(path, lambda includer: resolver(includer, False, including))
         return resolver(path, angled, including)
     except Exception:  # a resolver bug must not take the analysis down

@@ -19,7 +19,6 @@ are read through their expansions (races/macros.py), and the integer built-ins `
 from __future__ import annotations
 
 from collections.abc import Callable
-import copy
 from typing import Any
 
 from tree_sitter import Node
@@ -157,6 +156,8 @@ class Evaluator:
             return None
         sub = self._foreign
         if sub is None:
+            import copy  # (macro uses only: `copy` costs start-up ~1M instructions)
+
             from cllint.analysis.races.macros import ByName  # one-way: macros reads no evaluator
             sub = self._foreign = copy.copy(self)
             sub.names, sub._foreign, sub._busy = ByName(self.names), sub, set()  # type: ignore[assignment]
@@ -170,6 +171,8 @@ class Evaluator:
     def expansion_reader(self, at: int) -> Evaluator:
         """An evaluator of the tree a macro use at `at` expands to (`AT(l, y, x)`'s
         `(l)[((y)) * 8 + ((x))]`): names read by name, as `expanded` reads them."""
+        import copy
+
         from cllint.analysis.races.macros import ByName  # one-way: macros reads no evaluator
         sub = copy.copy(self)
         sub.names, sub._foreign, sub._busy = ByName(self.names), sub, set()  # type: ignore[assignment]

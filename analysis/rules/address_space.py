@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterator
 
 from cllint.analysis.addrspace import Finding, analyse
 from cllint.analysis.diagnostics import Diagnostic, Severity
-from cllint.analysis.gating.pragma_scope import enabled_where_compiled
 from cllint.analysis.rules._findings import cached, diagnostics
 from cllint.analysis.rules._model import active, model_for
 from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
@@ -36,6 +35,8 @@ def _extension_enabled(ctx: RuleContext) -> Callable[[int, str], bool] | None:
         return None
 
     def enabled(offset: int, name: str) -> bool:
+        from cllint.analysis.gating.pragma_scope import enabled_where_compiled  # (asked of few files)
+
         try:  # a pragma under `#ifdef name` counts: where `name` is missing, CL301 reports the use
             return enabled_where_compiled(view, offset, name)
         except Exception:  # noqa: BLE001 - someone else's code; never stop a rule over it

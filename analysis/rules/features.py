@@ -9,7 +9,6 @@ list of uses (analysis/gating/uses.py) and one preprocessor view.
 from __future__ import annotations
 
 import re
-import struct
 from collections.abc import Iterator
 
 from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Note, Severity, Span, Tag
@@ -23,13 +22,10 @@ from cllint.analysis.gating.guards import asserted, dead_code, names_text
 from cllint.analysis.gating.byte_stores import BYTE_ADDRESSABLE, byte_stores
 from cllint.analysis.gating.builtin_library import library_requirements
 from cllint.analysis.gating.half_access import half_accesses
-from cllint.analysis.gating.fp64_programs import fp64_prelude, fp64_program
-from cllint.analysis.gating.pipe_programs import pipe_prelude, pipe_program
 from cllint.analysis.gating.tables import PIPES as _PIPES
 from cllint.analysis.gating.image_programs import ImageProgram, image_program, prelude_kernels
 from cllint.analysis.gating.macro_literals import macro_literals
 from cllint.analysis.gating.macro_types import macro_type_uses
-from cllint.analysis.gating.pragma_scope import enabled_where_compiled
 from cllint.analysis.gating.overloads import refine
 from cllint.analysis.gating.uses import Literal, Use
 from cllint.analysis.gating.version import known_version, mandatory, version_facts
@@ -360,6 +356,8 @@ def _fp64_program(ctx: RuleContext, view, library, facts) -> ImageProgram | None
     (fp64_programs.py), when fp64 would be reported there (as `_image_program`)."""
     if _FP64 in library or _host_checks(ctx, _FP64) or (facts is not None and facts.provides(_FP64)):
         return None
+    from cllint.analysis.gating.fp64_programs import fp64_prelude, fp64_program  # (files that use double)
+
     program = fp64_program(ctx.tree, ctx.source, model_for(ctx), view, lambda at: dead_code(view, at),
                            fp64_prelude(view, ctx.file), lambda at: view is not None and is_guarded(view, at, _FP64))
     if program is None or (program.noted and view is not None and is_guarded(view, program.start, _FP64)):
@@ -372,6 +370,8 @@ def _pipe_program(ctx: RuleContext, view, library, facts) -> ImageProgram | None
     would be reported there (as `_image_program`)."""
     if _PIPES in library or _host_checks(ctx, _PIPES) or (facts is not None and facts.provides(_PIPES)):
         return None
+    from cllint.analysis.gating.pipe_programs import pipe_prelude, pipe_program  # (files that use pipes)
+
     program = pipe_program(ctx.tree, ctx.source, lambda at: dead_code(view, at), pipe_prelude(view, ctx.file),
                            lambda at: view is not None and is_guarded(view, at, _PIPES))
     if program is None or (program.noted and view is not None and is_guarded(view, program.start, _PIPES)):
@@ -931,6 +931,8 @@ class PragmaEnablesMissingExtension(_GatingRule):
 
 
 def _exact_in_float(text: str) -> bool:
+    import struct  # (a double literal's check only: ~1M instructions to import)
+
     try:
         value = float(text.rstrip("lL"))
         return struct.unpack("f", struct.pack("f", value))[0] == value
@@ -1140,6 +1142,8 @@ class ExtensionNotEnabled(_GatingRule):
         for use in uses:
             if use.requires != (("cl_khr_fp16",),) or not _needs_fp16_pragma(use):
                 continue
+            from cllint.analysis.gating.pragma_scope import enabled_where_compiled  # (half uses only)
+
             if view is not None and (enabled_where_compiled(view, use.start, "cl_khr_fp16")
                                      or dead_code(view, use.start)):
                 continue

@@ -21,7 +21,6 @@ from cllint.analysis.findings import Finding
 from cllint.analysis.model import FunctionModel, SemanticModel, SymbolKind
 from cllint.analysis.model.types import AddressSpace
 from cllint.analysis.model.walk import nodes_of_kinds
-from cllint.analysis.preprocessor.macro_args import uses_argument_as_value
 from cllint.analysis.rules._findings import cached, diagnostics
 from cllint.analysis.rules._model import RESTRICTION_KINDS as KINDS
 from cllint.analysis.rules._model import active, kind_index, model_for
@@ -224,6 +223,8 @@ class _Scan:
             return False
         name = _text(self.src, fn)
         index = [c.id for c in args.named_children if c.type != "comment"].index(arg.id)
+        from cllint.analysis.preprocessor.macro_args import uses_argument_as_value  # (calls of macros only)
+
         value = uses_argument_as_value(self.ctx.preprocessor, name, index, call.start_byte)
         if value is None:  # no macro of the file's: a function (the name is a value), or unknown
             return fm.refs.get(fn.id) is None and catalogue().function(name) is None

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from cllint.analysis.diagnostics import Diagnostic, Severity, Span
 from cllint.analysis.preprocessor.choices import host_choices
 from cllint.analysis.preprocessor.decided import decided_dead_ranges, within
-from cllint.analysis.preprocessor.expanded_items import blanked, expansion_items
 from cllint.analysis.rules.base import RuleContext, Rule
 from cllint.analysis.syntax import SyntaxErrorInfo, parse, syntax_errors
 from cllint.analysis.lazy_re import lazy
@@ -53,6 +52,8 @@ class SyntaxError_(Rule):
         errors = syntax_errors(ctx.tree, ctx.source)
         if not errors:
             return
+        from cllint.analysis.preprocessor.expanded_items import blanked, expansion_items  # (files with errors only)
+
         # Lines that call a macro of the program are read as its expansion (libclc's vectorizers)
         # (an error the parser recovers from late may hide the next such line: read again)
         readable = ctx.source

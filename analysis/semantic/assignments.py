@@ -13,7 +13,6 @@ from cllint.analysis.model import SymbolKind
 from cllint.analysis.model.types import AddressSpace, Array, Function, Pointer, Scalar, Struct, Type, Vector
 
 from .context import Body, known
-from .members import struct_name
 
 _WRITES = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|="})
 
@@ -89,11 +88,15 @@ def _check_member_write(body: Body, target: Node) -> None:
         if not isinstance(record, Struct):
             return
         space = f"{t.space.value} " if t.explicit else ""
+        from .members import struct_name  # (a report: rare)
+
         body.add("CL021", target.start_byte, target.end_byte, f"cannot assign to '{written}': "
                  f"'{body.text(base)}' points to const-qualified type 'const {space}{struct_name(body, record)}'",
                  notes)
     elif sym is not None and sym.kind in (SymbolKind.LOCAL, SymbolKind.PARAMETER) and "const" in sym.cv \
             and isinstance(record := fm.typer.complete(sym.type), Struct) and not body.facts.is_macro(sym.name):
+        from .members import struct_name
+
         body.add("CL021", target.start_byte, target.end_byte, f"cannot assign to '{written}': "
                  f"'{sym.name}' has const-qualified type 'const {struct_name(body, record)}'", notes)
 

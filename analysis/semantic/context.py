@@ -18,7 +18,6 @@ from cllint.analysis.findings import Finding, FixPlan
 from cllint.analysis.model import FunctionModel, SemanticModel, SymbolKind
 from cllint.analysis.model.overloads import fitting_returns, resolve_builtin
 from cllint.analysis.model.walk import head_end
-from cllint.analysis.preprocessor.expanded_items import macro_written_overloads
 from cllint.analysis.model.types import (
     Array,
     Enum_,
@@ -33,7 +32,6 @@ from cllint.analysis.model.types import (
 )
 
 from ..database import current
-from .build_overloads import build_overloads
 from .headers import NO_HEADERS, Headers, Pastes, body_words, closure, pastes_of
 from cllint.analysis.lazy_re import lazy
 
@@ -149,6 +147,10 @@ class FileFacts:
     def overloaded(self) -> frozenset[str]:
         """Functions declared `__attribute__((overloadable))` (clang's OpenCL C overloading):
         a call's overload, and so its type and argument count, is not one declaration's."""
+        from cllint.analysis.preprocessor.expanded_items import macro_written_overloads  # (asked of few files)
+
+        from .build_overloads import build_overloads
+
         src = self.model.source
         written = macro_written_overloads(src, self.view)  # through macros: libclc's _CLC_OVERLOAD
         written |= build_overloads(self)  # through the build's macros (-D, force-included headers)

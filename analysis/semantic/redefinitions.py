@@ -10,7 +10,6 @@ from tree_sitter import Node
 from cllint.analysis.model import SemanticModel, Symbol, SymbolKind
 from cllint.analysis.model.walk import head_end
 
-from .build_overloads import head_unexplained
 from .context import Body, FileFacts, known
 from cllint.analysis.lazy_re import lazy
 
@@ -69,6 +68,8 @@ def check_functions(facts: FileFacts, model: SemanticModel, in_focus, add) -> No
             continue
         if facts.is_macro(name) or facts.head_has_macro(d) or (facts.has_include and name.isupper()):
             continue
+        from .build_overloads import head_unexplained  # (a second definition: rare)
+
         if head_unexplained(facts, d) or head_unexplained(facts, first_def[name]):  # (the build's attribute)
             continue
         if _overloads(model, first_def[name], d):

@@ -1,0 +1,67 @@
+"""What `cllint check` imports on a small, clean kernel (issue 32: each module costs start-up
+~0.3M instructions to find and load, before its body runs). Modules whose code only some
+files reach (errors, macro-written overloads, double or pipe programs, compiler tests' RUN
+lines, an edit's reparse) and standard modules only other formats or inputs need are
+imported where they are used; the diagnostics are those of the tree before (the corpus
+and the rule tests)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+LAZY_CLLINT = [
+    "cllint.analysis.preprocessor.expanded_items",
+    "cllint.analysis.semantic.build_overloads",
+    "cllint.analysis.gating.fp64_programs",
+    "cllint.analysis.gating.pipe_programs",
+    "cllint.analysis.gating.pragma_scope",
+    "cllint.analysis.gating.clang_decided",
+    "cllint.analysis.model.alternative_heads",
+    "cllint.analysis.preprocessor.macro_args",
+    "cllint.project.string_defines",
+]
+LAZY_STDLIB = ["pickle", "glob", "copy", "shlex", "struct"]
+
+PROGRAM = ("import sys, io, contextlib\n"
+           "from cllint.cli.main import main\n"
+           "out = io.StringIO()\n"
+           "with contextlib.redirect_stdout(out):\n"
+           "    main(sys.argv[1:])\n"
+           "print(repr(out.getvalue()))\n"
+           "print(sorted(m for m in sys.modules))\n")
+
+
+def _check(tmp_path: Path, source: str, *options: str) -> tuple[str, set[str]]:
+    folder = tmp_path / "k"
+    folder.mkdir(exist_ok=True)
+    path = folder / "k.cl"
+    path.write_text(source)
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
+    run = subprocess.run([sys.executable, "-c", PROGRAM, "check", "--no-cache", "--exit-zero", *options, str(path)],
+                         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert run.returncode == 0, run.stderr
+    shown, modules = run.stdout.strip().splitlines()[-2:]
+    return eval(shown), set(eval(modules))  # noqa: S307 - our own program's repr
+
+
+def test_a_clean_kernel_in_text_imports_none_of_them(tmp_path: Path) -> None:
+    shown, modules = _check(tmp_path, "__kernel void k(__global float *a) { a[get_global_id(0)] = 1.0f; }\n")
+    assert "k.cl" not in shown  # nothing reported
+    assert modules.isdisjoint(LAZY_CLLINT), sorted(modules & set(LAZY_CLLINT))
+    assert modules.isdisjoint(LAZY_STDLIB + ["json"]), sorted(modules & set(LAZY_STDLIB + ["json"]))
+
+
+def test_json_output_still_imports_json_and_reports(tmp_path: Path) -> None:
+    shown, modules = _check(tmp_path, "__kernel void k(__global int *a) { a[0] = undeclared; }\n", "--format", "json")
+    assert "json" in modules
+    found = json.loads(shown)
+    assert [d["code"] for d in found] == ["CL010"]
+
+
+def test_a_file_with_a_syntax_error_reads_its_expansions(tmp_path: Path) -> None:
+    shown, modules = _check(tmp_path, "__kernel void k(__global int *a) { a[0] = ; }\n", "--format", "json")
+    assert "cllint.analysis.preprocessor.expanded_items" in modules
+    assert [d["code"] for d in json.loads(shown)] == ["CL001"]
