@@ -176,7 +176,8 @@ def _kernel_refs(text: bytes):  # noqa: ANN202 - yields (stem, start, end)
 # (Each found by its bracket, the callee's or map's name read backwards: a pattern that starts
 # with a word is tried at every word of a large host tree.)
 _TUNER_ARGS = lazy(rb"\(\s*(?:[^,;()\"]{0,80},\s*)?\"([A-Za-z_]\w*)\"")
-_TUNER_CALLEE = lazy(rb"(?:add|set|define)\w*?(?:param\w*|definition|define|macro)", re.I)
+# (Rust's `ocl` crate defines a program's macros with `ProgramBuilder::cmplr_def("NAME", value)`)
+_TUNER_CALLEE = lazy(rb"(?:add|set|define)\w*?(?:param\w*|definition|define|macro)|cmplr_def", re.I)
 _TUNER_MAP = lazy(rb"(?:tune|tuning)_?params")
 # A host that writes the `#define` lines itself from a map keyed by macro name (OpenMM's
 # `defines["TILE_SIZE"] = ...`, `compilationDefines["APPLY(pos, c)"] = ...`, Python's
@@ -222,7 +223,7 @@ def macros_in(texts: list[bytes]) -> frozenset[str]:
     names: set[bytes] = set()
     makers: dict[bytes, int] = {}  # stringizing macro -> index of the parameter after `-D`
     for text in texts:
-        if b"aram" in text or b"efin" in text or b"acro" in text:
+        if b"aram" in text or b"efin" in text or b"acro" in text or b"cmplr_def" in text:
             names.update(_tuner_calls(text))
         if b"[" in text:
             names.update(_map_keys(text))
