@@ -51,7 +51,8 @@ def test_tune_case(path: Path) -> None:
 
 
 def test_heldout_targets() -> None:
-    # scored once, after the code: 12/17 races, 0/17 false alarms (8/17 and 0/17 before); the
+    # scored once, after the code, but not blind (the class-by-class probe runs during the work
+    # showed most held-out results, BENCHMARKS.md): 12/17 races, 0/17 false alarms (8/17 and 0/17 before); the
     # misses are three quotients with no size stated (left so on purpose, KNOWN_MISSES), a
     # mirror of a `__global` buffer and a helper's `?:` on a parameter, followed since
     f = figures(HELDOUT)
@@ -81,17 +82,19 @@ def test_a_quotient_with_no_size_stated_is_left_alone() -> None:
     assert lint(src) == []
 
 
-@pytest.mark.parametrize("decl, racy", [
-    (b"global int a[128]", True), (b"global int a[]", True), (b"global int *a", True),
-    (b"global const int a[128]", False),  # (nothing stores: the store below is to out)
+@pytest.mark.parametrize("decl, read, racy", [
+    (b"global int a[128]", b"a[i + 1]", True), (b"global int a[]", b"a[i + 1]", True),
+    (b"global int *a", b"a[i + 1]", True),
+    (b"global int a[128]", b"a[i]", False),  # its own cell
 ])
-def test_an_array_parameter_is_a_pointer(decl: bytes, racy: bool) -> None:
-    store = b"out[i] = a[i + 1];" if b"const" in decl else b"a[i] = i;\n  out[i] = a[i + 1];"
-    src = b"kernel void k(" + decl + b", global int *out) {\n  int i = get_global_id(0);\n  " + store + b"\n}\n"
+def test_an_array_parameter_is_a_pointer(decl: bytes, read: bytes, racy: bool) -> None:
+    src = (b"kernel void k(" + decl + b", global int *out) {\n  int i = get_global_id(0);\n  a[i] = i;\n"
+           b"  out[i] = " + read + b";\n}\n")
     got = lint(src)
     assert bool(got) == racy, got
     if racy:
-        assert got[0].message == "work-item 1 writes 'a[1]' while work-item 0 reads it as 'a[i + 1]'; no barrier between"
+        assert got[0].message == ("work-item 1 writes 'a[1]' while work-item 0 reads it as 'a[i + 1]'; "
+                                  "no barrier between")
 
 
 @pytest.mark.parametrize("decl, racy", [
