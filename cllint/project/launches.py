@@ -31,6 +31,7 @@ from pathlib import Path
 
 from cllint.analysis.lazy_re import lazy
 
+from .confined_kernels import confined_kernels
 from .hosts import HOST_NAMES, _arguments
 
 _C_CREATE = lazy(rb"([A-Za-z_]\w*)\s*=\s*clCreateKernel\s*\(")
@@ -59,8 +60,14 @@ def one_group_kernels(hosts: dict[Path, bytes], kernels: Iterable[str]) -> froze
         elif b"clEnqueue" in text or b"enqueueNDRangeKernel" in text:
             void_c |= _c_family(text, one, many)
     if void_c:
-        many |= one  # (python names too: a launch of a kernel not told may be any of them)
+        # (python names too: a launch of a kernel not told may be any of them, but for one a C
+        # function keeps to itself: confined_kernels.py)
+        kept = confined_kernels(t for p, t in hosts.items() if p.suffix.lower() in _C_SUFFIXES)
+        many |= one - kept
     return frozenset(one - many)
+
+
+_C_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hpp", ".hh"})
 
 
 def _c_family(text: bytes, one: set[str], many: set[str]) -> bool:

@@ -67,11 +67,18 @@ def test_c_sizes(sizes: bytes, g: bytes, l: bytes, one: bool) -> None:  # noqa: 
 
 
 def test_a_launch_of_a_kernel_not_told_voids_every_name() -> None:
-    host = C_HOST.replace(b"SIZES", b"size_t n = 64;").replace(b"G, L", b"&n, &n")
+    # (the kernel object stored where others may reach it: `all_kernels[0] = kern`)
+    host = C_HOST.replace(b"SIZES", b"size_t n = 64; all_kernels[0] = kern;").replace(b"G, L", b"&n, &n")
     other = b"void go(cl_command_queue q, cl_kernel *ks, size_t *g) {\n" \
             b"  clEnqueueNDRangeKernel(q, ks[1], 1, NULL, g, NULL, 0, NULL, NULL);\n}\n"
     assert one_group_kernels({Path("main.c"): host}, {"k"}) == {"k"}
     assert one_group_kernels({Path("main.c"): host, Path("other.c"): other}, {"k"}) == frozenset()
+    # but one a function keeps to itself (declared, launched, never passed on) is not the other's
+    kept = C_HOST.replace(b"SIZES", b"size_t n = 64;").replace(b"G, L", b"&n, &n")
+    assert one_group_kernels({Path("main.c"): kept, Path("other.c"): other}, {"k"}) == {"k"}
+    # unless its name is written elsewhere too (a table of names another launch may make)
+    table = other + b'const char *names[] = {"k", "j"};\n'
+    assert one_group_kernels({Path("main.c"): kept, Path("other.c"): table}, {"k"}) == frozenset()
 
 
 def test_pyopencl_kernel_taken_as_a_value_is_not_told() -> None:
