@@ -92,7 +92,12 @@ class LocalMemoryRace(_RaceRule):
     both values are computed and equal (`1.0f` and `1`). Across work-groups (CL211) the
     same policy holds with the NDRange for the work-group: a store every work-group makes
     with the same values (`out[lid] = in[lid]`) is benign, one whose value follows the
-    group (`p[lid] = get_group_id(0)`) races.
+    group (`p[lid] = get_group_id(0)`) races. A loop counter's value is shared only within
+    one pass: `a[lid + i] = i` races (work-item 1's first pass and work-item 0's second store
+    0 and 1 at `a[1]`). Where the work-group size is stated (`reqd_work_group_size`, a
+    `[[launch]]`), values are compared up to its last work-item (`a[0] = lid / 64` races in
+    work-groups of 65); where it is not, a quotient that is one value in work-groups up to
+    the divisor is taken as one value.
 
     Indices are followed where they are affine in work-item ids, group ids and sizes,
     loop counters (of `for` loops, and of `while` and `do ... while` loops whose one update
