@@ -275,6 +275,8 @@ def _programs(args, inputs: list[tuple[str, Path, bytes]]) \
     if not paths:
         return {}, {}
     folders = [Path(raw) for raw in args.paths if raw != "-" and Path(raw).is_dir()]
+    if not folders and (root := _repository_root(paths)) is not None:
+        folders = [root]  # pre-commit names the changed files from the root: read them as `check .`
     try:
         project = Project(folders, [] if folders else paths)
         contexts = {p: ctx.apply for p, ctx in project.contexts(paths).items() if ctx is not NO_CONTEXT}
@@ -283,6 +285,23 @@ def _programs(args, inputs: list[tuple[str, Path, bytes]]) \
         print(f"cllint: warning: the project model failed ({type(exc).__name__}: {exc}); "
               "files are checked alone", file=sys.stderr)
         return {}, {}
+
+
+def _repository_root(paths: list[Path]) -> Path | None:
+    """The current folder, when it is a repository's root (a `.git` or a cllint configuration
+    there) holding every file named: the workspace a file named from there belongs to. Never
+    the home folder or a filesystem root (a dotfiles `.git` is no project)."""
+    from cllint.config import CONFIG_NAME
+
+    cwd = Path.cwd().resolve()
+    if cwd == Path(cwd.anchor) or cwd == Path.home().resolve():
+        return None
+    if not ((cwd / ".git").exists() or (cwd / CONFIG_NAME).is_file()
+            or (cwd / "pyproject.toml").is_file() and b"[tool.cllint" in (cwd / "pyproject.toml").read_bytes()):
+        return None
+    if not all(p.resolve().is_relative_to(cwd) for p in paths):
+        return None
+    return cwd
 
 
 def _missing_files(results: list[render.FileResult], missing: dict[Path, tuple[tuple[str, int], ...]],
