@@ -49,6 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when problems are found")
     p.add_argument("--statistics", action="store_true", help="count problems per rule")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
+    p.add_argument("--workspace", metavar="DIR",
+                   help="read the files named through the programs the workspace DIR builds, as "
+                        "'cllint check DIR' reads them (pre-commit's hook names the changed files)")
     p.add_argument("--budget", type=float, metavar="SECONDS",
                    help="time for the rules of one file; past it, the rest are skipped and CL091 says so")
     p.add_argument("--compiler", choices=["clang"],
@@ -275,8 +278,8 @@ def _programs(args, inputs: list[tuple[str, Path, bytes]]) \
     if not paths:
         return {}, {}
     folders = [Path(raw) for raw in args.paths if raw != "-" and Path(raw).is_dir()]
-    if not folders and (root := _repository_root(paths)) is not None:
-        folders = [root]  # pre-commit names the changed files from the root: read them as `check .`
+    if not folders and getattr(args, "workspace", None):
+        folders = [Path(args.workspace)]  # files named (pre-commit's changed ones) read as `check DIR`
     try:
         project = Project(folders, [] if folders else paths)
         contexts = {p: ctx.apply for p, ctx in project.contexts(paths).items() if ctx is not NO_CONTEXT}
@@ -285,23 +288,6 @@ def _programs(args, inputs: list[tuple[str, Path, bytes]]) \
         print(f"cllint: warning: the project model failed ({type(exc).__name__}: {exc}); "
               "files are checked alone", file=sys.stderr)
         return {}, {}
-
-
-def _repository_root(paths: list[Path]) -> Path | None:
-    """The current folder, when it is a repository's root (a `.git` or a cllint configuration
-    there) holding every file named: the workspace a file named from there belongs to. Never
-    the home folder or a filesystem root (a dotfiles `.git` is no project)."""
-    from cllint.config import CONFIG_NAME
-
-    cwd = Path.cwd().resolve()
-    if cwd == Path(cwd.anchor) or cwd == Path.home().resolve():
-        return None
-    if not ((cwd / ".git").exists() or (cwd / CONFIG_NAME).is_file()
-            or (cwd / "pyproject.toml").is_file() and b"[tool.cllint" in (cwd / "pyproject.toml").read_bytes()):
-        return None
-    if not all(p.resolve().is_relative_to(cwd) for p in paths):
-        return None
-    return cwd
 
 
 def _missing_files(results: list[render.FileResult], missing: dict[Path, tuple[tuple[str, int], ...]],
