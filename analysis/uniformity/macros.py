@@ -187,9 +187,9 @@ def _collective(toks: list[Token]) -> tuple[str, int] | None:
 
 
 def _member(toks: list[Token], k: int) -> bool:
-    """toks[k] follows `.` or `->` (tokenised `-` `>`): a field, not the built-in."""
+    """toks[k] follows `.` or `->`: a field, not the built-in."""
     prev = toks[k - 1].text if k else ""
-    return prev == "." or (prev == ">" and k > 1 and toks[k - 2].text == "-")
+    return prev in (".", "->")
 
 
 def _arg_count(call: Node) -> int:
