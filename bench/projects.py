@@ -364,7 +364,8 @@ def run_check(root: Path, cllint: str) -> tuple[list[dict], float, str]:
     return reports, elapsed, ""
 
 
-def run_server(root: Path, cllint: str, limit: int, batch: int = 40, quiet_s: float = 3.0) -> tuple[list[dict], int]:
+def run_server(root: Path, cllint: str, limit: int, batch: int = 40, quiet_s: float = 3.0,
+               read_s: float = 120.0) -> tuple[list[dict], int]:
     """Every OpenCL file of the project opened in `cllint server` (the clang layer on, as the
     editor runs it), `batch` at a time; a file's diagnostics are the last it was sent once the
     server has said nothing for `quiet_s`. At most `limit` files, evenly spread (the count
@@ -384,6 +385,15 @@ def run_server(root: Path, cllint: str, limit: int, batch: int = 40, quiet_s: fl
     client.notify("initialized", {})
     reports: list[dict] = []
     import queue as _queue
+
+    # Settled means read through the programs: wait for the server's word that the workspace
+    # is read (a large one takes longer than the quiet window; a file judged before it lands
+    # holds back what needs its program). A server that never says so is waited for `read_s`.
+    try:
+        client.wait(lambda m: m.get("method") == "window/logMessage"
+                    and "workspace read" in str(m.get("params", {}).get("message", "")), timeout=read_s)
+    except _queue.Empty:
+        pass
 
     for start in range(0, len(files), batch):
         chunk = files[start:start + batch]

@@ -445,6 +445,7 @@ class CllintServer(LanguageServer):
         whose program it changes."""
         from cllint.project.model import OPENCL_SUFFIXES, Project
 
+        started = time.monotonic()
         try:
             project = Project([root])
             project.contexts([p for p in project.files if p.suffix in OPENCL_SUFFIXES])
@@ -454,6 +455,10 @@ class CllintServer(LanguageServer):
             self._reading.pop(root, None)
             done.set()
             return
+        # (said to the client's log: a large workspace's programs come this late)
+        self.window_log_message(types.LogMessageParams(
+            types.MessageType.Log, f"cllint: workspace read: {root} ({len(project.files)} files, "
+                                   f"{time.monotonic() - started:.1f} s)"))
         with self._project_lock:
             self._pending_project[root] = project
             done.set()  # a request waiting (the first, or a later one within the patience) takes it

@@ -72,3 +72,15 @@ def test_a_read_that_failed_judges_files_alone(monkeypatch: pytest.MonkeyPatch, 
     monkeypatch.setattr(server, "_roots", lambda: [tmp_path])
     monkeypatch.setattr(server, "window_log_message", lambda *a: None)
     assert "CL010" in _codes(server, tmp_path / "k.cl")
+
+
+def test_the_end_of_the_read_is_logged(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    (tmp_path / "k.cl").write_text(_KERNEL)
+    server = lsp.CllintServer()
+    said: list[str] = []
+    monkeypatch.setattr(server, "window_log_message", lambda params: said.append(params.message))
+    monkeypatch.setattr(server, "_roots", lambda: [tmp_path])
+    server.project_for(tmp_path / "k.cl")
+    done, _ = server._reading[tmp_path]
+    assert done.wait(30)
+    assert any("workspace read" in m and str(tmp_path) in m for m in said), said
