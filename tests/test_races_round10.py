@@ -192,6 +192,23 @@ def test_a_pick_on_something_else_than_a_parameter_is_not_followed() -> None:
     assert lint(src) == []
 
 
+
+@pytest.mark.parametrize("length, index, racy", [
+    (64, b"lid + 4", True),  # 60 places past the shift: no 4-wide work-group's halo
+    (20, b"lid + 4", True),  # 16 work-items and a halo of 4, read with no barrier
+    (64, b"lid + 16", True),
+    (64, b"lid + 32", False),  # the second half of a 32-wide work-group's array
+    (20, b"lid + 10", False),  # as many places past the shift as the shift
+    (8, b"lid + 4", False),
+])
+def test_a_shift_into_a_declared_local_array(length: int, index: bytes, racy: bool) -> None:
+    src = (b"kernel void k(global float *out) {\n  local float l[%d];\n  int lid = get_local_id(0);\n"
+           b"  l[lid] = (float)lid;\n  out[lid] = l[%s];\n}\n") % (length, index)
+    got = lint(src)
+    assert bool(got) == racy, got
+    if racy:
+        assert lint(src.replace(b"  out[lid]", b"  barrier(CLK_LOCAL_MEM_FENCE);\n  out[lid]")) == []
+
 if __name__ == "__main__":
     for half, cases in (("tune", TUNE), ("heldout", HELDOUT)):
         f = figures(cases)

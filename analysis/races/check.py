@@ -1927,6 +1927,9 @@ def _fit_constants(sizes: list[tuple[int, int, int]], accesses: list[Access],
     far = _named_items(sizes, accesses, placed)
     if far > max(sizes[0]):
         big = far - 1  # (the power of two above `far - 1` is `far`)
+    elif any(sum(n > 1 for n in s) == 1 for s in sizes):
+        # `t[lid + 4]` of `t[20]`: 16 work-items past the shift, the smaller model grows to them
+        big = max(big, min(_shift_spans(accesses, placed), max(sizes[0])) - 1)
     if big < min(max(s) for s in sizes):
         return sizes
     need = 1 << big.bit_length()  # the power of two above it
@@ -1946,9 +1949,10 @@ def _named_items(sizes: list[tuple[int, int, int]], accesses: list[Access], plac
     written for past the larger model, where it names a work-item or element by a constant
     that only a wider work-group has: a guard `lid == 40` (an arm for work-item 40 is taken in
     work-groups of more than 40), or `l[40]` of a `__local` array of 64 or more that every
-    access indexes by a constant, the work-item's place alone or its mirror (`l[lid]`, `l[63 -
-    lid]`: no `l[lid + 32]`, which the halo or the second half of a narrower work-group's array
-    is). 0: none."""
+    access indexes by a constant, the work-item's place alone, its mirror or a shift of it
+    (`l[lid]`, `l[63 - lid]`, `l[lid + 4]`: a shift says the work-group spans the places past
+    it, 60 of `l[64]`; `l[lid + 32]` of `l[64]`, the second half of a narrower work-group's
+    array, says 32). 0: none."""
     if any(sum(n > 1 for n in s) != 1 for s in sizes):
         return 0
     found = 0
@@ -1959,25 +1963,63 @@ def _named_items(sizes: list[tuple[int, int, int]], accesses: list[Access], plac
             for c in _place_compared(g.cond, placed):
                 found = max(found, c + 1)
     for group in bases.values():
-        length = _declared_length(group[0]) if group[0].space == "local" else None
-        if length is None or any(len(a.indices) != 1 or a.offset for a in group):
+        placed_by = _local_places(group, placed)
+        if placed_by is None:
             continue
-        consts: list[int] = []
-        for a in group:
-            n = _bare(a.indices[0])
-            if n.type == "number_literal" and (v := _small_int(n)) is not None:
-                consts.append(v)
-            elif (v := _mirror_of_place(n, placed)) is not None:
-                consts.append(v)  # `l[63 - lid]` of `l[64]`: the place of work-item 0 in a work-group of 64
-            elif not (n.type in ("identifier", "call_expression") and placed(n)):
-                break
-        else:
-            fits = [v + 1 for v in consts if 1 << v.bit_length() <= length]
-            found = max(found, *fits) if fits else found
+        length, consts, span = placed_by
+        fits = [v + 1 for v in consts if 1 << v.bit_length() <= length] + ([span] if span else [])
+        found = max(found, *fits) if fits else found
     if found <= max(max(s) for s in sizes):
         return 0
     need = 1 << (found - 1).bit_length()
     return need if need <= WIDEST_NAMED else 0
+
+
+def _local_places(group: list[Access], placed: Callable[[Node], bool]) -> tuple[int, list[int], int] | None:
+    """The accesses of one one-dimensional `__local` array of a literal length, where every one
+    indexes by a constant, the work-item's place, its mirror (`63 - lid`) or a shift of it
+    (`lid + 4`): (its length, the constants and mirrors, the work-items a shift says the
+    work-group spans: the places past the farthest shift, where they outnumber it, 60 of `l[64]`
+    with `l[lid + 4]`: no halo of a 4-wide work-group; 0 none). None: another index."""
+    length = _declared_length(group[0]) if group[0].space == "local" else None
+    if length is None or any(len(a.indices) != 1 or a.offset for a in group):
+        return None
+    consts: list[int] = []
+    shifts: list[int] = []
+    for a in group:
+        n = _bare(a.indices[0])
+        if n.type == "number_literal" and (v := _small_int(n)) is not None:
+            consts.append(v)
+        elif (v := _mirror_of_place(n, placed)) is not None:
+            consts.append(v)  # `l[63 - lid]` of `l[64]`: the place of work-item 0 in a work-group of 64
+        elif (v := _shift_of_place(n, placed)) is not None:
+            shifts.append(v)
+        elif not (n.type in ("identifier", "call_expression") and placed(n)):
+            return None
+    span = length - max(shifts) if shifts and length - max(shifts) > max(shifts) else 0
+    return length, consts, span
+
+
+def _shift_spans(accesses: list[Access], placed: Callable[[Node], bool]) -> int:
+    """The widest work-group a shift into a `__local` array says (`_local_places`), 0 none."""
+    bases: dict[int, list[Access]] = {}
+    for a in accesses:
+        bases.setdefault(a.base.key, []).append(a)
+    spans = [got[2] for group in bases.values() if (got := _local_places(group, placed)) is not None]
+    return max(spans, default=0)
+
+
+def _shift_of_place(n: Node, placed: Callable[[Node], bool]) -> int | None:
+    """C of an index `place + C` or `C + place` (a literal C > 0, the work-item's place alone)."""
+    if n.type != "binary_expression" or _text(n.child_by_field_name("operator")) != "+":
+        return None
+    left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+    for const, other in ((right, left), (left, right)):
+        if const is not None and other is not None and _bare(const).type == "number_literal" \
+                and _bare(other).type in ("identifier", "call_expression") and placed(_bare(other)):
+            v = _small_int(_bare(const))
+            return v if v else None
+    return None
 
 
 def _mirror_of_place(n: Node, placed: Callable[[Node], bool]) -> int | None:
