@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from cllint.analysis.addrspace.declarations import TYPE_QUALIFIER
+from cllint.analysis.addrspace.declarations import FIELDS, TYPE_QUALIFIER
+from cllint.analysis.gating.half_access import ACCESSES
 from cllint.analysis.addrspace.expressions import VISITED
 from cllint.analysis.gating.uses import VISIT_ALL
 from cllint.analysis.model import SemanticModel
@@ -27,7 +28,7 @@ RESTRICTION_KINDS = frozenset({"function_declarator", "abstract_function_declara
 def _indexed() -> frozenset[str]:
     """Every kind that the model's walks, the address-space checks, gating and the
     restriction rules read."""
-    return WALKED | VISITED | TYPE_QUALIFIER | VISIT_ALL | RESTRICTION_KINDS
+    return WALKED | VISITED | TYPE_QUALIFIER | FIELDS | ACCESSES | VISIT_ALL | RESTRICTION_KINDS
 
 
 # Past this size the index's node objects cost tens of MiB at once (a 2.4 MB hashcat file:

@@ -52,7 +52,7 @@ def _collect(ctx: RuleContext) -> tuple[list[Use], list[Literal] | None]:
     # Calls whose argument types decide what they need: typed on every run, never memoised.
     uses = refine(uses, lambda: model_for(ctx), ctx.tree, ctx.target, preprocessor_view(ctx))
     uses = (uses + _generic_uses(ctx) + macro_type_uses(ctx.tree, ctx.source, preprocessor_view(ctx), ctx.file, focus)
-            + half_accesses(lambda: model_for(ctx), ctx.tree, ctx.source, focus) + _byte_store_uses(ctx, focus))
+            + half_accesses(lambda: model_for(ctx), ctx.tree, ctx.source, focus, kind_index(ctx)) + _byte_store_uses(ctx, focus))
     return _not_the_programs(ctx, uses), literals
 
 
