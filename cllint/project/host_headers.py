@@ -167,3 +167,17 @@ def _closing(text: bytes, at: int) -> int:
                 return i
         i += 1
     return end
+
+
+# A host that drops its kernels' `#include` lines before building them: the directive's word
+# alone in a string a line is tested with (`l.startswith("#include ")`, `line.rfind("#include",
+# 0) == 0`, `"#include" in line`, `re.sub(r"^#include.*", ...)`). A host that writes an include
+# into a kernel writes a name after it (`"#include \"defs.h\"\n" + src`), which this is not.
+_DIRECTIVE_WORD = lazy(rb"""(?:startswith|find|match|search|sub)\s*\(\s*[rbu]?(["'])\^?\s*#\s*include\s*(?:\.\*)?\1"""
+                       rb"""|(["'])#include\s*\2\s+(?:not\s+)?in\b""")
+
+
+def strips_includes(hosts: Mapping[Path, bytes]) -> bool:
+    """Whether a host of the workspace drops `#include` lines from what it reads."""
+    return any(b"include" in text and _DIRECTIVE_WORD.search(text) for text in hosts.values())
+

@@ -24,7 +24,7 @@ from .jit_names import NO_FAMILIES, HostNameFamilies, host_name_families
 from .build_lists import colocated_dirs, concatenated_programs, included_programs, includers, listed_groups
 from .cmake_options import BuildOptions, cmake_build_options
 from .generated_headers import generated_header_names
-from .host_headers import EXTERNAL, external_include_dirs, host_header_names, included_of
+from .host_headers import EXTERNAL, external_include_dirs, host_header_names, included_of, strips_includes
 from .host_std import host_stds
 from .host_templates import Template, compiler_names, host_template
 from .include_dirs import by_name, inferred_dirs, pyopencl_include_dir
@@ -226,6 +226,9 @@ class _Derived:
         self.file_names = file_names
         self.templates = {} if templates is None else templates
         self.defined_names: frozenset[str] | None = None  # (a memo of the indexes, for _template)
+        # stems of the sources a host names while some host drops `#include` lines from what it
+        # reads (host_headers.strips_includes): their missing includes are not the program's
+        self.stripped: frozenset[str] = frozenset()
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"sources={self.sources!r}, " f"indexed={self.indexed!r}, "
@@ -371,6 +374,8 @@ class Project:
             launch_bounds=launch_bounds(hosts, _defined_functions(sources.values())),
             named=frozenset(kernels_named(hosts, list(hosts), stems)),
         )
+        if strips_includes(hosts):
+            self._derived.stripped = self._derived.named
         self._missing = missing_by_host(lists)
         return self._derived
 
@@ -450,7 +455,8 @@ class Project:
                 prelude = (*built.force_include, *(p for p in prelude if p not in built.force_include))
                 ctx = ProgramContext(prelude, note, macros, d.dirs.get(path, ()), d.host_features,
                                      _defined_in(d.one_group, d.sources[path]), built.defines, built.std,
-                                     included_of(d.host_headers, d.sources[path]),
+                                     (*included_of(d.host_headers, d.sources[path]),
+                                      *((EXTERNAL,) if path.stem in d.stripped else ())),
                                      launch_bounds=tuple(b for b in d.launch_bounds
                                                          if b[0] in _defined_in(frozenset({b[0]}), d.sources[path])),
                                      template=completed)
