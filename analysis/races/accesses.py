@@ -336,12 +336,13 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
         else:
             chain: list[Node | None] = []
             root: Node | None = n
-            while root is not None and root.type == "subscript_expression":
+            while root is not None and root.type == "subscript_expression" and not _held_pointer(names, root):
                 chain.append(root.child_by_field_name("index"))
                 root = root.child_by_field_name("argument")
                 while root is not None and root.type == "parenthesized_expression" and root.named_child_count == 1:
                     root = root.named_children[0]
-            if root is None or root.type not in ("identifier", "cast_expression", "call_expression") \
+            if root is None or root.type not in ("identifier", "cast_expression", "call_expression",
+                                                 "subscript_expression") \
                     or any(i is None for i in chain):
                 continue  # (a cast at the use views the same bytes: `((global uchar *)a)[i]`)
             # A __local array, a kernel's pointer argument that is never moved, or a pointer
@@ -363,6 +364,16 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
                               tuple(Guard(c, h) for c, h in when) + guards, unknown, ev=index_ev,
                               offset=t.offset, roots=roots, part=part + more, view=t.view, inner=t.inner))
     return without_annotations(_evaluated(out, syntax), syntax)  # GPUVerify's annotations are never run
+
+
+def _held_pointer(names: Names, sub: Node) -> bool:
+    """`ps[k]` of a private array of pointers (`global int *ps[2]`): a pointer, subscripted in
+    turn (races/pointer_arrays.py says what it holds)."""
+    base = sub.child_by_field_name("argument")
+    v = names.var(base) if base is not None and base.type == "identifier" else None
+    return v is not None and v.pointer and v.array and v.param_index is None and not v.shared \
+        and sub.parent is not None and sub.parent.type == "subscript_expression" \
+        and sub.parent.child_by_field_name("argument") == sub
 
 
 def _subscripted(choices: list[tuple[Target, tuple]], dims: int) -> list[tuple[Target, tuple]]:

@@ -192,6 +192,7 @@ class _Kernel(HelperCalls):
         self.exits = BlockExits()
         self._elements: dict[tuple, dict | None] = {}
         self._load_guarded: set[int] = set()  # accesses made under a test of loaded data (`LOAD`)
+        self._selective_guards: dict[int, bool] = {}  # a data guard's node id -> whether it is a key's test
         self.copies: set[int] = set()  # CFG nodes that start an async copy (`accesses`)
         self.waits: set[int] = set()  # and those that may end one
         self.bytes: dict[int, int] = {}  # base key -> its element size, where a cast views its bytes
@@ -200,6 +201,7 @@ class _Kernel(HelperCalls):
         self._value_dims: dict[int, set[int]] = {}
         self._assigned: dict[int, list[Node]] | None = None  # variable key -> every value assigned
         self.global_wrap = 0  # where an index of ids wraps (`gid & 31`: 32), uncapped (`_wrapped`)
+        self.global_mirror = 0  # the widest mirror of a place (`127 - gid`: 127), uncapped (`_mirror_groups`)
         # Per access, asked again for every pair it is in: the loop counters its element
         # follows, and the grid dimensions it follows (`guards`: of its guards only).
         self._counters_of: dict[int, list[int]] = {}
@@ -286,6 +288,10 @@ class _Kernel(HelperCalls):
         self.frame.returns = self.returned
         self.frame.picks = self.picked
         self.frame.loops = self.counters
+        if any(v.pointer and v.array and v.param_index is None for v in names.variables):
+            from cllint.analysis.races.pointer_arrays import pointer_arrays  # (kernels with such arrays only)
+
+            self.frame.arrays = pointer_arrays(self.body, names)
         via_macros = self._macro_queries()
         self.asked = _asked(func, via_macros, self._constant)
         # (the file's flat dimensions count calls only: one a macro asks about is not flat)
@@ -489,6 +495,7 @@ class _Kernel(HelperCalls):
             if a.view:
                 self.bytes[a.base.key] = element_size(a.base) or 0
         self.global_wrap = _wraps(accesses, 1 << 16, self._placed)
+        self.global_mirror = _global_mirror(accesses, self._placed, self._macro_int)
         if self.reqd is None:
             self.sizes = self._copy_width(accesses) or _fit_constants(self.sizes, accesses, self._placed,
                                                                       self._macro_int)
@@ -811,7 +818,8 @@ class _Kernel(HelperCalls):
             hit = None
             # a race only the first work-group has (`if (gid == 0)` and `if (gid == 1)` are
             # items of work-group 0 alone) is as real: the other round's samples there as well
-            for groups in (_neighbours(across) + self._wrapped(across) + _mirrored(across, sample) if across
+            for groups in (_neighbours(across) + self._wrapped(across) + _mirrored(across, sample)
+                           + self._mirror_groups(across) if across
                            else [(group, group)] + ([((0, 0, 0), (0, 0, 0))] if r and got else [])):
                 hit = self.search(first, second, k1, k2, independent, sample, groups)
                 if hit is not None:
@@ -1041,6 +1049,17 @@ class _Kernel(HelperCalls):
         far = (w // n, 0, 0)
         return [((0, 0, 0), far), (far, (0, 0, 0))]
 
+    def _mirror_groups(self, dims: set[int]) -> list[tuple[tuple[int, int, int], tuple[int, int, int]]]:
+        """Work-groups that meet where an index mirrors a place by a constant (`g[127 - gid]`
+        against `g[gid]`: work-group 0 and the one holding 127), along dimension 0. Not in a
+        kernel with barriers: there the mirror says the work-group it is written for (`31 - gid`
+        behind a barrier: 32 work-items, one work-group), as a `__local` array's does."""
+        c, n = self.global_mirror, self.size[0]
+        if 0 not in dims or self.barriers or c < n or c // n > 64:
+            return []
+        far = (c // n, 0, 0)
+        return [((0, 0, 0), far), (far, (0, 0, 0))]
+
     def group_dependent(self, value: Node, acc: Access, depth: int = 0) -> bool:
         """Whether a stored value may differ between work-groups: it reads memory, a group or
         global id, a function's result or a variable assigned more than once."""
@@ -1194,6 +1213,8 @@ class _Kernel(HelperCalls):
                 if c is LOAD:
                     if g.ev is None and self._shared_loads(g.cond) and not self.divergent(g.cond, acc.cfg_node):
                         continue  # a test of loads the whole work-group shares (`flag[0] == 0`): all or none
+                    if g.ev is None and not self._selective(g.cond):
+                        continue  # a flag or threshold of the work-item's datum: several may pass at once
                     self._load_guarded.add(id(acc))  # some input makes it hold here (`collide`)
                     continue
                 if c is None:
@@ -1289,6 +1310,19 @@ class _Kernel(HelperCalls):
             for k in self._places(acc, (i * step * (acc.view or 1) + sum(shift),)):  # type: ignore[arg-type]
                 out[k] = items
         return out
+
+    def _selective(self, cond: Node) -> bool:
+        """Whether a test of loaded data is a key's (data_guards.py): the data may hold it once."""
+        got = self._selective_guards.get(cond.id)
+        if got is None:
+            from cllint.analysis.races.data_guards import selective  # (kernels with data guards only)
+
+            def definition(n: Node) -> Node | None:
+                v = self.names.var(n)
+                return self.defs.get(v.key) if v is not None and not (v.shared or v.pointer) else None
+
+            got = self._selective_guards[cond.id] = selective(cond, definition)
+        return got
 
     def _shared_loads(self, cond: Node, depth: int = 0) -> bool:
         """Whether every load a guard makes (through private variables defined once) reads
@@ -2094,6 +2128,22 @@ def _wraps(accesses: list[Access], largest: int, placed: Callable[[Node], bool])
                     continue
                 places = v + 1 if op == "&" and not (v + 1) & v else v if op == "%" else 0
                 out = max(out, min(places, largest))
+    return out
+
+
+def _global_mirror(accesses: list[Access], placed: Callable[[Node], bool],
+                   macro_int: Callable[[Node], int | None]) -> int:
+    """The largest constant a `__global` access's index mirrors the work-item's place by
+    (`g[127 - gid]`: 127); 0 none."""
+    out = 0
+    for a in accesses:
+        if a.space != "global":
+            continue
+        for index in a.indices:
+            for c in _place_mirrors(index, placed, macro_int):
+                v = _small_int(c) if c.type == "number_literal" else macro_int(c)
+                if v is not None and c.parent is not None and _text(c.parent.child_by_field_name("operator")) == "-":
+                    out = max(out, v)
     return out
 
 

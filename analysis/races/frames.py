@@ -120,6 +120,8 @@ class Frame:
         self.bound = {} if bound is None else bound
         self.choices = {} if choices is None else choices
         self._steps: dict[int, list | None] = {}  # `_stepped`, per pointer
+        # private arrays of pointers, key -> their elements' values (races/pointer_arrays.py)
+        self.arrays: dict[int, tuple[Node, ...]] = {}
         # the kernel's `for` counters, key -> (init, condition, update, loop) (definitions.py):
         # a pointer stepped once per pass of such a loop is followed inside it (`_steps_of`)
         self.loops: dict[int, tuple] = {}
@@ -184,6 +186,12 @@ class Frame:
         c = _choice(expr)
         if c is not None:
             return self._pick(*c, depth)
+        held = self._held(expr)
+        if held is not None:  # `ps[lid & 1]` of `{a, b}`: `lid & 1 ? b : a`
+            elements, index, k = held
+            if k is not None:
+                return self.targets_of(elements[k], depth + 1) if 0 <= k < len(elements) else []
+            return self._pick(index, elements[1], elements[0], depth) if len(elements) == 2 else []
         if expr.type == "call_expression" and self.picks is not None:
             picked = self.picks(expr, self, depth + 1)
             if picked:
@@ -223,6 +231,11 @@ class Frame:
             return None
         if expr.type == "call_expression":  # a helper that returns a pointer (`return b + i;`)
             return self.returns(expr, self, depth + 1) if self.returns is not None else None
+        if expr.type == "subscript_expression":  # `ps[1]` of a private array of pointers
+            held = self._held(expr)
+            k = held[2] if held is not None else None
+            return self.target_of(held[0][k], depth + 1) if held is not None and k is not None \
+                and 0 <= k < len(held[0]) else None
         if expr.type == "cast_expression":  # a view of the same bytes as another type
             descriptor = expr.child_by_field_name("type")
             size, inner = view_size(descriptor), ()
@@ -243,6 +256,26 @@ class Frame:
             index = sub.child_by_field_name("index")
             return _shifted(t, (self.ev, index, 1)) if t is not None and index is not None else None
         return None
+
+    def _held(self, expr: Node) -> tuple[tuple[Node, ...], Node, int | None] | None:
+        """A subscript of a private array of pointers (`arrays`): its elements, the index, and
+        the index's value where it is a constant."""
+        if expr.type != "subscript_expression" or not self.arrays:
+            return None
+        base, index = expr.child_by_field_name("argument"), expr.child_by_field_name("index")
+        v = self.names.var(base) if base is not None and base.type == "identifier" else None
+        elements = self.arrays.get(v.key) if v is not None else None
+        if elements is None or index is None:
+            return None
+        k = self.ev.value(index, Env((0, 0, 0), (1, 1, 1), (0, 0, 0)))
+        return elements, index, k if isinstance(k, int) and not self._placed_index(index) else None
+
+    def _placed_index(self, index: Node) -> bool:
+        """Whether an index may differ between work-items or passes (`lid & 1`, `i`): read
+        with one work-item's values it is not a constant."""
+        k0 = self.ev.value(index, Env((0, 0, 0), (1, 1, 1), (0, 0, 0)))
+        k1 = self.ev.value(index, Env((1, 1, 1), (2, 2, 2), (1, 1, 1), sample=lambda s: 1_000_033))
+        return k0 != k1
 
     def _rows_of(self, v: VarInfo) -> Target | None:
         """A pointer argument declared to arrays (`global float (*A)[8][8]`): `A[i][j][k]` is
