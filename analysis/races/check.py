@@ -79,7 +79,7 @@ MAX_MODEL_ITEMS = 1024  # work-items of a stated work-group size followed; beyon
 
 
 class Race:
-    __slots__ = ("code", "start", "end", "message", "notes", "fix", "fix_title", "across_groups")
+    __slots__ = ("code", "start", "end", "message", "notes", "fix", "fix_title", "across_groups", "target")
     code: str  # CL210 local, CL211 global, CL212 fence flags
     start: int
     end: int
@@ -88,8 +88,11 @@ class Race:
     fix: tuple[tuple[int, int, str], ...]
     fix_title: str
     across_groups: bool  # two work-groups: no barrier can order them
+    # (kernel, base key, base name): the memory object raced on, in which kernel; races of one
+    # rule on one target are said once (per_object.py)
+    target: tuple[str, int, str]
 
-    __match_args__ = ("code", "start", "end", "message", "notes", "fix", "fix_title", "across_groups")
+    __match_args__ = ("code", "start", "end", "message", "notes", "fix", "fix_title", "across_groups", "target")
 
     def __init__(
         self,
@@ -101,6 +104,7 @@ class Race:
         fix: tuple[tuple[int, int, str], ...] = (),
         fix_title: str = "",
         across_groups: bool = False,
+        target: tuple[str, int, str] = ("", 0, ""),
     ) -> None:
         self.code = code
         self.start = start
@@ -110,25 +114,26 @@ class Race:
         self.fix = fix
         self.fix_title = fix_title
         self.across_groups = across_groups
+        self.target = target
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"code={self.code!r}, " f"start={self.start!r}, "
                 f"end={self.end!r}, " f"message={self.message!r}, " f"notes={self.notes!r}, "
                 f"fix={self.fix!r}, " f"fix_title={self.fix_title!r}, "
-                f"across_groups={self.across_groups!r})")
+                f"across_groups={self.across_groups!r}, target={self.target!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.code, self.start, self.end, self.message, self.notes, self.fix, self.fix_title,
-                self.across_groups)
+                self.across_groups, self.target)
         theirs = (other.code, other.start, other.end, other.message, other.notes, other.fix, other.fix_title,
-                  other.across_groups)
+                  other.across_groups, other.target)
         return mine == theirs
 
     def __hash__(self) -> int:
         return hash((self.code, self.start, self.end, self.message, self.notes, self.fix, self.fix_title,
-                     self.across_groups))
+                     self.across_groups, self.target))
 
 
 def _text(node: Node | None, limit: int = 40) -> str:
@@ -1505,7 +1510,8 @@ class _Kernel(HelperCalls):
             if at is not None:
                 fix = ((at[0], at[0], f"barrier({flag});\n{at[1]}"),)
                 title = f"Insert 'barrier({flag})' before this statement"
-        return Race(code, second.anchor.start_byte, second.anchor.end_byte, message, tuple(notes), fix, title, across)
+        return Race(code, second.anchor.start_byte, second.anchor.end_byte, message, tuple(notes), fix, title, across,
+                    (self.name, first.base.key, first.base.name))
 
     def _node_of(self, call: Node) -> int:
         return next(n for n, (_, c) in self.barriers.items() if c == call)

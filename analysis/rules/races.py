@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Note, Span
 from cllint.analysis.races import Race, analyse_races
+from cllint.analysis.races.per_object import one_per_object
 from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
 
 def _races(ctx: RuleContext) -> list[Race]:
@@ -21,8 +22,10 @@ def _races(ctx: RuleContext) -> list[Race]:
 def _analysed(ctx: RuleContext) -> list[Race]:
     portable = ctx.target.predefined_macros() if ctx.options.get("mode", "portability") == "portability" else None
     try:
-        return analyse_races(ctx.tree, ctx.source, ctx.focus, ctx.file, ctx.preprocessor, portable,
-                             ctx.options.get("one_group_kernels", frozenset()), ctx.options.get("launches", ()))
+        # one report per (rule, memory object, kernel): the other races on it are its notes
+        return one_per_object(analyse_races(ctx.tree, ctx.source, ctx.focus, ctx.file, ctx.preprocessor, portable,
+                                            ctx.options.get("one_group_kernels", frozenset()),
+                                            ctx.options.get("launches", ())))
     except RecursionError:  # pathological nesting: stay silent rather than fail the file
         return []
 
@@ -56,6 +59,11 @@ class LocalMemoryRace(_RaceRule):
     array of 64 indexed only by constants and the work-item's place, is searched in a 64-wide
     one), or the kernel's `reqd_work_group_size`, or the work-group size its `[[launch]]`
     entries in the configuration state (docs/configuration.md, *Launches*).
+
+    One report per array and kernel: the races a rule finds on one array, buffer or
+    variable (its elements' fields and components included) in one kernel are one report,
+    at the first of them; each other race is a note at its own place ("also races here:"
+    and its message, then its own notes), eight notes at most, then a count.
 
     An access is to an element: `l[i]`, `*p` (`p[0]`), a `__local` scalar, the location an
     atomic built-in is given (`atomic_inc(p)` is an atomic access to `p[0]`), and a field or
@@ -165,7 +173,8 @@ class GlobalMemoryRace(_RaceRule):
     Reports two accesses to the same `__global` buffer, at least one a write, that two
     different work-items of one work-group can make to the same element with no
     `barrier(CLK_GLOBAL_MEM_FENCE)` between them (`a[gid]` written and `a[gid + 1]`
-    read). Indices, guards and intervals are followed as for CL210. Distinct pointer
+    read). Indices, guards and intervals are followed, and races on one buffer in one
+    kernel said once, as for CL210. Distinct pointer
     arguments are taken not to alias. Program-scope `__global` variables (OpenCL C 2.0,
     `global int g[64];`, `global int total;`) are followed as pointer arguments are.
 
@@ -250,7 +259,8 @@ class BarrierFenceMissesMemory(_RaceRule):
     Reports a race that a barrier between the two accesses would prevent if its flags
     fenced the memory they share: `barrier(CLK_GLOBAL_MEM_FENCE)` between a `__local`
     write and read, or `CLK_LOCAL_MEM_FENCE` alone between `__global` ones. The fix
-    fences both (safe: a wider fence only orders more).
+    fences both (safe: a wider fence only orders more). As for CL210, the races on one
+    array or buffer in one kernel are one report, the others its notes.
 
     `barrier(0)` fences no memory: it orders execution, but neither side's `__local` or
     `__global` stores need be visible across it. A call of a helper that reaches barriers
