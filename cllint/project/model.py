@@ -24,6 +24,7 @@ from .jit_names import NO_FAMILIES, HostNameFamilies, host_name_families
 from .build_lists import colocated_dirs, concatenated_programs, included_programs, includers, listed_groups
 from .cmake_options import BuildOptions, cmake_build_options
 from .generated_headers import generated_header_names
+from .companion_sources import companion_programs
 from .host_headers import EXTERNAL, external_include_dirs, host_header_names, included_of, strips_includes
 from .host_std import host_stds
 from .host_templates import Template, compiler_names, host_template
@@ -328,6 +329,11 @@ class Project:
             for p in self.files:
                 if (p.name in HOST_NAMES or p.suffix.lower() in HOST_SUFFIXES) and (data := self.read(p)) is not None:
                     hosts[p] = data
+        # OpenCL C in files with a C++ suffix a host joins before a kernel (companion_sources.py)
+        companions, companion_joins = companion_programs(hosts, list(sources), self.files) if hosts else ([], [])
+        for p in companions:
+            if (data := self.read(p)) is not None and b"\x00" not in data[:8192]:
+                sources[p] = data
         stems = {p.stem for p in sources}
         # programs hosts join from lists of file names: their headers are OpenCL, wherever they lie
         lists = workspace_lists(hosts, self.files)
@@ -359,7 +365,7 @@ class Project:
             computed=kernels_named(hosts, composers, stems),
             joined={**concatenated_programs({p: t for p, t in hosts.items() if p.name in HOST_NAMES
                                              or p.suffix.lower() == ".cmake"}, set(sources)),
-                    **_joined_by_hosts(host_programs(hosts, stems), sources),
+                    **_joined_by_hosts([*host_programs(hosts, stems), *companion_joins], sources),
                     **joined_by_lists(lists, sources)},
             included=included_programs(sources, dirs),
             families=families,
