@@ -68,6 +68,13 @@ def find_suppressions(file: str, source: bytes) -> list[Suppression]:
     return out
 
 
+def suppressed_at(sups: list[Suppression], code: str, line: int) -> bool:
+    """Whether a report of `code` on 0-based `line` is suppressed, as `apply_suppressions`
+    judges it (for findings merged before it runs: a suppressed one stays apart)."""
+    return any((s.kind == "file-ignore" or s.line == line or (s.line + 1 == line and s.alone))
+               and any(code.startswith(c) for c in s.codes) for s in sups)
+
+
 def _line_of(source: bytes, offset: int, cache: dict[int, int]) -> int:
     if offset not in cache:
         cache[offset] = source.count(b"\n", 0, offset)

@@ -75,3 +75,19 @@ def test_notes_are_capped_with_a_count() -> None:
     assert len(d.notes) <= 9
     assert d.notes[-1].message == "and 8 more races on 'l' here and after"
     assert sum(n.message.startswith(ALSO) for n in d.notes) == 3
+
+
+def _lint_all(src: bytes):
+    return lint_tree("r.cl", src, parse(src), LintOptions(select=("CL21", "CL090")))
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_a_suppressed_race_hides_itself_only(which: int) -> None:
+    src = (FIXTURES / "tune" / "pos_two_races_one_array.cl").read_bytes()
+    lines = src.split(b"\n")
+    at = (6, 9)[which]  # (0-based) the first race's line, or the merged one's
+    lines[at] += b"  // cllint: ignore[CL210]"
+    src = b"\n".join(lines)
+    (d,) = _lint_all(src)  # the other race, alone; the suppression used (no CL090)
+    assert d.code == "CL210" and _line(src, d.span.start) == (10, 7)[which]
+    assert not any(n.message.startswith(ALSO) for n in d.notes)

@@ -8,20 +8,27 @@ or that kernel alone (an incremental run's focus) is analysed."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from cllint.analysis.races.check import Race
 
 ALSO = "also races here: "
 MAX_NOTES = 8  # as analysis/once_per_file.py: the notes shown, then a count
 
 
-def one_per_object(races: list[Race]) -> list[Race]:
-    """`races` with each (code, target) said once, at its first place; the order kept otherwise."""
+def one_per_object(races: list[Race], apart: Callable[[Race], bool] = lambda r: False) -> list[Race]:
+    """`races` with each (code, target) said once, at its first place; the order kept otherwise.
+    `apart`: races left as they are (a suppression comment on their line: suppressing the
+    first race of an array must not hide the others, nor one of the others the first)."""
     groups: dict[tuple[str, tuple[str, int, str]], list[Race]] = {}
+    kept: list[Race] = []
     for r in races:
-        groups.setdefault((r.code, r.target), []).append(r)
+        if apart(r):
+            kept.append(r)
+        else:
+            groups.setdefault((r.code, r.target), []).append(r)
     if all(len(g) < 2 for g in groups.values()):
         return races
-    kept: list[Race] = []
     for group in groups.values():
         group.sort(key=lambda r: (r.start, r.end))
         kept.append(_merged(group[0], group[1:]) if len(group) > 1 else group[0])

@@ -13,6 +13,7 @@ from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, No
 from cllint.analysis.races import Race, analyse_races
 from cllint.analysis.races.per_object import one_per_object
 from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
+from cllint.analysis.suppression import find_suppressions, suppressed_at
 
 def _races(ctx: RuleContext) -> list[Race]:
     """Shared by the three rules, once per run (`RuleContext.memo`), like barriers._uniformity."""
@@ -22,12 +23,16 @@ def _races(ctx: RuleContext) -> list[Race]:
 def _analysed(ctx: RuleContext) -> list[Race]:
     portable = ctx.target.predefined_macros() if ctx.options.get("mode", "portability") == "portability" else None
     try:
-        # one report per (rule, memory object, kernel): the other races on it are its notes
-        return one_per_object(analyse_races(ctx.tree, ctx.source, ctx.focus, ctx.file, ctx.preprocessor, portable,
-                                            ctx.options.get("one_group_kernels", frozenset()),
-                                            ctx.options.get("launches", ())))
+        races = analyse_races(ctx.tree, ctx.source, ctx.focus, ctx.file, ctx.preprocessor, portable,
+                              ctx.options.get("one_group_kernels", frozenset()), ctx.options.get("launches", ()))
     except RecursionError:  # pathological nesting: stay silent rather than fail the file
         return []
+    # One report per (rule, memory object, kernel): the other races on it are its notes; one a
+    # comment suppresses stays apart, so that the suppression hides that race only.
+    sups = find_suppressions(ctx.file, ctx.source)
+    if not sups:
+        return one_per_object(races)
+    return one_per_object(races, lambda r: suppressed_at(sups, r.code, ctx.source.count(b"\n", 0, r.start)))
 
 
 class _RaceRule(Rule):
