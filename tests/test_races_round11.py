@@ -26,8 +26,7 @@ HELDOUT = sorted((FIXTURES / "heldout").glob("*.cl"))
 # A pointer shifted by a constant below the model's width (`ps[1] = a + 4`: the even and odd
 # work-items' halves meet only in work-groups wider than 8) is read as a shift is (`lid + 4`: a
 # halo past a 4-wide work-group), and the 4-wide model has no race.
-KNOWN_MISSES = frozenset({"pos_pointer_array_assigned_overlap", "pos_walk_while_local_shared_start",
-                          "pos_walk_while_shared_start", "pos_walk_while_unit_step_from_lid"})
+KNOWN_MISSES = frozenset({"pos_pointer_array_assigned_overlap"})
 
 
 def test_the_set_is_there() -> None:
@@ -89,6 +88,30 @@ def test_pointers_in_a_private_array(decl: bytes, store: bytes, racy: bool) -> N
            + store + b"\n}\n")
     got = lint(src)
     assert bool(got) == racy, got
+
+
+@pytest.mark.parametrize("start, end, step, store, racy", [
+    (b"a", b"a + 4", b"p += 1;", b"*p = lid;", True),  # every work-item stores a[0..3]
+    (b"a", b"a + 4", b"p++;", b"atomic_add(p, lid);", False),
+    (b"a + 4 * lid", b"p + 4", b"p++;", b"*p = lid;", False),  # its own four cells
+    (b"a + 2 * lid", b"p + 4", b"p++;", b"*p = lid;", True),  # neighbours' blocks overlap
+    (b"a + lid", b"a + 64", b"p += get_local_size(0);", b"*p = lid;", False),
+    (b"a + lid", b"a + 64", b"p += 1;", b"*p = lid;", True),
+    (b"a + lid", b"a + 64", b"p += 16;", b"*p = p[1];", True),  # reads the next work-item's cell
+    (b"a + 4 * lid", b"p + 4", b"p++;", b"*p = lid;\n    if (*p) break;", False),  # may leave early: not followed
+])
+def test_a_pointer_walked_by_while_to_an_end(start: bytes, end: bytes, step: bytes, store: bytes, racy: bool) -> None:
+    src = (b"kernel void k(global int *a) {\n  int lid = get_local_id(0);\n  global int *p = " + start
+           + b";\n  global int *end = " + end + b";\n  while (p < end) {\n    " + store + b"\n    " + step
+           + b"\n  }\n}\n")
+    got = lint(src)
+    assert bool(got) == racy, got
+
+
+def test_a_pointer_after_its_while_walk_is_not_followed() -> None:
+    src = (b"kernel void k(global int *a) {\n  global int *p = a + 4 * get_local_id(0);\n"
+           b"  global int *end = p + 4;\n  while (p < end) {\n    *p = 0;\n    p++;\n  }\n  *p = 1;\n}\n")
+    assert lint(src) == []
 
 
 if __name__ == "__main__":

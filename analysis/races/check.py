@@ -297,6 +297,12 @@ class _Kernel(HelperCalls):
             from cllint.analysis.races.pointer_arrays import pointer_arrays  # (kernels with such arrays only)
 
             self.frame.arrays = pointer_arrays(self.body, names)
+        self.walks: dict[int, Any] = {}  # `while` loops walking a pointer, by loop id (pointer_walks.py)
+        if any(n.type == "while_statement" for n in self.body.named_children) \
+                and any(v.pointer and not v.array and v.param_index is None for v in names.variables):
+            from cllint.analysis.races.pointer_walks import while_walks  # (kernels with such loops only)
+
+            self.walks = self.frame.walks = while_walks(self.body, names)
         via_macros = self._macro_queries()
         self.asked = _asked(func, via_macros, self._constant)
         # (the file's flat dimensions count calls only: one a macro asks about is not flat)
@@ -310,6 +316,9 @@ class _Kernel(HelperCalls):
         wide = {d for s in self.sizes for d in range(3) if s[d] > 1}
         for k in [k for k, loop in self.item_counters.items() if not wide <= self._place_dims(loop[0])]:
             del self.item_counters[k]
+        for k, w in self.walks.items():  # a walk's passes: a counter of its own, keyed by the loop
+            self.item_counters[k] = (None, w.cond, None, w.loop, (None, 1))
+            self.assigning[k] = {n.id for n in self.cfg.nodes if n.syntax is not None and n.syntax == w.step}
 
     def _enter_loops(self, heads: dict[int, int]) -> None:
         """A loop whose counter's first value meets its condition, at every model size and
@@ -685,6 +694,7 @@ class _Kernel(HelperCalls):
                         stack.append(cond)
                 elif v.key in self.defs:
                     stack.append(self.defs[v.key])
+        out += [k for e, _, _ in acc.offset if (k := getattr(e, "walk_key", None)) in self.walks and k not in out]
         # Outer loops first: their values feed inner loops' bounds.
         return sorted(out, key=self._loop_start)
 
@@ -737,6 +747,8 @@ class _Kernel(HelperCalls):
         return list(got)
 
     def _counter_values(self, key: int, counters: dict[int, int], sample) -> list[int]:
+        if key in self.walks:
+            return self._walk_passes(key, counters, sample)
         if key in self.item_counters:
             return self._iterations(key, counters, sample)
         init, cond, update, _ = self.counters[key]
@@ -785,12 +797,39 @@ class _Kernel(HelperCalls):
         head = out[: MAX_VALUES - min(len(ends), MAX_VALUES // 2)]
         return head + sorted(ends, reverse=True)[: MAX_VALUES - len(head)]
 
+    def _walk_passes(self, key: int, counters: dict[int, int], sample) -> list[int]:
+        """The passes of a pointer's `while` walk that its first or last work-item makes (each
+        work-item's own are checked by the loop's condition, a guard of the accesses in it)."""
+        last = tuple(n - 1 for n in self.size)
+        out: list[int] = []
+        for j in range(MAX_VALUES):
+            if not any(self._walk_holds(self.walks[key], self._env(lid, (0, 0, 0), {**counters, key: j}, sample))
+                       for lid in ((0, 0, 0), last)):
+                break
+            out.append(j)
+        return out
+
+    def _walk_holds(self, w: Any, env: Env) -> int | None:
+        """A walk's condition at a pass (`p < end`): the two pointers' offsets into one object
+        compared; None where either is not followed."""
+        op = _text(w.cond.child_by_field_name("operator"))
+        sides = [self.frame.target_of(w.cond.child_by_field_name(f)) for f in ("left", "right")]
+        if None in sides or sides[0].base.key != sides[1].base.key or sides[0].view != sides[1].view:
+            return None
+        at = []
+        for t in sides:
+            parts = [sign * v if isinstance(v := e.value(n, env), int) else None for e, n, sign in t.offset]
+            if None in parts:
+                return None
+            at.append(sum(parts))  # type: ignore[arg-type]
+        return int(at[0] < at[1] if op == "<" else at[0] <= at[1] if op == "<=" else at[0] != at[1])
+
     def _env(self, lid: tuple[int, int, int], group: tuple[int, int, int], counters: dict[int, int],
              sample) -> Env:
         """The `Env` of a work-item, where the counters that follow the work-item, given by
         their iteration, take the value that iteration gives it (`start + j * step`)."""
         env = Env(lid, self.size, group, dict(counters), sample)
-        for k in sorted((k for k in counters if k in self.item_counters), key=self._loop_start):
+        for k in sorted((k for k in counters if k in self.item_counters and k not in self.walks), key=self._loop_start):
             start, _, _, _, (step, sign) = self.item_counters[k]
             v = self.ev.value(start, env)
             d = 1 if step is None else self.ev.value(step, env)
@@ -1210,7 +1249,10 @@ class _Kernel(HelperCalls):
                 memo = (ev, g.cond.id if g.cond is not None else None, lid, fixed)
                 c = guards.get(memo, _UNSEEN)
                 if c is _UNSEEN:
-                    c = guards[memo] = ev.guard(g.cond, env)
+                    w = self.walks.get(g.cond.parent.id) if self.walks and g.cond is not None \
+                        and g.cond.parent is not None else None
+                    c = guards[memo] = self._walk_holds(w, env) if w is not None and g.ev is None \
+                        else ev.guard(g.cond, env)
                 if g.cases and isinstance(c, int):
                     c = _case_taken(c, g, ev, env)
                 if c is DATA:

@@ -13,6 +13,7 @@ vector type views the same bytes (`Target.view`): offsets after it count bytes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from tree_sitter import Node
 
@@ -122,6 +123,9 @@ class Frame:
         self._steps: dict[int, list | None] = {}  # `_stepped`, per pointer
         # private arrays of pointers, key -> their elements' values (races/pointer_arrays.py)
         self.arrays: dict[int, tuple[Node, ...]] = {}
+        # `while` loops walking a pointer to an end, loop id -> races.pointer_walks.Walk: a
+        # pointer stepped at the end of such a loop's pass is followed inside it
+        self.walks: dict[int, Any] = {}
         # the kernel's `for` counters, key -> (init, condition, update, loop) (definitions.py):
         # a pointer stepped once per pass of such a loop is followed inside it (`_steps_of`)
         self.loops: dict[int, tuple] = {}
@@ -362,7 +366,8 @@ class Frame:
             if st is None or st.type != "expression_statement":
                 return None
             walked = None
-            if st.parent != body:
+            walk_ = self._walk_of(st, v)
+            if st.parent != body and walk_ is None:
                 walked = self._pass_of(st, body)
                 if walked is None:
                     return None  # moved in a branch, or a loop not read: not followed
@@ -374,12 +379,21 @@ class Frame:
                 if op not in ("+=", "-=") or right is None:
                     return None
                 by, sign = (self.ev, right), 1 if op == "+=" else -1
-            if walked is not None:
+            if walk_ is not None:
+                out.append((st, (_WhileWalked(self.names, self.ev, walk_.loop.id, walk_.loop, by), st, sign)))
+            elif walked is not None:
                 key, (init, _, update, loop) = walked
                 out.append((st, (_Walked(self.names, self.ev, key, init, update, loop, by), update, sign)))
             else:
                 out.append((st, (by[0], by[1], sign)))
         return out
+
+    def _walk_of(self, st: Node, v: VarInfo) -> Any:
+        """The `while` walk (`walks`) whose step `st` is, of the pointer `v`; None otherwise."""
+        block = st.parent
+        loop = block.parent if block is not None and block.type == "compound_statement" else None
+        w = self.walks.get(loop.id) if loop is not None and self.walks else None
+        return w if w is not None and w.step == st and w.key == v.key else None
 
     def _pass_of(self, st: Node, body: Node) -> tuple[int, tuple] | None:
         """The counter and loop of a `for` at the body's top level whose own block holds `st`
@@ -436,6 +450,25 @@ class _Walked(Evaluator):
                 or (i - start) % step:
             return None
         return ((i - start) // step + self.extra) * k
+
+
+class _WhileWalked(_Walked):
+    """The offset a pointer walked by a `while` loop (races/pointer_walks.py) has at a use in
+    it: the passes so far (the loop's own pass counter, keyed by the loop's node id, which
+    the race check enumerates) times what one step adds."""
+
+    def __init__(self, names: Names, ev: Evaluator, key: int, loop: Node, by: tuple[Evaluator, Node],
+                 extra: int = 0) -> None:
+        super().__init__(names, ev, key, loop, loop, loop, by, extra)
+        self.walk_key = key
+
+    def passes(self, this_one: bool) -> _WhileWalked:
+        return _WhileWalked(self.names, self.ev, self.key, self.loop, self.by, int(this_one))
+
+    def value(self, node: Node | None, env: Env) -> int | None:
+        j = env.counters.get(self.key)
+        k = self.by[0].value(self.by[1], env)
+        return (j + self.extra) * k if isinstance(j, int) and isinstance(k, int) else None
 
 
 def _counter_step(ev: Evaluator, update: Node, env: Env) -> int | None:

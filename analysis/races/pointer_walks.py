@@ -1,0 +1,103 @@
+"""Pointers walked by a `while` loop to an end pointer, for the race check (races round 11):
+
+    global int *p = a + 4 * lid, *end = p + 4;
+    while (p < end) { *p = lid; p += 1; }
+
+is read as a loop over its passes: at pass `j` the pointer is its start plus `j` steps
+(frames.Frame, as a `for` counter's passes are), and the loop's condition holds where that
+place is still short of the end (check.py evaluates it on the two pointers' offsets).
+
+Only where that reading is exact: the loop is at the function body's top level, its condition
+compares the pointer (`<`, `<=`, `!=`) with something else, the step (`p++`, `p += k`) is the
+last statement of its block and the only change of the pointer in the loop, and nothing in the
+block may leave a pass early (`break`, `continue`, `return`, `goto`).
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from cllint.analysis.syntax import walk
+from cllint.analysis.uniformity.names import Names
+
+_LEAVES = frozenset({"break_statement", "continue_statement", "return_statement", "goto_statement"})
+_COMPARES = frozenset({"<", "<=", "!="})
+
+
+class Walk:
+    """A `while` loop walking one pointer: the loop, its condition, the pointer's key and its
+    step statement (an `expression_statement`)."""
+
+    __slots__ = ("loop", "cond", "key", "step")
+
+    def __init__(self, loop: Node, cond: Node, key: int, step: Node) -> None:
+        self.loop, self.cond, self.key, self.step = loop, cond, key, step
+
+    def __repr__(self) -> str:
+        return f"Walk(loop={self.loop!r}, key={self.key!r})"
+
+
+def _bare(node: Node) -> Node:
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    return node
+
+
+def _text(node: Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
+
+
+def while_walks(body: Node, names: Names) -> dict[int, Walk]:
+    """Loop node id -> the walk it makes, for the `while` loops at `body`'s top level."""
+    out: dict[int, Walk] = {}
+    for loop in body.named_children:
+        if loop.type != "while_statement":
+            continue
+        cond, block = loop.child_by_field_name("condition"), loop.child_by_field_name("body")
+        if cond is None or block is None or block.type != "compound_statement":
+            continue
+        test = _bare(cond)
+        if test.type != "binary_expression" or _text(test.child_by_field_name("operator")) not in _COMPARES:
+            continue
+        left = test.child_by_field_name("left")
+        left = _bare(left) if left is not None else None
+        v = names.var(left) if left is not None and left.type == "identifier" else None
+        if v is None or not v.pointer or v.array or v.param_index is not None:
+            continue
+        stmts = [c for c in block.named_children if c.type != "comment"]
+        step = stmts[-1] if stmts else None
+        if step is None or not _steps(step, v.key, names) or any(n.type in _LEAVES for n in walk(block)):
+            continue
+        if any(_changes(n, v.key, names) for s in stmts[:-1] for n in walk(s)):
+            continue
+        out[loop.id] = Walk(loop, test, v.key, step)
+    return out
+
+
+def _steps(st: Node, key: int, names: Names) -> bool:
+    """`p++;`, `++p;`, `p += k;` of the pointer `key`."""
+    e = st.named_children[0] if st.type == "expression_statement" and st.named_child_count == 1 else None
+    if e is None:
+        return False
+    if e.type == "update_expression":
+        target = e.child_by_field_name("argument")
+        return "++" in _text(e) and target is not None and target.type == "identifier" \
+            and (v := names.var(target)) is not None and v.key == key
+    if e.type == "assignment_expression" and _text(e.child_by_field_name("operator")) == "+=":
+        target = e.child_by_field_name("left")
+        return target is not None and target.type == "identifier" and (v := names.var(target)) is not None \
+            and v.key == key
+    return False
+
+
+def _changes(n: Node, key: int, names: Names) -> bool:
+    if n.type == "assignment_expression":
+        target = n.child_by_field_name("left")
+    elif n.type == "update_expression":
+        target = n.child_by_field_name("argument")
+    elif n.type == "pointer_expression" and _text(n.child_by_field_name("operator")) == "&":
+        target = n.child_by_field_name("argument")
+    else:
+        return False
+    v = names.var(target) if target is not None and target.type == "identifier" else None
+    return v is not None and v.key == key
