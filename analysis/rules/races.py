@@ -116,12 +116,13 @@ class LocalMemoryRace(_RaceRule):
     loop counters (of `for` loops, and of `while` and `do ... while` loops whose one update
     ends the body: `d >>= 1`, `i *= 2`; a `do` body runs at least once) and kernel arguments (`l[2 * lid + 1]`, `t[ly][lx - 1]`, also
     through `min`, `max` and `clamp`); guards (`if (lid < s)`, `lid % (2 * s) == 0`, `if
-    (lid >= n) return;`) restrict which work-items make an access. A test of loaded data
-    may pass in any one work-item, but a race needs no two work-items to pass one at once
-    (the data may rule that out: a segment's first element), unless the whole work-group
-    loads what it tests alike (`if (flag[0] == 0)`: taken by all or none) or it compares a
-    work-item's datum with one value all of them load alike (`if (score[lid] ==
-    best[0])`: ties). Barrier intervals run through
+    (lid >= n) return;`) restrict which work-items make an access. A flag or threshold of
+    loaded data (`if (flags[lid] > 0)`) may pass in any number of work-items at once, and the
+    accesses under it race as others do; a test of a datum for equality with a key (`if
+    (x[lid] == key)`) may pass in any one work-item, but a race needs no two work-items to
+    pass one at once (the data may hold the key once), unless the whole work-group loads
+    what it tests alike (`if (flag[0] == 0)`: taken by all or none) or the key is one value
+    all of them load from `__local` memory (`if (score[lid] == best[0])`: ties). Barrier intervals run through
     loops (the end of one iteration meets the start of the next; a loop whose counter
     always enters it runs its body at least once) and calls (a call to a helper that
     reaches a barrier is one). An index or guard the linter cannot evaluate otherwise
