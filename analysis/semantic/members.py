@@ -10,7 +10,6 @@ from cllint.analysis.findings import Edit, FixPlan
 from cllint.analysis.model.types import Array, Pointer, Scalar, Struct, Type, Vector, swizzle_indices
 
 from .context import Body, known
-from .suggest import closest
 
 _XYZW, _HEX = "xyzw", "0123456789abcdef"
 
@@ -66,6 +65,8 @@ def check_field(body: Body, expr: Node) -> None:
         what = struct_name(body, t)
         if body.seen_once("CL017", f"{name} {what}", field.start_byte, field.end_byte, name):
             return
+        from .suggest import closest  # (an unknown field: rare)
+
         suggestion = closest(name, [f.name for f in t.fields])
         hint = f"; did you mean '{suggestion}'?" if suggestion else ""
         body.add_once("CL017", f"{name} {what}", field.start_byte, field.end_byte,

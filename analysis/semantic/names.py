@@ -22,7 +22,6 @@ from cllint.analysis.model.overloads import resolve_builtin
 from cllint.analysis.model.scopes import Scope
 
 from .context import HEADER_MACROS, HEADER_PREFIXES, VENDOR_PREFIXES, Body
-from .suggest import closest
 from cllint.analysis.lazy_re import lazy
 
 # Parents under which an identifier is a use of a name (and which field of them, where the
@@ -114,6 +113,8 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
         scope = fm.scope_at(ident.start_byte)
         key = (name, id(scope), role)
         if key not in suggested:
+            from .suggest import closest  # (an unknown name: rare)
+
             suggested[key] = closest(name, _visible(body, scope, role))
         suggestion = suggested[key]
         if suggestion is None and _MACRO_LIKE.match(name):

@@ -22,7 +22,6 @@ from cllint.analysis.model import SemanticModel
 from cllint.analysis.model.types import OPAQUE_PREFIXES, SCALAR_NAMES, VECTOR_ELEMENTS, VECTOR_WIDTHS, builtin_named
 
 from .context import VENDOR_PREFIXES, FileFacts
-from .suggest import closest
 
 _TAGS = frozenset({"struct_specifier", "union_specifier", "enum_specifier"})
 # Built-in type names clang's OpenCL header also knows, beside the model's (for suggestions).
@@ -65,6 +64,8 @@ def _check(facts: FileFacts, model: SemanticModel, n: Node, add: Add, uses: dict
     # spelling, is the host's (`-Dreal=float`, `-DDtype=half`): only a lone near miss is a typo.
     if _uses(model.source, name, uses) > _MAX_TYPO_USES:
         return  # counted first: the suggestion's edit distances cost more
+    from .suggest import closest  # (an unknown type: rare)
+
     suggestion = closest(name, [*model.index.typedefs, *_builtin_names()])
     if suggestion is None:
         return

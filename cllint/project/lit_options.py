@@ -19,10 +19,10 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cllint.analysis.lit_runs import FILE_DIR, LitBuild, expects_errors, lit_builds
 from cllint.analysis.records import SlotRecord
 
 if TYPE_CHECKING:
+    from cllint.analysis.lit_runs import LitBuild
     from cllint.analysis.target import Target
 
 DEFAULT_STD = "CL1.2"  # clang's `-cl-std` for OpenCL C when none is given
@@ -118,6 +118,8 @@ def builds_target(builds: tuple[tuple[str, str, str], ...]) -> Target:
 
 
 def _resolve(word: str, folder: Path) -> Path | None:
+    from cllint.analysis.lit_runs import FILE_DIR
+
     for name in FILE_DIR:
         word = word.replace(name, str(folder))
     if "%" in word:  # `%t`, `%{...}`: the test's scratch files, nothing in the tree
@@ -140,6 +142,8 @@ def lit_options(path: Path, data: bytes) -> LitOptions | None:
     OpenCL C expecting success."""
     if b"RUN:" not in data:
         return None
+    from cllint.analysis.lit_runs import expects_errors, lit_builds  # (compiler tests only: ~1M instructions)
+
     builds = [b for b in lit_builds(data) if b.language == "cl" and not expects_errors(b, data)]
     if not builds:
         return None

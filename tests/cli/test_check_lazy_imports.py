@@ -22,6 +22,8 @@ LAZY_CLLINT = [
     "cllint.analysis.model.alternative_heads",
     "cllint.analysis.preprocessor.macro_args",
     "cllint.project.string_defines",
+    "cllint.analysis.lit_runs",
+    "cllint.analysis.semantic.suggest",
 ]
 LAZY_STDLIB = ["pickle", "glob", "copy", "shlex", "struct"]
 
