@@ -121,6 +121,20 @@ def test_a_pointer_after_its_while_walk_is_not_followed() -> None:
     assert lint(src) == []
 
 
+@pytest.mark.parametrize("step, racy", [
+    (b"get_num_groups(0)", False),  # each work-group its own blocks: 0, N, ... and 1, N + 1, ...
+    (b"1", True),  # work-group 0's second pass is work-group 1's first
+])
+def test_a_counter_that_follows_the_work_group(step: bytes, racy: bool) -> None:
+    # across two work-groups each side's counter takes its own work-group's values (they were
+    # work-group 0's for both: openmm sort.cl's bucket loop, once its data guards were read)
+    src = (b"kernel void k(global int *data, uint n) {\n  for (int index = get_group_id(0); index < n; index += "
+           + step + b") {\n    data[index * get_local_size(0) + get_local_id(0)] = get_group_id(0);\n"
+           b"    barrier(CLK_GLOBAL_MEM_FENCE);\n  }\n}\n")
+    got = lint(src)
+    assert bool(got) == racy, got
+
+
 if __name__ == "__main__":
     for half, cases in (("tune", TUNE), ("heldout", HELDOUT)):
         f = figures(cases)

@@ -730,29 +730,33 @@ class _Kernel(HelperCalls):
     def _loop_start(self, key: int) -> int:
         return (self.counters.get(key) or self.item_counters[key])[3].start_byte
 
-    def assignments(self, keys: list[int], env_base: dict[int, int], sample) -> Iterator[dict[int, int]]:
-        """Every assignment of the counters `keys` (outer first), each one's values from its loop."""
+    def assignments(self, keys: list[int], env_base: dict[int, int], sample,
+                    group: tuple[int, int, int] = (0, 0, 0)) -> Iterator[dict[int, int]]:
+        """Every assignment of the counters `keys` (outer first), each one's values from its loop
+        (`group`: the work-group whose values a counter that follows the group takes)."""
         if not keys:
             yield dict(env_base)
             return
         k, rest = keys[0], keys[1:]
-        for val in self.values(k, env_base, sample):
-            yield from self.assignments(rest, {**env_base, k: val}, sample)
+        for val in self.values(k, env_base, sample, group):
+            yield from self.assignments(rest, {**env_base, k: val}, sample, group)
 
-    def values(self, key: int, counters: dict[int, int], sample) -> list[int]:
-        memo = (key, frozenset(counters.items()), self.size, sample)
+    def values(self, key: int, counters: dict[int, int], sample, group: tuple[int, int, int] = (0, 0, 0)
+               ) -> list[int]:
+        memo = (key, frozenset(counters.items()), self.size, sample, group)
         got = self._values.get(memo)
         if got is None:
-            got = self._values[memo] = self._counter_values(key, counters, sample)
+            got = self._values[memo] = self._counter_values(key, counters, sample, group)
         return list(got)
 
-    def _counter_values(self, key: int, counters: dict[int, int], sample) -> list[int]:
+    def _counter_values(self, key: int, counters: dict[int, int], sample,
+                        group: tuple[int, int, int] = (0, 0, 0)) -> list[int]:
         if key in self.walks:
             return self._walk_passes(key, counters, sample)
         if key in self.item_counters:
             return self._iterations(key, counters, sample)
         init, cond, update, _ = self.counters[key]
-        env = Env((0, 0, 0), self.size, (0, 0, 0), dict(counters), sample)
+        env = Env((0, 0, 0), self.size, group, dict(counters), sample)
         v = self.ev.value(init, env)
         out: list[int] = []
         while v is not None and len(out) < MAX_VALUES:
@@ -1201,9 +1205,12 @@ class _Kernel(HelperCalls):
         only2 = [k for k in k2 if k in independent]
         shared.sort(key=self._loop_start)
         tried = 0
+        # across two work-groups, a counter that follows the group (`for (b = get_group_id(0); ...;
+        # b += get_num_groups(0))`) takes each side's own work-group's values
+        g1, g2 = groups if groups[0] != groups[1] else ((0, 0, 0), (0, 0, 0))
         for base in self.assignments(shared, {}, sample):
-            for c1 in self.assignments(only1, base, sample):
-                for c2 in self.assignments(only2, base, sample):
+            for c1 in self.assignments(only1, base, sample, g1):
+                for c2 in self.assignments(only2, base, sample, g2):
                     tried += 1
                     if tried > MAX_COMBOS:
                         return None
