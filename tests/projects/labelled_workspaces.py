@@ -60,3 +60,19 @@ def clang_build(case: Path, tmp_path: Path, std: str, *flags: str) -> subprocess
     program.write_bytes(b"".join((case / s).read_bytes() for s in sources))
     return subprocess.run([CLANG or "clang-19", "-x", "cl", f"-cl-std={std}", "-target", "spir64", "-fsyntax-only",
                            *flags, *options, str(program)], capture_output=True, text=True, timeout=60, cwd=case)
+
+
+def write_workspace(root: Path, files: dict[str, str]) -> None:
+    """A workspace written from `{relative path: text}`."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
+def check_json(root: Path, *args: str) -> list[dict]:
+    """`cllint check --no-cache --format json --exit-zero ARGS` in `root` (`.` unless named)."""
+    done = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json",
+                           "--exit-zero", *(args or (".",))], cwd=root, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+

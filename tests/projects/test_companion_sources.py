@@ -6,12 +6,10 @@ A C/C++ file named beside a kernel elsewhere (a host's own sources in a build li
 another folder) is no companion. Cases written before the change; `heldout` scored once after."""
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from labelled_workspaces import check_json, write_workspace
 
 _MAIN = "kernel void k(global float *x) { x[get_global_id(0)] = twice(x[get_global_id(0)]) + OFFSET; }\n"
 _HEAD = "#define OFFSET 1.0f\n"
@@ -42,11 +40,6 @@ CASES = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_companions_are_read_before_the_kernel(case: str, tmp_path: Path) -> None:
     files, wanted = CASES[case]
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    done = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json",
-                           "--exit-zero", "."], cwd=tmp_path, capture_output=True, text=True, timeout=180)
-    assert done.returncode == 0, done.stderr
-    got = sorted({r["code"] for r in json.loads(done.stdout) if r["severity"] == "error"})
+    write_workspace(tmp_path, files)
+    got = sorted({r["code"] for r in check_json(tmp_path) if r["severity"] == "error"})
     assert got == wanted

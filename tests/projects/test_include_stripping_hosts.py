@@ -5,12 +5,10 @@ CL002); a host that only reads files keeps it. Cases written before the change; 
 scored once after it."""
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from labelled_workspaces import check_json, write_workspace
 
 _KERNEL = '#include "for_the_ide.h"\nkernel void k(global float *x) { x[get_global_id(0)] *= 2.0f; }\n'
 
@@ -42,11 +40,6 @@ CASES = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_missing_include_of_a_stripped_source(case: str, tmp_path: Path) -> None:
     files, wanted = CASES[case]
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    done = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json",
-                           "--exit-zero", "."], cwd=tmp_path, capture_output=True, text=True, timeout=180)
-    assert done.returncode == 0, done.stderr
-    got = [r["code"] for r in json.loads(done.stdout) if r["severity"] != "info" and r["path"].endswith(".cl")]
+    write_workspace(tmp_path, files)
+    got = [r["code"] for r in check_json(tmp_path) if r["severity"] != "info" and r["path"].endswith(".cl")]
     assert got == wanted

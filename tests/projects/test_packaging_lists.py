@@ -5,12 +5,10 @@ program joined in that order. (clpy lists `carray.clh` then `fp16.clh`; `carray.
 editor's clang layer.) Cases written before the change; `heldout` scored once after it."""
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from labelled_workspaces import check_json, write_workspace
 
 _CASES = {
     "tune": {
@@ -32,17 +30,11 @@ _CASES = {
 }
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-
-
 @pytest.mark.parametrize("case", sorted(_CASES))
 def test_no_program_joined_from_an_install_list(case: str, tmp_path: Path) -> None:
     from cllint.project.model import Project
 
-    _write(tmp_path, _CASES[case])
+    write_workspace(tmp_path, _CASES[case])
     project = Project([tmp_path])
     listed_second = next(p for p in project.files if p.name in ("convert.clh", "extra.cl"))
     context = project.context(listed_second)
@@ -52,9 +44,5 @@ def test_no_program_joined_from_an_install_list(case: str, tmp_path: Path) -> No
 
 @pytest.mark.parametrize("case", sorted(_CASES))
 def test_the_clang_layer_sees_one_definition(case: str, tmp_path: Path) -> None:
-    _write(tmp_path, _CASES[case])
-    done = subprocess.run([sys.executable, "-m", "cllint", "check", "--compiler", "clang", "--no-cache",
-                           "--format", "json", "--exit-zero", "."], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=180)
-    assert done.returncode == 0, done.stderr
-    assert [r for r in json.loads(done.stdout) if r["severity"] == "error"] == []
+    write_workspace(tmp_path, _CASES[case])
+    assert [r for r in check_json(tmp_path, "--compiler", "clang", ".") if r["severity"] == "error"] == []
