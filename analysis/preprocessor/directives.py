@@ -36,7 +36,7 @@ _SKIP = lazy(
     re.DOTALL | re.VERBOSE,
 )
 # A directive starts a line; the first line has no preceding newline and is checked on its own.
-_FIRST_DIR = re.compile(rb"[ \t\f\v]*\#")
+_FIRST_DIR = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\f\v]*\#")  # (a UTF-8 byte order mark first, as clang allows)
 
 # The rest of a directive's logical line, from just after the `#`.
 _BODY = lazy(

@@ -80,7 +80,11 @@ def _blank(m: re.Match[str]) -> str:
 
 def index_source(data: bytes) -> FileIndex:
     # Latin-1 maps every byte to one character: names are ASCII, and no word is decoded alone.
-    text = _RAW_MARK.sub(_blank, _STRIP.sub(_blank, data.decode("latin-1")))
+    # (A UTF-8 byte order mark reads as blanks, so the first line's directive starts the line.)
+    text = data.decode("latin-1")
+    if text.startswith("\xef\xbb\xbf"):
+        text = "   " + text[3:]
+    text = _RAW_MARK.sub(_blank, _STRIP.sub(_blank, text))
     macros = frozenset(m.group(1) for m in _DEFINE.finditer(text))
     code = _DIRECTIVE.sub(_blank, text)
     # Words of the code and of macro bodies; a word only an `#if` names is a choice the host
