@@ -14,7 +14,8 @@ likewise scored once: its "before" at the session's start, its "after" at the en
 *validate3* (`HELD_OUT_3`, session 12), *validate4* and *validate5* (`HELD_OUT_4`, `HELD_OUT_5`,
 session 13), and *validate6* (`HELD_OUT_6`, session 14; scored once, then read, so tune since session 15), and *validate7*
 (`HELD_OUT_7`, session 15; scored once, then read, so tune since session 16), and *validate8*
-(`HELD_OUT_8`, session 16), and *validate9* (`HELD_OUT_9`, session 16).
+(`HELD_OUT_8`, session 16), and *validate9* (`HELD_OUT_9`, session 16); both were scored once at
+session 16's end and read after it: seen from then on.
 
     .venv/bin/python bench/projects.py                   # tune projects, a table
     .venv/bin/python bench/projects.py --split validate  # the held-out third, once
