@@ -69,7 +69,7 @@ def _private_pointer(v: VarInfo) -> bool:
 
 def _choice(v: VarInfo, assigns: list[Node]) -> tuple[Node, Choice] | None:
     """The `if` that chooses and (condition, then-value, else-value)."""
-    init = _initialiser(v)
+    init = declared_value(v)
     arms = [_arm(a) for a in assigns]
     if any(x is None for x in arms):
         return None
@@ -105,9 +105,11 @@ def _arm(assign: Node) -> tuple[Node, bool] | None:
     return None
 
 
-def _initialiser(v: VarInfo) -> Node | None:
+def declared_value(v: VarInfo) -> Node | None:
+    """The value `v`'s declaration gives it (`= e`, `= {a, b}`), through the pointer and array
+    declarators around its name; None without one."""
     d = v.decl.parent
-    while d is not None and d.type == "pointer_declarator":
+    while d is not None and d.type in ("pointer_declarator", "array_declarator"):
         d = d.parent
     return d.child_by_field_name("value") if d is not None and d.type == "init_declarator" else None
 

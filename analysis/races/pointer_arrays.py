@@ -14,6 +14,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from cllint.analysis.model.walk import nodes_of_kinds
+from cllint.analysis.races.choices import declared_value
 from cllint.analysis.uniformity.names import Names, VarInfo
 
 _USES = frozenset({"identifier"})
@@ -95,12 +96,7 @@ def pointer_arrays(body: Node, names: Names) -> dict[int, tuple[Node, ...]]:
 
 def _initialiser(v: VarInfo) -> list[Node] | None:
     """The elements of `{a, b}` at the array's declaration; None without one."""
-    d = v.decl.parent
-    while d is not None and d.type in ("array_declarator", "pointer_declarator"):
-        d = d.parent
-    if d is None or d.type != "init_declarator":
-        return None
-    value = d.child_by_field_name("value")
+    value = declared_value(v)
     if value is None or value.type != "initializer_list":
         return None
     items = [c for c in value.named_children if c.type != "comment"]
