@@ -383,7 +383,7 @@ class CllintServer(LanguageServer):
         every folder gets one of its own folder's files, read at once."""
         from cllint.project.model import Project
 
-        root = next((r for r in self._roots() if path.is_relative_to(r)), None)
+        root = self._root_of(path)
         if root is not None:
             if root not in self._projects:
                 self._projects[root] = None
@@ -413,9 +413,13 @@ class CllintServer(LanguageServer):
             self._projects[key] = Project([], [*self._projects[key].extra, path])
         return self._projects[key]
 
+    def _root_of(self, path: Path) -> Path | None:
+        """The workspace folder holding `path`, if any."""
+        return next((r for r in self._roots() if path.is_relative_to(r)), None)
+
     def _still_read(self, path: Path) -> bool:
         """Whether the workspace folder of `path` is being read now (not failed, not done)."""
-        root = next((r for r in self._roots() if path.is_relative_to(r)), None)
+        root = self._root_of(path)
         reading = self._reading.get(root) if root is not None else None
         return reading is not None and not reading[0].is_set()
 
