@@ -30,15 +30,12 @@ from cllint.analysis.races.accessor_macros import MacroSubscripts
 from cllint.analysis.races.accesses import VECTOR_MEMORY, Access, BlockExits, collect, parts_overlap, sized_halves
 from cllint.analysis.races.calls import HelperCalls
 from cllint.analysis.races.choices import branch_choices
-from cllint.analysis.races.components import uniform_with_fields
 from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import DATA, LOAD, Env, Evaluator
-from cllint.analysis.races.fences import fenced_spaces, helper_fenced_spaces
 from cllint.analysis.races.frames import Frame, FrameEvaluator, declared_dims, element_size, vector_width
 from cllint.analysis.races.launches import one_work_group
 from cllint.analysis.races.macros import Expander
 from cllint.analysis.races.prefilter import may_share, may_write
-from cllint.analysis.races.stable_loads import steady_read, values_agree
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, build_cfg
@@ -255,6 +252,8 @@ class _Kernel(HelperCalls):
         self.barriers: dict[int, tuple[set[str], Node]] = {}
         for site in self.facts.calls:
             if site.name in B.BARRIERS:
+                from cllint.analysis.races.fences import fenced_spaces  # (kernels with barriers only)
+
                 arg = _arg(site.node, 0) if site.args_known else None
                 spaces = set(fenced_spaces(_text(arg, 10_000), site.node.start_byte, view)) if arg is not None \
                     else {"local", "global"}
@@ -262,6 +261,8 @@ class _Kernel(HelperCalls):
             else:
                 sm = fa.summary(site.name)
                 if sm is not None and sm.sync == "barrier":
+                    from cllint.analysis.races.fences import helper_fenced_spaces
+
                     self.barriers[site.cfg_node] = (set(helper_fenced_spaces(fa, site.name, view)), site.node)
         self.defs, self.counters, self.assigning, self.moved = definitions(self.body, names, self.cfg)
         # A counter takes the same values in every work-item only if its header is uniform
@@ -937,6 +938,8 @@ class _Kernel(HelperCalls):
                 or self.value_ev(second) is not self.ev:
             return False
         env1, env2 = (self._env(w, group, c, sample) for w, c in (item1, item2))
+        from cllint.analysis.races.stable_loads import values_agree  # (stores of loaded values only)
+
         return values_agree(self, value, first.cfg_node, env1, env2)
 
     def may_differ_across(self, first: Access, second: Access, w1, w2) -> bool:
@@ -1154,17 +1157,25 @@ class _Kernel(HelperCalls):
         then no write-write race is reported, precision first)."""
         if ev is not self.ev and not isinstance(ev, FrameEvaluator):
             return True
-        if ev is self.ev and self.divergent(value, cfg_node) and not uniform_with_fields(self, value, cfg_node):
-            return True  # (a private field given a uniform value after its variable: components.py)
+        if ev is self.ev and self.divergent(value, cfg_node):
+            from cllint.analysis.races.components import uniform_with_fields  # (a divergent value only)
+
+            if not uniform_with_fields(self, value, cfg_node):
+                return True  # (a private field given a uniform value after its variable: components.py)
         stack, seen = [value], set()  # a load or call may differ, unless the whole work-group shares its result
+        steady: Callable[..., bool] | None = None
         while stack:
             n = stack.pop()
             if n.id in self.uniform_calls or n.id in seen:
                 continue
             seen.add(n.id)
-            if n.type in ("subscript_expression", "pointer_expression", "call_expression") \
-                    and not (ev is self.ev and steady_read(self, n, cfg_node)):
-                return True
+            if n.type in ("subscript_expression", "pointer_expression", "call_expression"):
+                if ev is not self.ev:
+                    return True
+                if steady is None:  # (a load or call in a stored value only: most small files have none)
+                    from cllint.analysis.races.stable_loads import steady_read as steady
+                if not steady(self, n, cfg_node):
+                    return True
             v = ev.names.var(n) if n.type == "identifier" and ev is not self.ev else None
             if v is not None:
                 bound = ev.params.get(v.key) if v.param_index is not None else None  # type: ignore[attr-defined]
@@ -1999,7 +2010,7 @@ def _fit_constants(sizes: list[tuple[int, int, int]], accesses: list[Access],
     to the wrap, up to the larger one (`placed`: what wraps is the work-item's place alone,
     not a loop counter or an argument, which may be what passes the places)."""
     big = 0
-    wrap = _wraps(accesses, max(max(s) for s in sizes), placed)
+    wrap = _wraps(accesses, max(max(s) for s in sizes), placed, bare_wider=True)
     if wrap:
         grown = [tuple(max(n, wrap) if n > 1 else 1 for n in s) for s in sizes]
         sizes = [s for i, s in enumerate(grown) if s not in grown[:i]]  # type: ignore[misc]
@@ -2169,8 +2180,10 @@ def _declared_length(a: Access) -> int | None:
     return _small_int(size) if size is not None and size.type == "number_literal" else None
 
 
-def _wraps(accesses: list[Access], largest: int, placed: Callable[[Node], bool]) -> int:
-    """The widest wrap of an index (`e & 31`: 32 places, `e % 8`: 8), at most `largest`; 0 none."""
+def _wraps(accesses: list[Access], largest: int, placed: Callable[[Node], bool], bare_wider: bool = False) -> int:
+    """The widest wrap of an index (`e & 31`: 32 places, `e % 8`: 8), at most `largest`; 0 none.
+    `bare_wider`: the place alone wrapped (`lid % 4`, `lid & 3`, no shift to rotate by) is the
+    identity in a work-group no wider than the wrap, so it says the work-group is wider: twice."""
     out = 0
     for a in accesses:
         for index in a.indices:
@@ -2182,6 +2195,8 @@ def _wraps(accesses: list[Access], largest: int, placed: Callable[[Node], bool])
                 if v is None or v < 2 or not placed(n.child_by_field_name("left")):
                     continue
                 places = v + 1 if op == "&" and not (v + 1) & v else v if op == "%" else 0
+                if bare_wider and _bare(n.child_by_field_name("left")).type in ("identifier", "call_expression"):
+                    places *= 2
                 out = max(out, min(places, largest))
     return out
 
