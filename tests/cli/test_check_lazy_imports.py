@@ -24,6 +24,10 @@ LAZY_CLLINT = [
     "cllint.project.string_defines",
     "cllint.analysis.lit_runs",
     "cllint.analysis.semantic.suggest",
+    # the race check's fences (barriers), loaded values and struct fields: stores of those only
+    "cllint.analysis.races.fences",
+    "cllint.analysis.races.stable_loads",
+    "cllint.analysis.races.components",
 ]
 LAZY_STDLIB = ["pickle", "glob", "copy", "shlex", "struct"]
 
