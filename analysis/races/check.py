@@ -508,7 +508,8 @@ class _Kernel(HelperCalls):
         for a in accesses:
             by_base.setdefault(a.base.key, []).append(a)
             if a.view:
-                self.bytes[a.base.key] = element_size(a.base) or 0
+                # (a pointer to a typedef'd array, `global block_t *A`: its element's bytes, `inner`)
+                self.bytes[a.base.key] = element_size(a.base) or (a.inner[0] if a.inner else 0)
         self.global_wrap = _wraps(accesses, 1 << 16, self._placed)
         self.global_mirror = _global_mirror(accesses, self._placed, self._macro_int)
         if self.reqd is None:

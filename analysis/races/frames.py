@@ -285,6 +285,12 @@ class Frame:
         """A pointer argument declared to arrays (`global float (*A)[8][8]`): `A[i][j][k]` is
         the element of its bytes in order, as a cast to that type makes it."""
         d = v.decl.parent
+        if d is not None and d.type == "pointer_declarator" and d.parent is not None \
+                and d.parent.type == "parameter_declaration":  # `global block_t *A`, a typedef of an array
+            named = d.parent.child_by_field_name("type")
+            row, inner = _typedef_rows(named, self._extent) if named is not None \
+                and named.type == "type_identifier" else (0, ())
+            return Target(v, (), row, inner) if row else None
         if d is None or d.type != "pointer_declarator" or d.parent is None \
                 or d.parent.type != "parenthesized_declarator":
             return None
@@ -577,6 +583,10 @@ def row_view_size(descriptor: Node | None, value_of: Callable[[Node], int | None
     if descriptor is None:
         return 0, ()
     d = descriptor.child_by_field_name("declarator")
+    named = descriptor.child_by_field_name("type")
+    if named is not None and named.type == "type_identifier" and d is not None \
+            and d.type == "abstract_pointer_declarator" and not d.named_child_count:
+        return _typedef_rows(named, value_of)  # `(global block_t *)`, `typedef float block_t[4][4]`
     extents: list[int] = []
     while d is not None and d.type == "abstract_array_declarator":
         size = d.child_by_field_name("size")
@@ -597,6 +607,45 @@ def row_view_size(descriptor: Node | None, value_of: Callable[[Node], int | None
     for e in extents:
         row *= e
     return row, (size, *extents)
+
+
+def _typedef_rows(name: Node, value_of: Callable[[Node], int | None]) -> tuple[int, tuple[int, ...]]:
+    """`row_view_size` of a pointer to a type named by a file-scope typedef of an array of a
+    sized type (`typedef float block_t[4][4][4];`: 256, (4, 4, 4, 4)); (0, ()) for anything else.
+    Only a cast to such a type reads the file's top level (rare: no cost to other files)."""
+    root = name
+    while root.parent is not None:
+        root = root.parent
+    for n in root.named_children:
+        if n.type != "type_definition":
+            continue
+        d = n.child_by_field_name("declarator")
+        extents: list[int] = []
+        while d is not None and d.type == "array_declarator":
+            size = d.child_by_field_name("size")
+            e = value_of(size) if size is not None else None
+            if not isinstance(e, int) or e <= 0:
+                break
+            extents.insert(0, e)
+            d = d.child_by_field_name("declarator")
+        if d is None or d.type != "type_identifier" or d.text != name.text:
+            continue
+        size = type_size(_text(n.child_by_field_name("type")))
+        if not extents or not size or len(extents) != declarator_depth(n):
+            return 0, ()
+        row = size
+        for e in extents:
+            row *= e
+        return row, (size, *extents)
+    return 0, ()
+
+
+def declarator_depth(definition: Node) -> int:
+    """How many array declarators a typedef's declarator nests (`block_t[4][4]`: 2)."""
+    d, n = definition.child_by_field_name("declarator"), 0
+    while d is not None and d.type == "array_declarator":
+        n, d = n + 1, d.child_by_field_name("declarator")
+    return n
 
 
 def element_size(v: VarInfo) -> int | None:
