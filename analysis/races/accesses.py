@@ -361,9 +361,15 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
             if space is None:
                 continue
             out.append(Access(outer, t.base, space, indices, read, write, atomic, cfg_node,
-                              tuple(Guard(c, h) for c, h in when) + guards, unknown, ev=index_ev,
+                              tuple(when_guard(c, h) for c, h in when) + guards, unknown, ev=index_ev,
                               offset=t.offset, roots=roots, part=part + more, view=t.view, inner=t.inner))
     return without_annotations(_evaluated(out, syntax), syntax)  # GPUVerify's annotations are never run
+
+
+def when_guard(cond: Node, holds: bool | tuple[int, ...]) -> Guard:
+    """The guard of a pointer's choice: `cond` true or false (`c ? a : b`), or a tuple of the
+    values it takes (`ps[k]` of three or more pointers: `k` is `i`), as a switch's case labels."""
+    return Guard(cond, True, cases=holds) if isinstance(holds, tuple) else Guard(cond, holds)  # type: ignore[arg-type]
 
 
 def _held_pointer(names: Names, sub: Node) -> bool:
@@ -394,7 +400,7 @@ def _atomic_accesses(out: list[Access], n: Node, fn: str, choices: list[tuple[Ta
         guards, unknown = guards_around(n, body, exits)
         out.append(Access(n, t.base, space, (), not fn.startswith(ATOMIC_WRITES),
                           not fn.startswith(ATOMIC_READS), True, cfg_node,
-                          tuple(Guard(c, h) for c, h in when) + guards, unknown, offset=t.offset,
+                          tuple(when_guard(c, h) for c, h in when) + guards, unknown, offset=t.offset,
                           view=t.view))
 
 
@@ -416,7 +422,7 @@ def _vector_access(n: Node, store: bool, width: int, many: Callable, cfg_node: i
         if seen is None:
             continue
         out.append(Access(n, t.base, space, (index,), not store, store, False, cfg_node,
-                          tuple(Guard(c, h) for c, h in when) + guards, unknown, offset=seen.offset,
+                          tuple(when_guard(c, h) for c, h in when) + guards, unknown, offset=seen.offset,
                           view=seen.view))
     return out
 

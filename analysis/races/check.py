@@ -1607,7 +1607,7 @@ class _Kernel(HelperCalls):
 def _case_taken(value: int, g: Any, ev: Evaluator, env: Env) -> int | None:
     """Whether a `switch` on `value` takes one of the guard's case labels (None: a label not
     computed here)."""
-    labels = [ev.value(n, env) for n in g.cases]
+    labels = [n if isinstance(n, int) else ev.value(n, env) for n in g.cases]  # (ints: accesses.when_guard)
     return int(value in labels) if all(isinstance(v, int) for v in labels) else None
 
 

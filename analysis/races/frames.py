@@ -195,7 +195,9 @@ class Frame:
             elements, index, k = held
             if k is not None:
                 return self.targets_of(elements[k], depth + 1) if 0 <= k < len(elements) else []
-            return self._pick(index, elements[1], elements[0], depth) if len(elements) == 2 else []
+            if len(elements) == 2:
+                return self._pick(index, elements[1], elements[0], depth)
+            return self._among(index, elements, depth)
         if expr.type == "call_expression" and self.picks is not None:
             picked = self.picks(expr, self, depth + 1)
             if picked:
@@ -208,6 +210,17 @@ class Frame:
         if not left or not right:
             return []  # one side not followed: which work-items use the other is unknown
         return [(t, ((cond, True), *w)) for t, w in left] + [(t, ((cond, False), *w)) for t, w in right]
+
+    def _among(self, index: Node, elements: tuple[Node, ...], depth: int) -> list[tuple[Target, tuple]]:
+        """`ps[k]` of three or more pointers, `k` computed: element `i` where `k` is `i` (the only
+        places in bounds), a condition `(k, (i,))` (accesses.when_guard: a case label)."""
+        out: list[tuple[Target, tuple]] = []
+        for i, e in enumerate(elements):
+            picked = self.targets_of(e, depth + 1)
+            if not picked:
+                return []  # one not followed: which work-items use the others is unknown
+            out += [(t, ((index, (i,)), *w)) for t, w in picked]
+        return out
 
     def target_of(self, expr: Node | None, depth: int = 0) -> Target | None:
         """The target of a pointer expression: `p`, `p + e`, `e + p`, `p - e`, `&p[e]`."""
@@ -279,7 +292,8 @@ class Frame:
         with one work-item's values it is not a constant."""
         k0 = self.ev.value(index, Env((0, 0, 0), (1, 1, 1), (0, 0, 0)))
         k1 = self.ev.value(index, Env((1, 1, 1), (2, 2, 2), (1, 1, 1), sample=lambda s: 1_000_033))
-        return k0 != k1
+        # (and the next work-item of group 0: `gid % 3` is 0 at both of the above, global ids 0 and 3)
+        return k0 != k1 or k0 != self.ev.value(index, Env((1, 1, 1), (2, 2, 2), (0, 0, 0), sample=lambda s: 1_000_033))
 
     def _rows_of(self, v: VarInfo) -> Target | None:
         """A pointer argument declared to arrays (`global float (*A)[8][8]`): `A[i][j][k]` is

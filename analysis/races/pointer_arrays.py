@@ -2,7 +2,8 @@
 {a, b};` (or `ps[0] = a; ps[1] = a + 4;` at the body's top level) makes `ps[k][i]` an access
 to the `k`th pointer's target (frames.Frame.targets_of): a constant `k` is that element, any
 other `k` of a two-element array picks `ps[1]` where it is non-zero and `ps[0]` where it is
-zero, as `k ? ps[1] : ps[0]` would (the only places in bounds).
+zero, as `k ? ps[1] : ps[0]` would (the only places in bounds); of three or more, `ps[i]` where
+`k` is `i` (round 12: `ps[lid % 3]`, a loop over `ps[i]`).
 
 Only where that reading is exact: every element is given once, by the initialiser or by a
 top-level `ps[constant] = e;` statement before any other use, and the array is used nowhere
