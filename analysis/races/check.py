@@ -299,7 +299,7 @@ class _Kernel(HelperCalls):
 
             self.frame.arrays = pointer_arrays(self.body, names)
         self.walks: dict[int, Any] = {}  # `while` loops walking a pointer, by loop id (pointer_walks.py)
-        if any(n.type == "while_statement" for n in self.body.named_children) \
+        if any(n.type in ("while_statement", "for_statement") for n in self.body.named_children) \
                 and any(v.pointer and not v.array and v.param_index is None for v in names.variables):
             from cllint.analysis.races.pointer_walks import while_walks  # (kernels with such loops only)
 

@@ -360,7 +360,9 @@ class Frame:
                     return None  # after the loop: as many steps as it ran passes, not counted here
                 # inside it: the passes before this one stepped it, and this one where the step
                 # comes before the use
-                off = (walked.passes(st.end_byte <= use.start_byte), off[1], off[2])
+                # (a `for`'s update runs after its body, though written before it)
+                this_one = st.end_byte <= use.start_byte and st.parent is not None and st.parent.type != "for_statement"
+                off = (walked.passes(this_one), off[1], off[2])
             t = _shifted(t, off)
         return t
 
@@ -383,7 +385,9 @@ class Frame:
                 if _text(n.child_by_field_name("operator")) == "&":
                     return None  # its address escapes
                 continue
-            if st is None or st.type != "expression_statement":
+            if st is not None and st.type == "for_statement" and st.child_by_field_name("update") == n:
+                st = n  # a `for`'s update: a walk's step (`_walk_of`), else not followed
+            elif st is None or st.type != "expression_statement":
                 return None
             walked = None
             walk_ = self._walk_of(st, v)
@@ -411,7 +415,8 @@ class Frame:
     def _walk_of(self, st: Node, v: VarInfo) -> Any:
         """The `while` walk (`walks`) whose step `st` is, of the pointer `v`; None otherwise."""
         block = st.parent
-        loop = block.parent if block is not None and block.type == "compound_statement" else None
+        loop = block.parent if block is not None and block.type == "compound_statement" \
+            else block if block is not None and block.type == "for_statement" else None  # (a `for`'s update)
         w = self.walks.get(loop.id) if loop is not None and self.walks else None
         return w if w is not None and w.step == st and w.key == v.key else None
 
