@@ -13,14 +13,12 @@ from __future__ import annotations
 
 from functools import cache
 
+from ..preprocessor.foreign import NOT_OPENCL_C
 from ..preprocessor.expr import Binary, Condition, Defined, Env, Ident, Node, Num, Ternary, Unary, Unknown, _eval
 
 # The compiler and its version, as clang-19 defines them for OpenCL C.
 _COMPILER = ("__clang__", "__clang_major__", "__clang_minor__", "__clang_patchlevel__", "__llvm__",
              "__GNUC__", "__GNUC_MINOR__", "__GNUC_PATCHLEVEL__", "__STDC__", "__STDC_VERSION__")
-# Languages OpenCL C is not: clang-19 defines none of these for `-x cl`.
-_NOT_THIS_LANGUAGE = frozenset({"__cplusplus", "__CUDACC__", "__CUDA_ARCH__", "__NVCC__", "__HIPCC__", "__HIP__",
-                                "__OPENCL_CPP_VERSION__", "__cplusplus_cli", "__OBJC__"})
 _EMPTY = Env({})
 
 
@@ -43,11 +41,11 @@ def _known(node: Node) -> Node:
     if isinstance(node, Ident):
         if node.name in values:
             return Num(values[node.name])
-        return Num(0) if node.name in _NOT_THIS_LANGUAGE else Unknown(node.name)
+        return Num(0) if node.name in NOT_OPENCL_C else Unknown(node.name)
     if isinstance(node, Defined):
         if node.name in values:
             return Num(1)
-        return Num(0) if node.name in _NOT_THIS_LANGUAGE else Unknown(node.name)
+        return Num(0) if node.name in NOT_OPENCL_C else Unknown(node.name)
     if isinstance(node, Unary):
         return Unary(node.op, _known(node.operand))
     if isinstance(node, Binary):

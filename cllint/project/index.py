@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from cllint.analysis.lazy_re import lazy
+from cllint.analysis.preprocessor.foreign import without_foreign_arms
 
 # Comments and string/char literals, blanked before anything is read; directive lines
 # handled apart (their continuation lines included).
@@ -84,7 +85,8 @@ def index_source(data: bytes) -> FileIndex:
     text = data.decode("latin-1")
     if text.startswith("\xef\xbb\xbf"):
         text = "   " + text[3:]
-    text = _RAW_MARK.sub(_blank, _STRIP.sub(_blank, text))
+    # (Branches only a C++ or CUDA compiler reads are not OpenCL C: `template <...>` heads.)
+    text = without_foreign_arms(_RAW_MARK.sub(_blank, _STRIP.sub(_blank, text)))
     macros = frozenset(m.group(1) for m in _DEFINE.finditer(text))
     code = _DIRECTIVE.sub(_blank, text)
     # Words of the code and of macro bodies; a word only an `#if` names is a choice the host

@@ -13,7 +13,9 @@
  *  - EXTRA: read the group as a compiler would with its first branch taken. The
  *    directive line becomes `preproc_conditional` extras, and the remaining
  *    branches (from `#elif`/`#else` through `#endif`) one `preproc_skipped` extra.
- *  - ZERO: `#if 0`: the first branch is skipped and a later branch, if any, is read.
+ *  - ZERO: `#if 0`, or a test that only another language's compiler passes (`#ifdef
+ *    __CUDACC__`, `#if defined(__cplusplus)`): the first branch is skipped and a later
+ *    branch, if any, is read.
  *
  * The analysis layer builds its own preprocessor view from the directive lines, so
  * code inside skipped branches is still known to it.
@@ -420,6 +422,57 @@ static uint32_t condition_key(const char *buf, bool *positive) {
   return h;
 }
 
+/* Names only other languages' compilers define (C++, CUDA, HIP, Objective-C): clang-19 defines
+ * none of them for OpenCL C. A group that tests one is never compiled as OpenCL C, whatever the
+ * host passes, and dual-language sources put code there that is not C (`template <...>` before a
+ * head, operator overloads, `extern "C" {`). The same list as the analysis layer's
+ * `gating/clang_decided.py`. */
+static const char *const FOREIGN_NAMES[] = {
+  "__cplusplus", "__CUDACC__", "__CUDACC_RTC__", "__CUDA_ARCH__", "__NVCC__", "__HIPCC__", "__HIP__",
+  "__HIP_DEVICE_COMPILE__", "__OPENCL_CPP_VERSION__", "__cplusplus_cli", "__OBJC__", NULL,
+};
+
+static bool is_foreign_name(const char *buf, unsigned from, unsigned to) {
+  for (unsigned i = 0; FOREIGN_NAMES[i]; i++)
+    if (strlen(FOREIGN_NAMES[i]) == to - from && !strncmp(buf + from, FOREIGN_NAMES[i], to - from)) return true;
+  return false;
+}
+
+/* Whether `buf[from, to)` is `X`, `defined(X)` or either in parentheses, with X foreign. */
+static bool tests_foreign_name(const char *buf, unsigned from, unsigned to) {
+  while (to - from >= 2 && buf[from] == '(' && is_one_operand(buf, from, to)) {
+    from++;
+    to--;
+  }
+  if (to - from > 9 && !strncmp(buf + from, "defined(", 8) && buf[to - 1] == ')') {
+    from += 8;
+    to--;
+  }
+  return is_foreign_name(buf, from, to);
+}
+
+/* Whether a group's condition is false for every OpenCL C build: `#ifdef X`, `#if defined(X)`
+ * or `#if X` with X foreign, or a conjunction (`&&` at the top level) with such a term. */
+static bool foreign_condition(const char *buf, enum TokenType token) {
+  unsigned len = (unsigned)strlen(buf);
+  if (token == PP_IFNDEF) return false;
+  if (token == PP_IFDEF) return is_foreign_name(buf, 0, len);
+  int depth = 0;
+  unsigned from = 0;
+  for (unsigned i = 0; i <= len; i++) {
+    char c = i < len ? buf[i] : 0;
+    if (c == '(') depth++;
+    if (c == ')') depth--;
+    if (c == '|' && depth == 0) return false; /* a disjunction: another term may hold */
+    if (depth == 0 && (c == 0 || (c == '&' && i + 1 < len && buf[i + 1] == '&'))) {
+      if (tests_foreign_name(buf, from, i)) return true;
+      from = i + 2;
+      i++;
+    }
+  }
+  return false;
+}
+
 /* -1: nothing is known about the condition; 1: it was assumed as written; 0: the opposite. */
 static int assumed(const Scanner *s, uint32_t key, bool positive) {
   for (unsigned i = 0; i < s->assumed_count; i++)
@@ -488,7 +541,7 @@ static bool scan_open(Scanner *s, TSLexer *lexer, const bool *valid, const char 
     }
   }
 
-  if (token == PP_IF && !strcmp(condition, "0")) {
+  if ((token == PP_IF && !strcmp(condition, "0")) || (comparable && foreign_condition(condition, token))) {
     unsigned budget = UINT32_MAX;
     DirectiveKind kind = D_OTHER;
     walk_branch(lexer, &kind, false, &budget, NULL);
