@@ -420,6 +420,27 @@ class Snapshot:
         # it, not the whole file (which, on a loaded machine, the budget would cut again).
         return suppress_all(file, state.text, diags, options)
 
+    def rehearse(self, file: FileId) -> bool:
+        """An edit's analysis of `file` as it stands, its findings dropped (IncrementalLinter.
+        rehearse): only right after a lint of this very revision, which left its memo. The
+        language server runs it once typing pauses after an open; it changes no result."""
+        state = self._state(file)
+        memo = self._lint_memos.get(file)
+        if memo is None or memo.revision != state.revision or file in self._unrecorded:
+            return False
+        options = self.options(file)
+        view = self.preprocessor(file)
+
+        def run(source: bytes, tree: Tree, focus: list[tuple[int, int]] | None,
+                local_focus: list[tuple[int, int]] | None, absent: frozenset[bytes] = frozenset()) -> list[Diagnostic]:
+            return lint_tree(file, source, tree, options, preprocessor=view, suppress=False, focus=focus,
+                             edited=True, local_focus=local_focus, absent=absent)
+
+        local_codes = frozenset(r.code for r in options.rules() if r.local)
+        linter = IncrementalLinter(run, repr(options).encode() + view_key(view), local_codes, source_kind=True)
+        with self.db.active():
+            return linter.rehearse(state.text, self.tree(file), memo)
+
     def lint_stats(self, file: FileId) -> dict[str, int]:
         memo = self._lint_memos.get(file)
         return dict(memo.stats) if memo else {}

@@ -75,6 +75,7 @@ class Result:
     diagnostics: list[Diagnostic]
     texts: list[str]  # the LSP diagnostics as published, in JSON (server/convert.py, JsonCache)
     _lsp: list[types.Diagnostic] | None = None
+    first: bool = False  # the document's first analysis (an open): a rehearsal follows (CllintServer)
 
     @property
     def lsp(self) -> list[types.Diagnostic]:
@@ -165,6 +166,10 @@ PROJECT_PATIENCE_S = 15.0
 # After `initialized`, how long the server waits for a file before it lints a sample to load
 # the rest of the analyses: clients open the files they restore right away.
 WARM_SAMPLE_AFTER_S = 0.25
+# After a document's first diagnostics, how long the server waits for a keystroke before it
+# rehearses one (Snapshot.rehearse): a user reads a file before typing in it, and an edit that
+# comes first does the same work itself.
+REHEARSE_AFTER_S = 0.2
 
 
 class CllintServer(LanguageServer):
@@ -203,6 +208,9 @@ class CllintServer(LanguageServer):
         self.compiler = CompilerCheck(self)  # clang in the background (CL099)
         self._kernels: embedded.EmbeddedHost | None = None  # kernels of host buffers, made on first use
         self._warm_state = "cold"  # "warming": the sample lint is queued; "settled": a file came first
+        self.rehearse_after_s = REHEARSE_AFTER_S
+        self.rehearsals = 0  # rehearsals actually run (tests)
+        self._rehearsal: asyncio.TimerHandle | None = None  # the one waiting for a pause (event loop)
 
     # -- transport --------------------------------------------------------------------
 
@@ -642,7 +650,7 @@ class CllintServer(LanguageServer):
         texts = doc.published.convert(diags, doc.index, self._index_for)
         # A version with syntax errors is read from a fresh parse (Host reparse_broken):
         # what is published for it is what `cllint check` says of its text.
-        result = Result(doc.version, diags, texts)
+        result = Result(doc.version, diags, texts, first=cached is None)
         self.results[uri] = result
         return result
 
@@ -713,6 +721,7 @@ class CllintServer(LanguageServer):
         if old is not None:
             old.cancel()
         self.collector.busy()
+        self._cancel_rehearsal()
         generation = self._generations[uri] = self._generations.get(uri, 0) + 1
         # No debounce: handed to the worker now, queued behind the edit, with no turn of the
         # event loop between them (issue 32); a newer edit read meanwhile supersedes it there.
@@ -724,6 +733,7 @@ class CllintServer(LanguageServer):
         """What waits for `uri` is dropped, and what runs is not pushed (a close: event loop)."""
         if (task := self.pending.pop(uri, None)) is not None:
             task.cancel()
+        self._cancel_rehearsal()
         self._generations[uri] = self._generations.get(uri, 0) + 1
 
     async def _analyse_later(self, uri: str, version: int | None, generation: int,
@@ -736,6 +746,8 @@ class CllintServer(LanguageServer):
             self._settle_after_first()
             if result is not None and not embedded.is_host_document(uri):
                 self.compiler.schedule(uri, result.version)
+                if result.first:
+                    self._rehearse_after_pause(uri, result.version, generation)
             self.collector.after_analysis()
         except asyncio.CancelledError:
             pass
@@ -744,6 +756,35 @@ class CllintServer(LanguageServer):
         finally:
             if self.pending.get(uri) is asyncio.current_task():
                 del self.pending[uri]
+
+    # -- the open's rehearsal (Snapshot.rehearse) ------------------------------------------
+
+    def _rehearse_after_pause(self, uri: str, version: int, generation: int) -> None:
+        """After a document's first diagnostics (event loop): rehearse an edit of it unless
+        anything is scheduled within `rehearse_after_s` (schedule and cancel call it off)."""
+        self._cancel_rehearsal()
+        if self.loop is not None:
+            self._rehearsal = self.loop.call_later(self.rehearse_after_s, self._start_rehearsal, uri, version,
+                                                   generation)
+
+    def _cancel_rehearsal(self) -> None:
+        if self._rehearsal is not None:
+            self._rehearsal.cancel()
+            self._rehearsal = None
+
+    def _start_rehearsal(self, uri: str, version: int, generation: int) -> None:
+        self._rehearsal = None
+        if not self.pending:
+            self.submit(self._rehearse, uri, version, generation)
+
+    def _rehearse(self, uri: str, version: int, generation: int) -> None:
+        """The rehearsal (worker thread), for the version whose diagnostics were published,
+        unless the document was edited, closed or scheduled again since."""
+        doc = self.docs.get(uri)
+        if doc is None or doc.version != version or self._generations.get(uri) != generation:
+            return
+        if self.host.snapshot().rehearse(uri):
+            self.rehearsals += 1
 
     def _analyse_and_post(self, uri: str, version: int | None, generation: int) -> Result | None:
         """`analyse`, then the push (worker thread), unless the event loop has scheduled `uri`
