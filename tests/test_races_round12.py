@@ -124,6 +124,37 @@ def test_pointer_walks_round_12(loop: bytes, racy: bool) -> None:
     assert bool(got) == racy, got
 
 
+@pytest.mark.parametrize("body, racy", [
+    # a kernel that asks no id: an atomic on a place says many work-items share it; a plain
+    # access to that place races with it (found by exploring, after the fixtures)
+    (b"unsigned x = A[0];\n  atomic_add(A, x);", True),
+    (b"atomic_add(A, 1);\n  *A = 0;", True),
+    (b"atom_add(A, 1);\n  A[0] = 0;", True),
+    (b"atom_add(A, 1);\n  A[1] = 0;", False),
+    (b"int old = atomic_add(A, 1);\n  B[old] = 0;", False),
+    (b"atomic_add(A, 1);\n  atomic_max(A, 7);", False),
+    (b"A[0] = 0;\n  B[0] = A[1];", False),  # (a task's plain accesses: as before)
+])
+def test_atomics_in_a_kernel_that_asks_no_id(body: bytes, racy: bool) -> None:
+    src = b"kernel void k(global unsigned *A, global unsigned *B) {\n  " + body + b"\n}\n"
+    got = lint(src)
+    assert bool(got) == racy, got
+
+
+@pytest.mark.parametrize("step, use, racy", [
+    (b"p = p + 2;", b"atomic_add(p, 10);\n  A[get_local_id(0)] = 5;", True),  # A[2]: work-item 2's
+    (b"p = p + 2;", b"atomic_add(p, 10);\n  A[get_local_id(0) + 3] = 5;", False),
+    (b"p = p + 2 * get_global_id(0);", b"p[0] = 1;\n  p[1] = 2;", False),
+    (b"p = p + get_global_id(0);", b"p[0] = 1;\n  p[1] = 2;", True),
+    (b"p = p - 1;", b"p[1] = get_global_id(0);", True),  # A[0] in every work-item
+])
+def test_a_pointer_reassigned_to_itself_shifted(step: bytes, use: bytes, racy: bool) -> None:
+    # `p = p + e;` moves p as `p += e;` does
+    src = b"kernel void k(global int *A) {\n  global int *p = A;\n  " + step + b"\n  " + use + b"\n}\n"
+    got = lint(src)
+    assert bool(got) == racy, got
+
+
 if __name__ == "__main__":
     for half, cases in (("tune", TUNE), ("heldout", HELDOUT)):
         f = figures(cases)

@@ -532,7 +532,8 @@ class _Kernel(HelperCalls):
             pairs = sorted(((a, b) for a, b in itertools.combinations_with_replacement(group, 2)
                             if (a.write or b.write) and not (a.atomic and b.atomic)
                             and not (a.copy and b.copy and a.node == b.node and a is not b)  # one copy's two sides
-                            and (self.asked.anything or _one_update(a, b) or self.updated_through(a, b))),
+                            and (self.asked.anything or _one_update(a, b) or self.updated_through(a, b)
+                                 or a.atomic != b.atomic)),  # (an atomic means many work-items share it)
                            key=lambda p: max(p[0].anchor.start_byte, p[1].anchor.start_byte))
             for a, b in pairs:
                 if a.ident in used or b.ident in used or a is b and a.copy:

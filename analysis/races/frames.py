@@ -400,6 +400,8 @@ class Frame:
                 sign = 1 if "++" in _text(n) else -1
             else:
                 op, right = _text(n.child_by_field_name("operator")), n.child_by_field_name("right")
+                if op == "=" and right is not None:
+                    op, right = _self_shift(right, v, self.names)  # `p = p + 2;` as `p += 2;`
                 if op not in ("+=", "-=") or right is None:
                     return None
                 by, sign = (self.ev, right), 1 if op == "+=" else -1
@@ -439,6 +441,17 @@ class Frame:
         """Not itself a pointer (the other operand of pointer arithmetic)."""
         return self.target_of(expr, MAX_DEPTH) is None and not (
             expr.type == "identifier" and (v := self.names.var(expr)) is not None and (v.pointer or v.array))
+
+
+def _self_shift(value: Node, v: VarInfo, names: Names) -> tuple[str, Node | None]:
+    """`p + e` or `p - e` assigned to `p`: ('+=', e) or ('-=', e); ('=', None) for anything else."""
+    while value.type == "parenthesized_expression" and value.named_child_count == 1:
+        value = value.named_children[0]
+    op = _text(value.child_by_field_name("operator")) if value.type == "binary_expression" else ""
+    left, right = value.child_by_field_name("left"), value.child_by_field_name("right")
+    if op in ("+", "-") and left is not None and left.type == "identifier" and names.var(left) is v:
+        return op + "=", right
+    return "=", None
 
 
 class _Fixed(Evaluator):
