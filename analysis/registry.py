@@ -26,7 +26,6 @@ RULE_MODULES = [
     "races",
     "features",
     "restrictions",
-    "kernels",
     "semantic",
     "suppressions",
     "budget",
@@ -51,7 +50,6 @@ FAMILY_CODES: dict[str, tuple[str, ...]] = {
     "races": ("CL210", "CL211", "CL212"),
     "features": ("CL301", "CL302", "CL303", "CL304", "CL305", "CL306", "CL307", "CL308", "CL309"),
     "restrictions": ("CL401", "CL402", "CL403", "CL404", "CL405", "CL406", "CL407"),
-    "kernels": (),
     "semantic": (
         "CL005", "CL010", "CL011", "CL012", "CL013", "CL014", "CL015", "CL016", "CL017", "CL018",
         "CL019", "CL020", "CL021", "CL022", "CL023", "CL024", "CL025",

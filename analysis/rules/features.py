@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from cllint.analysis.diagnostics import Applicability, Diagnostic, Edit, Fix, Note, Severity, Span, Tag
 from cllint.analysis.features import EXTENSIONS, FEATURES, FP64, IMAGES, STRICT_PREFIXES, V1_1, V2_0, V3_0
@@ -19,12 +20,9 @@ from cllint.analysis.gating.generic import NEEDS_GENERIC, conversion_spans, gene
 from cllint.analysis.features import GENERIC
 from cllint.analysis.gating.assertions import failing_on_target, in_effect
 from cllint.analysis.gating.guards import asserted, dead_code, names_text
-from cllint.analysis.gating.byte_stores import BYTE_ADDRESSABLE, byte_stores
 from cllint.analysis.gating.builtin_library import library_requirements
 from cllint.analysis.gating.half_access import half_accesses
 from cllint.analysis.gating.tables import PIPES as _PIPES
-from cllint.analysis.gating.image_programs import ImageProgram, image_program, prelude_kernels
-from cllint.analysis.gating.macro_literals import macro_literals
 from cllint.analysis.gating.macro_types import macro_type_uses
 from cllint.analysis.gating.overloads import refine
 from cllint.analysis.gating.uses import Literal, Use
@@ -38,6 +36,9 @@ from cllint.analysis.rules.address_space import analysis_of
 from cllint.analysis.target import _did_you_mean
 from cllint.analysis.toplevel import CONTAINERS
 from cllint.analysis.lazy_re import lazy
+
+if TYPE_CHECKING:
+    from cllint.analysis.gating.image_programs import ImageProgram
 
 def _collected(ctx: RuleContext) -> tuple[list[Use], list[Literal] | None]:
     """Shared by the family's rules, once per run (`RuleContext.memo`): a memo keyed on the
@@ -78,7 +79,8 @@ def _not_the_programs(ctx: RuleContext, uses: list[Use]) -> list[Use]:
     return [u for u in uses if u.kind not in _NAMED_KINDS or u.name not in own]
 
 
-BYTE_STORE = BYTE_ADDRESSABLE[0][0]
+# `byte_stores.BYTE_ADDRESSABLE`'s extension, spelled here: only a 1.0 target reads that module
+BYTE_STORE = "cl_khr_byte_addressable_store"
 _QUOTED = lazy(r"'([^']*\*[^']*)'")
 
 
@@ -88,6 +90,8 @@ def _byte_store_uses(ctx: RuleContext, focus: list[tuple[int, int]] | None) -> l
     the target lacks does not make it exist (CL307 reports that pragma; the stores stay)."""
     if not (is_target_mode(ctx) or known_version(ctx)) or ctx.target.version >= V1_1 or ctx.target.has(BYTE_STORE):
         return []
+    from cllint.analysis.gating.byte_stores import byte_stores  # (an OpenCL C 1.0 target only)
+
     return byte_stores(lambda: model_for(ctx), ctx.tree, ctx.source, focus)
 
 
@@ -341,6 +345,8 @@ def _image_program(ctx: RuleContext, view, library, facts) -> ImageProgram | Non
     if _BASE_IMAGES in library or _host_checks(ctx, _BASE_IMAGES) \
             or (facts is not None and facts.provides(_BASE_IMAGES)):
         return None
+    from cllint.analysis.gating.image_programs import image_program, prelude_kernels  # (a file using images)
+
     program = image_program(ctx.tree, ctx.source, view, lambda at: dead_code(view, at),
                             prelude_kernels(view, ctx.file))
     if program is None or (program.noted and view is not None and is_guarded(view, program.start, _BASE_IMAGES)):
@@ -1048,6 +1054,8 @@ class DoubleLiteral(_GatingRule):
                         Applicability.SAFE if _exact_in_float(text) else Applicability.UNSAFE),
             )
         # Spelled through a macro: clang reports it where the macro is used (no fix here).
+        from cllint.analysis.gating.macro_literals import macro_literals  # (a target without doubles only)
+
         for m in macro_literals(ctx.tree, ctx.source, view, lambda t: bool(_FLOAT_LITERAL.match(t)), ctx.focus):
             if compiled(m.start):
                 yield self.diagnostic(

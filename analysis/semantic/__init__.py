@@ -22,7 +22,7 @@ from cllint.analysis.findings import Finding
 from cllint.analysis.model import SemanticModel
 from cllint.analysis.model.walk import nodes_of_kinds
 
-from . import assignments, calls, members, names, operands, redefinitions, returns, types
+from . import assignments, calls, names, redefinitions, returns, types
 from .context import Body, FileFacts
 from cllint.analysis.lazy_re import lazy
 
@@ -145,6 +145,13 @@ def _check_body(body: Body, block: Node) -> list[Node]:
     body.macro_args.update(_head_macro_args(body))
     names.check_names(body, identifiers)
     redefinitions.check_locals(body)
+    # The member and operand checks' modules, for a body that has what they read (a one-line
+    # kernel has neither: each module costs start-up to load).
+    present = set(kinds)
+    if "field_expression" in present or "vector_literal" in present:
+        from . import members
+    if "sizeof_expression" in present or "binary_expression" in present:
+        from . import operands
     for n, k in zip(found, kinds):
         if k == "call_expression":
             calls.check_call(body, n)

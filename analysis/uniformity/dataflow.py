@@ -18,7 +18,6 @@ from tree_sitter import Node
 from cllint.analysis.lazy_re import lazy
 from cllint.analysis.syntax import spelled_name, walk
 from cllint.analysis.uniformity import builtins as B
-from cllint.analysis.uniformity.aligned import whole_tiles
 from cllint.analysis.uniformity.cfg import CFG, control_dependence, postdominators, region
 from cllint.analysis.uniformity.macros import MacroSync
 from cllint.analysis.uniformity.names import Names, VarInfo, root_var
@@ -427,9 +426,11 @@ class _Eval:
         tags = 0
         for child in node.named_children:
             tags |= self.expr(child, st)
-        if self.aligned and t == "binary_expression" and (node.start_byte, node.end_byte) in self.aligned \
-                and whole_tiles(self, self.aligned[(node.start_byte, node.end_byte)], st):
-            tags &= ~B.WG_DIVERGENT  # all or none of the work-group (aligned.py)
+        if self.aligned and t == "binary_expression" and (node.start_byte, node.end_byte) in self.aligned:
+            from cllint.analysis.uniformity.aligned import whole_tiles  # (imported by summaries' comparisons)
+
+            if whole_tiles(self, self.aligned[(node.start_byte, node.end_byte)], st):
+                tags &= ~B.WG_DIVERGENT  # all or none of the work-group (aligned.py)
         return tags
 
     def _address_tags(self, lhs: Node, st: dict[int, int]) -> int:

@@ -20,7 +20,6 @@ from cllint.analysis.model.walk import is_kernel as _is_kernel, meets_range, nod
 from cllint.analysis.preprocessor.decided import decided_dead_ranges
 from cllint.analysis.syntax import macro_named, spelled_name, walk
 from cllint.analysis.uniformity import builtins as B
-from cllint.analysis.uniformity.aligned import function_comparisons
 from cllint.analysis.uniformity.cfg import DeadRanges, build_cfg
 from cllint.analysis.uniformity.dataflow import CalleeSummary, CallSite, Facts, analyse, callee_name, deciding
 from cllint.analysis.uniformity.macros import (MacroSync, Use, resolve as resolve_macro, statement_name, uses_in,
@@ -450,6 +449,8 @@ class _FileAnalysis:
             at = func.start_byte
             dead = _dead_within(self.dead, at, func.end_byte)
             values = self.values(name)
+            from cllint.analysis.uniformity.aligned import function_comparisons  # (files with a summary only)
+
             aligned = function_comparisons(self, name)  # comparisons of whole tiles (aligned.py)
             key = (_key(func), _is_kernel(func), callee_summaries, self.flat_dims, macros,
                    tuple((a - at, b - at) for a, b in dead), values,
