@@ -155,6 +155,24 @@ def test_a_pointer_reassigned_to_itself_shifted(step: bytes, use: bytes, racy: b
     assert bool(got) == racy, got
 
 
+@pytest.mark.parametrize("helpers, body, racy", [
+    # a program-scope `__global` variable named in a helper: the same object as in the kernel
+    (b"void f(int i, int v) { G[i] = v; }", b"f(get_local_id(0), get_group_id(0));", True),  # every group G[0..]
+    (b"void f(int i, int v) { G[i] = v; }", b"f(get_global_id(0), get_group_id(0));", False),
+    (b"void f(int v) { T = v; }", b"f(get_global_id(0));", True),
+    (b"void f(int v) { if (v == 0) T = v; }", b"f(get_global_id(0));", False),
+    (b"void g(int i, int v) { G[i] = v; }\nvoid f(int i, int v) { g(i + 1, v); }",
+     b"G[get_global_id(0)] = 0;\n  f(get_global_id(0), 3);", True),  # through a helper's helper
+    (b"void g(int i, int v) { G[i] = v; }\nvoid f(int i, int v) { g(i, v); }",
+     b"G[get_global_id(0)] = 0;\n  f(get_global_id(0), 3);", False),
+    (b"int f(int i) { return G[i]; }", b"G[get_global_id(0)] = 1;\n  o[get_global_id(0)] = f(get_global_id(0) + 1);", True),
+])
+def test_program_scope_variables_in_helpers(helpers: bytes, body: bytes, racy: bool) -> None:
+    src = b"global int G[64];\nglobal int T;\n" + helpers + b"\nkernel void k(global int *o) {\n  " + body + b"\n}\n"
+    got = lint(src)
+    assert bool(got) == racy, got
+
+
 if __name__ == "__main__":
     for half, cases in (("tune", TUNE), ("heldout", HELDOUT)):
         f = figures(cases)

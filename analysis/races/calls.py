@@ -78,7 +78,7 @@ class HelperCalls:
             phased = site.cfg_node in self.barriers
             if phased and syncing.get(site.cfg_node) != 1:
                 continue
-            if not _passes_shared(site.node, self.frame):
+            if not _passes_shared(site.node, self.frame) and not self.names_program_globals(site.name):
                 continue  # the common call: nothing shared passed, no guards to read
             guards, unknown = guards_around(site.node, self.body, self.exits)
             out.extend(self.inline(site.node, site.name, self.frame, site.cfg_node, guards, unknown, site.node,
@@ -145,21 +145,23 @@ class HelperCalls:
                unknown: bool, site: Node, stack: tuple[str, ...], phased: bool = False) -> list[Access]:
         if name in stack or len(stack) > MAX_CALL_DEPTH:
             return []  # recursion (not OpenCL C) or too deep: not followed
-        if not _passes_shared(call, caller):
+        globals_ = self.names_program_globals(name)
+        if not globals_ and not _passes_shared(call, caller):
             return []  # no shared memory passed: nothing it does is followed
         parts = self.helper(name)
         if parts is None or (parts[-1] is not None) != phased:
             return []
         func, body, names, defs, counters, moved, dead, phases = parts
         frame = _bind(names, defs, counters, moved, call, caller, self._constant)
-        if frame is None or not frame.bound:
+        if frame is None or not frame.bound and not globals_:
             return []
         units = [(body, cfg_node)] if phases is None else \
             [(syntax, self.phase_node(cfg_node, after)) for syntax, after in phases]
         out: list[Access] = []
         macro_subscript = MacroSubscripts(self.expander, frame.ev)  # `AT(p, i, j)` in the helper
         for syntax, at in units:
-            for a in collect(names, syntax, at, body, frame.target_of, self.exits, frame.targets_of,
+            scalars = frame.scalar_of if globals_ else None  # (a program-scope scalar, `global int total;`)
+            for a in collect(names, syntax, at, body, frame.target_of, self.exits, frame.targets_of, scalars,
                              macro_subscript=macro_subscript):
                 if _within(dead, a.node.start_byte) or self.in_undecided_arm(a.node, body) or a.copy:
                     continue  # (an async copy in a helper: which wait ends it is not followed)
@@ -232,6 +234,33 @@ class HelperCalls:
             if p.type.startswith("preproc_"):
                 return True
             p = p.parent
+        return False
+
+    def names_program_globals(self, name: str) -> bool:
+        """Whether helper `name` names a program-scope `__global` variable (`global int g[64];`
+        of OpenCL C 2.0): one object in every function, followed in a helper as in the kernel.
+        Only files that declare one read the helper for it."""
+        if not self.fa.program_globals or name not in self.fa.functions:
+            return False
+        parts = self.helper(name)
+        if parts is None:
+            return False
+        return self._names_globals(name, (name,))
+
+    def _names_globals(self, name: str, stack: tuple[str, ...]) -> bool:
+        parts = self.helper(name)
+        if parts is None:
+            return False
+        body, names = parts[1], parts[2]
+        for n in walk(body):
+            if n.type == "identifier" and (v := names.var(n)) is not None and v.shared and not v.pointer \
+                    and v.param_index is None and _file_scope(v):
+                return True
+            callee = n.child_by_field_name("function") if n.type == "call_expression" else None
+            inner = _text(callee, 200) if callee is not None and callee.type == "identifier" else ""
+            if inner in self.fa.functions and inner not in stack and len(stack) <= MAX_CALL_DEPTH \
+                    and self._names_globals(inner, (*stack, inner)):
+                return True  # (through a helper it calls)
         return False
 
     def helper(self, name: str) -> tuple | None:
@@ -314,6 +343,13 @@ def _bind(names: Names, defs: dict[int, Node], counters: set[int], moved: set[in
         else:
             values[v.key] = (caller.ev, arg)
     return frame
+
+
+def _file_scope(v: Any) -> bool:
+    d = v.decl.parent
+    while d is not None and d.type not in ("translation_unit", "function_definition"):
+        d = d.parent
+    return d is not None and d.type == "translation_unit"
 
 
 def _passes_shared(call: Node, caller: Frame) -> bool:

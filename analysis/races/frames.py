@@ -151,8 +151,8 @@ class Frame:
 
     def target(self, v: VarInfo, depth: int = 0) -> Target | None:
         """What the pointer or array `v` points into, if followed."""
-        if self.kernel and v.array and v.shared and not v.pointer:
-            return Target(v)  # a __local array
+        if v.array and v.shared and not v.pointer and (self.kernel or _program_scope(v)):
+            return Target(v)  # a __local array, or a program-scope one (the same in every function)
         if self.kernel and v.pointer and v.pointee_shared and not v.array and v.param_index is not None \
                 and v.key not in self.moved:
             return self._rows_of(v) or Target(v)  # a kernel's pointer argument, never moved
@@ -165,8 +165,9 @@ class Frame:
 
     def scalar_of(self, ident: Node) -> Target | None:
         """A kernel's `__local` scalar (`__local int base;`) named by `ident`: one element."""
-        v = self.names.var(ident) if self.kernel else None
-        if v is None or not v.shared or v.pointer or v.array or v.param_index is not None:
+        v = self.names.var(ident)
+        if v is None or not v.shared or v.pointer or v.array or v.param_index is not None \
+                or not (self.kernel or _program_scope(v)):
             return None
         return Target(v)
 
@@ -441,6 +442,14 @@ class Frame:
         """Not itself a pointer (the other operand of pointer arithmetic)."""
         return self.target_of(expr, MAX_DEPTH) is None and not (
             expr.type == "identifier" and (v := self.names.var(expr)) is not None and (v.pointer or v.array))
+
+
+def _program_scope(v: VarInfo) -> bool:
+    """Declared at the file's top level (`global int g[64];`): one object for every function."""
+    d = v.decl.parent
+    while d is not None and d.type not in ("declaration", "translation_unit", "function_definition"):
+        d = d.parent
+    return d is not None and d.type == "declaration" and d.parent is not None and d.parent.type == "translation_unit"
 
 
 def _self_shift(value: Node, v: VarInfo, names: Names) -> tuple[str, Node | None]:

@@ -36,7 +36,8 @@ def may_write(func: Node, defined: Container[str], program: frozenset[bytes] = f
     """Whether the kernel `func` may write shared memory the check follows: a store or an
     increment through a subscript or `*` of a name that may point into it, an atomic call,
     or a call of a function the file defines passed such a name (a helper writes only
-    through what it is passed: calls._passes_shared). Without one, every access the check
+    through what it is passed, calls._passes_shared, or, in a file that declares
+    program-scope `__global` variables, through those: any such call then). Without one, every access the check
     collects is a read, and reads do not race with reads."""
     candidates = nodes_of_kinds(func, _WRITES, ordered=False)
     if not candidates:
@@ -52,6 +53,8 @@ def may_write(func: Node, defined: Container[str], program: frozenset[bytes] = f
                 return True
             if name not in defined:
                 continue
+            if program:
+                return True  # a helper may name a program-scope `__global` variable (calls.py)
             target = n.child_by_field_name("arguments")
         else:
             target = n.child_by_field_name("left" if n.type == "assignment_expression" else "argument")
