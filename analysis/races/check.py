@@ -67,6 +67,10 @@ _LOCAL_QUERIES = {"get_local_id", "get_local_size", "get_enqueued_local_size", "
                   "get_global_linear_id"}
 _GRID_QUERIES = {"get_global_id", "get_group_id", "get_num_groups", "get_global_size", "get_global_linear_id"}
 _GROUP_IDS = frozenset({"get_group_id", "get_global_id", "get_global_linear_id"})
+# what shows a work-item its work-group (check._Kernel._flat); `\w` on both sides: whole words only
+_GROUP_WORDS = re.compile(rb"(?<!\w)(?:get_(?:group_id|num_groups|local_id|local_size|enqueued_local_size|"
+                          rb"local_linear_id|sub_group\w*|max_sub_group_size)|(?:work_group|sub_group)_\w+|"
+                          rb"\w*barrier|mem_fence|async_work_group\w*|read_mem_fence|write_mem_fence)(?!\w)")
 _GRID_WORD = re.compile(r"\bget_(group_id|global_id|global_linear_id)\s*\(\s*\(*\s*(\w*)")
 _READS_MEMORY = ("atomic_", "atom_", "read_image", "vload", "work_group_", "sub_group_")
 MAX_MACRO_WORDS = 64  # names read as possible id macros per kernel
@@ -194,6 +198,7 @@ class _Kernel(HelperCalls):
         self.exits = BlockExits()
         self._elements: dict[tuple, dict | None] = {}
         self._load_guarded: set[int] = set()  # accesses made under a test of loaded data (`LOAD`)
+        self._is_flat: bool | None = None  # `_flat`, read once
         self._selective_guards: dict[int, bool] = {}  # a data guard's node id -> whether it is a key's test
         self.copies: set[int] = set()  # CFG nodes that start an async copy (`accesses`)
         self.waits: set[int] = set()  # and those that may end one
@@ -878,10 +883,24 @@ class _Kernel(HelperCalls):
                     break
             if hit is None:
                 self.size = self.sizes[0]
+                if not across and got is not None and size != self.sizes[0] and self._flat():
+                    return got  # (the work-group's size is nowhere seen: `_flat`)
                 return None
             got = got or hit
         self.size = self.sizes[0]
         return got
+
+    def _flat(self) -> bool:
+        """A kernel whose work-items see nothing of their work-groups: no barrier, no query of
+        the work-group or a place in it, in the kernel, its macros or the file's helpers (the
+        file's text holds none of those words), and `get_global_id` asked. Its work-items are
+        one unordered NDRange, so a race the larger model shows (work-items 1 and 12 of one
+        16-wide work-group) is one between those global work-items in any launch of as many:
+        the smaller model, whose work-groups split them, is not asked to show it too."""
+        if self._is_flat is None:
+            self._is_flat = not self.barriers and not self.asked.local and bool(self.asked.grid) \
+                and self.reqd is None and _GROUP_WORDS.search(self.source) is None
+        return self._is_flat
 
     def read_back(self, store: Access, load: Access) -> bool:
         """A value every work-item stores (no guard, a value the work-group shares: `s.n =
