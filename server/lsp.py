@@ -29,7 +29,7 @@ from typing import Any, BinaryIO, TypeVar
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import FeatureNotificationError, JsonRpcException
 from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.protocol.language_server import LanguageServerProtocol, lsp_method
@@ -43,6 +43,7 @@ from cllint.analysis.lint import LintOptions
 from cllint.includes import MAX_INCLUDE_BYTES, Stamp, stamp_of
 from cllint.results_cache import cache_dir, code_stamp, entry_key, load, store
 from cllint.server import convert, embedded, jsonrpc
+from cllint.server.change_params import change_params
 from cllint.server.compiler import CompilerCheck, to_texts
 from cllint.server.device import DeviceSession
 from cllint.server.settings import EditorSettings, from_json, lint_options
@@ -135,6 +136,9 @@ class CllintProtocol(LanguageServerProtocol):
         return data
 
     def handle_message(self, message: Any) -> None:
+        if isinstance(message, dict) and message.get("method") == types.TEXT_DOCUMENT_DID_CHANGE \
+                and self._did_change(message):
+            return
         try:
             structured = super().structure_message(message) if isinstance(message, dict) else None
         except JsonRpcException as exc:
@@ -148,6 +152,22 @@ class CllintProtocol(LanguageServerProtocol):
                                           "the server is shutting down"))
             return
         super().handle_message(structured)
+
+    def _did_change(self, message: dict[str, Any]) -> bool:
+        """A keystroke's notification handed to the server's handler directly, as pygls would
+        after structuring it (server/change_params.py); False: pygls's path takes it."""
+        if "id" in message or message.get("jsonrpc") != jsonrpc.VERSION or self._shutdown:
+            return False
+        handler = self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)
+        params = change_params(message.get("params")) if handler is not None else None
+        if params is None:
+            return False
+        try:
+            handler(params)
+        except Exception as error:  # as pygls reports a notification handler's failure
+            log.exception("Failed to handle notification %r", types.TEXT_DOCUMENT_DID_CHANGE)
+            self._server._report_server_error(error, FeatureNotificationError)
+        return True
 
     def _unreadable(self, message: Any, exc: JsonRpcException | None) -> None:
         answer = jsonrpc.answer_for(message, exc)
