@@ -294,10 +294,10 @@ def _missing_files(results: list[render.FileResult], missing: dict[Path, tuple[t
                    resolver: SettingsResolver) -> list[render.FileResult]:
     """CL002 on host lines whose list joins a file that does not exist, in the host's result
     (a host file not otherwise checked gets one)."""
-    from cllint.project.listed_files import missing_reports
-
     if not missing:
         return results
+    from cllint.project.listed_files import missing_reports  # (hosts with lists only)
+
     by_path = {Path(r.path).resolve(): i for i, r in enumerate(results) if r.path != "<stdin>"}
     out = list(results)
     for host, entries in sorted(missing.items()):

@@ -24,15 +24,10 @@ from .jit_names import NO_FAMILIES, HostNameFamilies, host_name_families
 from .build_lists import colocated_dirs, concatenated_programs, included_programs, includers, listed_groups
 from .cmake_options import BuildOptions, cmake_build_options
 from .generated_headers import generated_header_names
-from .companion_sources import companion_programs
 from .host_headers import EXTERNAL, external_include_dirs, host_header_names, included_of, strips_includes
-from .host_std import host_stds
 from .host_templates import Template, compiler_names, host_template
 from .include_dirs import by_name, inferred_dirs, pyopencl_include_dir
 from .index import FileIndex, index_source
-from .launch_bounds import launch_bounds
-from .listed_files import joined_by_lists, missing_by_host, workspace_lists
-from .launches import one_group_kernels
 from .lit_options import LitOptions, lit_options
 from .workspace import fragments
 
@@ -329,14 +324,24 @@ class Project:
             for p in self.files:
                 if (p.name in HOST_NAMES or p.suffix.lower() in HOST_SUFFIXES) and (data := self.read(p)) is not None:
                     hosts[p] = data
-        # OpenCL C in files with a C++ suffix a host joins before a kernel (companion_sources.py)
-        companions, companion_joins = companion_programs(hosts, list(sources), self.files) if hosts else ([], [])
+        # What only host code holds (companion sources, lists of files, launches, `-cl-std`) is read
+        # where the workspace has host files: files named alone have none, and import none of
+        # those modules (each costs start-up to load). Without hosts each gives its empty answer.
+        companions: list[Path] = []
+        companion_joins: list = []
+        lists: list = []
+        if hosts:
+            from .companion_sources import companion_programs
+            from .listed_files import workspace_lists
+
+            # OpenCL C in files with a C++ suffix a host joins before a kernel (companion_sources.py)
+            companions, companion_joins = companion_programs(hosts, list(sources), self.files)
+            # programs hosts join from lists of file names: their headers are OpenCL, wherever they lie
+            lists = workspace_lists(hosts, self.files)
         for p in companions:
             if (data := self.read(p)) is not None and b"\x00" not in data[:8192]:
                 sources[p] = data
         stems = {p.stem for p in sources}
-        # programs hosts join from lists of file names: their headers are OpenCL, wherever they lie
-        lists = workspace_lists(hosts, self.files)
         dirs = inferred_dirs(sources, by_name(self.files), [])
         # the folders a build list copies its kernels' includes from come first (build_lists.py)
         builds = {p: t for p, t in hosts.items() if p.name == "CMakeLists.txt" or p.suffix.lower() == ".cmake"}
@@ -366,23 +371,22 @@ class Project:
             joined={**concatenated_programs({p: t for p, t in hosts.items() if p.name in HOST_NAMES
                                              or p.suffix.lower() == ".cmake"}, set(sources)),
                     **_joined_by_hosts([*host_programs(hosts, stems), *companion_joins], sources),
-                    **joined_by_lists(lists, sources)},
+                    **_joined_by_lists(lists, sources)},
             included=included_programs(sources, dirs),
             families=families,
             # (kernels in host strings too: `"kernel void self_test(...) {"` launched with `&n, &n`)
-            one_group=one_group_kernels(hosts, _defined_functions(sources.values()) | _defined_functions(
-                t for t in hosts.values() if b"kernel void" in t or b"__kernel" in t)),
+            one_group=_one_group_kernels(hosts, sources),
             options=_build_options(builds, hosts, sources, dirs),
             host_headers=host_header_names(hosts) | (frozenset({EXTERNAL}) if external_include_dirs(
                 hosts, self.roots) else frozenset())
             | generated_header_names(self.files, {p: t for p, t in hosts.items()
                                                   if p.name in HOST_NAMES or p.suffix.lower() == ".cmake"}),
-            launch_bounds=launch_bounds(hosts, _defined_functions(sources.values())),
+            launch_bounds=_launch_bounds(hosts, sources),
             named=frozenset(kernels_named(hosts, list(hosts), stems)),
         )
         if strips_includes(hosts):
             self._derived.stripped = self._derived.named
-        self._missing = missing_by_host(lists)
+        self._missing = _missing_by_host(lists)
         return self._derived
 
     def _indexes(self, indexed: dict[Path, bytes]) -> dict[Path, FileIndex]:
@@ -612,6 +616,52 @@ def _code_stamp() -> str:
 _NO_OPTIONS = BuildOptions()
 
 
+def _joined_by_lists(lists: list, sources: dict[Path, bytes]) -> dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]:
+    """`listed_files.joined_by_lists`: nothing without lists (so without host files)."""
+    if not lists:
+        return {}
+    from .listed_files import joined_by_lists
+
+    return joined_by_lists(lists, sources)
+
+
+def _missing_by_host(lists: list) -> dict[Path, tuple[tuple[str, int], ...]]:
+    """`listed_files.missing_by_host`: nothing without lists."""
+    if not lists:
+        return {}
+    from .listed_files import missing_by_host
+
+    return missing_by_host(lists)
+
+
+def _one_group_kernels(hosts: dict[Path, bytes], sources: dict[Path, bytes]) -> frozenset[str]:
+    """`launches.one_group_kernels` of the sources' and hosts' kernels: none without host files."""
+    if not hosts:
+        return frozenset()
+    from .launches import one_group_kernels
+
+    return one_group_kernels(hosts, _defined_functions(sources.values()) | _defined_functions(
+        t for t in hosts.values() if b"kernel void" in t or b"__kernel" in t))
+
+
+def _launch_bounds(hosts: dict[Path, bytes], sources: dict[Path, bytes]) -> tuple:
+    """`launch_bounds.launch_bounds` of the sources' kernels: none without host files."""
+    if not hosts:
+        return ()
+    from .launch_bounds import launch_bounds
+
+    return launch_bounds(hosts, _defined_functions(sources.values()))
+
+
+def _host_stds(hosts: dict[Path, bytes], sources: dict[Path, bytes], choices: Iterable[str]) -> dict[Path, str]:
+    """`host_std.host_stds`: none without host files."""
+    if not hosts:
+        return {}
+    from .host_std import host_stds
+
+    return host_stds(hosts, sources, choices)
+
+
 def _build_options(builds: dict[Path, bytes], hosts: dict[Path, bytes], sources: dict[Path, bytes],
                    dirs: dict[Path, tuple[str, ...]]) -> dict[Path, BuildOptions]:
     """What CMake commands (cmake_options.py) and hosts' literal `-cl-std` (host_std.py) pass
@@ -620,7 +670,7 @@ def _build_options(builds: dict[Path, bytes], hosts: dict[Path, bytes], sources:
 
     out = {p: BuildOptions(o.force_include, o.defines, o.std if o.std in STD_CHOICES else None)
            for p, o in cmake_build_options(builds, set(sources)).items()}
-    for p, std in host_stds(hosts, sources, STD_CHOICES).items():
+    for p, std in _host_stds(hosts, sources, STD_CHOICES).items():
         built = out.get(p)
         if built is None:
             out[p] = BuildOptions(std=std)
