@@ -659,12 +659,15 @@ class _Kernel(HelperCalls):
         is keyed by it): `plain` for `_always_enters`, `hashed` for the witness search."""
         got = self._samples.get((kind, r))
         if got is None:
+            # a kernel launched as one work-group only (the host's, a stated launch's): one group
+            one = self.launched_one_group or one_work_group(self.source, self.name)
             if kind == "plain":
                 def got(symbol: object, r: int = r) -> int:
-                    return 1_000_003 + 104_729 * r
+                    return 1 if one and _NUM_GROUPS(symbol) else 1_000_003 + 104_729 * r
             else:
                 def got(symbol: object, r: int = r) -> int:
-                    return 1_000_003 + 7_919 * (zlib.crc32(repr(symbol).encode()) % 1009) + 104_729 * r
+                    return 1 if one and _NUM_GROUPS(symbol) else \
+                        1_000_003 + 7_919 * (zlib.crc32(repr(symbol).encode()) % 1009) + 104_729 * r
             self._samples[(kind, r)] = got
         return got
 
@@ -1622,6 +1625,11 @@ class _Kernel(HelperCalls):
         line = self.source.rfind(b"\n", 0, stmt.start_byte) + 1
         indent = self.source[line:stmt.start_byte].decode("utf-8", "replace")
         return (stmt.start_byte, indent) if not indent.strip() else None
+
+
+def _NUM_GROUPS(symbol: object) -> bool:  # noqa: N802 - a predicate on a sample's symbol
+    """The symbol `get_num_groups(d)` (and `get_global_size`'s, which is read through it)."""
+    return isinstance(symbol, tuple) and len(symbol) == 2 and symbol[0] == "get_num_groups"
 
 
 def _case_taken(value: int, g: Any, ev: Evaluator, env: Env) -> int | None:
