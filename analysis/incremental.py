@@ -526,23 +526,17 @@ class IncrementalLinter:
         stats = {"functions": len(functions), "reanalysed": len(component), "reanalysed_local": len(local)}
         return out, LintMemo(skeleton, functions, per, outside, stats, absent=self.absent)
 
-    def rehearse(self, source: bytes, tree: Tree, memo: LintMemo) -> bool:
-        """An edit's run on the text `memo` was made from (the same tree), its findings
-        dropped: it fills what only an edit's run reads (the call pattern over the file's
-        function names, each body's scan for it, the queries over byte ranges), which the
-        first keystroke after an open would otherwise fill (issue 32: 30-45 ms of darktable's
-        basic.cl against ~12). Rehearses the smallest function nothing calls, whose run
-        reads no caller. False when there is none to rehearse."""
+    @classmethod
+    def rehearsal_point(cls, memo: LintMemo) -> int | None:
+        """Where to rehearse an edit of the text `memo` was made from (Host.rehearse): just
+        inside the body of its smallest function nothing calls, whose run reads no caller.
+        None when it has no function."""
         functions = memo.functions
-        if not functions or tree.root_node.type == "ERROR":
-            return False
-        _, callers = self._graph(functions)
+        if not functions:
+            return None
+        _, callers = cls._graph(functions)
         i = min(range(len(functions)), key=lambda j: (bool(callers[j]), functions[j].end - functions[j].start))
-        component = self._closure(functions, {i})
-        self.absent = memo.absent
-        self._run_focused(source, tree, functions, component, skeleton_parses(tree, functions),
-                          {i} if self.local_codes else component)
-        return True
+        return functions[i].body_start
 
     @staticmethod
     def _graph(functions: list[Function]) -> tuple[list[set[int]], list[set[int]]]:

@@ -4,9 +4,10 @@ Two files of each tune project checked out under bench/.cache/projects (.cl, 0.5
 of bench/.cache/corpus; in each, bench/lsp_latency.py's statement typed a character at a time at
 `typing_point` through a `Host` with a `FileIncludeResolver`, then it and 20 bytes after it
 deleted and put back. Writes code, span, message and notes of each version as JSON; compare
-two outputs with `--compare A B`.
+two outputs with `--compare A B`. `--rehearse`: after the open, the server's rehearsal of an
+edit (`Host.rehearse`, where the tree has it) before the first keystroke.
 
-    cd / && PYTHONPATH=TREE .venv/bin/python bench/typed_diagnostics.py OUT.json
+    cd / && PYTHONPATH=TREE .venv/bin/python bench/typed_diagnostics.py OUT.json [--rehearse]
     .venv/bin/python bench/typed_diagnostics.py --compare A.json B.json
 """
 import json, os, sys
@@ -46,6 +47,8 @@ def run(path: Path) -> list:
     f = str(path)
     host.set_file(f, text)
     versions = [[key(d) for d in host.snapshot().diagnostics(f)]]
+    if REHEARSE and hasattr(host, "rehearse"):
+        host.rehearse(f)
     typed = L.TYPED.encode()
     for i in range(len(typed)):
         host.apply_change(Change(edits={f: [TextEdit(at + i, at + i, typed[i:i + 1])]}))
@@ -71,6 +74,9 @@ def compare(a_path: str, b_path: str) -> int:
                 print("differs:", k, "version", i, [d for d in x if d not in y][:3], [d for d in y if d not in x][:3])
                 break
     return 0 if eq == len(a) else 1
+
+
+REHEARSE = "--rehearse" in sys.argv
 
 
 def main() -> int:

@@ -187,7 +187,7 @@ PROJECT_PATIENCE_S = 15.0
 # the rest of the analyses: clients open the files they restore right away.
 WARM_SAMPLE_AFTER_S = 0.25
 # After a document's first diagnostics, how long the server waits for a keystroke before it
-# rehearses one (Snapshot.rehearse): a user reads a file before typing in it, and an edit that
+# rehearses one (Host.rehearse): a user reads a file before typing in it, and an edit that
 # comes first does the same work itself.
 REHEARSE_AFTER_S = 0.2
 
@@ -777,7 +777,7 @@ class CllintServer(LanguageServer):
             if self.pending.get(uri) is asyncio.current_task():
                 del self.pending[uri]
 
-    # -- the open's rehearsal (Snapshot.rehearse) ------------------------------------------
+    # -- the open's rehearsal (Host.rehearse) ------------------------------------------
 
     def _rehearse_after_pause(self, uri: str, version: int, generation: int) -> None:
         """After a document's first diagnostics (event loop): rehearse an edit of it unless
@@ -799,11 +799,12 @@ class CllintServer(LanguageServer):
 
     def _rehearse(self, uri: str, version: int, generation: int) -> None:
         """The rehearsal (worker thread), for the version whose diagnostics were published,
-        unless the document was edited, closed or scheduled again since."""
+        unless the document was edited, closed or scheduled again since. It edits the host's
+        copy and takes the edit back: the document, its version and its result stay."""
         doc = self.docs.get(uri)
         if doc is None or doc.version != version or self._generations.get(uri) != generation:
             return
-        if self.host.snapshot().rehearse(uri):
+        if not embedded.is_host_document(uri) and self.host.rehearse(uri):
             self.rehearsals += 1
 
     def _analyse_and_post(self, uri: str, version: int | None, generation: int) -> Result | None:

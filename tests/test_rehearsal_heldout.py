@@ -29,7 +29,7 @@ def _after_rehearsal(source: str, at: int, typed: bytes) -> tuple[list, list]:
     host.set_file("f.cl", source.encode())
     snap = host.snapshot()
     snap.diagnostics("f.cl")
-    snap.rehearse("f.cl")
+    host.rehearse("f.cl")
     host.apply_change(Change(edits={"f.cl": [TextEdit(at, at, typed)]}))
     got = host.snapshot().diagnostics("f.cl")
     fresh = Host()
@@ -49,7 +49,7 @@ def test_one_function_and_none() -> None:
     host = Host()
     host.set_file("d.cl", DECLARATIONS.encode())
     diags = host.snapshot().diagnostics("d.cl")
-    assert not host.snapshot().rehearse("d.cl")  # no definition: nothing an edit's run would re-read
+    assert not host.rehearse("d.cl")  # no definition: nothing an edit's run would re-read
     assert host.snapshot().diagnostics("d.cl") == diags
 
 
