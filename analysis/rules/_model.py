@@ -15,7 +15,6 @@ from cllint.analysis.model import SemanticModel
 from cllint.analysis.model.symbols import WALKED
 from cllint.analysis.model.walk import KindIndex
 from cllint.analysis.rules.base import RuleContext
-from cllint.analysis.semantic.header_types import imported
 
 
 # The kinds the restriction rules (restrictions.py) read: here, below the rules that import
@@ -59,8 +58,13 @@ def model_for(ctx: RuleContext) -> SemanticModel:
         # Remembering function heads pays only when the file is linted again after edits.
         state = getattr(view, "macro_state_at", None) if ctx.options.get("edited") else None
         strict = ctx.options.get("mode") == "target"
-        # The types the headers declare, where every include is read (else as without them).
-        headers = imported(view, ctx.tree, ctx.target, strict) if view is not None else None
+        # The types the headers declare, where every include is read (else as without them); a
+        # file without an `#include` has none (header_types.imported's answer, without its import).
+        headers = None
+        if view is not None and any(d.kind == "include" for d in getattr(view, "directives", None) or ()):
+            from cllint.analysis.semantic.header_types import imported
+
+            headers = imported(view, ctx.tree, ctx.target, strict)
         ctx.model = SemanticModel(ctx.tree, ctx.source, ctx.target, macro_expander=expander, macro_state=state,
                                   kinds=kind_index(ctx), strict_generic=strict, imported=headers)
     return ctx.model
