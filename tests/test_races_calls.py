@@ -216,10 +216,12 @@ kernel void k(global float *out, local float *l) {
     (b"local float *p = &t[lid]; p[0] = lid;", False),
     # a cast to its own element type views the same elements (issue 31, round 3)
     (b"local float *p = (local float *)t + 1; p[lid] = lid;", True),
-    # not followed: a cast through a type of no known size, a pointer assigned twice, a row of a 2-D array
+    # not followed: a cast through a type of no known size, a pointer assigned twice
     (b"local float *p = (local float *)(local void *)t + 1; p[lid] = lid;", False),
     (b"local float *p = t; p = t + 1; p[lid] = lid;", False),
-    (b"local float *p = u[0] + 1; p[lid] = lid;", False),
+    # a row of a 2-D array is a pointer into its bytes in order (round 12): u[0][lid + 1] is read by lid + 1
+    (b"local float *p = u[0] + 1; p[lid] = lid;", True),
+    (b"local float *p = u[1] + 1; p[lid] = lid;", False),
 ])
 def test_pointers_derived_from_a_local_array(decl: bytes, racy: bool) -> None:
     assert codes(_pointer(decl)) == (["CL210"] if racy else [])

@@ -216,6 +216,22 @@ def test_a_kernel_launched_as_one_work_group_has_one(tmp_path: Path) -> None:
     assert "work-item 63 writes 'A[0]' while work-item 0 reads it" in out.stdout, out.stdout + out.stderr
 
 
+@pytest.mark.parametrize("body, racy", [
+    # `&A[i][j]` and a row `A[i]` of a multi-dimensional array: pointers into its bytes in order
+    (b"local float *p = &A[0][0];\n  p[l + 1] = l;\n  A[l / 8][l % 8] = 0.0f;", True),
+    (b"local float *p = &A[1][0];\n  p[l] = l;\n  out[get_global_id(0)] = A[0][l];", False),
+    (b"local float *p = &A[0][1];\n  p[l] = l;\n  out[get_global_id(0)] = A[0][l];", True),
+    (b"local float *row = A[1];\n  row[l] = l;\n  out[get_global_id(0)] = A[1][(l + 1) % 8];", True),
+    (b"local float *row = A[1];\n  row[l] = l;\n  out[get_global_id(0)] = A[0][l % 8];", False),
+    (b"local float *row = A[1] + 2;\n  row[l] = l;\n  out[get_global_id(0)] = A[1][l];", True),
+])
+def test_pointers_into_a_multi_dimensional_array(body: bytes, racy: bool) -> None:
+    src = (b"__attribute__((reqd_work_group_size(8, 1, 1)))\nkernel void k(global float *out) {\n"
+           b"  local float A[3][8];\n  int l = get_local_id(0);\n  " + body + b"\n}\n")
+    got = lint(src)
+    assert bool(got) == racy, got
+
+
 if __name__ == "__main__":
     for half, cases in (("tune", TUNE), ("heldout", HELDOUT)):
         f = figures(cases)

@@ -251,9 +251,10 @@ class Frame:
             return self.returns(expr, self, depth + 1) if self.returns is not None else None
         if expr.type == "subscript_expression":  # `ps[1]` of a private array of pointers
             held = self._held(expr)
-            k = held[2] if held is not None else None
-            return self.target_of(held[0][k], depth + 1) if held is not None and k is not None \
-                and 0 <= k < len(held[0]) else None
+            if held is None:
+                return self._cell_of(expr, depth, row=True)  # `A[i][j]` of `A[4][4][4]`: a row
+            k = held[2]
+            return self.target_of(held[0][k], depth + 1) if k is not None and 0 <= k < len(held[0]) else None
         if expr.type == "cast_expression":  # a view of the same bytes as another type
             descriptor = expr.child_by_field_name("type")
             size, inner = view_size(descriptor), ()
@@ -270,10 +271,56 @@ class Frame:
                 return self.scalar_of(sub)  # `&base` of a __local scalar
             if sub is None or sub.type != "subscript_expression":
                 return None
+            cell = self._cell_of(sub, depth, row=False)  # `&A[i][j][k]` of a multi-dimensional array
+            if cell is not None:
+                return cell
             t = self.target_of(sub.child_by_field_name("argument"), depth + 1)
             index = sub.child_by_field_name("index")
             return _shifted(t, (self.ev, index, 1)) if t is not None and index is not None else None
         return None
+
+    def _cell_of(self, sub: Node, depth: int, row: bool) -> Target | None:
+        """The element (a row, `row`: fewer subscripts than extents) that subscripts of a
+        multi-dimensional array name (`A[0][r]` of `local float A[4][4][4]`), as a pointer
+        into its bytes in order (as `(local float *)A` is): each subscript times its stride."""
+        indices: list[Node] = []
+        root: Node | None = sub
+        while root is not None and root.type == "subscript_expression":
+            index = root.child_by_field_name("index")
+            if index is None:
+                return None
+            indices.insert(0, index)
+            root = root.child_by_field_name("argument")
+            while root is not None and root.type == "parenthesized_expression" and root.named_child_count == 1:
+                root = root.named_children[0]
+        v = self.names.var(root) if root is not None and root.type == "identifier" else None
+        if v is None or not v.array or v.pointer or one_dimensional(v):
+            return None
+        extents = self._array_extents(v)
+        own = element_size(v)
+        if extents is None or not own or len(indices) > len(extents) or row and len(indices) == len(extents):
+            return None
+        t = self.target(v, depth)
+        if t is None or t.offset or t.view:
+            return None
+        strides = [own] * len(extents)
+        for d in range(len(extents) - 2, -1, -1):
+            strides[d] = strides[d + 1] * extents[d + 1]
+        return Target(v, tuple((self.ev, n, strides[d]) for d, n in enumerate(indices)), own)
+
+    def _array_extents(self, v: VarInfo) -> list[int] | None:
+        """The extents of an array's declaration (`A[4][N][8]`), in order; None where one is not
+        a constant."""
+        out: list[int] = []
+        d = v.decl.parent
+        while d is not None and d.type == "array_declarator":
+            size = d.child_by_field_name("size")
+            n = self._extent(size) if size is not None else None
+            if n is None or n <= 0:
+                return None
+            out.append(n)  # (the declarator nearest the name holds the first extent)
+            d = d.parent
+        return out
 
     def _held(self, expr: Node) -> tuple[tuple[Node, ...], Node, int | None] | None:
         """A subscript of a private array of pointers (`arrays`): its elements, the index, and
@@ -544,8 +591,8 @@ def _choice(expr: Node) -> tuple[Node, Node, Node] | None:
 
 
 def _shifted(t: Target, off: Offset) -> Target | None:
-    if not one_dimensional(t.base):
-        return None  # a row of a 2-D array: not followed
+    if not one_dimensional(t.base) and not t.view:
+        return None  # a row of a 2-D array: not followed (its bytes, a view: `_cell_of`, casts)
     if t.view:
         off = (off[0], off[1], off[2] * t.view)  # through a view: in bytes
     return Target(t.base, (*t.offset, off), t.view, t.inner)
