@@ -26,8 +26,8 @@ from tree_sitter import Node
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity.names import Names
 
-_LEAVES = frozenset({"break_statement", "continue_statement", "return_statement", "goto_statement"})
 _COMPARES = frozenset({"<", "<=", "!="})
+_EXITS = frozenset({"break_statement", "return_statement"})  # (leave the walk: `_data_exit` only)
 
 
 class Walk:
@@ -81,7 +81,7 @@ def while_walks(body: Node, names: Names) -> dict[int, Walk]:
             step = steps[0] if len(steps) == 1 else None
             skips = frozenset({"continue_statement", "goto_statement"})
             rest = [st for st in stmts if st is not step]
-        if step is None or any(n.type in skips or n.type in _LEAVES and not _data_exit(n, block) for n in walk(block)):
+        if step is None or any(n.type in skips or n.type in _EXITS and not _data_exit(n, block) for n in walk(block)):
             continue
         if any(_changes(n, v.key, names) for s in rest for n in walk(s)):
             continue
