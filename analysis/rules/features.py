@@ -280,7 +280,7 @@ class UnguardedOptionalFeature(_GatingRule):
         # 300 times is one finding, not 300).
         firsts: dict[tuple[object, ...], Use] = {}
         more: dict[tuple[object, ...], list[Use]] = {}
-        functions = _function_ranges_of(ctx)
+        functions: list[tuple[int, int]] | None = None  # (read at the first use reported: most files have none)
         uses = _uses(ctx)
         # A built-in library's file (libclc): what its built-ins' heads need is the device's.
         library = library_requirements(ctx.tree.root_node, uses)
@@ -304,6 +304,8 @@ class UnguardedOptionalFeature(_GatingRule):
             if facts is not None and (facts.provides(use.requires) or facts.newer(use.since)
                                       or facts.never_compiled_use(view, use)):
                 continue  # mandatory in the version, newer than it (CL303), or never compiled
+            if functions is None:
+                functions = _function_ranges_of(ctx)
             owner = _item_of(functions, use.start)
             key = (owner if owner is not None else ("at", use.item or use.start), use.requires)
             if key not in firsts:

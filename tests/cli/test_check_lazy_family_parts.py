@@ -23,6 +23,8 @@ LAZY = {
     "macro_literals": "cllint.analysis.gating.macro_literals",
     "members": "cllint.analysis.semantic.members",
     "operands": "cllint.analysis.semantic.operands",
+    # the functions CL301 groups a file's unguarded uses by (read at its first report)
+    "function_ranges": "cllint.analysis.incremental",
 }
 
 PROGRAM = ("import sys, io, contextlib\n"
@@ -57,6 +59,12 @@ TUNE = [
     ("#define SCALE 2.5\n__kernel void k(__global float *a) { a[0] = a[0] * SCALE; }\n", ("--target", "CL1.2"),
      ["CL211", "CL308"], "macro_literals"),
     ("__kernel void k(__global float2 *a) { a[0] = (float2)(1.0f, 2.0f, 3.0f); }\n", (), ["CL015"], "members"),
+    ("float f(float x) { double y = x; return (float)(y * 2.0); }\n"
+     "__kernel void k(__global float *a) { a[get_global_id(0)] = f(a[get_global_id(0)]); }\n", (), ["CL301"],
+     "function_ranges"),
+    ("float g(float x) { double y = x; return (float)y; }\nfloat h(float x) { double z = x; return (float)z; }\n"
+     "__kernel void k(__global float *a) { a[get_global_id(0)] = g(a[0]) + h(a[1]); }\n", (),
+     ["CL211", "CL301", "CL301"], "function_ranges"),  # one report per function
 ]
 HELD_OUT = [
     ("__kernel void k(__global short *s) { s[get_global_id(0)] = 2; }\n", ("--target", "CL1.0"), ["CL302"],
@@ -65,6 +73,9 @@ HELD_OUT = [
      [], "members"),
     ("#define HALF 0.5\n__kernel void k(__global float *a) { a[get_global_id(0)] *= HALF; }\n", ("--target", "CL1.2"),
      ["CL308"], "macro_literals"),
+    ("double twice(double v) { return v * 2; }\n"
+     "__kernel void k(__global float *a) { a[get_global_id(0)] = (float)twice(a[get_global_id(0)]); }\n", (),
+     ["CL301"], "function_ranges"),
 ]
 
 
