@@ -6,7 +6,8 @@ Compiler projects keep OpenCL C test files whose build is written in the file it
     // RUN: llvm-spirv %t.bc -o %t.spv
 
 A RUN command (a pipeline segment, after `not` and `env X=Y`) is a compile of the file when it
-names `%s` and is a compiler (`%clang_cc1`, `%clang`, `clang-19`, `clspv`...) or carries an
+names `%s` and is a compiler (`%clang_cc1`, `%clang`, `clang-19`, `clspv`, Intel's `ocloc`, whose
+`-options "..."` and `-internal_options "..."` strings hold the build options) or carries an
 option only an OpenCL compiler takes (`-cl-std=`, `-x cl`, `-triple`, `-cl-ext=`). Its options
 are read as clang reads them: the language (`-cl-std=`, `-std=`, `-x cl`/`-x clcpp`), `-D`/`-U`
 in order, `-I`, `-include`, `-cl-ext=`, the target, `-verify`, and whether the command is
@@ -129,6 +130,9 @@ def _build(words: list[str], negated: bool) -> LitBuild | None:
     tool, args = words[0], words[1:]
     if "%s" not in args or _NOT_COMPILERS.match(tool):
         return None
+    ocloc = tool.lower().lstrip("%") == "ocloc"
+    if ocloc:  # Intel's offline compiler: the build options are one quoted word each
+        args = _ocloc_options(args)
     if not _COMPILER.match(tool) and not any(_OPENCL_OPTION.match(a) for a in args):
         return None
     language, std = "cl", None
@@ -187,11 +191,28 @@ def _build(words: list[str], negated: bool) -> LitBuild | None:
         i += 1 + taken
     if triple is None and "clspv" in tool.lower():
         triple = "clspv"  # Vulkan's, not the host's
+    if triple is None and ocloc:
+        triple = "ocloc"  # an Intel GPU's (`-device`), not the host's
     cc1 = "cc1" in tool.lower() or "-cc1" in args
     declared = {"-finclude-default-header", "-fdeclare-opencl-builtins"} & set(args)
     header = not ("-cl-no-stdinc" in args or cc1 and not declared)
     return LitBuild(language, std, tuple(macros), tuple(dirs), tuple(includes), tuple(cl_ext), triple, verify,
                     negated, header)
+
+
+def _ocloc_options(args: list[str]) -> list[str]:
+    """`ocloc compile -file %s -options "-cl-std=CL2.0 -DN=4" -internal_options "-cl-ext=..."`:
+    the words of its option strings in their place (what `clBuildProgram` would be given)."""
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        if args[i] in ("-options", "-internal_options") and i + 1 < len(args):
+            out += _words(args[i + 1])
+            i += 2
+            continue
+        out.append(args[i])
+        i += 1
+    return out
 
 
 def lit_builds(data: bytes) -> list[LitBuild]:

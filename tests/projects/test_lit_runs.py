@@ -158,3 +158,12 @@ def test_a_bare_cc1_build_is_checked_without_the_default_header() -> None:
     assert check(CLANG, "k.cl", source, options, None, []) == []
     with_header = source.replace(b"-emit-llvm-bc", b"-finclude-default-header -emit-llvm-bc")
     assert "typedef redefinition" in " ".join(d.message for d in check(CLANG, "k.cl", with_header, options, None, []))
+
+
+def test_ocloc_option_strings_are_the_build() -> None:
+    from cllint.analysis.lit_runs import lit_builds
+
+    data = (b"// RUN: ocloc compile -file %s -device dg2 -options \"-igc_opts 'A=1 B=2' -cl-std=CL2.0 -DN=4\" "
+            b"-internal_options \"-cl-ext=-all,+cl_khr_fp16\" | FileCheck %s\n")
+    (build,) = lit_builds(data)
+    assert (build.std, build.macros, build.cl_ext, build.triple) == ("CL2.0", (("N", "4"),), ("-all,+cl_khr_fp16",), "ocloc")
