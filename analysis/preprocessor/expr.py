@@ -593,8 +593,13 @@ def _wrap(value: int, unsigned: bool) -> tuple[int, bool]:
     return value, unsigned
 
 
-def _eval(node: Node, env: Env) -> tuple[int, bool] | None:
-    """C preprocessor arithmetic in intmax_t/uintmax_t; None where the value is unknown."""
+def _eval(node: Node, env: Env, memo: dict[int, tuple[int, bool] | None] | None = None) -> tuple[int, bool] | None:
+    """C preprocessor arithmetic in intmax_t/uintmax_t; None where the value is unknown.
+
+    Conditions share subtrees (a guarded macro's value is a chain of its definitions' guards,
+    and each `#else` repeats the negated conditions before it): `memo` keeps each composite
+    node's value for one evaluation, which is linear in the shared tree's size, not in the
+    paths through it (a header library's `#if`s took seconds each)."""
     if isinstance(node, Num):
         return node.value, node.unsigned
     if isinstance(node, Ident):
@@ -603,8 +608,19 @@ def _eval(node: Node, env: Env) -> tuple[int, bool] | None:
         return (1 if node.name in env else 0), False
     if isinstance(node, Unknown):
         return None
+    if memo is None:
+        memo = {}
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    value = _eval_composite(node, env, memo)
+    memo[key] = value
+    return value
+
+
+def _eval_composite(node: Node, env: Env, memo: dict[int, tuple[int, bool] | None]) -> tuple[int, bool] | None:
     if isinstance(node, Unary):
-        v = _eval(node.operand, env)
+        v = _eval(node.operand, env, memo)
         if v is None:
             return None
         x, u = v
@@ -616,33 +632,33 @@ def _eval(node: Node, env: Env) -> tuple[int, bool] | None:
             return _wrap(~x, u)
         return v
     if isinstance(node, Ternary):
-        c = _eval(node.cond, env)
-        a = _eval(node.then, env)
-        b = _eval(node.other, env)
+        c = _eval(node.cond, env, memo)
+        a = _eval(node.then, env, memo)
+        b = _eval(node.other, env, memo)
         if c is None:
             return a if a is not None and a == b else None
         unsigned = bool(a and a[1]) or bool(b and b[1])
         chosen = a if c[0] else b
         return None if chosen is None else _wrap(chosen[0], unsigned)
     if isinstance(node, Binary):
-        return _eval_binary(node, env)
+        return _eval_binary(node, env, memo)
     return None
 
 
-def _eval_binary(node: Binary, env: Env) -> tuple[int, bool] | None:
+def _eval_binary(node: Binary, env: Env, memo: dict[int, tuple[int, bool] | None]) -> tuple[int, bool] | None:
     op = node.op
-    left = _eval(node.left, env)
+    left = _eval(node.left, env, memo)
     if op in ("&&", "||"):
         # Short-circuit also for unknowns: `0 && ?` is 0, `1 || ?` is 1.
         if left is not None and (op == "&&") != bool(left[0]):
             return (0 if op == "&&" else 1), False
-        right = _eval(node.right, env)
+        right = _eval(node.right, env, memo)
         if right is not None and (op == "&&") != bool(right[0]):
             return (0 if op == "&&" else 1), False
         if left is None or right is None:
             return None
         return (1 if op == "&&" else 0), False
-    right = _eval(node.right, env)
+    right = _eval(node.right, env, memo)
     if left is None or right is None:
         return None
     (a, ua), (b, ub) = left, right
