@@ -170,7 +170,8 @@ class Host:
 
     def rehearse(self, file: FileId) -> bool:
         """A keystroke rehearsed on `file` and taken back: a space typed just inside a body
-        (IncrementalLinter.rehearsal_point), linted, deleted, linted. The text ends as it was;
+        (IncrementalLinter.rehearsal_point), linted, deleted, linted, then the file's state
+        and last lint put back as they were;
         what an edit's runs read and keep (the view moved rather than built, its macro states,
         the call pattern over the function names, each body's scan, the queries over byte
         ranges, the heads' memos) is then filled, not left to the first real keystroke after
@@ -188,6 +189,15 @@ class Host:
         self.snapshot().diagnostics(file)
         self.apply_change(Change(edits={file: [TextEdit(at, at + 1, b"")]}))
         self.snapshot().diagnostics(file)
+        # The file's history and last lint go back to the open's: the next edit is measured
+        # and merged against them alone, as without a rehearsal (an edit's run of a body may
+        # drop a finding the whole file decides, such as the fp64 program note at a head, and
+        # the rehearsed body's merge would carry that on). What stays is what the memos keyed
+        # by content hold.
+        with self._lock:
+            if self._files.get(file) is not None:
+                self._files[file] = state
+                self._lint_memos[file] = memo
         return True
 
     def _apply_edits(self, file: FileId, edits: list[TextEdit]) -> None:
