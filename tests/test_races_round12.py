@@ -206,18 +206,6 @@ def test_a_kernel_that_sees_no_work_group(body: bytes, racy: bool) -> None:
     assert bool(got) == racy, got
 
 
-@pytest.mark.parametrize("body, racy", [
-    (b"int i = mad24((int)get_group_id(0), (int)get_local_size(0), (int)get_local_id(0));\n  A[i + 1] = A[i];", True),
-    (b"int i = mad24((int)get_group_id(0), (int)get_local_size(0), (int)get_local_id(0));\n  A[i] = A[i] + 1;", False),
-    (b"int i = mul24((int)get_local_id(0), 2);\n  A[i] = 1;\n  A[i + 2] = get_local_id(0);", True),
-    (b"int i = mul24((int)get_global_id(0), 2);\n  A[i] = 1;\n  A[i + 1] = get_local_id(0);", False),
-])
-def test_24_bit_integer_built_ins(body: bytes, racy: bool) -> None:
-    # `mad24(a, b, c)` is `a * b + c`, `mul24(a, b)` is `a * b` (6.15.3), where their operands fit
-    got = lint(b"kernel void k(global int *A) {\n  " + body + b"\n}\n")
-    assert bool(got) == racy, got
-
-
 def test_a_kernel_launched_as_one_work_group_has_one(tmp_path: Path) -> None:
     # `[[launch]]` of one work-group: `get_global_size(0)` is the work-group's size, so the
     # mirror `S - 1 - gid` meets its twin inside it (it was a sample of many work-groups)

@@ -199,6 +199,7 @@ class _Kernel(HelperCalls):
         self._elements: dict[tuple, dict | None] = {}
         self._load_guarded: set[int] = set()  # accesses made under a test of loaded data (`LOAD`)
         self._is_flat: bool | None = None  # `_flat`, read once
+        self._one_group: bool | None = None  # `one_group_launched`, read once
         self._selective_guards: dict[int, bool] = {}  # a data guard's node id -> whether it is a key's test
         self.copies: set[int] = set()  # CFG nodes that start an async copy (`accesses`)
         self.waits: set[int] = set()  # and those that may end one
@@ -524,7 +525,7 @@ class _Kernel(HelperCalls):
         used: set[int] = set()
         found: list[Race] = []
         # its launches are one work-group each (the host's, or a piglit header's)
-        one_group = self.launched_one_group or one_work_group(self.source, self.name)
+        one_group = self.one_group_launched()
         for group in by_base.values():
             if len(group) > MAX_ACCESSES or not any(a.write for a in group):
                 continue
@@ -659,8 +660,7 @@ class _Kernel(HelperCalls):
         is keyed by it): `plain` for `_always_enters`, `hashed` for the witness search."""
         got = self._samples.get((kind, r))
         if got is None:
-            # a kernel launched as one work-group only (the host's, a stated launch's): one group
-            one = self.launched_one_group or one_work_group(self.source, self.name)
+            one = self.one_group_launched()
             if kind == "plain":
                 def got(symbol: object, r: int = r) -> int:
                     return 1 if one and _NUM_GROUPS(symbol) else 1_000_003 + 104_729 * r
@@ -892,6 +892,13 @@ class _Kernel(HelperCalls):
             got = got or hit
         self.size = self.sizes[0]
         return got
+
+    def one_group_launched(self) -> bool:
+        """Launched as one work-group only (the host's, a stated launch's, a piglit header's),
+        read once per kernel (the header's parse is not cheap on piglit's generated files)."""
+        if self._one_group is None:
+            self._one_group = self.launched_one_group or one_work_group(self.source, self.name)
+        return self._one_group
 
     def _flat(self) -> bool:
         """A kernel whose work-items see nothing of their work-groups: no barrier, no query of

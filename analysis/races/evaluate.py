@@ -428,6 +428,4 @@ _IDS = frozenset({"get_local_id", "get_local_size", "get_enqueued_local_size", "
 _ARITH: dict[str, tuple[int, Any]] = {
     "min": (2, min), "max": (2, max), "abs": (1, abs),
     "clamp": (3, lambda x, lo, hi: min(max(x, lo), hi)),
-    # 24-bit integer built-ins (6.15.3), exact where their operands fit, as indices do
-    "mul24": (2, lambda x, y: x * y), "mad24": (3, lambda x, y, z: x * y + z),
 }
