@@ -17,6 +17,10 @@ runs in its caller's scope, so the file's top-level variables are its own too (c
 a parameter it compiles whole (`-c "${SOURCE}"`) is what its callers pass, read through the
 `foreach` around each call (`foreach(SOURCE IN LISTS NAMES)` ... `"${CMAKE_CURRENT_SOURCE_DIR}/
 ${SOURCE}.cl"`).
+
+A call of the build's own function that says `-cl-std=` in its own arguments and names its
+OpenCL sources (IGC's `igc_bif_build_bc(SOURCES "${DIR}/Languages/OpenCL/IBiF_Impl.cl" ...
+OPTIONS CL -cl-std=CL2.0)`) builds them with its options too, where no command says more.
 """
 
 from __future__ import annotations
@@ -359,4 +363,71 @@ def cmake_build_options(build_files: Mapping[Path, bytes], sources: set[Path]) -
                 # next `-include _enable_all_exts.h` turns back on).
                 if source not in found or len(options.force_include) > len(found[source].force_include):
                     found[source] = options
+    for source, options in _keyword_calls(build_files, sources).items():
+        found.setdefault(source, options)  # a command of the build's own says more
     return {p: o for p, o in found.items() if o != BuildOptions()}
+
+
+# Calls that only set variables, test or print: never a build of the files they name.
+_NOT_BUILDS = frozenset({"set", "list", "string", "option", "if", "elseif", "while", "foreach", "message",
+                         "add_custom_command", "add_custom_target", "execute_process", "function", "macro",
+                         "install", "file", "configure_file"})
+
+
+def _keyword_calls(build_files: Mapping[Path, bytes], sources: set[Path]) -> dict[Path, BuildOptions]:
+    """A call of the build's own function that names its OpenCL sources and says `-cl-std=` in
+    its own arguments (IGC's `igc_bif_build_bc(SOURCES ".../IBiF_Impl.cl" ... OPTIONS CL
+    -cl-std=CL2.0)`): those sources are built with the call's `-cl-std`, `-D` and `-include`.
+    A source named under a variable set elsewhere (`${SRC_DIR}/lib/impl.cl`) is the one source
+    of the workspace whose path ends so."""
+    found: dict[Path, BuildOptions] = {}
+    known_files = set(build_files)
+    for path in sorted(build_files):
+        raw = build_files[path]
+        if b"-cl-std=" not in raw:
+            continue
+        text = _comment_free(raw)
+        root = _project_root(path, build_files)
+        sets: dict[str, tuple[list[str], list[str]]] | None = None
+        for m in _CALL.finditer(text):
+            if m.group(1).decode().lower() in _NOT_BUILDS:
+                continue
+            args = _arguments(text, m.end())
+            if not args or not any(_STD.match(a) for a in args):
+                continue
+            if sets is None:
+                sets = _region_sets(text, 0, len(text), [])
+            words = [_substitute(w, sets) for w in _expand(args, sets, anywhere=False)]
+            options = _options(words, path, root, known_files)
+            for source in _named_sources(words, path, root, sources):
+                found.setdefault(source, options)
+    return found
+
+
+def _substitute(word: str, sets: dict[str, tuple[list[str], list[str]]]) -> str:
+    """`${SRC_DIR}/impl.cl` with the file's one-word variables (`set(SRC_DIR ".../lib")`) in place."""
+    def one(m: re.Match[str]) -> str:
+        got = sets.get(m.group(1))
+        return got[0][0] if got is not None and len(got[0]) == 1 and "${" + m.group(1) + "}" not in got[0][0] \
+            else m.group(0)
+    return _VAR.sub(one, word) if "${" in word else word
+
+
+def _named_sources(words: list[str], path: Path, root: Path, sources: set[Path]) -> list[Path]:
+    out: list[Path] = []
+    for w in words:
+        if not w.lower().endswith(_COMPILED):
+            continue
+        r = _resolve_dirs(w, path, root)
+        if r is not None:
+            target = Path(os.path.normpath(path.parent / r))
+            if target in sources:
+                out.append(target)
+            continue
+        tail = _VAR.sub("", w).lstrip("/")  # `${SRC_DIR}/lib/impl.cl` -> `lib/impl.cl`
+        if "$" in tail or "/" not in tail:
+            continue  # a bare name under a variable could be any folder's
+        ends = [s for s in sources if s.as_posix().endswith("/" + tail)]
+        if len(ends) == 1:
+            out.append(ends[0])
+    return out

@@ -1,5 +1,7 @@
 """Build options the host or the build attaches to a program (issue 29, session 13): `-include`,
-`-D NAME=V` and `-cl-std=` on a CMake command or function that compiles OpenCL sources, a
+`-D NAME=V` and `-cl-std=` on a CMake command or function that compiles OpenCL sources (or a
+call of the build's own function that names them with `-cl-std=` in its arguments, session 17:
+`cmake_keyword_call_*`, tune 3/3, held out 1/2, the miss a known CL110/CL301 duplicate), a
 literal `-cl-std=CLx.y` a host passes when it builds a named source, and a `cl_khr_fp16` pragma
 enabled under `#ifdef cl_khr_fp16` (PoCL's force-included `_enable_all_exts.h`).
 
