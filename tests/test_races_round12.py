@@ -206,6 +206,22 @@ def test_a_kernel_that_sees_no_work_group(body: bytes, racy: bool) -> None:
     assert bool(got) == racy, got
 
 
+@pytest.mark.parametrize("choice, racy", [
+    # a private integer chosen by an if/else is `c ? a : b` where it is used (pointers already were)
+    (b"int i;\n  if (lid & 1) i = 0; else i = lid;", True),  # 0 and 1 both store A[0]
+    (b"int i;\n  if (lid & 1) i = lid + 64; else i = lid;", False),
+    (b"int i = lid;\n  if (lid == 3) i = 0;", True),  # 0 and 3
+    (b"int i = lid;\n  if (lid == 3) i = 100;", False),
+    (b"int i;\n  if (lid < 8) i = 2 * lid; else i = 2 * lid - 15;", False),  # evens, then odds
+    (b"int i;\n  if (B[lid] > 0) i = 0; else i = lid;", False),  # a test of data: not read
+])
+def test_an_index_chosen_by_an_if_else(choice: bytes, racy: bool) -> None:
+    src = (b"kernel void k(global int *A, global const int *B) {\n  int lid = get_local_id(0);\n  " + choice
+           + b"\n  A[i] = lid;\n}\n")
+    got = lint(src)
+    assert bool(got) == racy, got
+
+
 def test_a_kernel_launched_as_one_work_group_has_one(tmp_path: Path) -> None:
     # `[[launch]]` of one work-group: `get_global_size(0)` is the work-group's size, so the
     # mirror `S - 1 - gid` meets its twin inside it (it was a sample of many work-groups)

@@ -29,7 +29,7 @@ from cllint.analysis.preprocessor.decided import decided_live_ranges
 from cllint.analysis.races.accessor_macros import MacroSubscripts
 from cllint.analysis.races.accesses import VECTOR_MEMORY, Access, BlockExits, collect, parts_overlap, sized_halves
 from cllint.analysis.races.calls import HelperCalls
-from cllint.analysis.races.choices import branch_choices
+from cllint.analysis.races.choices import branch_choices, scalar_choices
 from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import DATA, LOAD, Env, Evaluator
 from cllint.analysis.races.frames import Frame, FrameEvaluator, declared_dims, element_size, vector_width
@@ -295,6 +295,7 @@ class _Kernel(HelperCalls):
         self.ev = Evaluator(names, self.defs, set(self.counters) | set(self.item_counters), self._constant,
                             lambda v: v.key not in apart)
         self.expander = self.ev.expander = Expander(view, parse)
+        self.ev.chooser = lambda: scalar_choices(self.body, names, self.counters)  # (asked for lazily)
         self.frame = Frame(names, self.ev, self.defs, self.moved, kernel=True,
                            choices=branch_choices(self.body, names, self.counters))
         self.frame.returns = self.returned

@@ -10,6 +10,8 @@ afresh, and a use in the same pass sees the same counter).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tree_sitter import Node
 
 from cllint.analysis.model.walk import nodes_of_kinds
@@ -22,8 +24,16 @@ _CHANGES = frozenset({"assignment_expression", "update_expression", "pointer_exp
 Choice = tuple[Node, Node, Node]
 
 
-def branch_choices(body: Node, names: Names, counters: dict[int, tuple]) -> dict[int, Choice]:
-    if not any(_private_pointer(v) for v in names.variables):
+def scalar_choices(body: Node, names: Names, counters: dict[int, tuple]) -> dict[int, Choice]:
+    """Private integers chosen the same way (`if (lid & 1) i = 0; else i = lid;`), read as `c ?
+    a : b` by the evaluator (round 12)."""
+    return branch_choices(body, names, counters, _private_scalar)
+
+
+def branch_choices(body: Node, names: Names, counters: dict[int, tuple],
+                   chosen: Callable[[VarInfo], bool] | None = None) -> dict[int, Choice]:
+    chosen = chosen or _private_pointer
+    if not any(chosen(v) for v in names.variables):
         return {}  # the common kernel: no private pointer to choose
     stores: dict[int, list[Node]] = {}  # pointer key -> its plain `p = e` statements' values
     moved: set[int] = set()  # assigned: any variable, any way
@@ -43,7 +53,7 @@ def branch_choices(body: Node, names: Names, counters: dict[int, tuple]) -> dict
             continue
         moved.add(v.key)
         op = n.child_by_field_name("operator")
-        if n.type == "assignment_expression" and op is not None and op.type == "=" and _private_pointer(v) \
+        if n.type == "assignment_expression" and op is not None and op.type == "=" and chosen(v) \
                 and n.parent is not None and n.parent.type == "expression_statement":
             stores.setdefault(v.key, []).append(n)
         else:
@@ -65,6 +75,10 @@ def branch_choices(body: Node, names: Names, counters: dict[int, tuple]) -> dict
 
 def _private_pointer(v: VarInfo) -> bool:
     return v.pointer and not v.array and v.param_index is None and not v.shared
+
+
+def _private_scalar(v: VarInfo) -> bool:
+    return not v.pointer and not v.array and v.param_index is None and not v.shared
 
 
 def _choice(v: VarInfo, assigns: list[Node]) -> tuple[Node, Choice] | None:

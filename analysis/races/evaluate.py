@@ -107,6 +107,10 @@ class Evaluator:
         self.names, self.defs, self.counters = names, defs, counters
         self.constant, self.uniform = constant, uniform
         self._busy: set[int] = set()
+        # private scalars chosen by an if/else (races.choices.scalar_choices): key -> (condition,
+        # value where it holds, value where it does not), read when first asked (`chooser`)
+        self.choices: dict[int, tuple[Node, Node, Node]] | None = None
+        self.chooser: Callable[[], dict[int, tuple[Node, Node, Node]]] | None = None
         self.expander: Any = None  # races.macros.Expander: macros read as their expansions
         self._foreign: Evaluator | None = None  # this evaluator, reading an expansion's tree
         self._at: int | None = None  # where the expansion being read is used
@@ -300,6 +304,17 @@ class Evaluator:
         if v.key in self.counters or v.pointer or v.array or v.shared:
             return None
         d = self.defs.get(v.key)
+        if d is None and self.chooser is not None and v.param_index is None and self.choices is None:
+            self.choices = self.chooser()  # (a variable given no single value: once per kernel)
+        if d is None and self.choices and v.key in self.choices and v.key not in self._busy:
+            cond, yes, no = self.choices[v.key]
+            self._busy.add(v.key)
+            try:
+                c = self.value(cond, env)  # (`if (lid & 1) i = 0; else i = lid;`)
+                return self.value(yes if c else no, env) if isinstance(c, int) and c is not DATA \
+                    and c is not LOAD else None
+            finally:
+                self._busy.discard(v.key)
         if d is not None and v.key not in self._busy:
             self._busy.add(v.key)
             try:
