@@ -482,8 +482,8 @@ def _path(item: Node, node: Node, places: dict[int, dict[int, int]] | None = Non
 
 def _follow(item: Node, path: tuple[int, ...], kind: str, name: bytes) -> Node | None:
     n: Node | None = item
-    for i in path:
-        n = n.child(i) if n is not None else None
+    for i in path:  # (a head that parsed otherwise, as error recovery can: no such child)
+        n = n.child(i) if n is not None and i < n.child_count else None
     return n if n is not None and n.type == kind and n.text == name else None
 
 
