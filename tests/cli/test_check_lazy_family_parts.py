@@ -10,11 +10,10 @@ labelled before the code changed and run once after."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from check_in_process import check_with_modules
 
 LAZY = {
     "aligned": "cllint.analysis.uniformity.aligned",
@@ -27,13 +26,6 @@ LAZY = {
     "function_ranges": "cllint.analysis.incremental",
 }
 
-PROGRAM = ("import sys, io, contextlib\n"
-           "from cllint.cli.main import main\n"
-           "out = io.StringIO()\n"
-           "with contextlib.redirect_stdout(out):\n"
-           "    main(sys.argv[1:])\n"
-           "print(repr(out.getvalue()))\n"
-           "print(sorted(m for m in sys.modules))\n")
 
 ALIGNED = """__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void k(__global float *a) {
     __local float t[64];
@@ -84,12 +76,8 @@ def _check(tmp_path: Path, source: str, *options: str) -> tuple[list[str], set[s
     folder.mkdir(exist_ok=True)
     path = folder / "k.cl"
     path.write_text(source)
-    env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
-    run = subprocess.run([sys.executable, "-c", PROGRAM, "check", "--no-cache", "--exit-zero", "--format", "json",
-                          *options, str(path)], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
-    assert run.returncode == 0, run.stderr
-    shown, modules = run.stdout.strip().splitlines()[-2:]
-    return sorted(d["code"] for d in json.loads(eval(shown))), set(eval(modules))  # noqa: S307 - our own repr
+    shown, modules = check_with_modules(tmp_path, "--format", "json", *options, str(path))
+    return sorted(d["code"] for d in json.loads(shown)), modules
 
 
 def test_a_one_line_kernel_imports_none_of_them(tmp_path: Path) -> None:

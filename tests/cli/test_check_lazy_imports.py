@@ -8,9 +8,9 @@ and the rule tests)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+from check_in_process import check_with_modules
 
 LAZY_CLLINT = [
     "cllint.analysis.preprocessor.expanded_items",
@@ -35,13 +35,6 @@ LAZY_CLLINT = [
 ]
 LAZY_STDLIB = ["pickle", "glob", "copy", "shlex", "struct"]
 
-PROGRAM = ("import sys, io, contextlib\n"
-           "from cllint.cli.main import main\n"
-           "out = io.StringIO()\n"
-           "with contextlib.redirect_stdout(out):\n"
-           "    main(sys.argv[1:])\n"
-           "print(repr(out.getvalue()))\n"
-           "print(sorted(m for m in sys.modules))\n")
 
 
 def _check(tmp_path: Path, source: str, *options: str) -> tuple[str, set[str]]:
@@ -49,12 +42,7 @@ def _check(tmp_path: Path, source: str, *options: str) -> tuple[str, set[str]]:
     folder.mkdir(exist_ok=True)
     path = folder / "k.cl"
     path.write_text(source)
-    env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
-    run = subprocess.run([sys.executable, "-c", PROGRAM, "check", "--no-cache", "--exit-zero", *options, str(path)],
-                         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
-    assert run.returncode == 0, run.stderr
-    shown, modules = run.stdout.strip().splitlines()[-2:]
-    return eval(shown), set(eval(modules))  # noqa: S307 - our own program's repr
+    return check_with_modules(tmp_path, *options, str(path))
 
 
 def test_a_clean_kernel_in_text_imports_none_of_them(tmp_path: Path) -> None:

@@ -7,9 +7,9 @@ own on empty input (held here), and a workspace with host files still reads them
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+from check_in_process import check_with_modules
 
 from cllint.project.host_std import host_stds
 from cllint.project.launch_bounds import launch_bounds
@@ -21,13 +21,6 @@ HOST_ONLY = ["cllint.project.companion_sources", "cllint.project.listed_files", 
              "cllint.project.launches", "cllint.project.confined_kernels", "cllint.project.launch_bounds",
              "cllint.project.host_std"]
 
-PROGRAM = ("import sys, io, contextlib\n"
-           "from cllint.cli.main import main\n"
-           "out = io.StringIO()\n"
-           "with contextlib.redirect_stdout(out):\n"
-           "    main(sys.argv[1:])\n"
-           "print(repr(out.getvalue()))\n"
-           "print(sorted(m for m in sys.modules))\n")
 
 KERNEL = b"__kernel void k(__global float *a) { a[get_global_id(0)] = 1.0f; }\n"
 
@@ -44,12 +37,8 @@ def test_the_readers_answer_empty_input_as_the_model_does_without_them(tmp_path:
 
 
 def _check(tmp_path: Path, *args: str) -> tuple[list[dict], set[str]]:
-    env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
-    run = subprocess.run([sys.executable, "-c", PROGRAM, "check", "--no-cache", "--exit-zero", "--format", "json",
-                          *args], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
-    assert run.returncode == 0, run.stderr
-    shown, modules = run.stdout.strip().splitlines()[-2:]
-    return json.loads(eval(shown)), set(eval(modules))  # noqa: S307 - our own program's repr
+    shown, modules = check_with_modules(tmp_path, "--format", "json", *args)
+    return json.loads(shown), modules
 
 
 def test_a_file_named_alone_imports_no_host_reader(tmp_path: Path) -> None:
