@@ -361,6 +361,20 @@ def _names_only_clang_misses(clang_output: str, native: list[Diagnostic]) -> boo
     return False
 
 
+# A line that starts with a call of a name spelled as macros are (`GEN_KERNEL(add, float)`).
+_LINE_MACRO_CALL = re.compile(rb"^(_*[A-Z][A-Z0-9_]*)[ \t]*\(", re.M)
+
+
+def _calls_macros_from_elsewhere(source: bytes, defined: set[str]) -> bool:
+    """A file that includes nothing and whose lines call macros that neither it nor the sources
+    read before it define (`OSKAR_SCAN( M_CAT(scan_, Real), Real)`, one kernel per line): a
+    fragment of a program whose host joins the headers defining them, which no compiler builds
+    alone."""
+    if b"#include" in source:
+        return False  # the macros may be its headers': clang reads those
+    return any(m.group(1).decode() not in defined for m in _LINE_MACRO_CALL.finditer(source))
+
+
 def build_known(source: bytes, options: LintOptions, prelude: list[tuple[str, bytes]] | None = None) -> bool:
     """Whether clang can build the file as its host does (issue 29): the options are known, or
     nothing in it or the sources read before it depends on them: no `#if` on a macro nothing
@@ -389,6 +403,8 @@ def build_known(source: bytes, options: LintOptions, prelude: list[tuple[str, by
     env = {**options.target.predefined_macros(), **dict(options.defines)}
     if any(names_host_macro(d, env, defined) for ds in scans for d in ds
            if d.kind in ("if", "ifdef", "ifndef", "elif", "elifdef", "elifndef")):
+        return False
+    if _calls_macros_from_elsewhere(source, defined):
         return False
     if host - defined:
         words = set(_WORD.findall(source.decode("utf-8", "replace")))

@@ -19,9 +19,21 @@ TUNE: dict[str, str] = {
     "agreed-name-own-error": (
         "kernel void k(global float *a) {\n    a[0] = sqr(a[0]);\n    a[1] = 2.0f;\n"
         "    break;  // clang\n}\n"),
+    # session 17: a list of calls of macros nothing the file reads defines (a host joins the
+    # headers that do): a fragment, which no compiler builds alone
+    "macro-list-fragment": (
+        "GEN_KERNEL( CAT(add_, Real), Real, Real2)\nGEN_KERNEL( CAT(mul_, Real), Real, Real2)\n"),
+    # the same list with its macro defined in the file: clang's own error stays
+    "macro-list-defined-here": (
+        "#define GEN_KERNEL(NAME, T) kernel void NAME(global T *p) { p[0] = (T)1; }\n"
+        "GEN_KERNEL(add_f, float)\nkernel void k(global int *a) {\n    break;  // clang\n}\n"),
 }
 
 HELDOUT: dict[str, str] = {
+    # session 17, scored once after the code
+    "x-macro-list-with-comment": (
+        "/* one kernel per precision, expanded by the host's headers */\n"
+        "MAKE_SCAN( M_CAT(scan_, Real), Real)\nMAKE_SCAN( M_CAT(scan2_, Real), Real)\n"),
     "host-accumulator-type": (
         "kernel void k(global float *a) {\n    accum_t acc = 0;\n    for (int i = 0; i < 4; i++)\n"
         "        acc += a[i];\n    a[0] = acc;\n}\n"),
