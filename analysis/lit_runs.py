@@ -7,7 +7,8 @@ Compiler projects keep OpenCL C test files whose build is written in the file it
 
 A RUN command (a pipeline segment, after `not` and `env X=Y`) is a compile of the file when it
 names `%s` and is a compiler (`%clang_cc1`, `%clang`, `clang-19`, `clspv`, Intel's `ocloc`, whose
-`-options "..."` and `-internal_options "..."` strings hold the build options) or carries an
+`-options "..."` and `-internal_options "..."` strings hold the build options; each branch of
+lit's `%if FEATURE %{ ... %} %else %{ ... %}` is a command) or carries an
 option only an OpenCL compiler takes (`-cl-std=`, `-x cl`, `-triple`, `-cl-ext=`). Its options
 are read as clang reads them: the language (`-cl-std=`, `-std=`, `-x cl`/`-x clcpp`), `-D`/`-U`
 in order, `-I`, `-include`, `-cl-ext=`, the target, `-verify`, and whether the command is
@@ -215,6 +216,26 @@ def _ocloc_options(args: list[str]) -> list[str]:
     return out
 
 
+def _unconditional(words: list[str]) -> list[str]:
+    """lit's `%if FEATURE %{ COMMAND %} %else %{ OTHER %}`: each branch a command of its own (a
+    build the suite runs where the feature is), the markers separators."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w == "%if" and i + 2 < len(words) and words[i + 2] == "%{":
+            out.append(";")
+            i += 3
+            continue
+        if w == "%else" and i + 1 < len(words) and words[i + 1] == "%{":
+            out.append(";")
+            i += 2
+            continue
+        out.append(";" if w == "%}" else w)
+        i += 1
+    return out
+
+
 def lit_builds(data: bytes) -> list[LitBuild]:
     """Every RUN command of the file that compiles it (`%s`), in order."""
     if b"RUN:" not in data:
@@ -223,7 +244,7 @@ def lit_builds(data: bytes) -> list[LitBuild]:
     for command in run_lines(data):
         if "%s" not in command:
             continue
-        for words in _segments(_words(command)):
+        for words in _segments(_unconditional(_words(command))):
             negated = False
             while words:
                 if words[0] in ("not", "%not"):
