@@ -268,6 +268,11 @@ class ExprError(Exception):
     """A malformed `#if` expression; the message is a clang-style clause."""
 
 
+class ChainTooLong(ExprError):
+    """A macro redefined under more conditions than the view folds into one value: the
+    condition is unknown here, and the source is not at fault (no CL004)."""
+
+
 _BINARY_PREC: dict[str, int] = {
     "||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
     "<": 7, "<=": 7, ">": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,

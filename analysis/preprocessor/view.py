@@ -20,6 +20,7 @@ from .expr import (
     FALSE,
     HAS_OPERATORS,
     TRUE,
+    ChainTooLong,
     Condition,
     Defined,
     Env,
@@ -305,7 +306,7 @@ class _Builder:
             return parse_tokens(self._expand(tokenize(d.args), branch, frozenset(), 0),
                                 lambda path, angled: self._has_include(path, angled, branch, file_id))
         except (ExprError, RecursionError) as exc:
-            if branch.active is not False:
+            if branch.active is not False and not isinstance(exc, ChainTooLong):
                 message = str(exc) if isinstance(exc, ExprError) else "expression nested too deeply"
                 diags.append(_diag("CL004", message, Span(file_id, d.args_start, max(d.end, d.args_start))))
             return Unknown(str(exc))
@@ -513,7 +514,7 @@ class _Builder:
                 break
             guarded.append((guard, ev.macro))
             if len(guarded) > _MAX_CHAIN:
-                raise ExprError(f"macro '{name}' is redefined under too many conditions")
+                raise ChainTooLong(f"macro '{name}' is redefined under too many conditions")
         guarded.reverse()
         if base == "env" and name not in self.env and not _is_target_name(name):
             # A name the source defines, that neither the compiler nor `-D` provides, starts out
