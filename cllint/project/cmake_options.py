@@ -288,9 +288,7 @@ def _compiled_sources(words: list[str], path: Path, root: Path, sources: set[Pat
     for w in words:
         r = _resolve_dirs(w, path, root)
         if r is not None and r.lower().endswith(_COMPILED):
-            target = Path(os.path.normpath(path.parent / r))
-            if target in sources:
-                named.append(target)
+            named.extend(_source_at(r, path, sources))
             continue
         m = _TAIL_VAR.match(w)
         if m is not None and (r := _resolve_dirs(m.group(1), path, root)) is not None and r:
@@ -413,6 +411,12 @@ def _substitute(word: str, sets: dict[str, tuple[list[str], list[str]]]) -> str:
     return _VAR.sub(one, word) if "${" in word else word
 
 
+def _source_at(resolved: str, path: Path, sources: set[Path]) -> list[Path]:
+    """The workspace source a resolved word names (relative to the build file's folder), if any."""
+    target = Path(os.path.normpath(path.parent / resolved))
+    return [target] if target in sources else []
+
+
 def _named_sources(words: list[str], path: Path, root: Path, sources: set[Path]) -> list[Path]:
     out: list[Path] = []
     for w in words:
@@ -420,9 +424,7 @@ def _named_sources(words: list[str], path: Path, root: Path, sources: set[Path])
             continue
         r = _resolve_dirs(w, path, root)
         if r is not None:
-            target = Path(os.path.normpath(path.parent / r))
-            if target in sources:
-                out.append(target)
+            out.extend(_source_at(r, path, sources))
             continue
         tail = _VAR.sub("", w).lstrip("/")  # `${SRC_DIR}/lib/impl.cl` -> `lib/impl.cl`
         if "$" in tail or "/" not in tail:
