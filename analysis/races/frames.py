@@ -311,14 +311,18 @@ class Frame:
     def _array_extents(self, v: VarInfo) -> list[int] | None:
         """The extents of an array's declaration (`A[4][N][8]`), in order; None where one is not
         a constant."""
+        return self._extents_above(v.decl.parent)
+
+    def _extents_above(self, d: Node | None) -> list[int] | None:
+        """The constant extents of the array declarators from `d` outwards (the one nearest
+        the name holds the first extent); None where one is not a constant."""
         out: list[int] = []
-        d = v.decl.parent
         while d is not None and d.type == "array_declarator":
             size = d.child_by_field_name("size")
             n = self._extent(size) if size is not None else None
             if n is None or n <= 0:
                 return None
-            out.append(n)  # (the declarator nearest the name holds the first extent)
+            out.append(n)
             d = d.parent
         return out
 
@@ -356,15 +360,7 @@ class Frame:
         if d is None or d.type != "pointer_declarator" or d.parent is None \
                 or d.parent.type != "parenthesized_declarator":
             return None
-        extents: list[int] = []
-        a = d.parent.parent
-        while a is not None and a.type == "array_declarator":
-            size = a.child_by_field_name("size")
-            n = self._extent(size) if size is not None else None
-            if n is None or n <= 0:
-                return None
-            extents.append(n)
-            a = a.parent
+        extents = self._extents_above(d.parent.parent)
         own = element_size(v)
         if not extents or not own:
             return None
