@@ -13,6 +13,7 @@ vector type views the same bytes (`Target.view`): offsets after it count bytes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import prod
 from typing import Any
 
 from tree_sitter import Node
@@ -121,6 +122,7 @@ class Frame:
         self.bound = {} if bound is None else bound
         self.choices = {} if choices is None else choices
         self._steps: dict[int, list | None] = {}  # `_stepped`, per pointer
+        self._typedef_rows: dict[int, tuple[int, tuple[int, ...]]] = {}  # `_rows_of`, per pointer
         # private arrays of pointers, key -> their elements' values (races/pointer_arrays.py)
         self.arrays: dict[int, tuple[Node, ...]] = {}
         # `while` loops walking a pointer to an end, loop id -> races.pointer_walks.Walk: a
@@ -337,12 +339,11 @@ class Frame:
         if elements is None or index is None:
             return None
         k = self.ev.value(index, Env((0, 0, 0), (1, 1, 1), (0, 0, 0)))
-        return elements, index, k if isinstance(k, int) and not self._placed_index(index) else None
+        return elements, index, k if isinstance(k, int) and not self._placed_index(index, k) else None
 
-    def _placed_index(self, index: Node) -> bool:
+    def _placed_index(self, index: Node, k0: object) -> bool:
         """Whether an index may differ between work-items or passes (`lid & 1`, `i`): read
-        with one work-item's values it is not a constant."""
-        k0 = self.ev.value(index, Env((0, 0, 0), (1, 1, 1), (0, 0, 0)))
+        with one work-item's values (`k0`, work-item 0's) it is not a constant."""
         k1 = self.ev.value(index, Env((1, 1, 1), (2, 2, 2), (1, 1, 1), sample=lambda s: 1_000_033))
         # (and the next work-item of group 0: `gid % 3` is 0 at both of the above, global ids 0 and 3)
         return k0 != k1 or k0 != self.ev.value(index, Env((1, 1, 1), (2, 2, 2), (0, 0, 0), sample=lambda s: 1_000_033))
@@ -353,9 +354,13 @@ class Frame:
         d = v.decl.parent
         if d is not None and d.type == "pointer_declarator" and d.parent is not None \
                 and d.parent.type == "parameter_declaration":  # `global block_t *A`, a typedef of an array
-            named = d.parent.child_by_field_name("type")
-            row, inner = _typedef_rows(named, self._extent) if named is not None \
-                and named.type == "type_identifier" else (0, ())
+            # (read once per pointer: the typedef is looked up among the file's items)
+            got = self._typedef_rows.get(v.key)
+            if got is None:
+                named = d.parent.child_by_field_name("type")
+                got = self._typedef_rows[v.key] = _typedef_rows(named, self._extent) if named is not None \
+                    and named.type == "type_identifier" else (0, ())
+            row, inner = got
             return Target(v, (), row, inner) if row else None
         if d is None or d.type != "pointer_declarator" or d.parent is None \
                 or d.parent.type != "parenthesized_declarator":
@@ -364,10 +369,7 @@ class Frame:
         own = element_size(v)
         if not extents or not own:
             return None
-        row = own
-        for e in extents:
-            row *= e
-        return Target(v, (), row, (own, *extents))
+        return Target(v, (), own * prod(extents), (own, *extents))
 
     def _extent(self, size: Node) -> int | None:
         """An array extent in a cast's type: a literal or a macro for one."""
@@ -687,10 +689,7 @@ def row_view_size(descriptor: Node | None, value_of: Callable[[Node], int | None
     size = type_size(" ".join(words))
     if not size:
         return 0, ()
-    row = size
-    for e in extents:
-        row *= e
-    return row, (size, *extents)
+    return size * prod(extents), (size, *extents)
 
 
 def _typedef_rows(name: Node, value_of: Callable[[Node], int | None]) -> tuple[int, tuple[int, ...]]:
@@ -715,21 +714,10 @@ def _typedef_rows(name: Node, value_of: Callable[[Node], int | None]) -> tuple[i
         if d is None or d.type != "type_identifier" or d.text != name.text:
             continue
         size = type_size(_text(n.child_by_field_name("type")))
-        if not extents or not size or len(extents) != declarator_depth(n):
+        if not extents or not size:  # (every array declarator read: the name ended the loop)
             return 0, ()
-        row = size
-        for e in extents:
-            row *= e
-        return row, (size, *extents)
+        return size * prod(extents), (size, *extents)
     return 0, ()
-
-
-def declarator_depth(definition: Node) -> int:
-    """How many array declarators a typedef's declarator nests (`block_t[4][4]`: 2)."""
-    d, n = definition.child_by_field_name("declarator"), 0
-    while d is not None and d.type == "array_declarator":
-        n, d = n + 1, d.child_by_field_name("declarator")
-    return n
 
 
 def element_size(v: VarInfo) -> int | None:
