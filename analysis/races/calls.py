@@ -242,9 +242,6 @@ class HelperCalls:
         Only files that declare one read the helper for it."""
         if not self.fa.program_globals or name not in self.fa.functions:
             return False
-        parts = self.helper(name)
-        if parts is None:
-            return False
         return self._names_globals(name, (name,))
 
     def _names_globals(self, name: str, stack: tuple[str, ...]) -> bool:
