@@ -20,6 +20,7 @@ from typing import Any
 from cllint.grammar import parse
 
 from .directives import blank_comments
+from .empty_macros import empty_macro_ranges, has_empty_macros
 from .expr import tokenize
 from cllint.analysis.lazy_re import lazy
 
@@ -145,9 +146,13 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
         return []
     writers = _item_writers(view)
     if not _may_call_at_line_start(source, view) and not writers:
-        if not _keyword_defined(view) or _KEYWORD.search(source) is None:
+        keywords = _keyword_defined(view) and _KEYWORD.search(source) is not None
+        empties = has_empty_macros(view)
+        if not keywords and not empties:
             return []
-        return _keyword_macros(blank_comments(source), view, sorted(error_starts))
+        text, errors = blank_comments(source), sorted(error_starts)
+        return ((_keyword_macros(text, view, errors) if keywords else [])
+                + (empty_macro_ranges(text, view, errors) if empties else []))
     text = blank_comments(source)
     calls: list[tuple[int, int]] = []  # (start of the call, start of its name)
     for m in _LINE_CALL.finditer(text):
@@ -192,7 +197,8 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
         whole = view.expand(tokenize(text[start:sig + 1].decode("utf-8", "replace")), start)
         if whole and _parses(" ".join(t.text for t in whole).encode() + b" {}"):
             out.append((start, sig + 1))
-    return out + _macro_names(text, view, errors) + _keyword_macros(text, view, errors)
+    empties = empty_macro_ranges(text, view, errors) if has_empty_macros(view) else []
+    return out + _macro_names(text, view, errors) + _keyword_macros(text, view, errors) + empties
 
 
 _LINE_WORD = lazy(rb"^[ \t]*([A-Za-z_]\w*)\b(?![ \t]*\()", re.M)

@@ -204,6 +204,10 @@ class _Scan:
                     continue
                 if self._macro_keeps_no_value(fm, outer):
                     continue
+                from cllint.analysis.preprocessor.empty_macros import called_through_empty_macros  # (rare)
+
+                if called_through_empty_macros(self.src, self.ctx.preprocessor, ident.end_byte):
+                    continue  # `f TARGS (x)` with `#define TARGS`: a call once expanded
                 if parent is not None and parent.type == "pointer_expression" and \
                         _text(self.src, parent.child_by_field_name("operator") or parent)[:1] == "&":
                     self.add("CL401", parent.start_byte, parent.end_byte,
