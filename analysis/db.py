@@ -435,7 +435,8 @@ class Snapshot:
             return found
 
         local_codes = frozenset(r.code for r in options.rules() if r.local)
-        linter = IncrementalLinter(run, repr(options).encode() + view_key(view), local_codes, source_kind=True)
+        linter = IncrementalLinter(run, repr(options).encode() + view_key(view), local_codes, source_kind=True,
+                                   file=file)
         memo = self._lint_memos.get(file)
         dirty = state.dirty_since(memo.revision) if memo is not None else None
         diags, memo = linter.lint(state.text, self.tree(file), memo, dirty)
