@@ -138,6 +138,39 @@ class FileFacts:
         return frozenset(out)
 
     @cached_property
+    def macro_written_names(self) -> frozenset[str]:
+        """Names that file-scope calls of the program's function-like macros write as they are:
+        `DEF_SUM(sum_global, __global)` with `#define DEF_SUM(name, tag) void name(tag int *p)
+        {...}` defines `sum_global` (an argument whose parameter the body names unpasted)."""
+        view = self.view
+        macro_at = getattr(view, "macro_at", None)
+        if macro_at is None:
+            return frozenset()
+        from cllint.analysis.preprocessor.expr import tokenize  # (files with such calls only)
+
+        src = self.model.source
+        out: set[str] = set()
+        for item in self.model.tree.root_node.children:
+            call = item.named_children[0] if item.type == "expression_statement" and item.named_child_count else item
+            if call.type not in ("macro_invocation", "call_expression"):
+                continue
+            fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+            if fn is None or args is None or fn.type != "identifier":
+                continue
+            macro = macro_at(src[fn.start_byte:fn.end_byte].decode(), fn.start_byte)
+            if macro is None or not macro.params:
+                continue
+            toks = tokenize(macro.body)
+            written = {t.text for i, t in enumerate(toks) if t.kind == "id"
+                       and (i == 0 or toks[i - 1].text not in ("#", "##"))
+                       and (i + 1 == len(toks) or toks[i + 1].text != "##")}
+            values = [c for c in args.named_children if c.type != "comment"]
+            for param, arg in zip(macro.params, values):
+                if arg.type == "identifier" and param in written:
+                    out.add(src[arg.start_byte:arg.end_byte].decode())
+        return frozenset(out)
+
+    @cached_property
     def _own_pastes(self) -> Pastes:
         """The file's own macros' pastes (with headers, a pasted name may be declared there)."""
         view = self.view

@@ -150,6 +150,8 @@ def _quiet_name(body: Body, name: str, body_words: Callable[[], frozenset[str]])
         return True
     if facts.header_quiet(name) or (facts.view is not None and _pasted(facts, name, body_words)):
         return True  # (`GEN(float)` with `T add_##T(...)` defines `add_float`; `ARGS_25(state)` `state0`)
+    if name in facts.macro_written_names:
+        return True  # (`DEF_SUM(sum_global, __global)` writes `void sum_global(...)`)
     if name in HEADER_MACROS or name.startswith(HEADER_PREFIXES):
         return True
     return name in declared_by_macros(body.source)  # GPUVerify's `DECLARE_UF_BINARY(A, ...)` declares A
