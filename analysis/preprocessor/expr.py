@@ -373,10 +373,20 @@ class _Parser:
             return Ident(tok.text)
         if tok.kind == "str":
             raise ExprError("invalid token at start of a preprocessor expression")
+        if tok.text == "<" and self._placeholder():
+            # `<name>` where a value goes: never C, but a text template's slot that its host
+            # fills before building (`#define WORD_BYTES <word_bytes>`): a value unknown here
+            self.i += 2
+            return Unknown(f"<{self.toks[self.i - 2].text}> is filled in by the host")
         self.i -= 1
         raise ExprError("expected value in expression" if tok.text in (")", ",") else
                         f"invalid token '{tok.text}' at start of a preprocessor expression")
 
+
+    def _placeholder(self) -> bool:
+        """Whether `<` just read starts `<name>`."""
+        toks, i = self.toks, self.i
+        return i + 1 < len(toks) and toks[i].kind == "id" and toks[i + 1].kind == "op" and toks[i + 1].text == ">"
 
     def has_operator(self, op: str) -> Node:
         """`op(...)` after `op` was read: clang-19's answer (Num), or Unknown when it depends on

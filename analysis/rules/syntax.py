@@ -68,6 +68,8 @@ class SyntaxError_(Rule):
         dead = decided_dead_ranges(ctx.preprocessor, portable)
         unknown = _unknown_host_macros(ctx)
         for err in errors:
+            if _in_placeholder(ctx.source, err.start):
+                continue  # `#if <max_items> > 16`: a text template's slot (preprocessor/expr.py)
             # (a bracket opened in a dead arm, `#ifdef __cplusplus` / `extern "C" {`, is no bracket)
             if within(dead, err.start) or (err.opened_at is not None and within(dead, err.opened_at)):
                 continue
@@ -81,6 +83,21 @@ _MAX_ROUNDS = 8  # reparses of a file whose macro lines are read as their expans
 
 
 _DIRECTIVE_LINE = lazy(rb"^[ \t]*#.*$", re.M)
+
+
+_CONDITION_LINE = lazy(rb"[ \t]*#[ \t]*(?:el)?if\b")
+_PLACEHOLDER = lazy(rb"<[ \t]*[A-Za-z_]\w*[ \t]*>")
+
+
+def _in_placeholder(source: bytes, at: int) -> bool:
+    """Whether `at` is on an `#if` or `#elif` line with a `<name>` slot, which a text template's
+    host fills before building: the preprocessor's own reading of the line (CL004) judges the
+    rest of it."""
+    line = source.rfind(b"\n", 0, at) + 1
+    if _CONDITION_LINE.match(source, line) is None:
+        return False
+    end = source.find(b"\n", at)
+    return _PLACEHOLDER.search(source, line, len(source) if end < 0 else end) is not None
 
 
 def _not_from_host_arms(view: object, source: bytes, errors: list[SyntaxErrorInfo]) -> list[SyntaxErrorInfo]:
