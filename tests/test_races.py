@@ -171,7 +171,7 @@ def test_preprocessor_arms_are_what_the_compiler_compiles(arms: bytes) -> None:
 
 def test_guard_the_evaluator_cannot_read_is_silent() -> None:
     src = b"""typedef struct { int lid; int passes; } ctx_t;
-int my_lid(void) { return get_local_id(0); }
+int my_lid(void) { int l = get_local_id(0); return l; }
 kernel void k(global const float *in, global float *a) {
   local float t[16];
   ctx_t c;

@@ -342,7 +342,7 @@ def collect(names: Names, syntax: Node, cfg_node: int, body: Node,
                 while root is not None and root.type == "parenthesized_expression" and root.named_child_count == 1:
                     root = root.named_children[0]
             if root is None or root.type not in ("identifier", "cast_expression", "call_expression",
-                                                 "subscript_expression") \
+                                                 "subscript_expression", "field_expression") \
                     or any(i is None for i in chain):
                 continue  # (a cast at the use views the same bytes: `((global uchar *)a)[i]`)
             # A __local array, a kernel's pointer argument that is never moved, or a pointer

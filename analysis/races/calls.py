@@ -51,6 +51,7 @@ class HelperCalls:
     cfg: CFG
     file_live: tuple
     helpers: dict[str, tuple | None]
+    int_returns: dict[tuple[int, int], tuple[Evaluator, Node] | None]  # `returned_value`, per call and caller
     name: str
     copies: set[int]  # CFG nodes that start an async work-group copy
     waits: set[int]  # CFG nodes that may wait for one (`wait_group_events`, a syncing helper)
@@ -103,6 +104,36 @@ class HelperCalls:
             return None
         frame.returns = self.returned
         return frame.target_of(value, depth)
+
+    def returned_value(self, call: Node, caller: Evaluator) -> tuple[Evaluator, Node] | None:
+        """The integer a helper returns (`int slot(int l) { return l / 2; }`, `uint tid(void) {
+        return get_local_id(0); }`), its parameters bound to `call`'s arguments as `caller`
+        reads them: the helper's body is its one `return` statement, it does not synchronise and
+        takes no pointer. Kept per call and caller (an index is evaluated for every work-item)."""
+        key = (call.id, id(caller))
+        if key in self.int_returns:
+            return self.int_returns[key]
+        self.int_returns[key] = None
+        name = callee_name(call)
+        if not name or name not in self.fa.functions or caller.helper_depth >= MAX_CALL_DEPTH:
+            return None
+        parts = self.helper(name)
+        if parts is None or parts[-1] is not None:
+            return None
+        _, body, names, defs, counters, moved, _, _ = parts
+        stmts = [c for c in body.named_children if c.type != "comment"]
+        if len(stmts) != 1 or stmts[0].type != "return_statement" or not stmts[0].named_children:
+            return None
+        args = call.child_by_field_name("arguments")
+        passed = [a for a in (args.named_children if args else []) if a.type != "comment"]
+        params = sorted((v for v in names.variables if v.param_index is not None), key=lambda v: v.param_index or 0)
+        if len(passed) != len(params) or any(v.pointer or v.array or v.key in moved for v in params):
+            return None
+        ev = FrameEvaluator(names, defs, counters, self._constant,
+                            {v.key: (caller, arg) for v, arg in zip(params, passed)})
+        ev.expander, ev.helper_value, ev.helper_depth = caller.expander, caller.helper_value, caller.helper_depth + 1
+        got = self.int_returns[key] = (ev, stmts[0].named_children[0])
+        return got
 
     def picked(self, call: Node, caller: Frame, depth: int) -> list[tuple[Target, tuple]]:
         """The pointers a helper returns by `c ? x : y` (`global int *pick(global int *x,
@@ -328,6 +359,7 @@ def _bind(names: Names, defs: dict[int, Node], counters: set[int], moved: set[in
     values: dict[int, tuple[Evaluator, Node]] = {}
     frame = Frame(names, FrameEvaluator(names, defs, counters, constant, values), defs, moved, kernel=False)
     frame.ev.expander = caller.ev.expander
+    frame.ev.helper_value, frame.ev.helper_depth = caller.ev.helper_value, caller.ev.helper_depth + 1
     frame.returns = caller.returns
     frame.picks = caller.picks
     for v, arg in zip(params, passed):

@@ -75,7 +75,7 @@ _GRID_WORD = re.compile(r"\bget_(group_id|global_id|global_linear_id)\s*\(\s*\(*
 _READS_MEMORY = ("atomic_", "atom_", "read_image", "vload", "work_group_", "sub_group_")
 MAX_MACRO_WORDS = 64  # names read as possible id macros per kernel
 MAX_COPIED = 4096  # elements of one async copy followed; beyond (or unknown), not judged
-WIDEST_NAMED = 64  # the widest model a constant naming a work-item or element grows to (`_named_items`)
+WIDEST_NAMED = 128  # the widest model a constant naming a work-item or element grows to (`_named_items`)
 MAX_MODEL_ITEMS = 1024  # work-items of a stated work-group size followed; beyond, the usual models
 
 
@@ -193,6 +193,7 @@ class _Kernel(HelperCalls):
         self.fa, self.name = fa, name
         self.file_live = live
         self.helpers = {} if helpers is None else helpers
+        self.int_returns = {}
         self.func = func = fa.functions[name]
         self.body = func.child_by_field_name("body")
         self.exits = BlockExits()
@@ -210,6 +211,9 @@ class _Kernel(HelperCalls):
         self._assigned: dict[int, list[Node]] | None = None  # variable key -> every value assigned
         self.global_wrap = 0  # where an index of ids wraps (`gid & 31`: 32), uncapped (`_wrapped`)
         self.global_mirror = 0  # the widest mirror of a place (`127 - gid`: 127), uncapped (`_mirror_groups`)
+        self.global_shift = 0  # the widest shift of a place (`a[gid + 64]`: 64), uncapped (`_shift_groups`)
+        self.global_half = False  # an index names half the NDRange (`gid + get_global_size(0) / 2`)
+        self._middles: set[tuple[int, int, int]] = set()  # the work-groups `_halved` paired
         # Per access, asked again for every pair it is in: the loop counters its element
         # follows, and the grid dimensions it follows (`guards`: of its guards only).
         self._counters_of: dict[int, list[int]] = {}
@@ -296,6 +300,7 @@ class _Kernel(HelperCalls):
                             lambda v: v.key not in apart)
         self.expander = self.ev.expander = Expander(view, parse)
         self.ev.chooser = lambda: scalar_choices(self.body, names, self.counters)  # (asked for lazily)
+        self.ev.helper_value = self.returned_value
         self.frame = Frame(names, self.ev, self.defs, self.moved, kernel=True,
                            choices=branch_choices(self.body, names, self.counters))
         self.frame.returns = self.returned
@@ -313,6 +318,8 @@ class _Kernel(HelperCalls):
             self.walks = self.frame.walks = while_walks(self.body, names)
         via_macros = self._macro_queries()
         self.asked = _asked(func, via_macros, self._constant)
+        if not self.asked.anything:  # its place asked only through helpers that return it
+            self.asked = _asked_in_returns(func, fa.functions, self._constant)
         # (the file's flat dimensions count calls only: one a macro asks about is not flat)
         flat = fa.flat_dims - _asked(None, via_macros).local
         self.sizes, self.reqd = _model_sizes(func, flat, self.asked, launched_size)
@@ -448,6 +455,27 @@ class _Kernel(HelperCalls):
                 ids = True
         return ids
 
+    def _placed_locally(self, expr: Node | None) -> bool:
+        """`_placed`, by the work-item's place in its work-group alone (no group or global id)."""
+        return self._placed(expr) and not self._asks_grid(expr, 0)
+
+    def _asks_grid(self, expr: Node | None, depth: int) -> bool:
+        """Whether `expr` asks a group or global id (directly, through variables defined once or macros)."""
+        if expr is None or depth > 8:
+            return True
+        for n in walk(expr):
+            if n.type == "call_expression" and callee_name(n) in _GRID_QUERIES:
+                return True
+            if n.type == "identifier" and not (n.parent is not None and n.parent.type == "call_expression"):
+                v = self.names.var(n)
+                if v is None:
+                    m = _QUERY.search(self.expander.text_of(n, n.start_byte) or "")
+                    if m is not None and m.group(1) in _GRID_QUERIES:
+                        return True
+                elif (d := self.defs.get(v.key)) is not None and self._asks_grid(d, depth + 1):
+                    return True
+        return False
+
     def _wrapper(self, m: MacroSync, at: int) -> bool:
         """A function-like macro whose body is just the call of its built-in on its parameters."""
         try:
@@ -519,9 +547,11 @@ class _Kernel(HelperCalls):
                 self.bytes[a.base.key] = element_size(a.base) or (a.inner[0] if a.inner else 0)
         self.global_wrap = _wraps(accesses, 1 << 16, self._placed)
         self.global_mirror = _global_mirror(accesses, self._placed, self._macro_int)
+        self.global_shift = _global_shift(accesses, self._placed)
+        self.global_half = _names_half_the_range(self.body)
         if self.reqd is None:
             self.sizes = self._copy_width(accesses) or _fit_constants(self.sizes, accesses, self._placed,
-                                                                      self._macro_int)
+                                                                      self._macro_int, self._placed_locally)
             self.size = self.sizes[0]
         used: set[int] = set()
         found: list[Race] = []
@@ -879,7 +909,8 @@ class _Kernel(HelperCalls):
             # a race only the first work-group has (`if (gid == 0)` and `if (gid == 1)` are
             # items of work-group 0 alone) is as real: the other round's samples there as well
             for groups in (_neighbours(across) + self._wrapped(across) + _mirrored(across, sample)
-                           + self._mirror_groups(across) if across
+                           + self._mirror_groups(across) + self._shift_groups(across)
+                           + self._halved(across, sample) if across
                            else [(group, group)] + ([((0, 0, 0), (0, 0, 0))] if r and got else [])):
                 hit = self.search(first, second, k1, k2, independent, sample, groups)
                 if hit is not None:
@@ -1142,6 +1173,27 @@ class _Kernel(HelperCalls):
             return []
         far = (c // n, 0, 0)
         return [((0, 0, 0), far), (far, (0, 0, 0))]
+
+    def _shift_groups(self, dims: set[int]) -> list[tuple[tuple[int, int, int], tuple[int, int, int]]]:
+        """Work-groups that meet where an index shifts a place by a constant past the work-group and
+        wraps it further on (`a[(gid + 64) % 256]` against `a[gid]`: the NDRange spans 256, and
+        work-group 0 meets the one holding 64), along dimension 0."""
+        c, n = self.global_shift, self.size[0]
+        if 0 not in dims or c < n or c // n > 64 or self.global_wrap <= c:
+            return []  # (unwrapped, `a[gid + 64]` may be the next plane of a 64-item NDRange)
+        far = (c // n, 0, 0)
+        return [((0, 0, 0), far), (far, (0, 0, 0))]
+
+    def _halved(self, dims: set[int], sample: Callable[[object], int]
+                ) -> list[tuple[tuple[int, int, int], tuple[int, int, int]]]:
+        """Work-group 0 and the one holding the middle of the NDRange (of as many work-groups as
+        the sample says), where an index names half of it (`a[gid + get_global_size(0) / 2]`)."""
+        if 0 not in dims or not self.global_half:
+            return []
+        n = self.size[0]
+        mid = (sample(("get_num_groups", 0)) * n // 2 // n, 0, 0)
+        self._middles.add(mid)
+        return [((0, 0, 0), mid), (mid, (0, 0, 0))]
 
     def group_dependent(self, value: Node, acc: Access, depth: int = 0) -> bool:
         """Whether a stored value may differ between work-groups: it reads memory, a group or
@@ -1549,8 +1601,8 @@ class _Kernel(HelperCalls):
         one, two = f"work-item {_item(w1, dims)}", f"work-item {_item(w2, dims)}"
         if across:
             gdims = max(dims, 1 + max((d for d in range(3) if witness[3][d] or witness[4][d]), default=0))
-            one += f" of {_group(witness[3], gdims)}"
-            two += f" of {_group(witness[4], gdims)}"
+            one += f" of {self._group_named(witness[3], gdims)}"
+            two += f" of {self._group_named(witness[4], gdims)}"
         if first is second:
             both = f"{one} and {two}" if across else f"work-items {_item(w1, dims)} and {_item(w2, dims)}"
             tail = "no barrier can order two work-groups" if across else "with no barrier between"
@@ -1604,6 +1656,11 @@ class _Kernel(HelperCalls):
                 title = f"Insert 'barrier({flag})' before this statement"
         return Race(code, second.anchor.start_byte, second.anchor.end_byte, message, tuple(notes), fix, title, across,
                     (self.name, first.base.key, first.base.name))
+
+    def _group_named(self, g: tuple[int, int, int], dims: int) -> str:
+        if g in self._middles:  # (`_halved`: a sample's middle, not its last)
+            return "the work-group holding the middle of the NDRange"
+        return _group(g, dims)
 
     def _node_of(self, call: Node) -> int:
         return next(n for n, (_, c) in self.barriers.items() if c == call)
@@ -1983,6 +2040,26 @@ def _asked(func: Node | None, via_macros: list[tuple[str, str]],
     return Asked(frozenset(local), frozenset(grid))
 
 
+def _asked_in_returns(func: Node, functions: dict[str, Node], constant: Callable[[Node], int | None],
+                      depth: int = 0) -> Asked:
+    """What the helpers a kernel calls ask in the one expression they return (`uint tid(void) {
+    return get_local_id(0); }`: calls.py's `returned_value` evaluates it at the call)."""
+    local: set[int] = set()
+    grid: set[int] = set()
+    body = func.child_by_field_name("body")
+    for n in nodes_of_kinds(body, _CALLS, ordered=False) if body is not None and depth < 4 else ():
+        helper = functions.get(callee_name(n) or "")
+        inner = helper.child_by_field_name("body") if helper is not None and helper is not func else None
+        stmts = [c for c in inner.named_children if c.type != "comment"] if inner is not None else []
+        if len(stmts) != 1 or stmts[0].type != "return_statement" or _is_kernel(helper):
+            continue
+        got = _asked(helper, [], constant)
+        more = _asked_in_returns(helper, functions, constant, depth + 1)
+        local |= got.local | more.local
+        grid |= got.grid | more.grid
+    return Asked(frozenset(local), frozenset(grid))
+
+
 def _named_once(body: Node) -> set[bytes]:
     """Names that occur once in `body` (a variable declared and never used)."""
     seen: dict[bytes, int] = {}
@@ -2037,7 +2114,8 @@ def _row_major(key: tuple[int, ...], extents: Sequence[int]) -> int:
 
 def _fit_constants(sizes: list[tuple[int, int, int]], accesses: list[Access],
                    placed: Callable[[Node], bool] = lambda n: False,
-                   macro_int: Callable[[Node], int | None] = lambda n: None) -> list[tuple[int, int, int]]:
+                   macro_int: Callable[[Node], int | None] = lambda n: None,
+                   placed_locally: Callable[[Node], bool] = lambda n: False) -> list[tuple[int, int, int]]:
     """Model sizes wide enough for the elements and work-items the accesses name by a
     constant (`a[7]`, `lid == 5`): a race there exists in every work-group larger than the
     constant, and real launches are. The smaller model grows up to the larger one, never
@@ -2061,7 +2139,7 @@ def _fit_constants(sizes: list[tuple[int, int, int]], accesses: list[Access],
             v = _small_int(n) if n.type == "number_literal" else macro_int(n) if n.type == "identifier" else None
             if v is not None and v > big:
                 big = v
-    far = _named_items(sizes, accesses, placed)
+    far = _named_items(sizes, accesses, placed, placed_locally)
     if far > max(sizes[0]):
         big = far - 1  # (the power of two above `far - 1` is `far`)
     elif any(sum(n > 1 for n in s) == 1 for s in sizes):
@@ -2081,7 +2159,8 @@ def _fit_constants(sizes: list[tuple[int, int, int]], accesses: list[Access],
     return out
 
 
-def _named_items(sizes: list[tuple[int, int, int]], accesses: list[Access], placed: Callable[[Node], bool]) -> int:
+def _named_items(sizes: list[tuple[int, int, int]], accesses: list[Access], placed: Callable[[Node], bool],
+                 placed_locally: Callable[[Node], bool] = lambda n: False) -> int:
     """The work-group size (a power of two, up to WIDEST_NAMED) a one-dimensional kernel is
     written for past the larger model, where it names a work-item or element by a constant
     that only a wider work-group has: a guard `lid == 40` (an arm for work-item 40 is taken in
@@ -2099,6 +2178,8 @@ def _named_items(sizes: list[tuple[int, int, int]], accesses: list[Access], plac
         for g in a.guards:
             for c in _place_compared(g.cond, placed):
                 found = max(found, c + 1)
+        for index in a.indices:  # (a global id's mirror says the NDRange: `_mirror_groups`)
+            found = max(found, _place_spans(index, placed_locally))
     for group in bases.values():
         placed_by = _local_places(group, placed)
         if placed_by is None:
@@ -2110,6 +2191,29 @@ def _named_items(sizes: list[tuple[int, int, int]], accesses: list[Access], plac
         return 0
     need = 1 << (found - 1).bit_length()
     return need if need <= WIDEST_NAMED else 0
+
+
+def _place_spans(index: Node, placed: Callable[[Node], bool]) -> int:
+    """The work-items an index says its work-group spans past the places it names: a mirror or
+    flip of the place by a literal (`l[63 - lid]`, `lid ^ 63`: 64, or it would leave its range),
+    a quotient of it (`lid / 64`, `lid >> 6`: 65, or the quotient would never change); 0 none."""
+    out = 0
+    for n in walk(index):
+        if n.type != "binary_expression":
+            continue
+        op = _text(n.child_by_field_name("operator"))
+        left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+        if left is None or right is None:
+            continue
+        if op == "-" and (v := _mirror_of_place(n, placed)) is not None:
+            out = max(out, v + 1)
+        elif op in ("^", "/", ">>") and _bare(right).type == "number_literal" \
+                and _bare(left).type in ("identifier", "call_expression") and placed(_bare(left)):
+            v = _small_int(_bare(right))
+            if v is None or v < 2 or op == ">>" and v > 10:
+                continue
+            out = max(out, v + 1 if op != ">>" else (1 << v) + 1)
+    return out
 
 
 def _local_places(group: list[Access], placed: Callable[[Node], bool]) -> tuple[int, list[int], int] | None:
@@ -2232,10 +2336,23 @@ def _wraps(accesses: list[Access], largest: int, placed: Callable[[Node], bool],
                 if v is None or v < 2 or not placed(n.child_by_field_name("left")):
                     continue
                 places = v + 1 if op == "&" and not (v + 1) & v else v if op == "%" else 0
+                places *= _divisor(n.child_by_field_name("left"))  # `(gid / 16) % 4`: 64 places
                 if bare_wider and _bare(n.child_by_field_name("left")).type in ("identifier", "call_expression"):
                     places *= 2
                 out = max(out, min(places, largest))
     return out
+
+
+def _divisor(n: Node | None) -> int:
+    """D of `place / D` or `place >> s` (D = 2^s), a literal; 1 anything else."""
+    n = _bare(n) if n is not None else None
+    if n is None or n.type != "binary_expression":
+        return 1
+    op, right = _text(n.child_by_field_name("operator")), n.child_by_field_name("right")
+    v = _small_int(_bare(right)) if right is not None and _bare(right).type == "number_literal" else None
+    if v is None or op not in ("/", ">>") or op == ">>" and v > 10:
+        return 1
+    return max(v, 1) if op == "/" else 1 << v
 
 
 def _global_mirror(accesses: list[Access], placed: Callable[[Node], bool],
@@ -2252,6 +2369,28 @@ def _global_mirror(accesses: list[Access], placed: Callable[[Node], bool],
                 if v is not None and c.parent is not None and _text(c.parent.child_by_field_name("operator")) == "-":
                     out = max(out, v)
     return out
+
+
+def _global_shift(accesses: list[Access], placed: Callable[[Node], bool]) -> int:
+    """The largest constant a `__global` access's index shifts the work-item's place by
+    (`g[gid + 64]`, `g[(gid + 64) % 256]`: 64); 0 none."""
+    out = 0
+    for a in accesses:
+        if a.space != "global":
+            continue
+        for index in a.indices:
+            for n in walk(index):
+                if n.type == "binary_expression" and (v := _shift_of_place(n, placed)) is not None:
+                    out = max(out, v)
+    return out
+
+
+_HALF = re.compile(rb"get_(?:global_size|num_groups)\s*\(\s*0\s*\)\s*(?:/\s*2|>>\s*1)(?![\w.])")
+
+
+def _names_half_the_range(body: Node | None) -> bool:
+    """Whether the kernel halves the NDRange (`get_global_size(0) / 2`, `get_num_groups(0) >> 1`)."""
+    return body is not None and _HALF.search(body.text or b"") is not None
 
 
 def _picked_by(index: Node, placed: Callable[[Node], bool]) -> list[Node]:

@@ -23,6 +23,7 @@ from typing import Any
 
 from tree_sitter import Node
 
+from cllint.analysis.races.private_tables import private_table
 from cllint.analysis.uniformity.names import Names, VarInfo
 from cllint.analysis.lazy_re import lazy
 
@@ -123,6 +124,11 @@ class Evaluator:
         # expansion's reader (`expanded`) shares the table.
         self._shapes: dict[int, tuple] = {}
         self._tables: dict[bytes, tuple[int | None, ...]] | None = None  # `_table`, read once
+        self._private_tables: dict[int, tuple[int | None, ...] | None] = {}  # `_table`, per array
+        # a helper's one returned integer at a call (races/calls.py `returned_value`): the
+        # evaluator of the helper's frame and the expression it returns; None not followed
+        self.helper_value: Callable[[Node, Evaluator], tuple[Evaluator, Node] | None] | None = None
+        self.helper_depth = 0  # helpers this evaluator's frame is inside
 
     def guard(self, node: Node | None, env: Env) -> Any:
         """A condition's value; LOAD where it depends on loaded data, DATA for a datum tested
@@ -232,8 +238,13 @@ class Evaluator:
         """The elements of a program-scope `__constant` (or `const`) array of integer literals
         (`constant int partner[4] = {1, 0, 3, 2};`) that `node` subscripts; None otherwise."""
         base = node.child_by_field_name("argument")
-        if base is None or base.type != "identifier" or not base.text or self.names.var(base) is not None:
+        if base is None or base.type != "identifier" or not base.text:
             return None
+        v = self.names.var(base)
+        if v is not None:  # a private table of constants, read once per array
+            if v.key not in self._private_tables:
+                self._private_tables[v.key] = private_table(v, self.names) if v.array else None
+            return self._private_tables[v.key]
         tables = self._tables
         if tables is None:
             root = node
@@ -356,9 +367,19 @@ class Evaluator:
             if any(v is LOAD for v in vals):
                 return LOAD
             return _ARITH[fn][1](*vals)
+        if fn in _INDEX_ARITH and not self._data and len(named) == _INDEX_ARITH[fn][0]:
+            # (in indices only: a guard through them is left unknown, as before; round 12 found
+            # reading them in guards searched every guard of darktable's demosaic kernels)
+            vals = [self.value(a, env) for a in named]
+            return _INDEX_ARITH[fn][1](*vals) if all(isinstance(v, int) and v is not DATA and v is not LOAD
+                                                     for v in vals) else None
         if fn in _PURE and self._data:
             vals = [self.value(a, env) for a in named]
             return None if any(v is None or v is DATA for v in vals) or all(v is not LOAD for v in vals) else LOAD
+        if fn not in _IDS and self.helper_value is not None:
+            got = self.helper_value(node, self)
+            if got is not None:
+                return got[0].value(got[1], env)
         if len(named) != 1:
             return self.expanded(node, env)
         if fn not in _IDS:
@@ -440,6 +461,8 @@ def _in_local_memory(v: VarInfo) -> bool:
 
 _IDS = frozenset({"get_local_id", "get_local_size", "get_enqueued_local_size", "get_group_id", "get_global_id",
                   "get_num_groups", "get_global_size", "get_global_offset"})
+# 24-bit integer built-ins (6.15.3), exact where their operands fit, as indices' do
+_INDEX_ARITH: dict[str, tuple[int, Any]] = {"mul24": (2, lambda x, y: x * y), "mad24": (3, lambda x, y, z: x * y + z)}
 _ARITH: dict[str, tuple[int, Any]] = {
     "min": (2, min), "max": (2, max), "abs": (1, abs),
     "clamp": (3, lambda x, lo, hi: min(max(x, lo), hi)),

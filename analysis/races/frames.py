@@ -249,6 +249,11 @@ class Frame:
             if t is not None and self._integer(left):
                 return _shifted(t, (self.ev, left, 1))
             return None
+        if expr.type == "field_expression" and _text(expr.child_by_field_name("operator")) == ".":
+            # a pointer kept in a private struct's field assigned once (`r.p = A;`): what it was given
+            key = self.ev.field_key(expr)
+            d = self.defs.get(key) if key is not None else None
+            return self.target_of(d, depth + 1) if d is not None else None
         if expr.type == "call_expression":  # a helper that returns a pointer (`return b + i;`)
             return self.returns(expr, self, depth + 1) if self.returns is not None else None
         if expr.type == "subscript_expression":  # `ps[1]` of a private array of pointers
