@@ -19,6 +19,7 @@ from tree_sitter import Node
 from ..catalogue import catalogue
 from ..features import DNF
 from ..model.walk import name_node
+from ..toplevel import FUNCTION_IDS, Items
 from .use import Use
 
 # Top-level nodes whose children are top-level items too: a definition under `#ifdef`.
@@ -32,9 +33,11 @@ _QUALIFIERS = frozenset({"const", "volatile", "restrict", "read_only", "write_on
                          "__generic", "unsigned", "signed", "struct", "enum", "*"})
 
 
-def library_requirements(root: Node, uses: Iterable[Use]) -> frozenset[DNF]:
-    """The requirements the file's definitions of built-in functions carry in their heads."""
-    heads = list(_builtin_heads(root))
+def library_requirements(root: Node, uses: Iterable[Use], items: Items | None = None) -> frozenset[DNF]:
+    """The requirements the file's definitions of built-in functions carry in their heads.
+    `items`: the tree's matched items (toplevel.items_of), whose carried heads are not read
+    again (see `builtin_heads`)."""
+    heads = builtin_heads(root, items)
     if not heads:
         return frozenset()
     out: set[DNF] = set()
@@ -42,6 +45,27 @@ def library_requirements(root: Node, uses: Iterable[Use]) -> frozenset[DNF]:
         if use.requires and any(s <= use.start < e and use.requires in _needs_of(name) for name, s, e in heads):
             out.add(use.requires)
     return frozenset(out)
+
+
+def builtin_heads(root: Node, items: Items | None = None) -> list[tuple[str, int, int]]:
+    """(name, start, end of head) of each top-level function definition named as a built-in.
+    With `items` (of `root`'s tree), each definition's answer is kept on its item, relative to
+    where it starts: a keystroke reads the edited item's alone (67 heads of darktable's
+    basic.cl were read on every keystroke)."""
+    if items is None or items.tree.root_node != root:
+        return list(_builtin_heads(root))
+    out = []
+    nodes, starts = items.nodes, items.starts
+    for k, item in enumerate(items.items):
+        if item.kind not in FUNCTION_IDS:
+            continue
+        kept = item.facts.get("gating.builtin_head")
+        if kept is None:
+            got = _builtin_head(nodes[k])
+            kept = item.facts["gating.builtin_head"] = (got[0], got[2] - got[1]) if got is not None else False
+        if kept:
+            out.append((kept[0], starts[k], starts[k] + kept[1]))
+    return out
 
 
 def _builtin_heads(root: Node) -> Iterable[tuple[str, int, int]]:
@@ -54,11 +78,19 @@ def _builtin_heads(root: Node) -> Iterable[tuple[str, int, int]]:
             continue
         if node.type != "function_definition":
             continue
-        body = node.child_by_field_name("body")
-        named = name_node(node)
-        name = named.text.decode() if named is not None and named.text else None
-        if body is not None and name is not None and catalogue().function(name) is not None:
-            yield name, node.start_byte, body.start_byte
+        got = _builtin_head(node)
+        if got is not None:
+            yield got
+
+
+def _builtin_head(node: Node) -> tuple[str, int, int] | None:
+    """A function definition's (name, start, end of head) if it is named as a built-in."""
+    body = node.child_by_field_name("body")
+    named = name_node(node)
+    name = named.text.decode() if named is not None and named.text else None
+    if body is not None and name is not None and catalogue().function(name) is not None:
+        return name, node.start_byte, body.start_byte
+    return None
 
 
 @cache

@@ -32,7 +32,7 @@ from tree_sitter import Node, Tree
 
 from cllint.analysis.database import current
 from cllint.analysis.model.walk import is_kernel, name_node
-from cllint.analysis.toplevel import CONTAINERS
+from cllint.analysis.toplevel import CONTAINERS, FUNCTION_IDS, Items
 
 # Every image type (spec 6.3.1, "Other Built-in Data Types"): 1D, 2D, 3D, arrays, buffers,
 # depth and MSAA; each needs the base feature, the last two more besides.
@@ -61,6 +61,23 @@ def _definitions(tree: Tree) -> list[Node]:
             out.append(node)
         elif node.type in CONTAINERS:
             stack.extend(reversed(node.children))
+    return out
+
+
+def _kernels_or_not(tree: Tree, items: Items | None) -> list[tuple[Node, bool]]:
+    """`_definitions(tree)`, each with whether it is a kernel; read off `items` (the same
+    definitions in the same order: the same containers) where they are the tree's."""
+    if items is None or items.tree is not tree:
+        return [(d, is_kernel(d)) for d in _definitions(tree)]
+    out = []
+    nodes = items.nodes
+    for k, item in enumerate(items.items):
+        if item.kind not in FUNCTION_IDS:
+            continue
+        kernel = item.facts.get("gating.kernel")
+        if kernel is None:
+            kernel = item.facts["gating.kernel"] = is_kernel(nodes[k])
+        out.append((nodes[k], kernel))
     return out
 
 
@@ -119,31 +136,34 @@ def _not_pointer(param: Node) -> bool:
 
 
 def image_program(tree: Tree, source: bytes, view: Any, dead: Any,
-                  before: tuple[bool, bool] = (False, False)) -> ImageProgram | None:
+                  before: tuple[bool, bool] = (False, False), items: Items | None = None) -> ImageProgram | None:
     """The file as a program that needs images, or None. `dead(offset)`: code no build
     compiles (`#if 0`), whose kernels are not the program's. `before`: whether the sources read
-    before it define a kernel without images, and one with (`prelude_kernels`)."""
+    before it define a kernel without images, and one with (`prelude_kernels`). `items`: see
+    `program_needing`."""
     table = current().table("gating.takes_image", _TAKES_IMAGE_MAX) \
         if getattr(view, "macro_state_at", None) is not None else None
-    return program_needing(tree, dead, before, lambda d: _takes_image_kept(d, source, view, table))
+    return program_needing(tree, dead, before, lambda d: _takes_image_kept(d, source, view, table), items=items)
 
 
 def program_needing(tree: Tree, dead: Any, before: tuple[bool, bool],
                     needs: Callable[[Node], bool],
-                    guarded: Callable[[int], bool] | None = None) -> ImageProgram | None:
+                    guarded: Callable[[int], bool] | None = None, items: Items | None = None) -> ImageProgram | None:
     """The file as a program every live kernel of which needs a feature by its head
     (`needs(definition)`), or, with no kernel, a fragment with a helper that does; None when a
     kernel (here or in the sources before, `before[0]`) does not, or when `guarded(offset)`
-    says one that does sits under a guard for the feature: its author treats it as optional."""
+    says one that does sits under a guard for the feature: its author treats it as optional.
+    `items`: the tree's matched items (toplevel.items_of): the definitions are theirs, and
+    whether each is a kernel is kept on its item (a keystroke asks the edited one's alone)."""
     if before[0]:
         return None
     first: Node | None = None
     kernels = False
     helper: Node | None = None
-    for definition in _definitions(tree):
+    for definition, kernel in _kernels_or_not(tree, items):
         if dead(definition.start_byte):
             continue
-        if is_kernel(definition):
+        if kernel:
             kernels = True
             if not needs(definition):
                 return None  # a kernel without the feature: guards keep it building

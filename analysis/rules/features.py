@@ -34,7 +34,7 @@ from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
 from cllint.analysis.rules._model import kind_index, model_for
 from cllint.analysis.rules.address_space import analysis_of
 from cllint.analysis.target import _did_you_mean
-from cllint.analysis.toplevel import CONTAINERS
+from cllint.analysis.toplevel import CONTAINERS, items_of
 from cllint.analysis.lazy_re import lazy
 
 if TYPE_CHECKING:
@@ -283,7 +283,7 @@ class UnguardedOptionalFeature(_GatingRule):
         functions: list[tuple[int, int]] | None = None  # (read at the first use reported: most files have none)
         uses = _uses(ctx)
         # A built-in library's file (libclc): what its built-ins' heads need is the device's.
-        library = library_requirements(ctx.tree.root_node, uses)
+        library = library_requirements(ctx.tree.root_node, uses, items_of(ctx.tree, ctx.source, ctx.file))
         # (only where something in it needs images: the check reads the program's kernel heads)
         program = _image_program(ctx, view, library, facts) if any(
             IMAGES in alt for u in uses for alt in u.requires) else None
@@ -350,7 +350,7 @@ def _image_program(ctx: RuleContext, view, library, facts) -> ImageProgram | Non
     from cllint.analysis.gating.image_programs import image_program, prelude_kernels  # (a file using images)
 
     program = image_program(ctx.tree, ctx.source, view, lambda at: dead_code(view, at),
-                            prelude_kernels(view, ctx.file))
+                            prelude_kernels(view, ctx.file), items_of(ctx.tree, ctx.source, ctx.file))
     if program is None or (program.noted and view is not None and is_guarded(view, program.start, _BASE_IMAGES)):
         return None
     return program
