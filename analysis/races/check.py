@@ -217,6 +217,9 @@ class _Kernel(HelperCalls):
         # Per access, asked again for every pair it is in: the loop counters its element
         # follows, and the grid dimensions it follows (`guards`: of its guards only).
         self._counters_of: dict[int, list[int]] = {}
+        # per access, the same-value policy's `stores_divergent` (both sides of every pair, within
+        # and across work-groups): the access kept with its answer, so a reused id cannot match
+        self._divergent_stores: dict[int, tuple[Access, bool]] = {}
         self._grid_dims: dict[tuple[int, bool], set[int]] = {}
         # A counter's values, asked again by every pair and round: by counter, the outer
         # counters' values, the model size and the sample function (one per round, `_sample`).
@@ -1222,7 +1225,17 @@ class _Kernel(HelperCalls):
         return False
 
     def stores_divergent(self, acc: Access) -> bool:
-        """Whether the value a plain `x[i] = v` stores may differ between work-items."""
+        """Whether the value a plain `x[i] = v` stores may differ between work-items. Kept per
+        access: what it reads (the uniformity facts, the kernel's accesses) is fixed once
+        `races` has listed them."""
+        got = self._divergent_stores.get(id(acc))
+        if got is not None and got[0] is acc:
+            return got[1]
+        answer = self._stores_divergent(acc)
+        self._divergent_stores[id(acc)] = (acc, answer)
+        return answer
+
+    def _stores_divergent(self, acc: Access) -> bool:
         p = acc.node.parent
         while p is not None and p.type == "parenthesized_expression":
             p = p.parent
