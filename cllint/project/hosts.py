@@ -10,6 +10,7 @@ kDim`). A kernel's use of such a name is the host's business: no report says it 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -299,12 +300,16 @@ def host_programs(hosts: dict[Path, bytes], stems: Iterable[str]) -> list[HostPr
         last_end = -1
         joined, stream = True, None  # only `<<`/`+` between the sources; the stream they go into
         refs = sorted((*_kernel_refs(text), *_symbol_refs(text, wanted)), key=lambda r: r[1])
+        python = _python_lines(text) if path.suffix.lower() == ".py" and refs else None
         for stem, start, end in refs:
             if stem not in wanted or start < last_end:
                 continue
+            if python is not None and _in_ranges(python[0], start):
+                continue  # a name in a `#` comment
             between = text[last_end:start] if last_end >= 0 else b""
             if group and not _continues(between, stream):
                 if b";" in between or len(between) > _MAX_GAP or \
+                        (python is not None and _in_ranges(python[1], last_end, start)) or \
                         _line_break(between) and path.suffix.lower() != ".py" and \
                         (_on_directive(text, last_end) or _on_directive(text, start)):
                     _close(group, path, text, out, joined)
@@ -319,6 +324,40 @@ def host_programs(hosts: dict[Path, bytes], stems: Iterable[str]) -> list[HostPr
         _close(group, path, text, out, joined)
         out.extend(_bound_programs(path, text, wanted))
     return out
+
+
+def _python_lines(text: bytes) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """A Python host's `#` comments, and the ends of its logical lines (newlines outside
+    brackets, not continued by a backslash), as sorted ranges."""
+    from cllint.analysis.source_kind import blank_comments_and_strings
+
+    code = blank_comments_and_strings(text)  # (strings blanked; `#` then starts a comment)
+    comments = [(m.start(), m.end()) for m in _PY_COMMENT.finditer(code)]
+    code = _PY_COMMENT.sub(lambda m: b" " * (m.end() - m.start()), code)
+    ends: list[tuple[int, int]] = []
+    depth = 0
+    for m in _PY_BRACKET.finditer(code):
+        c = m.group()
+        if c == b"\n":
+            if depth == 0 and code[m.start() - 1:m.start()] != b"\\":
+                ends.append((m.start(), m.start() + 1))
+        elif c in b"([{":
+            depth += 1
+        else:
+            depth = max(0, depth - 1)
+    return comments, ends
+
+
+_PY_COMMENT = lazy(rb"#[^\n]*")
+_PY_BRACKET = lazy(rb"[()\[\]{}\n]")
+
+
+def _in_ranges(ranges: list[tuple[int, int]], start: int, end: int | None = None) -> bool:
+    """Whether a range of `ranges` holds `start` (or, given `end`, meets [start, end))."""
+    i = bisect_right(ranges, (start, 1 << 62)) - 1
+    if i >= 0 and ranges[i][0] <= start < ranges[i][1]:
+        return True
+    return end is not None and i + 1 < len(ranges) and ranges[i + 1][0] < end
 
 
 # `String source0 = readFile("k/QuadFloat.cl");`, `char *a = load("a.cl");`, `a = open("a.cl").read()`:
