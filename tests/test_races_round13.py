@@ -158,6 +158,31 @@ def test_mad24_and_mul24_indices(index: bytes, racy: bool) -> None:
     assert bool(got) == racy, got
 
 
+@pytest.mark.parametrize("params, body, racy", [
+    # a parameter of array type, any extents, is a pointer to rows of the others (C99 6.7.5.3)
+    (b"global int A[8][8]", b"int v = A[g / 8][(g + 1) % 8];\n  A[g / 8][g % 8] = v;", True),
+    (b"global int A[8][8]", b"A[g / 8][g % 8] = g;", False),
+    (b"global int A[][8]", b"A[g / 8][g % 8] = g;\n  A[0][1] += 1;", True),
+    (b"global float A[4][4][4]", b"A[g / 16][(g / 4) % 4][g % 4] = g;", False),
+    (b"global float A[4][4][4]", b"A[0][(g / 4) % 4][g % 4] = g;", True),  # global work-items 0 and 16
+])
+def test_a_multi_dimensional_array_parameter(params: bytes, body: bytes, racy: bool) -> None:
+    src = b"kernel void k(" + params + b") {\n  int g = get_global_id(0);\n  " + body + b"\n}\n"
+    got = lint(src)
+    assert bool(got) == racy, got
+
+
+@pytest.mark.parametrize("store, racy", [
+    # a quotient of a place says more work-items than its divisor (`(l + 1) / 64`: 65 at least)
+    (b"if (l % 64 == 63) A[(l + 1) / 64] = l;\n  if (l % 64 == 0) A[l / 64] = l;", True),  # 63 and 64: A[1]
+    (b"if (l % 64 == 0) A[l / 64] = l;", False),
+])
+def test_a_quotient_of_the_place(store: bytes, racy: bool) -> None:
+    src = b"kernel void k(local int *A) {\n  int l = get_local_id(0);\n  " + store + b"\n}\n"
+    got = lint(src)
+    assert bool(got) == racy, got
+
+
 if __name__ == "__main__":
     for name, cases in (("tune", TUNE), ("heldout", HELDOUT)):
         print(name, figures(cases))

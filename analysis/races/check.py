@@ -2192,7 +2192,7 @@ def _named_items(sizes: list[tuple[int, int, int]], accesses: list[Access], plac
             for c in _place_compared(g.cond, placed):
                 found = max(found, c + 1)
         for index in a.indices:  # (a global id's mirror says the NDRange: `_mirror_groups`)
-            found = max(found, _place_spans(index, placed_locally))
+            found = max(found, _place_spans(index, placed_locally, placed))
     for group in bases.values():
         placed_by = _local_places(group, placed)
         if placed_by is None:
@@ -2206,10 +2206,11 @@ def _named_items(sizes: list[tuple[int, int, int]], accesses: list[Access], plac
     return need if need <= WIDEST_NAMED else 0
 
 
-def _place_spans(index: Node, placed: Callable[[Node], bool]) -> int:
+def _place_spans(index: Node, placed: Callable[[Node], bool], divided: Callable[[Node], bool]) -> int:
     """The work-items an index says its work-group spans past the places it names: a mirror or
-    flip of the place by a literal (`l[63 - lid]`, `lid ^ 63`: 64, or it would leave its range),
-    a quotient of it (`lid / 64`, `lid >> 6`: 65, or the quotient would never change); 0 none."""
+    flip of the local place by a literal (`l[63 - lid]`, `lid ^ 63`: 64, or it would leave its
+    range), a quotient of a place (`lid / 64`, `(gid + 1) / 64`, `lid >> 6`: 65, or the quotient
+    would never change: `divided`, global ids too); 0 none."""
     out = 0
     for n in walk(index):
         if n.type != "binary_expression":
@@ -2221,7 +2222,8 @@ def _place_spans(index: Node, placed: Callable[[Node], bool]) -> int:
         if op == "-" and (v := _mirror_of_place(n, placed)) is not None:
             out = max(out, v + 1)
         elif op in ("^", "/", ">>") and _bare(right).type == "number_literal" \
-                and _bare(left).type in ("identifier", "call_expression") and placed(_bare(left)):
+                and (_bare(left).type in ("identifier", "call_expression") and placed(_bare(left))
+                     or op != "^" and divided(_bare(left))):
             v = _small_int(_bare(right))
             if v is None or v < 2 or op == ">>" and v > 10:
                 continue

@@ -367,6 +367,11 @@ class Frame:
                     and named.type == "type_identifier" else (0, ())
             row, inner = got
             return Target(v, (), row, inner) if row else None
+        if d is not None and d.type == "array_declarator" and d.parent is not None \
+                and d.parent.type == "array_declarator":  # `global float A[4][8]`: a pointer to rows of 8
+            extents = self._extents_above(d.parent)
+            own = element_size(v)
+            return Target(v, (), own * prod(extents), (own, *extents)) if extents and own else None
         if d is None or d.type != "pointer_declarator" or d.parent is None \
                 or d.parent.type != "parenthesized_declarator":
             return None

@@ -183,8 +183,10 @@ def _declare(decl: Node, declarator: Node, scope: dict[str, VarInfo], out: list[
     if ident is None:
         return None
     if param_index is not None and array and not pointer and declarator.type == "array_declarator" \
-            and declarator.child_by_field_name("declarator") == ident:
-        pointer, array = True, False  # `global int a[128]`: a parameter of array type is a pointer (C99 6.7.5.3)
+            and _arrays_only(declarator, ident):
+        # `global int a[128]`, `global int a[8][8]`: a parameter of array type is a pointer (C99
+        # 6.7.5.3), to its element or to rows of the other extents
+        pointer, array = True, False
     space = _address_space(decl) or space_default
     shared_space = space in SHARED_SPACES
     info = VarInfo(
@@ -198,6 +200,14 @@ def _declare(decl: Node, declarator: Node, scope: dict[str, VarInfo], out: list[
     scope[info.name] = info
     out.append(info)
     return info
+
+
+def _arrays_only(declarator: Node, ident: Node) -> bool:
+    """Whether only array declarators lie between `declarator` and the name it declares."""
+    node: Node | None = declarator
+    while node is not None and node.type == "array_declarator":
+        node = node.child_by_field_name("declarator")
+    return node == ident
 
 
 def program_globals(root: Node) -> tuple[tuple[Node, Node], ...]:
