@@ -45,9 +45,12 @@ def test_tune_case(path: Path) -> None:
 
 
 def test_heldout_targets() -> None:
+    # scored once, after the code (c4b71ef): 4/6 races, 0/7 false alarms (0/6, 0/7 before). Left:
+    # a guard on an atomic's returned value (`if (atomic_xchg(L, lid) == 3) L[0] = -1`) and a struct
+    # holding an array viewed through a cast (its layout is not read)
     f = figures(HELDOUT)
     assert f["positives"] >= 6 and f["negatives"] >= 7
-    assert f["fp"] == 0, f
+    assert f["fp"] == 0 and f["tp"] >= 4, f
 
 
 def lint(src: bytes) -> list:
