@@ -68,9 +68,8 @@ def host_header_names(hosts: Mapping[Path, bytes]) -> frozenset[str]:
 # An option in a host's string literal naming an absolute include folder: `"-I /usr/local/include"`,
 # `"-I/opt/x/include -DN=4"` (a build against an installed library's headers).
 _ABSOLUTE_I = lazy(rb'"[^"\n]*?(?<![\w-])-I[ \t]*(/[^\s"]+)')
-# What `host_header_names` adds when a host builds with such a folder: any header the
-# workspace lacks may come from it (preprocessor/view.py).
-EXTERNAL = "*"
+# A host that builds with such a folder makes the project model add `EXTERNAL`
+# (supplied_headers.py): any header the workspace lacks may come from it (preprocessor/view.py).
 
 
 def external_include_dirs(hosts: Mapping[Path, bytes], roots: Iterable[Path]) -> bool:
@@ -84,20 +83,6 @@ def external_include_dirs(hosts: Mapping[Path, bytes], roots: Iterable[Path]) ->
             if not any(folder == r or r in folder.parents for r in inside):
                 return True
     return False
-
-
-def included_of(names: Iterable[str], text: bytes) -> tuple[str, ...]:
-    """The names among `names` that `text` includes (`#include "x.h"` or `<x.h>`), sorted;
-    `EXTERNAL` kept as it is."""
-    out = []
-    for name in names:
-        if name == EXTERNAL:
-            out.append(name)
-            continue
-        raw = name.encode()
-        if raw in text and re.search(rb'#[ \t]*include[ \t]*["<]' + re.escape(raw) + rb'[">]', text):
-            out.append(name)
-    return tuple(sorted(out))
 
 
 def _pyopencl_names(text: bytes) -> set[bytes]:

@@ -16,14 +16,12 @@ from pathlib import Path
 
 from cllint.analysis.lazy_re import lazy
 
+from .host_files import HOST_NAMES
 
-HOST_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".py",
-                           ".cmake", ".java", ".rs", ".go", ".cs", ".jl", ".m", ".mm"})
-HOST_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "meson.build", "configure.ac"})
+
 # Packaging scripts: their file lists (`package_data`, `data_files`) say what installs, in no
 # program's order.
 PACKAGING_NAMES = frozenset({"setup.py"})
-SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "__pycache__", ".cllint_cache"})
 
 # `-D NAME` after a quote, space, `(` or `,` (an option in a string, a list, a command line).
 # `-D NAME` at a string's or word's start, or after a format placeholder (`"%s-D NAME=%lu"`:

@@ -18,21 +18,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cllint.analysis.records import replace
-from .hosts import HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS, checked_extensions, computed_option_hosts, host_programs, \
-    kernels_named, macros_in, name_literals
-from .jit_names import NO_FAMILIES, HostNameFamilies, host_name_families
+from .host_files import HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS
 from .build_lists import colocated_dirs, concatenated_programs, included_programs, includers, listed_groups
-from .cmake_options import BuildOptions, cmake_build_options
 from .generated_headers import generated_header_names
-from .host_headers import EXTERNAL, external_include_dirs, host_header_names, included_of, strips_includes
 from .host_templates import Template, compiler_names, host_template
 from .include_dirs import by_name, inferred_dirs, pyopencl_include_dir
 from .index import FileIndex, index_source
 from .lit_options import LitOptions, lit_options
+from .supplied_headers import EXTERNAL, included_of
 from .workspace import fragments
 
 if TYPE_CHECKING:
     from cllint.analysis.lint import LintOptions
+
+    from .cmake_options import BuildOptions
+    from .jit_names import HostNameFamilies
 
 OPENCL_SUFFIXES = (".cl", ".clh", ".ocl", ".opencl")
 HEADER_SUFFIXES = (".h", ".clh")
@@ -169,7 +169,7 @@ class _Derived:
     macro_counts: dict[str, int] | None  # macro -> sources defining it, once indexed
     # includers' programs (build_lists.py): the includer's head, the note, what the head stands for
     included: dict[Path, tuple[tuple[str, ...], tuple[str, int, int], tuple[str, ...]]]
-    families: HostNameFamilies  # names the host's JIT-constant makers compose (jit_names.py)
+    families: HostNameFamilies | None  # names the host's JIT-constant makers compose (jit_names.py); None: no hosts
     one_group: frozenset[str]  # kernels every host launch of which is one work-group (launches.py)
     options: dict[Path, BuildOptions]  # what the build or host passes compiling each source
     host_headers: frozenset[str]  # header names the hosts supply to the compiler (host_headers.py)
@@ -194,7 +194,7 @@ class _Derived:
         fragments: dict[Path, tuple[object, tuple[str, ...]]] | None = None,
         macro_counts: dict[str, int] | None = None,
         included: dict[Path, tuple[tuple[str, ...], tuple[str, int, int], tuple[str, ...]]] | None = None,
-        families: HostNameFamilies = NO_FAMILIES,
+        families: HostNameFamilies | None = None,
         one_group: frozenset[str] = frozenset(),
         options: dict[Path, BuildOptions] | None = None,
         host_headers: frozenset[str] = frozenset(),
@@ -358,33 +358,28 @@ class Project:
                 if p is not None and p not in indexed and (data := self.read(p)) is not None \
                         and b"\x00" not in data[:8192]:
                     indexed[p] = data
-        families = host_name_families(hosts.values())
-        composers = computed_option_hosts(hosts)
-        # where a host composes `-D` names, the names it writes as string literals are its
-        # program's macros: the composer is handed them (`get_program(ctx, "blur", "KERN", 3)`)
-        handed = name_literals(hosts.values()) if composers else frozenset()
+        read = _read_hosts(hosts, stems, self.roots)
         self._derived = _Derived(
             sources, indexed, dirs,
-            host_macros=tuple(sorted(macros_in(list(hosts.values())) | families.literals | handed)),
-            host_features=tuple(sorted(checked_extensions(hosts))),
-            computed=kernels_named(hosts, composers, stems),
+            host_macros=read.macros,
+            host_features=read.features,
+            computed=read.computed,
             joined={**concatenated_programs({p: t for p, t in hosts.items() if p.name in HOST_NAMES
                                              or p.suffix.lower() == ".cmake"}, set(sources)),
-                    **_joined_by_hosts([*host_programs(hosts, stems), *companion_joins], sources),
+                    **_joined_by_hosts([*read.programs, *companion_joins], sources),
                     **_joined_by_lists(lists, sources)},
             included=included_programs(sources, dirs),
-            families=families,
+            families=read.families,
             # (kernels in host strings too: `"kernel void self_test(...) {"` launched with `&n, &n`)
             one_group=_one_group_kernels(hosts, sources),
             options=_build_options(builds, hosts, sources, dirs),
-            host_headers=host_header_names(hosts) | (frozenset({EXTERNAL}) if external_include_dirs(
-                hosts, self.roots) else frozenset())
+            host_headers=read.headers
             | generated_header_names(self.files, {p: t for p, t in hosts.items()
                                                   if p.name in HOST_NAMES or p.suffix.lower() == ".cmake"}),
             launch_bounds=_launch_bounds(hosts, sources),
-            named=frozenset(kernels_named(hosts, list(hosts), stems)),
+            named=read.named,
         )
-        if strips_includes(hosts):
+        if read.strips:
             self._derived.stripped = self._derived.named
         self._missing = _missing_by_host(lists)
         return self._derived
@@ -453,7 +448,7 @@ class Project:
                     skip = {*before, *(inc[2] if inc is not None and inc[0] == before else ())}
                     prelude = (*(p for p in prelude if p not in skip), *before)
                 # names the host's makers compose (`INPUT0_SIZE_X`), those the file uses
-                composed = d.families.words_in(d.sources[path])
+                composed = d.families.words_in(d.sources[path]) if d.families is not None else ()
                 template = d.templates.get(path)
                 completed = None  # (the template's names, the note without it) for ProgramContext.apply
                 if template is not None:  # the host's macros, said once (host_templates.py)
@@ -461,10 +456,12 @@ class Project:
                     completed = (template.names, note)
                     note = template.note if note is None else (f"{note[0]}; and {template.note[0]}", *note[1:])
                 macros = (*d.host_macros, *composed, *shared, *(("*",) if _built_computed(d, path) else ()))
-                built = d.options.get(path, _NO_OPTIONS)  # `-include` headers come before all else
-                prelude = (*built.force_include, *(p for p in prelude if p not in built.force_include))
+                built = d.options.get(path)  # (None: the build passes nothing)
+                force, defines, std = (built.force_include, built.defines, built.std) if built is not None \
+                    else ((), (), None)
+                prelude = (*force, *(p for p in prelude if p not in force))  # `-include` headers first
                 ctx = ProgramContext(prelude, note, macros, d.dirs.get(path, ()), d.host_features,
-                                     _defined_in(d.one_group, d.sources[path]), built.defines, built.std,
+                                     _defined_in(d.one_group, d.sources[path]), defines, std,
                                      (*included_of(d.host_headers, d.sources[path]),
                                       *((EXTERNAL,) if path.stem in d.stripped else ())),
                                      launch_bounds=tuple(b for b in d.launch_bounds
@@ -489,7 +486,12 @@ class Project:
         data = self.read(path)
         if data is None:
             return ()
-        names = d.host_headers if self.roots else host_header_names({path: data})
+        if self.roots:
+            names = d.host_headers
+        else:
+            from .host_headers import host_header_names
+
+            names = host_header_names({path: data})
         return included_of(names, data) if names else ()
 
     def context(self, path: Path) -> ProgramContext:
@@ -613,9 +615,6 @@ def _code_stamp() -> str:
     return ",".join(parts)
 
 
-_NO_OPTIONS = BuildOptions()
-
-
 def _joined_by_lists(lists: list, sources: dict[Path, bytes]) -> dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]:
     """`listed_files.joined_by_lists`: nothing without lists (so without host files)."""
     if not lists:
@@ -662,12 +661,60 @@ def _host_stds(hosts: dict[Path, bytes], sources: dict[Path, bytes], choices: It
     return host_stds(hosts, sources, choices)
 
 
+class _HostReading:
+    """What the host files say, by the host readers (hosts.py, jit_names.py, host_headers.py)."""
+
+    __slots__ = ("macros", "features", "computed", "programs", "families", "headers", "named", "strips")
+
+    def __init__(self, macros: tuple[str, ...] = (), features: tuple[str, ...] = (), computed: set[str] | None = None,
+                 programs: list | None = None, families: HostNameFamilies | None = None,
+                 headers: frozenset[str] = frozenset(), named: frozenset[str] = frozenset(),
+                 strips: bool = False) -> None:
+        self.macros, self.features, self.computed = macros, features, set() if computed is None else computed
+        self.programs, self.families = [] if programs is None else programs, families
+        self.headers, self.named, self.strips = headers, named, strips
+
+
+def _read_hosts(hosts: dict[Path, bytes], stems: set[str], roots: list[Path]) -> _HostReading:
+    """The host readers' answers; without host files, their answers on no input (held in
+    tests/cli/test_no_host_readers.py), and none of their modules imported."""
+    if not hosts:
+        return _HostReading()
+    from .host_headers import external_include_dirs, host_header_names, strips_includes
+    from .hosts import checked_extensions, computed_option_hosts, host_programs, kernels_named, macros_in, \
+        name_literals
+    from .jit_names import host_name_families
+
+    families = host_name_families(hosts.values())
+    composers = computed_option_hosts(hosts)
+    # where a host composes `-D` names, the names it writes as string literals are its
+    # program's macros: the composer is handed them (`get_program(ctx, "blur", "KERN", 3)`)
+    handed = name_literals(hosts.values()) if composers else frozenset()
+    return _HostReading(
+        macros=tuple(sorted(macros_in(list(hosts.values())) | families.literals | handed)),
+        features=tuple(sorted(checked_extensions(hosts))),
+        computed=kernels_named(hosts, composers, stems),
+        programs=host_programs(hosts, stems),
+        families=families,
+        headers=host_header_names(hosts) | (frozenset({EXTERNAL}) if external_include_dirs(hosts, roots)
+                                            else frozenset()),
+        named=frozenset(kernels_named(hosts, list(hosts), stems)),
+        strips=strips_includes(hosts),
+    )
+
+
 def _build_options(builds: dict[Path, bytes], hosts: dict[Path, bytes], sources: dict[Path, bytes],
                    dirs: dict[Path, tuple[str, ...]]) -> dict[Path, BuildOptions]:
     """What CMake commands (cmake_options.py) and hosts' literal `-cl-std` (host_std.py) pass
-    compiling each source; a version the two disagree on is dropped."""
+    compiling each source; a version the two disagree on is dropped. Without host files,
+    nothing (neither reader's module imported: CMake files are host files)."""
+    if not hosts:
+        return {}
     from cllint.config import STD_CHOICES
 
+    from .cmake_options import BuildOptions, cmake_build_options
+
+    none = BuildOptions()
     out = {p: BuildOptions(o.force_include, o.defines, o.std if o.std in STD_CHOICES else None)
            for p, o in cmake_build_options(builds, set(sources)).items()}
     for p, std in _host_stds(hosts, sources, STD_CHOICES).items():
@@ -683,11 +730,11 @@ def _build_options(builds: dict[Path, bytes], hosts: dict[Path, bytes], sources:
     for _ in range(3):  # included in turn by an included source
         changed = False
         for p, sides in by_includers.items():
-            if out.get(p, _NO_OPTIONS).std is not None:
+            if out.get(p, none).std is not None:
                 continue
-            stds = {out.get(i, _NO_OPTIONS).std for i in sides}
+            stds = {out.get(i, none).std for i in sides}
             if len(stds) == 1 and (std := stds.pop()) is not None:
-                o = out.get(p, _NO_OPTIONS)
+                o = out.get(p, none)
                 out[p] = BuildOptions(o.force_include, o.defines, std)
                 changed = True
         if not changed:

@@ -83,7 +83,7 @@ def test_pyopencls_names_are_those_of_compile_headers() -> None:
 
 
 def test_a_source_gets_only_the_names_it_includes() -> None:
-    from cllint.project.host_headers import included_of
+    from cllint.project.supplied_headers import included_of
 
     text = b'#include "a.h"\n#  include <dir/b.h>\n// c.h\nconst char *s = "d.h";\n'
     assert included_of(["a.h", "dir/b.h", "c.h", "d.h", "b.h"], text) == ("a.h", "dir/b.h")
