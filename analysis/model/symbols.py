@@ -33,6 +33,7 @@ from cllint.grammar import language
 from .decls import Attribute, Declared, MacroExpander, Specifiers, Typedef, TypeReader, text
 from .exprs import ExprTyper
 from .imported import HeaderFunction, Imported
+from .rekey import Stale, rekeyed
 from .scopes import Scope, ScopeKind, Symbol, SymbolKind
 from .walk import KindIndex
 from .types import (
@@ -257,6 +258,7 @@ class _Builder:
         # (offsets). Only a head whose types name one of them depends on it (`_Head.offsets`),
         # so a body edit above a tag leaves the other heads after it replayable.
         self._offsets = blake2b(digest_size=16) if macro_state is not None else None
+        self._tag_starts: list[int] = []  # the starts the digest holds, in order (see `_Head.moved`)
         # (name, name node) of each declarator, per declaration or definition item
         self._declared: dict[int, list[tuple[str | None, Node | None]]] = {}
         self.reader = TypeReader(source, target, self.index.typedefs, self.index.tags, expander, strict_generic)
@@ -300,6 +302,7 @@ class _Builder:
                     env.update(raw)
                     if b"{" in raw:  # a struct, union or enum defined here is keyed by its offset
                         self._offsets.update(item.start_byte.to_bytes(8, "little"))  # type: ignore[union-attr]
+                        self._tag_starts.append(item.start_byte)
         self._finish_functions()
         if self.imported is not None:
             self._unseed_clashes(self.imported)
@@ -396,10 +399,18 @@ class _Builder:
             # the node count: with a syntax error elsewhere, the same text can parse otherwise
             key = (self.target, self.reader.strict_generic, self._macro_state(item.start_byte), env.copy().digest(), head,
                    item.descendant_count - body.descendant_count)
-            hit = current().table("model.heads", _HEADS_MAX).get(key)
+            heads = current().table("model.heads", _HEADS_MAX)
+            hit = heads.get(key)
             if hit is not None and (hit.offsets is None or hit.offsets == self._offsets.digest()):  # type: ignore[union-attr]
                 replayed = hit.replay(item, self.source)
                 if replayed is not None:
+                    return replayed
+            elif hit is not None:  # a tag it names may have moved: its types at the tags' new keys
+                moved = hit.moved(self._tag_starts, self._file_tags())
+                replayed = moved.replay(item, self.source) if moved is not None else None
+                if replayed is not None:
+                    moved.offsets = self._offsets.digest()  # type: ignore[union-attr]
+                    heads.put(key, moved)
                     return replayed
         spec = self.reader.specifiers(item)
         quiet = not (self.reader.defined_tags or self.reader.enumerators or self.reader.fields)
@@ -410,13 +421,25 @@ class _Builder:
         defines = bool(self.reader.defined_tags or self.reader.enumerators or self.reader.fields)
         if defines and self._offsets is not None:  # a tag defined in a head is keyed by its offset too
             self._offsets.update(item.start_byte.to_bytes(8, "little"))
+            self._tag_starts.append(item.start_byte)
         if key is not None and quiet and not defines:
             head_memo = _Head.of(got, spec, item)
             if head_memo is not None:
                 if _names_file_tag([spec.type, got.type, *(p.type for p in got.params or ())]):
                     head_memo.offsets = self._offsets.digest()  # type: ignore[union-attr]
+                    head_memo.tag_starts = tuple(self._tag_starts)
                 current().table("model.heads", _HEADS_MAX).put(key, head_memo)
         return got, spec, partial(_param_symbols, got, item)
+
+    def _file_tags(self) -> dict[int, Type]:
+        """The file's structs, unions and enums indexed so far, by key: named ones, and the
+        anonymous ones a typedef names (what a head's types can name)."""
+        idx = self.index
+        out: dict[int, Type] = {}
+        for t in (*idx.tags.values(), *(td.type for td in idx.typedefs.values())):
+            if isinstance(t, (Struct, Enum_)) and t.key >= 0:
+                out.setdefault(t.key, t)
+        return out
 
     def _global(self, got: Declared, spec: Specifiers, item: Node) -> None:
         space, explicit = _object_space(got, spec, self.target, file_scope=True)
@@ -493,7 +516,7 @@ class _Head:
     the file's tags before it were defined, when its types name one of them (their keys are
     those offsets); None when they name none, so that moving the tags leaves it valid."""
 
-    __slots__ = ("spec", "name", "type", "space", "cv", "attributes", "name_at", "params", "offsets")
+    __slots__ = ("spec", "name", "type", "space", "cv", "attributes", "name_at", "params", "offsets", "tag_starts")
     spec: Specifiers
     name: str | None
     type: Type
@@ -504,8 +527,11 @@ class _Head:
     # (name, type, cv, where its name node is) per parameter
     params: tuple[tuple[str | None, Type, frozenset[str], tuple[tuple[int, ...], str, bytes] | None], ...]
     offsets: bytes | None
+    # with `offsets`: the starts of the items it digests, where `moved` maps old keys to new
+    tag_starts: tuple[int, ...] | None
 
-    __match_args__ = ("spec", "name", "type", "space", "cv", "attributes", "name_at", "params", "offsets")
+    __match_args__ = ("spec", "name", "type", "space", "cv", "attributes", "name_at", "params", "offsets",
+                      "tag_starts")
 
     def __init__(
         self,
@@ -518,6 +544,7 @@ class _Head:
         name_at: tuple[tuple[int, ...], str, bytes] | None,
         params: tuple[tuple[str | None, Type, frozenset[str], tuple[tuple[int, ...], str, bytes] | None], ...],
         offsets: bytes | None = None,
+        tag_starts: tuple[int, ...] | None = None,
     ) -> None:
         self.spec = spec
         self.name = name
@@ -528,25 +555,47 @@ class _Head:
         self.name_at = name_at
         self.params = params
         self.offsets = offsets
+        self.tag_starts = tag_starts
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"spec={self.spec!r}, " f"name={self.name!r}, "
                 f"type={self.type!r}, " f"space={self.space!r}, " f"cv={self.cv!r}, "
                 f"attributes={self.attributes!r}, " f"name_at={self.name_at!r}, " f"params={self.params!r}, "
-                f"offsets={self.offsets!r})")
+                f"offsets={self.offsets!r}, " f"tag_starts={self.tag_starts!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.spec, self.name, self.type, self.space, self.cv, self.attributes, self.name_at,
-                self.params, self.offsets)
+                self.params, self.offsets, self.tag_starts)
         theirs = (other.spec, other.name, other.type, other.space, other.cv, other.attributes, other.name_at,
-                  other.params, other.offsets)
+                  other.params, other.offsets, other.tag_starts)
         return mine == theirs
 
     def __hash__(self) -> int:
         return hash((self.spec, self.name, self.type, self.space, self.cv, self.attributes, self.name_at,
-                     self.params, self.offsets))
+                     self.params, self.offsets, self.tag_starts))
+
+    def moved(self, starts: list[int], tags: dict[int, Type]) -> _Head | None:
+        """This head with the file tags its types name at their keys now: the items that define
+        tags before it are the same ones (the memo's key holds their text), at `starts` instead
+        of `tag_starts`, and a tag keyed within one moved with it. `tags`: the index's tags by
+        key. None where that cannot be said (rekey.Stale): the head is read again."""
+        old = self.tag_starts
+        if old is None or len(old) != len(starts):
+            return None
+
+        def key_of(key: int) -> int:
+            i = bisect_right(old, key) - 1
+            return key if i < 0 else key + starts[i] - old[i]
+
+        try:
+            spec = replace(self.spec, type=rekeyed(self.spec.type, key_of, tags))
+            params = tuple((name, rekeyed(t, key_of, tags), cv, where) for name, t, cv, where in self.params)
+            return _Head(spec, self.name, rekeyed(self.type, key_of, tags), self.space, self.cv, self.attributes,
+                         self.name_at, params, None, tuple(starts))
+        except Stale:
+            return None
 
     @classmethod
     def of(cls, got: Declared, spec: Specifiers, item: Node) -> _Head | None:
