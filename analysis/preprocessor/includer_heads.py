@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 _MARK = "\x00"
+_PRAGMAS = "\x00\x00pragmas:"  # no path holds a NUL, and no head entry starts with one
 _OPENS = frozenset({"if", "ifdef", "ifndef"})
 
 
@@ -23,9 +24,28 @@ def head_entry(includer: str, spelled: str) -> str:
     return f"{includer}{_MARK}{spelled}"
 
 
+def pragma_entry(extensions: tuple[str, ...]) -> str:
+    """The prelude entry for the extensions a fragment's includers enable before including it
+    (cllint/project/includer_pragmas.py): read as their pragmas, each under `#ifdef` of its
+    extension, as the includers write them where the extension may be missing."""
+    return _PRAGMAS + ",".join(extensions)
+
+
+def pragma_text(entry: str) -> bytes:
+    out = []
+    for ext in entry[len(_PRAGMAS):].split(","):
+        pragma = f"#pragma OPENCL EXTENSION {ext} : enable\n"
+        out.append(pragma if ext == "all" else f"#ifdef {ext}\n{pragma}#endif\n")
+    return "".join(out).encode()
+
+
+PRAGMA_SOURCE = "<includers' pragmas>"  # the file id of a pragma entry's text
+
+
 def split_head(entry: str) -> tuple[str, str] | None:
-    """(includer path, spelled include name) of a head entry; None for a plain path."""
-    if _MARK not in entry:
+    """(includer path, spelled include name) of a head entry; None for a plain path or a
+    pragma entry."""
+    if _MARK not in entry or entry.startswith(_PRAGMAS):
         return None
     path, _, spelled = entry.partition(_MARK)
     return path, spelled
@@ -64,7 +84,9 @@ def _cut(text: bytes, spelled: str) -> bytes:
 
 def read_head(entry: str, read: Callable[[str], tuple[str, bytes] | None]) -> tuple[str, bytes] | None:
     """A head entry read through `read(path)` (a resolver's answer: file id, bytes), cut; None
-    for a plain path or an includer that cannot be read."""
+    for a plain path or an includer that cannot be read. A pragma entry reads as its pragmas."""
+    if entry.startswith(_PRAGMAS):
+        return PRAGMA_SOURCE, pragma_text(entry)
     parts = split_head(entry)
     if parts is None:
         return None

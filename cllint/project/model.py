@@ -222,6 +222,8 @@ class _Derived:
         self.file_names = file_names
         self.templates = {} if templates is None else templates
         self.defined_names: frozenset[str] | None = None  # (a memo of the indexes, for _template)
+        # per included source, the extensions its includers enable before including it (a memo)
+        self.pragmas: dict[Path, tuple[str, ...]] = {}
         # stems of the sources a host names while some host drops `#include` lines from what it
         # reads (host_headers.strips_includes): their missing includes are not the program's
         self.stripped: frozenset[str] = frozenset()
@@ -427,6 +429,11 @@ class Project:
                         shared = tuple(m for m in shared if not (m in own.macros and d.macro_counts.get(m) == 1))
                 d.fragments[p] = (found.get(p), shared)
                 d.templates[p] = _template(d, indexes, p)
+            included = [p for p in todo if p in d.included]
+            if included:
+                from .includer_pragmas import includer_pragmas
+
+                d.pragmas.update(includer_pragmas(d.included, d.indexed, included))
         out: dict[Path, ProgramContext] = {}
         for path in wanted:
             if path not in d.sources:  # host code: its kernels' programs (pyopencl's headers on its path)
@@ -460,6 +467,10 @@ class Project:
                 force, defines, std = (built.force_include, built.defines, built.std) if built is not None \
                     else ((), (), None)
                 prelude = (*force, *(p for p in prelude if p not in force))  # `-include` headers first
+                if (enabled := d.pragmas.get(path)) is not None:  # its includers' pragmas, first of all
+                    from cllint.analysis.preprocessor.includer_heads import pragma_entry
+
+                    prelude = (pragma_entry(enabled), *prelude)
                 ctx = ProgramContext(prelude, note, macros, d.dirs.get(path, ()), d.host_features,
                                      _defined_in(d.one_group, d.sources[path]), defines, std,
                                      (*included_of(d.host_headers, d.sources[path]),
