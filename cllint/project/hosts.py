@@ -133,6 +133,45 @@ def kernels_named(hosts: dict[Path, bytes], chosen: list[Path], stems: Iterable[
     return found
 
 
+# `code = ProgPow::getKern(seed, KERNEL_CL)`: a string bound to what a call returns (no literal or
+# file name among its arguments on that line), then `code += ...` / `code.append(...)`.
+_BOUND_TO_CALL = lazy(rb"\b([A-Za-z_]\w*)[ \t]*=(?!=)[ \t]*[A-Za-z_][\w:.]*[ \t]*\(([^\n\"']*)\)")
+_APPEND = lazy(rb"\b([A-Za-z_]\w*)[ \t]*(?:\+=|\.append[ \t]*\()")
+# what is appended is that string alone: `+= CLMiner_kernel`, `+= string(CLMiner_kernel))`
+_WHOLE_REF = lazy(rb"[ \t]*(?:(?:std::)?(?:string|String|str)[ \t]*\([ \t]*)?([A-Za-z_]\w*)[ \t]*\)*[ \t]*\Z")
+
+
+def generated_prefix_kernels(hosts: dict[Path, bytes], stems: Iterable[str]) -> set[str]:
+    """The stems of sources a host appends to text it generates at run time (kawpowminer's
+    `std::string code = ProgPow::getKern(seed, ...); code += string(CLMiner_kernel);`): the
+    generated text defines names the source uses, which no file holds."""
+    wanted = {s for s in stems if len(s) >= 3}
+    found: set[str] = set()
+    for text in hosts.values():
+        if b"+=" not in text and b"append" not in text:
+            continue
+        appended: dict[bytes, list[tuple[int, set[str]]]] = {}  # variable -> (offset, stems appended)
+        for a in _APPEND.finditer(text):
+            end = min(x for x in (text.find(b";", a.end()), text.find(b"\n", a.end()), len(text)) if x >= 0)
+            statement = text[a.end():end]
+            named = {stem for stem, _, _ in _kernel_refs(statement) if stem in wanted}
+            alone = _WHOLE_REF.match(statement)  # a string named for the source (a generated header's)
+            if alone is not None and alone.group(1).decode() in wanted and \
+                    re.search(rb"\b%s[ \t]*=(?!=)" % re.escape(alone.group(1)), text) is None:
+                named.add(alone.group(1).decode())  # (a name the host assigns is its own variable)
+            if named:
+                appended.setdefault(a.group(1), []).append((a.start(), named))
+        if not appended:
+            continue
+        for m in _BOUND_TO_CALL.finditer(text):
+            if m.group(1) not in appended or any(True for _ in _suffix_refs(m.group(2))):
+                continue  # (a file read, `load("a.cl")`, joins sources: no generated text)
+            for at, named in appended[m.group(1)]:
+                if at > m.start():
+                    found.update(named)
+    return found
+
+
 # The suffixes `.cl`, `.clh`, `.ocl`, `.opencl` (or `_cl`...) are found by their `cl`, a literal
 # the regex engine scans for fast, and what comes before it is checked apart (a pattern that
 # starts with `[._]` is tried at every dot and underscore of a large host tree).

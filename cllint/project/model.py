@@ -692,8 +692,8 @@ def _read_hosts(hosts: dict[Path, bytes], stems: set[str], roots: list[Path]) ->
     if not hosts:
         return _HostReading()
     from .host_headers import external_include_dirs, host_header_names, strips_includes
-    from .hosts import checked_extensions, computed_option_hosts, host_programs, kernels_named, macros_in, \
-        name_literals
+    from .hosts import checked_extensions, computed_option_hosts, generated_prefix_kernels, host_programs, \
+        kernels_named, macros_in, name_literals
     from .jit_names import host_name_families
 
     families = host_name_families(hosts.values())
@@ -704,7 +704,7 @@ def _read_hosts(hosts: dict[Path, bytes], stems: set[str], roots: list[Path]) ->
     return _HostReading(
         macros=tuple(sorted(macros_in(list(hosts.values())) | families.literals | handed)),
         features=tuple(sorted(checked_extensions(hosts))),
-        computed=kernels_named(hosts, composers, stems),
+        computed=kernels_named(hosts, composers, stems) | generated_prefix_kernels(hosts, stems),
         programs=host_programs(hosts, stems),
         families=families,
         headers=host_header_names(hosts) | (frozenset({EXTERNAL}) if external_include_dirs(hosts, roots)
