@@ -81,6 +81,7 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
     first: dict[tuple[str, str], tuple[Node, str, tuple[tuple[int, int, str], ...]]] = {}
     body_words = cache(lambda: frozenset(body.text(i) for i in identifiers))  # only if a paste asks
     type_words = cache(lambda: _type_words(body))  # only if a parenthesised name asks
+    skipped_declared = cache(lambda: _skipped_declared(body))  # only if an unknown name asks
     more: dict[tuple[str, str], list[Node]] = {}
     quiet: dict[str, bool] = {}  # what the name alone decides, asked once per name (`_quiet_name`)
     for ident in identifiers:
@@ -106,6 +107,8 @@ def check_names(body: Body, identifiers: list[Node]) -> None:
             continue  # `(float32)(0)` where the body writes `float32 acc`: a cast to a type it can't see
         if body.facts.view is not None and body.facts.view.active_at(ident.start_byte) is False:
             continue
+        if role == "use" and name in skipped_declared():
+            continue  # declared in an `#if` arm the parser skipped, which a build compiles
         if _seen(first, more, name, ident):
             continue
         # One answer per name, scope and role: a host's `-D` name used 200 times in a body
@@ -155,6 +158,27 @@ def _quiet_name(body: Body, name: str, body_words: Callable[[], frozenset[str]])
     if name in HEADER_MACROS or name.startswith(HEADER_PREFIXES):
         return True
     return name in declared_by_macros(body.source)  # GPUVerify's `DECLARE_UF_BINARY(A, ...)` declares A
+
+
+# `int log_size = 0`, `global float *dst = b, *src`, `const int n;`: a type word, then a name
+# and what may follow a declarator (statement keywords before a name are no type).
+_DECLARED = lazy(rb"\b([A-Za-z_]\w*)[\s*]+([A-Za-z_]\w*)[ \t]*(?:=|;|,|\[|\))")
+_NOT_TYPES = frozenset({b"return", b"else", b"case", b"goto", b"sizeof", b"do"})
+
+
+def _skipped_declared(body: Body) -> frozenset[str]:
+    """Names declared in the function's `#if` arms the parser skipped (it reads one arm of a
+    group that splits a statement, a `for` header written per arm): any arm may be the one
+    a build compiles, the skipped one included."""
+    from cllint.analysis.model.walk import nodes_of_kinds
+
+    out: set[str] = set()
+    src = body.source
+    for node in nodes_of_kinds(body.fm.node, frozenset({"preproc_skipped"})):
+        for m in _DECLARED.finditer(src, node.start_byte, node.end_byte):
+            if m.group(1) not in _NOT_TYPES:
+                out.add(m.group(2).decode("utf-8", "replace"))
+    return frozenset(out)
 
 
 def _cast_shaped(ident: Node) -> bool:
