@@ -28,7 +28,9 @@ __all__ = ["blanked", "expansion_items"]
 
 _LINE_CALL = lazy(rb"^[ \t]*([A-Za-z_]\w*)[ \t]*\(", re.M)
 # Words, then a call: declaration specifiers before a name a macro makes.
-_SPECIFIED_CALL = lazy(rb"^[ \t]*(?:[A-Za-z_]\w*[ \t]+)+([A-Za-z_]\w*)[ \t]*\(", re.M)
+# (the specifiers may end the line before: `RATTR float4` then `OCKL_MANGLE_T(image_load,1D)(...)`)
+_SPECIFIED_CALL = lazy(rb"^[ \t]*(?:(?:[A-Za-z_]\w*[ \t]+)+|(?:[A-Za-z_]\w*[ \t]+)*[A-Za-z_]\w*[ \t]*\n[ \t]*)"
+                       rb"([A-Za-z_]\w*)[ \t]*\(", re.M)
 _IDENTIFIER = lazy(r"[A-Za-z_]\w*")
 _MAX_ITEMS = 2_000  # calls judged in one file
 _MAX_ITEM_BYTES = 64 * 1024
@@ -198,7 +200,11 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
         if whole and _parses(" ".join(t.text for t in whole).encode() + b" {}"):
             out.append((start, sig + 1))
     empties = empty_macro_ranges(text, view, errors) if has_empty_macros(view) else []
-    return out + _macro_names(text, view, errors) + _keyword_macros(text, view, errors) + empties
+    names = _macro_names(text, view, errors)
+    if names:  # a call that names a function keeps its first letter as the name (not blanked whole)
+        named = {start - 1 for start, _ in names}
+        out = [item for item in out if item[0] not in named]
+    return out + names + _keyword_macros(text, view, errors) + empties
 
 
 _LINE_WORD = lazy(rb"^[ \t]*([A-Za-z_]\w*)\b(?![ \t]*\()", re.M)

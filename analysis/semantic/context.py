@@ -134,8 +134,30 @@ class FileFacts:
             # (a function's body is left out: an edit there must not change what other bodies report)
             body = item.child_by_field_name("body") if item.type == "function_definition" else None
             end = body.start_byte if body is not None else item.end_byte
-            out.update(m.group(1).decode() for m in _HEAD_WORD.finditer(src, item.start_byte, end))
+            for m in _HEAD_WORD.finditer(src, item.start_byte, end):
+                out.add(m.group(1).decode())
+                named = self._macro_made_name(m.group(1), m.end() - 1)
+                if named is not None:  # `VARIANT(scale_, 3x)(int v)` names `scale_3x`
+                    out.add(named)
         return frozenset(out)
+
+    def _macro_made_name(self, word: bytes, paren: int) -> str | None:
+        """The one identifier a call of the program's function-like macro `word` (its `(` at
+        `paren`) expands to, or None."""
+        view = self.view
+        macro = view.macro_at(word.decode(), paren) if view is not None and hasattr(view, "macro_at") else None
+        if macro is None or macro.params is None:
+            return None
+        from cllint.analysis.preprocessor.expr import tokenize  # (heads the parser could not read)
+
+        src = self.model.source
+        close = src.find(b")", paren)
+        if close < 0 or b"(" in src[paren + 1:close]:
+            return None
+        expanded = view.expand(tokenize(src[paren - len(word):close + 1].decode("utf-8", "replace")), paren)
+        if expanded and len(expanded) == 1 and _WORD.fullmatch(expanded[0].text):
+            return expanded[0].text
+        return None
 
     @cached_property
     def macro_written_names(self) -> frozenset[str]:
