@@ -25,6 +25,7 @@ OPTIONS CL -cl-std=CL2.0)`) builds them with its options too, where no command s
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 from collections.abc import Mapping
@@ -123,7 +124,8 @@ def _region_sets(text: bytes, start: int, end: int, skip: list[tuple[int, int]])
             var, words = args[0], [w for w in args[1:] if w not in ("PARENT_SCOPE", "CACHE")]
             always, anywhere = out.setdefault(var, ([], []))
             if name == "set" and depth == 0:
-                always[:] = words
+                own = f"${{{var}}}"  # `set(FLAGS ${FLAGS} -x)` appends to what it was
+                always[:] = [x for w in words for x in (list(always) if w == own else [w])]
             elif depth == 0:
                 always.extend(words)
             anywhere.extend(words)
@@ -142,10 +144,14 @@ def _expand(words: list[str], sets: dict[str, tuple[list[str], list[str]]], anyw
     return out
 
 
-def _given(build_files: Mapping[Path, bytes], name: str) -> tuple[list[str], list[Path]]:
+def _given(build_files: Mapping[Path, bytes], name: str, sources: set[Path] = frozenset()) \
+        -> tuple[list[str], list[Path]]:
     """The OpenCL file names (no variables) calls of function `name` pass, and the paths they
     pass as `${CMAKE_CURRENT_SOURCE_DIR}/${S}.cl` inside a `foreach` over the names (literal, or
-    lists set at the caller's top level outside any `if`), resolved in the caller's folder."""
+    lists set at the caller's top level outside any `if`), resolved in the caller's folder, or
+    as a list the caller's `file(GLOB ...)` makes (ROCm's device library: `file(GLOB sources
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cl)` then `opencl_bc_lib(NAME ockl SOURCES ${sources})`),
+    matched against the workspace's sources."""
     call = re.compile(rb"^[ \t]*" + re.escape(name.encode()) + rb"[ \t]*\(", re.M | re.I)
     out: list[str] = []
     paths: list[Path] = []
@@ -154,9 +160,18 @@ def _given(build_files: Mapping[Path, bytes], name: str) -> tuple[list[str], lis
             continue
         text = _comment_free(raw)
         loops: list[tuple[int, int, str, list[str]]] | None = None
+        globs: dict[str, list[str]] | None = None
         for m in call.finditer(text):
             args = _arguments(text, m.end()) or []
             out.extend(a for a in args if a.lower().endswith(_COMPILED) and "$" not in a)
+            if sources and any(_WHOLE_VAR.match(a) for a in args):
+                if globs is None:
+                    globs = _globs(text)
+                root = _project_root(path, build_files)
+                for a in args:
+                    v = _WHOLE_VAR.match(a)
+                    for pattern in globs.get(v.group(1), ()) if v is not None else ():
+                        paths.extend(_globbed(pattern, path, root, sources))
             looped = [a for a in args if a.lower().endswith(_COMPILED) and "$" in a]
             if not looped:
                 continue
@@ -169,6 +184,42 @@ def _given(build_files: Mapping[Path, bytes], name: str) -> tuple[list[str], lis
                     if r is not None:
                         paths.append(Path(os.path.normpath(path.parent / r)))
     return list(dict.fromkeys(out)), list(dict.fromkeys(paths))
+
+
+_GLOB = lazy(rb"^[ \t]*file[ \t]*\(", re.M | re.I)
+
+
+def _globs(text: bytes) -> dict[str, list[str]]:
+    """Per variable a `file(GLOB var pattern...)` (or `GLOB_RECURSE`) sets, its patterns."""
+    out: dict[str, list[str]] = {}
+    for m in _GLOB.finditer(text):
+        args = _arguments(text, m.end()) or []
+        if len(args) >= 3 and args[0].upper() in ("GLOB", "GLOB_RECURSE"):
+            words = [a for a in args[2:] if a.upper() not in ("CONFIGURE_DEPENDS", "LIST_DIRECTORIES", "RELATIVE")]
+            out.setdefault(args[1], []).extend(words)
+    for _ in range(3):  # `file(GLOB sources ${cl_sources} ${ll_sources})`: another glob's patterns
+        for var, patterns in out.items():
+            out[var] = [q for w in patterns for q in _other_glob(w, var, out)]
+    return out
+
+
+def _other_glob(word: str, var: str, globs: dict[str, list[str]]) -> list[str]:
+    m = _WHOLE_VAR.match(word)
+    return globs.get(m.group(1), [word]) if m is not None and m.group(1) != var else [word]
+
+
+def _globbed(pattern: str, path: Path, root: Path, sources: set[Path]) -> list[Path]:
+    """The OpenCL sources a glob pattern of the build file at `path` matches (`*` within a folder)."""
+    if not pattern.lower().endswith(_COMPILED):
+        return []
+    r = _resolve_dirs(pattern, path, root)
+    if r is None:
+        return []
+    folder, _, leaf = os.path.normpath(path.parent / r).rpartition(os.sep)
+    if any(c in folder for c in "*?["):
+        return []
+    leaf_re = re.compile(fnmatch.translate(leaf))
+    return sorted(s for s in sources if str(s.parent) == folder and leaf_re.match(s.name))
 
 
 _FOREACH = lazy(rb"^[ \t]*(foreach|endforeach)[ \t]*\(", re.M | re.I)
@@ -351,7 +402,7 @@ def cmake_build_options(build_files: Mapping[Path, bytes], sources: set[Path]) -
             given_paths: list[Path] = []
             if owner is not None:
                 if owner[2] not in given_to:
-                    given_to[owner[2]] = _given(build_files, owner[2])
+                    given_to[owner[2]] = _given(build_files, owner[2], sources)
                 given, given_paths = given_to[owner[2]]
             for source in _compiled_sources(_expand(words, sets, anywhere=True), path, root, sources, given,
                                             given_paths):
