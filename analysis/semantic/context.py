@@ -85,6 +85,8 @@ class FileFacts:
         self.has_include = has_include
         self.headers = headers
         self.callee_unsure: dict[str, bool] = {}  # calls.py: a memo, by function name
+        # names.py: what GPUVerify's `DECLARE_UF_*` lines declare, read once (None: not yet)
+        self.uf_declared: frozenset[str] | None = None
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"model={self.model!r}, " f"view={self.view!r}, "

@@ -157,7 +157,10 @@ def _quiet_name(body: Body, name: str, body_words: Callable[[], frozenset[str]])
         return True  # (`DEF_SUM(sum_global, __global)` writes `void sum_global(...)`)
     if name in HEADER_MACROS or name.startswith(HEADER_PREFIXES):
         return True
-    return name in declared_by_macros(body.source)  # GPUVerify's `DECLARE_UF_BINARY(A, ...)` declares A
+    declared = facts.uf_declared  # (read once per file: a search of the whole source)
+    if declared is None:
+        declared = facts.uf_declared = declared_by_macros(body.source)
+    return name in declared  # GPUVerify's `DECLARE_UF_BINARY(A, ...)` declares A
 
 
 # `int log_size = 0`, `global float *dst = b, *src`, `const int n;`: a type word, then a name
