@@ -250,9 +250,14 @@ class Frame:
                 return _shifted(t, (self.ev, left, 1))
             return None
         if expr.type == "field_expression" and _text(expr.child_by_field_name("operator")) == ".":
-            # a pointer kept in a private struct's field assigned once (`r.p = A;`): what it was given
+            # a pointer kept in a private struct's field assigned once (`r.p = A;`), or given by
+            # the initialiser of a struct never written after (`ref_t r = { A };`): what it was given
             key = self.ev.field_key(expr)
-            d = self.defs.get(key) if key is not None else None
+            base = expr.child_by_field_name("argument")
+            whole = self.names.var(base) if base is not None and base.type == "identifier" else None
+            if key is not None and whole is not None and self.defs.get(whole.key) is not None:
+                return None  # given by an initialiser and assigned again: which one a use sees is not read
+            d = self.defs.get(key) if key is not None else self._initialised_field(expr)
             return self.target_of(d, depth + 1) if d is not None else None
         if expr.type == "call_expression":  # a helper that returns a pointer (`return b + i;`)
             return self.returns(expr, self, depth + 1) if self.returns is not None else None
@@ -285,6 +290,24 @@ class Frame:
             index = sub.child_by_field_name("index")
             return _shifted(t, (self.ev, index, 1)) if t is not None and index is not None else None
         return None
+
+    def _initialised_field(self, expr: Node) -> Node | None:
+        """The element of a private struct's initialiser list (positional: no designators) that
+        gives the field `expr` names (`r.p` of `ref_t r = { A, 1 };`: `A`), where the struct is
+        defined once (never written after) and its type is a file-scope typedef of a struct."""
+        base, field = expr.child_by_field_name("argument"), expr.child_by_field_name("field")
+        v = self.names.var(base) if base is not None and base.type == "identifier" else None
+        init = self.defs.get(v.key) if v is not None and not (v.pointer or v.array or v.shared) else None
+        if init is None or init.type != "initializer_list" or field is None:
+            return None
+        decl = v.decl.parent
+        named = decl.parent.child_by_field_name("type") if decl is not None and decl.parent is not None else None
+        order = _struct_fields(named) if named is not None and named.type == "type_identifier" else None
+        items = [c for c in init.named_children if c.type != "comment"]
+        if not order or field.text not in order or any(c.type == "initializer_pair" for c in items):
+            return None
+        i = order.index(field.text)
+        return items[i] if i < len(items) else None
 
     def _cell_of(self, sub: Node, depth: int, row: bool) -> Target | None:
         """The element (a row, `row`: fewer subscripts than extents) that subscripts of a
@@ -700,6 +723,34 @@ def row_view_size(descriptor: Node | None, value_of: Callable[[Node], int | None
     if not size:
         return 0, ()
     return size * prod(extents), (size, *extents)
+
+
+def _struct_fields(name: Node) -> list[bytes] | None:
+    """The field names, in order, of the struct a file-scope `typedef struct {...} name;` names
+    (one name per declarator); None where it is no such typedef."""
+    root = name
+    while root.parent is not None:
+        root = root.parent
+    for n in root.named_children:
+        d = n.child_by_field_name("declarator") if n.type == "type_definition" else None
+        if d is None or d.type != "type_identifier" or d.text != name.text:
+            continue
+        spec = n.child_by_field_name("type")
+        body = spec.child_by_field_name("body") if spec is not None and spec.type == "struct_specifier" else None
+        if body is None:
+            return None
+        out: list[bytes] = []
+        for f in body.named_children:
+            if f.type != "field_declaration":
+                continue
+            for fd in f.children_by_field_name("declarator"):
+                while fd is not None and fd.type != "field_identifier":
+                    fd = fd.child_by_field_name("declarator")
+                if fd is None or not fd.text:
+                    return None
+                out.append(fd.text)
+        return out
+    return None
 
 
 def _typedef_rows(name: Node, value_of: Callable[[Node], int | None]) -> tuple[int, tuple[int, ...]]:
