@@ -4,7 +4,9 @@ Run with clang-19 on PATH (`.venv/bin/python scripts/gen_clang_targets.py`). For
 `-cl-std` it records the `__opencl_c_*`, `cl_*` and `cles_*` macros of
 `clang-19 -target spir64 -cl-std=CLx.y -E -dM -x cl /dev/null` (the default header included:
 it defines some feature macros for SPIR only) and the same without `-target` (the host's
-triple). `CL3.0-all` and `--features=+all` are what the spir64 target accepts (issue 30).
+triple), and for `amdgcn-amd-amdhsa` (with `-nogpulib`: no ROCm device library is needed to
+list macros), the triple AMD GPU device libraries are built for. `CL3.0-all` and
+`--features=+all` are what the spir64 target accepts (issue 30).
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ _NAME = re.compile(r"^#define ((?:__opencl_c_|cl_|cles_)\w+) 1$")
 
 
 def defined(std: str, triple: str | None) -> list[str]:
-    cmd = [CLANG, *(["-target", triple] if triple else []), f"-cl-std={std}", "-E", "-dM", "-x", "cl", "/dev/null"]
+    flags = ["-target", triple, *(["-nogpulib"] if triple.startswith("amdgcn") else [])] if triple else []
+    cmd = [CLANG, *flags, f"-cl-std={std}", "-E", "-dM", "-x", "cl", "/dev/null"]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     return sorted(m.group(1) for line in out.splitlines() if (m := _NAME.match(line)))
 
@@ -35,11 +38,12 @@ def main() -> None:
         "",
         "SPIR64: `clang-19 -target spir64 -cl-std=CLx.y -E -dM -x cl /dev/null` (with its default header),",
         "the `__opencl_c_*`, `cl_*` and `cles_*` macros defined to 1. HOST: the same without `-target`.",
+        "AMDGCN: with `-target amdgcn-amd-amdhsa -nogpulib`.",
         '"""',
         "",
         "# fmt: off",
     ]
-    for var, triple in (("SPIR64", "spir64"), ("HOST", None)):
+    for var, triple in (("SPIR64", "spir64"), ("HOST", None), ("AMDGCN", "amdgcn-amd-amdhsa")):
         lines.append(f"{var}: dict[str, frozenset[str]] = {{")
         for std in STDS:
             lines.append(f"    {std!r}: frozenset({defined(std, triple)!r}),")

@@ -54,30 +54,33 @@ _ROOT_VARS = ("CMAKE_SOURCE_DIR", "PROJECT_SOURCE_DIR", "CMAKE_HOME_DIRECTORY")
 class BuildOptions:
     """What a build passes when it compiles one source."""
 
-    __slots__ = ("force_include", "defines", "std")
+    __slots__ = ("force_include", "defines", "std", "triple")
     force_include: tuple[str, ...]  # absolute paths, in order
     defines: tuple[tuple[str, str], ...]
     std: str | None  # "CL2.0"
+    triple: str | None  # clang's `-target` ("amdgcn-amd-amdhsa")
 
-    __match_args__ = ("force_include", "defines", "std")
+    __match_args__ = ("force_include", "defines", "std", "triple")
 
     def __init__(self, force_include: tuple[str, ...] = (), defines: tuple[tuple[str, str], ...] = (),
-                 std: str | None = None) -> None:
+                 std: str | None = None, triple: str | None = None) -> None:
         self.force_include = force_include
         self.defines = defines
         self.std = std
+        self.triple = triple
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(force_include={self.force_include!r}, "
-                f"defines={self.defines!r}, std={self.std!r})")
+                f"defines={self.defines!r}, std={self.std!r}, triple={self.triple!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.force_include, self.defines, self.std) == (other.force_include, other.defines, other.std)
+        return (self.force_include, self.defines, self.std, self.triple) == \
+            (other.force_include, other.defines, other.std, other.triple)
 
     def __hash__(self) -> int:
-        return hash((self.force_include, self.defines, self.std))
+        return hash((self.force_include, self.defines, self.std, self.triple))
 
 
 def _project_root(path: Path, build_files: Mapping[Path, bytes]) -> Path:
@@ -283,7 +286,23 @@ def _cl_functions(build_files: Mapping[Path, bytes]) -> set[str]:
     return out
 
 
-def _options(words: list[str], path: Path, root: Path, known_files: set[Path]) -> BuildOptions:
+_ONE_SET = lazy(rb"^[ \t]*set[ \t]*\([ \t]*([A-Za-z_]\w*)[ \t]+\"?([^\s\"()$]+)\"?[ \t]*\)", re.M | re.I)
+
+
+def _one_values(build_files: Mapping[Path, bytes]) -> dict[str, str]:
+    """Variables every `set` of which in the workspace's build files gives the same one word (a
+    default under `if (NOT DEFINED AMDGPU_TARGET_TRIPLE)`): that word."""
+    seen: dict[str, set[str]] = {}
+    for raw in build_files.values():
+        if b"set" not in raw and b"SET" not in raw:
+            continue
+        for m in _ONE_SET.finditer(_comment_free(raw)):
+            seen.setdefault(m.group(1).decode(), set()).add(m.group(2).decode("utf-8", "replace"))
+    return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
+
+
+def _options(words: list[str], path: Path, root: Path, known_files: set[Path],
+             values: Mapping[str, str] | None = None) -> BuildOptions:
     dirs: list[Path] = []
     for i, w in enumerate(words):
         d = w[2:] if w.startswith("-I") and len(w) > 2 else words[i + 1] if w == "-I" and i + 1 < len(words) else None
@@ -291,7 +310,7 @@ def _options(words: list[str], path: Path, root: Path, known_files: set[Path]) -
             dirs.append(Path(os.path.normpath(path.parent / r)))
     forced: list[str] = []
     defines: dict[str, str] = {}
-    std = None
+    std = triple = None
     for i, w in enumerate(words):
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if w in ("-include", "--include") and nxt:
@@ -310,7 +329,18 @@ def _options(words: list[str], path: Path, root: Path, known_files: set[Path]) -
                 defines[name] = value if eq else "1"
         elif m := _STD.match(w):
             std = m.group(1)
-    return BuildOptions(tuple(dict.fromkeys(forced)), tuple(sorted(defines.items())), std)
+        elif w in ("-target", "--target", "-triple") and nxt:
+            triple = _valued(nxt, values)
+        elif w.startswith(("--target=", "-target=")):
+            triple = _valued(w.partition("=")[2], values)
+    return BuildOptions(tuple(dict.fromkeys(forced)), tuple(sorted(defines.items())), std, triple)
+
+
+def _valued(word: str, values: Mapping[str, str] | None) -> str | None:
+    """`word` with `${VAR}` of a variable of one known value in place; None if any is left."""
+    if "${" in word and values:
+        word = _VAR.sub(lambda m: values.get(m.group(1), m.group(0)), word)
+    return None if "$" in word or not word else word
 
 
 def _is_opencl_compile(words: list[str], in_cl_function: bool) -> bool:
@@ -364,6 +394,7 @@ def cmake_build_options(build_files: Mapping[Path, bytes], sources: set[Path]) -
     found: dict[Path, BuildOptions] = {}
     cl_functions: set[str] | None = None
     given_to: dict[str, tuple[list[str], list[Path]]] = {}  # function -> the OpenCL files its callers name
+    values: dict[str, str] | None = None  # variables of one value workspace-wide, once asked
     known_files = set(build_files)
     for path in sorted(build_files):
         raw = build_files[path]
@@ -395,7 +426,9 @@ def cmake_build_options(build_files: Mapping[Path, bytes], sources: set[Path]) -
             options_words = _expand(words, sets, anywhere=False)
             if not _is_opencl_compile(options_words, in_cl):
                 continue
-            options = _options(options_words, path, root, known_files)
+            if values is None:
+                values = _one_values(build_files)
+            options = _options(options_words, path, root, known_files, values)
             if options == BuildOptions():
                 continue
             given: list[str] = []

@@ -57,15 +57,23 @@ class LitOptions(SlotRecord):
 
 
 def _target_class(build: LitBuild) -> str:
-    """"spir64" (a SPIR/SPIR-V triple), "host" (none, or a CPU's), or "other" (a GPU's, clspv)."""
-    triple = (build.triple or "").lower()
-    if not triple:
+    """"spir64" (a SPIR/SPIR-V triple), "host" (none, or a CPU's), "amdgcn" (an AMD GPU's), or
+    "other" (another GPU's, clspv)."""
+    if not build.triple:
         return "host"
+    return triple_table(build.triple) or "other"
+
+
+def triple_table(triple: str) -> str | None:
+    """The table of analysis/clang19_targets.py for clang's `triple`: "spir64", "host" (a CPU's),
+    "amdgcn"; None for one cllint has no table for."""
+    triple = triple.lower()
     if triple.startswith("spir"):
         return "spir64"
-    if triple.split("-", 1)[0] in _HOST_ARCHES:
+    arch = triple.split("-", 1)[0]
+    if arch in _HOST_ARCHES:
         return "host"
-    return "other"
+    return "amdgcn" if arch == "amdgcn" else None
 
 
 @cache  # a memo of fixed tables: a test suite's files share a few builds
@@ -73,12 +81,12 @@ def clang_target(std: str, table: str, cl_ext: str) -> Target:
     """Clang-19's target at `std`: every feature and extension it defines for `table`'s
     triple (analysis/clang19_targets.py), then the build's `-cl-ext` overrides; a name
     cllint does not know, or cannot add at that version, is passed over as clang warns."""
-    from cllint.analysis.clang19_targets import HOST, SPIR64
+    from cllint.analysis.clang19_targets import AMDGCN, HOST, SPIR64
     from cllint.analysis.features import EXTENSIONS, FEATURES
     from cllint.analysis.target import Target, TargetError
 
     target = Target.preset(std)
-    names = (SPIR64 if table == "spir64" else HOST).get(std, frozenset())
+    names = {"spir64": SPIR64, "amdgcn": AMDGCN}.get(table, HOST).get(std, frozenset())
     known = sorted(n for n in names if n in FEATURES or n in EXTENSIONS)
     for _ in range(2):  # again: a name may need one that sorts after it (cl_khr_subgroups)
         for name in known:

@@ -466,6 +466,7 @@ class Project:
                 built = d.options.get(path)  # (None: the build passes nothing)
                 force, defines, std = (built.force_include, built.defines, built.std) if built is not None \
                     else ((), (), None)
+                triple = _triple_target(built.triple if built is not None else None, std)
                 prelude = (*force, *(p for p in prelude if p not in force))  # `-include` headers first
                 if (enabled := d.pragmas.get(path)) is not None:  # its includers' pragmas, first of all
                     from cllint.analysis.preprocessor.includer_heads import pragma_entry
@@ -477,7 +478,7 @@ class Project:
                                       *((EXTERNAL,) if path.stem in d.stripped else ())),
                                      launch_bounds=tuple(b for b in d.launch_bounds
                                                          if b[0] in _defined_in(frozenset({b[0]}), d.sources[path])),
-                                     template=completed)
+                                     template=completed, clang_target=triple)
                 if (lit := lit_options(path, d.sources[path])) is not None:
                     ctx = _with_lit(ctx, lit)
             out[path] = NO_CONTEXT if ctx == NO_CONTEXT else ctx
@@ -529,6 +530,17 @@ def _template(d: _Derived, indexes: dict[Path, FileIndex], path: Path) -> Templa
         return None  # (most files: nothing undefined, no text read)
     return host_template(d.sources[path], fi.uses, fi.locals,
                          lambda n: n in defined or n in known or n.startswith("__"), d.file_names)
+
+
+def _triple_target(triple: str | None, std: str | None) -> tuple[tuple[str, str, str], ...]:
+    """ProgramContext.clang_target for a build's `-target` (cmake_options.py), where cllint has
+    clang-19's table for that triple (lit_options.triple_table); else none."""
+    if triple is None:
+        return ()
+    from .lit_options import DEFAULT_STD, triple_table
+
+    table = triple_table(triple)
+    return ((std or DEFAULT_STD, table, ""),) if table is not None else ()
 
 
 def _built_computed(d: _Derived, path: Path) -> bool:
@@ -726,14 +738,15 @@ def _build_options(builds: dict[Path, bytes], hosts: dict[Path, bytes], sources:
     from .cmake_options import BuildOptions, cmake_build_options
 
     none = BuildOptions()
-    out = {p: BuildOptions(o.force_include, o.defines, o.std if o.std in STD_CHOICES else None)
+    out = {p: BuildOptions(o.force_include, o.defines, o.std if o.std in STD_CHOICES else None, o.triple)
            for p, o in cmake_build_options(builds, set(sources)).items()}
     for p, std in _host_stds(hosts, sources, STD_CHOICES).items():
         built = out.get(p)
         if built is None:
             out[p] = BuildOptions(std=std)
         elif built.std != std:
-            out[p] = BuildOptions(built.force_include, built.defines, std if built.std is None else None)
+            out[p] = BuildOptions(built.force_include, built.defines, std if built.std is None else None,
+                                  built.triple)
     # A source others `#include` is compiled in their programs: at their version when every
     # includer has the same one (compute-samples' vme_wpp.cl, built at CL2.0, includes
     # scoreboard.cl and its atomic_int).
@@ -746,7 +759,7 @@ def _build_options(builds: dict[Path, bytes], hosts: dict[Path, bytes], sources:
             stds = {out.get(i, none).std for i in sides}
             if len(stds) == 1 and (std := stds.pop()) is not None:
                 o = out.get(p, none)
-                out[p] = BuildOptions(o.force_include, o.defines, std)
+                out[p] = BuildOptions(o.force_include, o.defines, std, o.triple)
                 changed = True
         if not changed:
             break
