@@ -517,9 +517,7 @@ class TypeReader:
         if name:  # forward view for self-references (`struct node *next;`)
             self._local_tags[name] = Struct(name, None, union, key)
         fields: list[Field] = []
-        for fd in body.named_children:
-            if fd.type != "field_declaration":
-                continue
+        for fd in _field_declarations(body):
             spec = self.specifiers(fd)
             declarators = [c for i, c in enumerate(fd.children) if fd.field_name_for_child(i) == "declarator"]
             if not declarators and isinstance(spec.type, Struct):  # anonymous member struct/union
@@ -531,6 +529,8 @@ class TypeReader:
                     fields.append(Field(got.name, got.type))
                     if got.name_node is not None:
                         self.fields[(key, got.name)] = got.name_node
+        if len({f.name for f in fields}) < len(fields):  # one name in several `#if` arms
+            fields = _arm_fields(fields)
         t = Struct(name, tuple(fields), union, key)
         if name:
             self._local_tags[name] = t
@@ -732,3 +732,38 @@ def _name_node(p: Node) -> Node | None:
         else:
             return None
     return d
+
+
+_ARMS = frozenset({"preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef", "preproc_else"})
+
+
+def _field_declarations(body: Node) -> list[Node]:
+    """The field declarations of a struct's or union's body, those under `#if` arms included
+    (ROCm's `heap_t` declares a counter under `#if defined NON_SLAB_TRACKING`): a member any arm
+    declares may be the build's (a name several arms declare: `_arm_fields`)."""
+    out: list[Node] = []
+    stack = list(reversed(body.named_children))
+    while stack:
+        node = stack.pop()
+        if node.type == "field_declaration":
+            out.append(node)
+        elif node.type in _ARMS:
+            stack.extend(reversed(node.named_children))
+    return out
+
+
+def _arm_fields(fields: list[Field]) -> list[Field]:
+    """`fields` with one entry per name: a name `#if` arms declare with different types has the
+    type the build picks, unknown here."""
+    types: dict[str, list[Type]] = {}
+    for f in fields:
+        types.setdefault(f.name, []).append(f.type)
+    out: list[Field] = []
+    for f in fields:
+        if not f.name:  # (anonymous members are each their own)
+            out.append(f)
+            continue
+        seen = types.pop(f.name, None)
+        if seen is not None:
+            out.append(f if all(t == seen[0] for t in seen) else Field(f.name, Unknown()))
+    return out
