@@ -261,15 +261,15 @@ def find_config(start: Path) -> Path | None:
 
 
 def _pyproject_has_section(path: Path) -> bool:
-    import tomllib  # only where a pyproject.toml is found: ~2 ms of start-up otherwise
-
     text = _read(path)
+    if "cllint" not in text:
+        return False  # not ours, whatever it holds: not parsed (a `\u`-escaped key aside)
+    import tomllib  # only for a pyproject.toml that mentions cllint: ~2 ms of start-up otherwise
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        if "cllint" in text:
-            raise _toml_error(path, exc) from None
-        return False
+        raise _toml_error(path, exc) from None  # (it mentions cllint)
     tool = data.get("tool")
     return isinstance(tool, dict) and "cllint" in tool
 
