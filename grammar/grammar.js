@@ -373,7 +373,16 @@ module.exports = grammar(C, {
       $.vector_literal,
       $.block_literal,
       $.macro_call_sequence,
+      alias($._type_argument_call, $.call_expression),
     ),
+
+    // `__builtin_astype(q, __global T *)`, `__builtin_convertvector(v, float4)`: clang's
+    // built-ins whose second argument is a type, which device libraries call directly.
+    _type_argument_call: $ => seq(
+      field('function', alias(choice('__builtin_astype', '__builtin_convertvector'), $.identifier)),
+      field('arguments', alias($._type_arguments, $.argument_list)),
+    ),
+    _type_arguments: $ => seq('(', $.expression, ',', $.type_descriptor, ')'),
 
     // `FN(add) ARGS(x, y)`: function-like macros side by side in an expression, one
     // expanding to a callee and the next to its arguments (or `STR(a) STR(b)`, strings
