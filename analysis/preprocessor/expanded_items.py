@@ -27,6 +27,7 @@ from cllint.analysis.lazy_re import lazy
 __all__ = ["blanked", "expansion_items"]
 
 _LINE_CALL = lazy(rb"^[ \t]*([A-Za-z_]\w*)[ \t]*\(", re.M)
+_PREFIXED_CALL = lazy(rb"^[ \t]*((?:[A-Za-z_]\w*[ \t]+)+)([A-Za-z_]\w*)[ \t]*\(", re.M)
 # Words, then a call: declaration specifiers before a name a macro makes.
 # (the specifiers may end the line before: `RATTR float4` then `OCKL_MANGLE_T(image_load,1D)(...)`)
 _SPECIFIED_CALL = lazy(rb"^[ \t]*(?:(?:[A-Za-z_]\w*[ \t]+)+|(?:[A-Za-z_]\w*[ \t]+)*[A-Za-z_]\w*[ \t]*\n[ \t]*)"
@@ -163,6 +164,16 @@ def expansion_items(source: bytes, view: Any, error_starts: list[int]) -> list[t
             calls.append((m.start(1), m.end() - 1))
             if len(calls) >= _MAX_ITEMS:
                 break
+    # `CONSTATTR BGEN(fmod)`: object-like macros (attributes) before the call, read with it
+    for m in _PREFIXED_CALL.finditer(text):
+        if len(calls) >= _MAX_ITEMS:
+            break
+        words = _IDENTIFIER.findall(m.group(1).decode())
+        if all((w := view.macro_at(word, m.start(1))) is not None and w.params is None for word in words):
+            macro = view.macro_at(m.group(2).decode(), m.start(2))
+            if macro is not None and macro.params is not None:
+                calls.append((m.start(1), m.end() - 1))
+    calls.sort()
     if writers:  # `DEC` alone on its line, `S __attribute__((packed));`: object-like, no `(`
         for m in _LINE_WORD.finditer(text):
             if m.group(1) in writers and len(calls) < 2 * _MAX_ITEMS:
