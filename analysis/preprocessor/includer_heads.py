@@ -8,6 +8,10 @@ includer's path and the include's spelled name joined by a NUL (no path holds on
 reader of a prelude (the include resolver's callers, the compiler layer) cuts the includer's
 text, as the editor or the disk has it now, at the first directive including that name.
 Conditionals the cut leaves open are closed, so that the fragment after it is read whole.
+
+A *pragma* entry (two NULs, then the extension names) stands for the `#pragma OPENCL EXTENSION
+... : enable` lines a source's includers put in force before including it
+(cllint/project/includer_pragmas.py); it reads as those pragmas, each under `#ifdef` of its name.
 """
 
 from __future__ import annotations
