@@ -26,13 +26,13 @@ from .include_dirs import by_name, inferred_dirs, pyopencl_include_dir
 from .index import FileIndex, index_source
 from .lit_options import LitOptions, lit_options
 from .supplied_headers import EXTERNAL, included_of
-from .workspace import fragments
 
 if TYPE_CHECKING:
     from cllint.analysis.lint import LintOptions
 
     from .cmake_options import BuildOptions
     from .jit_names import HostNameFamilies
+    from .workspace import Fragment
 
 OPENCL_SUFFIXES = (".cl", ".clh", ".ocl", ".opencl")
 HEADER_SUFFIXES = (".h", ".clh")
@@ -407,7 +407,11 @@ class Project:
         todo = [p for p in wanted if p in d.sources and p not in d.fragments]
         if todo:
             indexes = self._indexes(d.indexed)
-            found = fragments(d.indexed, todo, indexes) if len(d.indexed) > 1 else {}
+            found: dict[Path, Fragment] = {}
+            if len(d.indexed) > 1:  # (a file alone is no fragment: the inference is not imported)
+                from .workspace import fragments
+
+                found = fragments(d.indexed, todo, indexes)
             if d.macro_counts is None:
                 d.macro_counts = {}
                 for fi in indexes.values():
