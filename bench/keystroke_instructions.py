@@ -1,0 +1,58 @@
+"""Instructions per keystroke on darktable's basic.cl, in process (issue 32): a deterministic
+measure for a loaded machine. Opens the file (its headers beside it), runs the server's
+rehearsal (`Host.rehearse`), then K keystrokes of bench/lsp_latency.py's statement at its typing
+point, the statement deleted after each 39 (each keystroke and deletion linted). Run under
+callgrind with K=0 and K=78 and divide the difference by 80 (78 keystrokes, 2 deletions):
+
+    cd / && for k in 0 78; do PYTHONPATH=TREE valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
+        /work/main/.venv/bin/python /work/main/bench/keystroke_instructions.py $k 2>&1 | grep Collected; done
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import lsp_latency as L  # noqa: E402
+
+from cllint.analysis.db import Change, Host, TextEdit  # noqa: E402
+from cllint.includes import FileIncludeResolver  # noqa: E402
+
+
+def main() -> int:
+    k = int(sys.argv[1])
+    text, _, headers = L.corpus_file()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for name, data in headers.items():
+            (folder / name).write_bytes(data)
+        host = Host(include_resolver=FileIncludeResolver())
+        f = str(folder / "main.cl")
+        host.set_file(f, text.encode())
+        host.snapshot().diagnostics(f)
+        if hasattr(host, "rehearse"):
+            host.rehearse(f)
+        line, col = L.typing_point(text)
+        offset = sum(len(x.encode()) + 1 for x in text.split("\n")[:line]) + col
+        typed = L.TYPED.encode()
+        done = 0
+        while done < k:
+            n = 0
+            for i in range(len(typed)):
+                if done == k:
+                    break
+                host.apply_change(Change(edits={f: [TextEdit(offset + i, offset + i, typed[i:i + 1])]}))
+                host.snapshot().diagnostics(f)
+                done += 1
+                n = i + 1
+            host.apply_change(Change(edits={f: [TextEdit(offset, offset + n, b"")]}))
+            host.snapshot().diagnostics(f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
