@@ -277,13 +277,25 @@ def _macro_names(text: bytes, view: Any, errors: list[int]) -> list[tuple[int, i
     out: list[tuple[int, int]] = []
     for m in _SPECIFIED_CALL.finditer(text):
         name_at, paren = m.start(1), m.end() - 1
-        macro = view.macro_at(m.group(1).decode(), name_at)
-        if macro is None or macro.params is None:
+        leading: list[tuple[int, int]] = []  # attribute-writing calls before the head's
+        for _ in range(_MAX_LEADING_CALLS):  # (`extern AATTR("x") float NAME(n)(uint);`: the next call)
+            macro = view.macro_at(text[name_at:paren].strip().decode(), name_at)
+            close = _close(text, paren, b"(", b")") if macro is not None and macro.params is not None else None
+            if close is None or close - name_at > _MAX_ITEM_BYTES:
+                break
+            params = _skip_space(text, close + 1)
+            if text[params:params + 1] == b"(":
+                break
+            nxt = _NEXT_CALL.match(text, close + 1)
+            written = view.expand(tokenize(text[name_at:close + 1].decode("utf-8", "replace")), name_at)
+            if nxt is None or not written or written[0].text != "__attribute__":
+                break
+            leading.append((name_at, close + 1))
+            name_at, paren = nxt.start(1), nxt.end() - 1
+        else:
             continue
-        close = _close(text, paren, b"(", b")")
         if close is None or close - name_at > _MAX_ITEM_BYTES:
             continue
-        params = _skip_space(text, close + 1)
         head_end = _close(text, params, b"(", b")") if text[params:params + 1] == b"(" else None
         if head_end is None:
             continue
@@ -292,12 +304,15 @@ def _macro_names(text: bytes, view: Any, errors: list[int]) -> list[tuple[int, i
             continue  # no error in the head
         expanded = view.expand(tokenize(text[name_at:close + 1].decode("utf-8", "replace")), name_at)
         if expanded and len(expanded) == 1 and _IDENTIFIER.fullmatch(expanded[0].text):
+            out.extend(leading)  # (an attribute is no syntax: read without it)
             out.append((name_at + 1, close + 1))
             if len(out) >= _MAX_ITEMS:
                 break
     return out
 
 
+_NEXT_CALL = lazy(rb"[ \t]+(?:[A-Za-z_]\w*[ \t]+)*([A-Za-z_]\w*)[ \t]*\(")  # words, then a call
+_MAX_LEADING_CALLS = 3  # attribute-writing calls before the one that names the head
 _DEFINE_HEAD = lazy(rb"[ \t]*#[ \t]*define[ \t]+")
 _PREFILTER_NAMES = 32  # more function-like macros (libclc's): scanning for each costs more than the scan
 
