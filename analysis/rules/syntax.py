@@ -70,6 +70,8 @@ class SyntaxError_(Rule):
         for err in errors:
             if _in_placeholder(ctx.source, err.start):
                 continue  # `#if <max_items> > 16`: a text template's slot (preprocessor/expr.py)
+            if _after_else_or_endif(ctx.source, err.start):
+                continue  # `#endif VERSION >= 200`: extra tokens clang only warns about
             # (a bracket opened in a dead arm, `#ifdef __cplusplus` / `extern "C" {`, is no bracket)
             if within(dead, err.start) or (err.opened_at is not None and within(dead, err.opened_at)):
                 continue
@@ -98,6 +100,17 @@ def _in_placeholder(source: bytes, at: int) -> bool:
         return False
     end = source.find(b"\n", at)
     return _PLACEHOLDER.search(source, line, len(source) if end < 0 else end) is not None
+
+
+_ELSE_OR_ENDIF = lazy(rb"[ \t]*#[ \t]*(?:else|endif)\b")
+
+
+def _after_else_or_endif(source: bytes, at: int) -> bool:
+    """Whether `at` follows `#else` or `#endif` on its line: clang-19 ignores such tokens with a
+    warning ("extra tokens at end of #endif directive")."""
+    line = source.rfind(b"\n", 0, at) + 1
+    m = _ELSE_OR_ENDIF.match(source, line)
+    return m is not None and at >= m.end()
 
 
 def _not_from_host_arms(view: object, source: bytes, errors: list[SyntaxErrorInfo]) -> list[SyntaxErrorInfo]:
