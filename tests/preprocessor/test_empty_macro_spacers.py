@@ -9,28 +9,22 @@ first run once the code was done (both passed then)."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fixture_lint import CLANG, clang, fixture_id, reports  # noqa: E402
+
 FIXTURES = Path(__file__).with_name("fixtures") / "empty_macro_spacers"
 FILES = sorted(FIXTURES.glob("*/*.cl"))
 CLEAN = [p for p in FILES if "keeps_error" not in p.stem]
-CLANG = shutil.which("clang-19")
-
-
-def _id(path: Path) -> str:
-    return f"{path.parent.name}/{path.stem}"
 
 
 def _reports(path: Path) -> list[tuple[int, str]]:
-    r = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", "--exit-zero",
-                        str(path)], capture_output=True, text=True, timeout=120, check=True)
-    return [(d["line"], d["code"]) for d in json.loads(r.stdout) if d["severity"] == "error"]
+    found = reports(path)
+    return [(d["line"], d["code"]) for d in found if d["severity"] == "error"]
 
 
 def test_split() -> None:
@@ -38,7 +32,7 @@ def test_split() -> None:
     assert len(held) * 3 >= len(FILES) - 1 and len(held) >= 2
 
 
-@pytest.mark.parametrize("path", CLEAN, ids=_id)
+@pytest.mark.parametrize("path", CLEAN, ids=fixture_id)
 def test_no_error_on_empty_spacer(path: Path) -> None:
     assert _reports(path) == []
 
@@ -49,8 +43,7 @@ def test_non_empty_macro_keeps_its_error() -> None:
 
 
 @pytest.mark.skipif(CLANG is None, reason="clang-19 is not installed")
-@pytest.mark.parametrize("path", FILES, ids=_id)
+@pytest.mark.parametrize("path", FILES, ids=fixture_id)
 def test_clang_agrees(path: Path) -> None:
-    r = subprocess.run([CLANG, "-x", "cl", "-cl-std=CL2.0", "-fsyntax-only", str(path)],
-                       capture_output=True, text=True, timeout=60)
+    r = clang(path)
     assert (r.returncode == 0) == (path in CLEAN), r.stderr

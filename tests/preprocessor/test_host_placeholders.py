@@ -10,21 +10,18 @@ first run once the code was done (both passed then)."""
 
 from __future__ import annotations
 
-import json
-import re
-import subprocess
 import sys
+import re
 from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fixture_lint import fixture_id, reports  # noqa: E402
+
 FIXTURES = Path(__file__).with_name("fixtures") / "host_placeholders"
 FILES = sorted(FIXTURES.glob("*/*.cl"))
 _EXPECT = re.compile(r"EXPECT (CL\d+) at (\d+)")
-
-
-def _id(path: Path) -> str:
-    return f"{path.parent.name}/{path.stem}"
 
 
 def test_split() -> None:
@@ -32,11 +29,10 @@ def test_split() -> None:
     assert len(held) * 3 >= len(FILES) - 1 and len(held) >= 2
 
 
-@pytest.mark.parametrize("path", FILES, ids=_id)
+@pytest.mark.parametrize("path", FILES, ids=fixture_id)
 def test_reports(path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", "--exit-zero",
-                        str(path)], capture_output=True, text=True, timeout=120, check=True)
-    errors = [(d["line"], d["code"]) for d in json.loads(r.stdout) if d["severity"] == "error"]
+    found = reports(path)
+    errors = [(d["line"], d["code"]) for d in found if d["severity"] == "error"]
     m = _EXPECT.search(path.read_text().splitlines()[0])
     if m is None:
         assert errors == []

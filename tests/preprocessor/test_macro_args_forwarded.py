@@ -10,23 +10,18 @@ first run once the code was done."""
 
 from __future__ import annotations
 
-import json
-import re
-import shutil
-import subprocess
 import sys
+import re
 from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fixture_lint import CLANG, clang, fixture_id, reports  # noqa: E402
+
 FIXTURES = Path(__file__).with_name("fixtures") / "macro_args_forwarded"
 FILES = sorted(FIXTURES.glob("*/*.cl"))
-CLANG = shutil.which("clang-19")
 _EXPECT = re.compile(r"EXPECT (CL\d+) at (\d+)")
-
-
-def _id(path: Path) -> str:
-    return f"{path.parent.name}/{path.stem}"
 
 
 def _expected(path: Path) -> tuple[int, str] | None:
@@ -38,18 +33,16 @@ def test_split() -> None:
     assert len([p for p in FILES if p.parent.name == "heldout"]) * 3 >= len(FILES) - 1
 
 
-@pytest.mark.parametrize("path", FILES, ids=_id)
+@pytest.mark.parametrize("path", FILES, ids=fixture_id)
 def test_cl401(path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", "--exit-zero",
-                        str(path)], capture_output=True, text=True, timeout=120, check=True)
-    found = [(d["line"], d["code"]) for d in json.loads(r.stdout) if d["code"] == "CL401"]
+    found = reports(path)
+    found = [(d["line"], d["code"]) for d in found if d["code"] == "CL401"]
     expected = _expected(path)
     assert found == ([expected] if expected else [])
 
 
 @pytest.mark.skipif(CLANG is None, reason="clang-19 is not installed")
-@pytest.mark.parametrize("path", FILES, ids=_id)
+@pytest.mark.parametrize("path", FILES, ids=fixture_id)
 def test_clang_agrees(path: Path) -> None:
-    r = subprocess.run([CLANG, "-x", "cl", "-cl-std=CL2.0", "-fsyntax-only", str(path)],
-                       capture_output=True, text=True, timeout=60)
+    r = clang(path)
     assert (r.returncode == 0) == (_expected(path) is None), r.stderr

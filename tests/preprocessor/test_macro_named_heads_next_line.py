@@ -8,37 +8,30 @@ first run once the code was done."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fixture_lint import CLANG, clang, fixture_id, reports  # noqa: E402
+
 FIXTURES = Path(__file__).with_name("fixtures") / "macro_named_heads_next_line"
 FILES = sorted(FIXTURES.glob("*/*.cl"))
-CLANG = shutil.which("clang-19")
-
-
-def _id(path: Path) -> str:
-    return f"{path.parent.name}/{path.stem}"
 
 
 def test_split() -> None:
     assert len([p for p in FILES if p.parent.name == "heldout"]) * 3 >= len(FILES)
 
 
-@pytest.mark.parametrize("path", FILES, ids=_id)
+@pytest.mark.parametrize("path", FILES, ids=fixture_id)
 def test_no_error(path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", "--exit-zero",
-                        str(path)], capture_output=True, text=True, timeout=120, check=True)
-    assert [(d["line"], d["code"]) for d in json.loads(r.stdout) if d["severity"] == "error"] == []
+    found = reports(path)
+    assert [(d["line"], d["code"]) for d in found if d["severity"] == "error"] == []
 
 
 @pytest.mark.skipif(CLANG is None, reason="clang-19 is not installed")
-@pytest.mark.parametrize("path", FILES, ids=_id)
+@pytest.mark.parametrize("path", FILES, ids=fixture_id)
 def test_clang_accepts(path: Path) -> None:
-    r = subprocess.run([CLANG, "-x", "cl", "-cl-std=CL2.0", "-fsyntax-only", str(path)],
-                       capture_output=True, text=True, timeout=60)
+    r = clang(path)
     assert r.returncode == 0, r.stderr

@@ -7,15 +7,14 @@ Cases in HELD_OUT were written beside the others and first run once the code was
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-CLANG = shutil.which("clang-19")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fixture_lint import CLANG, clang, reports  # noqa: E402
+
 
 CASES = {
     "defined_arm": ("#define T 1\ntypedef struct heap_s {\n  ulong a;\n#if defined(T)\n  ulong c;\n#endif\n} heap_t;\n"
@@ -40,9 +39,8 @@ HELD_OUT = {
 def _codes(tmp_path: Path, text: str) -> list[str]:
     path = tmp_path / "k.cl"
     path.write_text(text)
-    r = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", "--exit-zero",
-                        str(path)], capture_output=True, text=True, timeout=120, check=True)
-    return sorted(d["code"] for d in json.loads(r.stdout) if d["severity"] == "error")
+    found = reports(path)
+    return sorted(d["code"] for d in found if d["severity"] == "error")
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -63,6 +61,5 @@ def test_clang_labels(name: str, tmp_path: Path) -> None:
     text, expected = {**CASES, **HELD_OUT}[name]
     path = tmp_path / "k.cl"
     path.write_text(text)
-    r = subprocess.run([CLANG, "-x", "cl", "-cl-std=CL2.0", "-fsyntax-only", "-DT", str(path)],
-                       capture_output=True, text=True, timeout=60)
+    r = clang(path, "-DT")
     assert (r.returncode == 0) == (not expected), r.stderr

@@ -9,23 +9,18 @@ them and first run once the code was done (both passed then)."""
 
 from __future__ import annotations
 
-import json
-import re
-import shutil
-import subprocess
 import sys
+import re
 from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fixture_lint import CLANG, clang, fixture_id, reports  # noqa: E402
+
 FIXTURES = Path(__file__).with_name("fixtures") / "macro_written_names"
 FILES = sorted(FIXTURES.glob("*/*.cl"))
-CLANG = shutil.which("clang-19")
 _EXPECT = re.compile(r"EXPECT (CL\d+) at (\d+)")
-
-
-def _id(path: Path) -> str:
-    return f"{path.parent.name}/{path.stem}"
 
 
 def _expected(path: Path) -> list[tuple[int, str]]:
@@ -38,17 +33,15 @@ def test_split() -> None:
     assert len(held) * 3 >= len(FILES) and len(FILES) >= 6
 
 
-@pytest.mark.parametrize("path", FILES, ids=_id)
+@pytest.mark.parametrize("path", FILES, ids=fixture_id)
 def test_reports(path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", "--exit-zero",
-                        str(path)], capture_output=True, text=True, timeout=120, check=True)
-    got = [(d["line"], d["code"]) for d in json.loads(r.stdout) if d["severity"] == "error"]
+    found = reports(path)
+    got = [(d["line"], d["code"]) for d in found if d["severity"] == "error"]
     assert got == _expected(path)
 
 
 @pytest.mark.skipif(CLANG is None, reason="clang-19 is not installed")
-@pytest.mark.parametrize("path", FILES, ids=_id)
+@pytest.mark.parametrize("path", FILES, ids=fixture_id)
 def test_clang_agrees(path: Path) -> None:
-    r = subprocess.run([CLANG, "-x", "cl", "-cl-std=CL2.0", "-fsyntax-only", str(path)],
-                       capture_output=True, text=True, timeout=60)
+    r = clang(path)
     assert (r.returncode == 0) == (not _expected(path)), r.stderr

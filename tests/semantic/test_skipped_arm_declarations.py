@@ -8,15 +8,14 @@ Cases in HELD_OUT were written beside the others and first run once the code was
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-CLANG = shutil.which("clang-19")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fixture_lint import CLANG, clang, reports  # noqa: E402
+
 
 SPLIT_FOR = """#define GROUPS 1
 #if GROUPS > 1
@@ -136,9 +135,8 @@ HELD_OUT = {"pointer_in_else_header": (HELD_POINTER, []), "use_only_in_skipped_a
 def _codes(tmp_path: Path, text: str) -> list[str]:
     path = tmp_path / "k.cl"
     path.write_text(text)
-    r = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", "--exit-zero",
-                        str(path)], capture_output=True, text=True, timeout=120, check=True)
-    return sorted(d["code"] for d in json.loads(r.stdout) if d["code"] in ("CL010", "CL011"))
+    found = reports(path)
+    return sorted(d["code"] for d in found if d["code"] in ("CL010", "CL011"))
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -160,7 +158,6 @@ def test_clang_labels(name: str, define: list[str], tmp_path: Path) -> None:
     text, expected = {**CASES, **HELD_OUT}[name]
     path = tmp_path / "k.cl"
     path.write_text(text)
-    r = subprocess.run([CLANG, "-x", "cl", "-cl-std=CL2.0", "-fsyntax-only", *define, str(path)],
-                       capture_output=True, text=True, timeout=60)
+    r = clang(path, *define)
     undeclared = "undeclared identifier" in r.stderr
     assert undeclared == bool(expected), r.stderr
