@@ -156,12 +156,19 @@ def _depends_on_host_macro(source: bytes, start: int, end: int, unknown: frozens
         return True
     line_start = source.rfind(b"\n", 0, start) + 1
     before = source[line_start:start].strip()
-    if not before:  # the error starts its line: the line before may be the macro alone
+    if not before or before.startswith(b"//"):  # the line before may be the macro alone
         prev_end = line_start - 1
-        if prev_end <= 0:
-            return False
-        before = source[source.rfind(b"\n", 0, prev_end) + 1:prev_end].strip()
+        for _ in range(_LINES_BACK):  # (over blank and comment lines: the error lands after them)
+            if prev_end <= 0:
+                return False
+            before = source[source.rfind(b"\n", 0, prev_end) + 1:prev_end].strip()
+            if before and not before.startswith(b"//"):
+                break
+            prev_end = source.rfind(b"\n", 0, prev_end)
     return _NAME.fullmatch(before) is not None and before.decode() in unknown
+
+
+_LINES_BACK = 4  # blank or comment lines between a host macro's line and the error it leaves
 
 
 RULES = [SyntaxError_]

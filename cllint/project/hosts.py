@@ -257,10 +257,17 @@ def _tuner_calls(text: bytes) -> list[bytes]:
     return out
 
 
+# `src.replace("TYPE", "float")`, C#'s `builder.Replace("GENERATED__CONSTANTS", defines)`,
+# Java's `replaceAll("WIDTH", ...)`: a macro-style name the host replaces in a kernel's text.
+_REPLACED = lazy(rb"""\.(?:replace|Replace|replaceAll|ReplaceAll)[ \t]*\([ \t]*[@$]?["']([A-Z_][A-Z0-9_]*[A-Z][A-Z0-9_]*)["']""")
+
+
 def macros_in(texts: list[bytes]) -> frozenset[str]:
     names: set[bytes] = set()
     makers: dict[bytes, int] = {}  # stringizing macro -> index of the parameter after `-D`
     for text in texts:
+        if b"eplace" in text:
+            names.update(m.group(1) for m in _REPLACED.finditer(text))  # text the host substitutes
         if b"aram" in text or b"efin" in text or b"acro" in text or b"cmplr_def" in text:
             names.update(_tuner_calls(text))
         if b"[" in text:
