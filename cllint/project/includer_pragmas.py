@@ -15,14 +15,11 @@ extension (`#ifdef cl_khr_fp16`, as libraries write it); a later `disable` cance
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path
 
 from cllint.analysis.lazy_re import lazy
 
-_DIRECTIVE = lazy(rb"^[ \t]*#[ \t]*(\w+)([^\n]*)", re.M)
-_PRAGMA = lazy(r"^OPENCL\s+EXTENSION\s+(\w+)\s*:\s*(enable|disable)\b")
 _TESTS = lazy(r"^(?:defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+))$")
 _DEPTH = 4  # includers followed up from a source
 
@@ -32,33 +29,32 @@ def _scan(text: bytes, state: frozenset[str], on_include=None) -> frozenset[str]
     `on_include(spelled, state)` at each quoted `#include`, which answers the state after it."""
     if b"pragma" not in text and on_include is None:
         return state
-    from cllint.analysis.preprocessor.directives import blank_comments
+    from cllint.analysis.preprocessor.directives import scan_directives
 
     enabled = set(state)
     stack: list[str | None] = []  # per open conditional: the extension it tests alone, "" for an
     # include guard (`#ifndef X` then `#define X`: taken on the text's first reading), or None
-    lines = [(m.group(1).decode(), m.group(2).decode("utf-8", "replace").strip())
-             for m in _DIRECTIVE.finditer(blank_comments(text))]
-    for i, (word, rest) in enumerate(lines):
+    lines = scan_directives(text)
+    for i, d in enumerate(lines):
+        word = d.keyword
         if word == "ifdef":
-            stack.append(rest.split()[0] if rest else None)
-        elif word == "ifndef" and rest and i + 1 < len(lines) and lines[i + 1][0] == "define" \
-                and lines[i + 1][1].split()[:1] == rest.split()[:1]:
+            stack.append(d.name)
+        elif word == "ifndef" and d.name and i + 1 < len(lines) and lines[i + 1].keyword == "define" \
+                and lines[i + 1].name == d.name:
             stack.append("")
         elif word in ("if", "ifndef"):
-            t = _TESTS.match(rest) if word == "if" else None
+            t = _TESTS.match(d.args) if word == "if" else None
             stack.append((t.group(1) or t.group(2)) if t else None)
         elif word in ("elif", "else", "elifdef", "elifndef") and stack:
             stack[-1] = None
         elif word == "endif" and stack:
             stack.pop()
-        elif word == "pragma":
-            p = _PRAGMA.match(rest)
-            if p is None or any(t != p.group(1) and t != "" for t in stack):
+        elif d.pragma is not None and d.pragma.kind == "extension" and d.pragma.name:
+            if d.pragma.behavior not in ("enable", "disable") or any(t != d.pragma.name and t != "" for t in stack):
                 continue
-            (enabled.add if p.group(2) == "enable" else enabled.discard)(p.group(1))
-        elif word == "include" and on_include is not None and rest.startswith('"') and rest.count('"') >= 2:
-            enabled = set(on_include(rest[1:rest.index('"', 1)], frozenset(enabled)))
+            (enabled.add if d.pragma.behavior == "enable" else enabled.discard)(d.pragma.name)
+        elif d.kind == "include" and on_include is not None and d.path and not d.angled:
+            enabled = set(on_include(d.path, frozenset(enabled)))
     return frozenset(enabled)
 
 
