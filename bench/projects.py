@@ -16,7 +16,8 @@ session 13), and *validate6* (`HELD_OUT_6`, session 14; scored once, then read, 
 (`HELD_OUT_7`, session 15; scored once, then read, so tune since session 16), and *validate8*
 (`HELD_OUT_8`, session 16), and *validate9* (`HELD_OUT_9`, session 16; both scored once, then read,
 so tune since session 17), *validate10* (`HELD_OUT_10`, session 17; scored once, then read, so tune
-since session 18), and *validate11* (`HELD_OUT_11`, session 18).
+since session 18), *validate11* (`HELD_OUT_11`, session 18; scored once, then read, so tune since
+session 19), and *validate12* (`HELD_OUT_12`, session 19).
 
     .venv/bin/python bench/projects.py                   # tune projects, a table
     .venv/bin/python bench/projects.py --split validate  # the held-out third, once
@@ -24,7 +25,7 @@ since session 18), and *validate11* (`HELD_OUT_11`, session 18).
     .venv/bin/python bench/projects.py --split validate3 # the third, once
     .venv/bin/python bench/projects.py --split validate4 # the fourth, once
     .venv/bin/python bench/projects.py --split validate5 # the fifth, once
-    .venv/bin/python bench/projects.py --split validate11 # the eleventh, once
+    .venv/bin/python bench/projects.py --split validate12 # the twelfth, once
     .venv/bin/python bench/projects.py --codes           # also the reports per code
     .venv/bin/python bench/projects.py --show CODE       # every report of CODE (tune only)
     .venv/bin/python bench/projects.py --server          # every file opened in the server too
@@ -266,6 +267,32 @@ HELD_OUT_11: dict[str, tuple[str, str]] = {
 }
 PROJECTS.update(HELD_OUT_11)
 
+# A batch fetched in session 19 (heterogeneous-computing and graph benchmark suites, a seismic
+# modelling code, an R package's GPU kernels, a cuckoo-cycle miner, an image registration
+# toolkit, a prime-search program, a task runtime's examples, a vendor's driver micro-benchmarks,
+# a Vulkan-based OpenCL implementation's tests, a camera-pipeline library, an image-processing
+# primitives library), split by `_held_12` (sha256 "projects12:<name>", first half held out)
+# before any report was read. Fetched but left out: RadeonRays_SDK, Vitis_Accel_Examples,
+# rodinia_fpga, KNLMeansCL, cl2qcd, VapourSynth-EEDI3, OpenCL-CTS (no OpenCL source file at
+# their newest commit); VC4C (its 1,206 `.cl` files are copies of projects already listed:
+# hashcat, John the Ripper, MIOpen...); ComputeLibrary, dbcsr, pyFAI (too big to fetch).
+HELD_OUT_12: dict[str, tuple[str, str]] = {
+    "hetero-mark": ("NUCAR-DEV/Hetero-Mark", "b8ea324d2394401776487b3520338d03f8c27676"),
+    "seiscl": ("gfabieno/SeisCL", "f910d030abca63514f57fe3be3e6c69a44bac578"),
+    "gpur": ("cdeterman/gpuR", "6799d7fa4716cfa7f8e29a9944be819437e6e434"),
+    "gringoldminer": ("mozkomor/GrinGoldMiner", "d850e0c83ba36070ed3414f9dd3b13aca47c5d68"),
+    "elastix": ("SuperElastix/elastix", "0c0b19f4a7f9c5d926c0ab43bbc552a10075d399"),
+    "genefer22": ("galloty/genefer22", "b0fe145129d7b0d52eef6a9a9a839bcd20c8df9e"),
+    "pannotia": ("pannotia/pannotia", "16c1f0964516babc13a60f21c74644e28f3651b1"),
+    "starpu": ("starpu-runtime/starpu", "3f3cc82a6fe5fd0b919f8c6954ac8254b1fb3190"),
+    "compute-benchmarks": ("intel/compute-benchmarks", "7de6578b304e109a4077103896669fa5e57387d4"),
+    "mixbench": ("ekondis/mixbench", "236a0be007a5937e9ffb4a6c7eb1fafed6108e80"),
+    "clvk": ("kpet/clvk", "45ea290a4b5ad023029ffa2a06d2069a0ed2ab94"),
+    "libxcam": ("intel/libxcam", "eacfb5aa8373f50848d82d59bd8f81c51bf23f7b"),
+    "openclipp": ("CRVI/OpenCLIPP", "1e67a418df30e985e10c6f3c70e67a5814556014"),
+}
+PROJECTS.update(HELD_OUT_12)
+
 
 def _rank(name: str) -> str:
     return hashlib.sha256(f"projects:{name}".encode()).hexdigest()
@@ -286,8 +313,8 @@ def _held_5(name: str) -> bool:
     return name in ordered[: len(ordered) // 2]
 
 
-def _held_11(name: str) -> bool:
-    ordered = sorted(HELD_OUT_11, key=lambda n: hashlib.sha256(f"projects11:{n}".encode()).hexdigest())
+def _held_12(name: str) -> bool:
+    ordered = sorted(HELD_OUT_12, key=lambda n: hashlib.sha256(f"projects12:{n}".encode()).hexdigest())
     return name in ordered[: len(ordered) // 2]
 
 
@@ -308,14 +335,17 @@ def split_of(name: str) -> str:
         return "tune"
     if name in HELD_OUT_10:  # validate10 was scored in session 17 and has been read since: tune now
         return "tune"
-    if name in HELD_OUT_11:
-        return "validate11" if _held_11(name) else "tune"
+    if name in HELD_OUT_11:  # validate11 was scored in session 18 and has been read since: tune now
+        return "tune"
+    if name in HELD_OUT_12:
+        return "validate12" if _held_12(name) else "tune"
     if name in TUNE_ADDED:
         return "tune"
     ordered = sorted((n for n in PROJECTS
                       if n not in HELD_OUT_2 and n not in HELD_OUT_3 and n not in HELD_OUT_4 and n not in HELD_OUT_5
                       and n not in HELD_OUT_6 and n not in HELD_OUT_7 and n not in HELD_OUT_8
                       and n not in HELD_OUT_9 and n not in HELD_OUT_10 and n not in HELD_OUT_11
+                      and n not in HELD_OUT_12
                       and n not in TUNE_ADDED),
                      key=_rank)
     held = ordered[: len(ordered) // VALIDATE_SHARE]
@@ -466,7 +496,7 @@ def run_server(root: Path, cllint: str, limit: int, batch: int = 40, quiet_s: fl
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "validate5", "validate11", "all"], default="tune")
+    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "validate5", "validate12", "all"], default="tune")
     ap.add_argument("--project", action="append", help="only these projects")
     ap.add_argument("--codes", action="store_true", help="reports per code, per project")
     ap.add_argument("--show", metavar="CODE", help="print every report of this code (tune projects only)")
