@@ -58,7 +58,7 @@ def _words(source: bytes, start: int, end: int) -> frozenset[bytes]:
     shared.trim()
     share = shared.setdefault
     return frozenset([share(w, w) for w in words])
-_DIRECTIVE = lazy(rb"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*")
+_DIRECTIVE = lazy(rb"(?m)^[ \t]*#(?:[^\n]*\\[ \t\f\v]*\r?\n)*[^\n]*")
 # A call the barrier rules' flat dimensions read, with the rest of its line
 _LOCAL_QUERY = lazy(rb"\b(?:" + b"|".join(sorted(n.encode() for n in LOCAL_QUERIES)) + rb")\b[^\n]*")
 

@@ -57,7 +57,9 @@ module.exports = grammar(C, {
 
   // `raw_string_marker`: the `R"(` and `)"` lines of a kernel file written to be
   // #included into C++ as one raw string literal (see src/scanner.c).
+  // A backslash, blanks, then a newline is a line splice too (clang-19 warns and joins the lines).
   extras: ($, original) => original.concat([
+    /\\[ \t\f\v]+\r?\n/,
     $.preproc_conditional,
     $.preproc_conditional_text,
     $.preproc_skipped,
@@ -303,7 +305,15 @@ module.exports = grammar(C, {
     // A macro body runs to the end of the line and its continuations, comments
     // included (tree-sitter-c stops at `/*`, and the rest of the body spills into code).
     // It may end with `/` (`1 // (a) /`, or `#define DIV /`).
-    preproc_arg: _ => token(prec(-1, /\S([^/\n]|\/[^*\n]|\/\*([^*]|\*+[^*/])*\*+\/|\\\r?\n)*\/?/)),
+    // A continuation may have blanks between the backslash and the newline, as clang-19 reads it.
+    preproc_arg: _ => token(prec(-1, /\S([^/\n]|\/[^*\n]|\/\*([^*]|\*+[^*/])*\*+\/|\\[ \t\f\v]*\r?\n)*\/?/)),
+
+    // A `//` comment goes on past a backslash-newline, blanks between them included, as
+    // clang-19 splices the lines before it reads the comment.
+    comment: _ => token(choice(
+      seq('//', /(\\+(.|[ \t\f\v]*\r?\n)|[^\\\n])*/),
+      seq('/*', /[^*]*\*+([^/*][^*]*\*+)*/, '/'),
+    )),
 
     // `if (m) #pragma unroll for (...)`: a loop pragma where a statement goes; and a bare
     // macro used as a statement with no `;` (`FA_UNROLL` before a loop, `if (i) KEYSET10

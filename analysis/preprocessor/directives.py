@@ -3,7 +3,8 @@
 The tree-sitter grammar reads conditional groups only partly structurally, so the preprocessor
 view is built from the text. The scanner skips comments and string/char literals outside
 directives (a `#` inside `/* ... */` is not a directive) and reads a directive up to the end of
-its logical line: `\\`-newline continuations and block comments that span lines belong to it.
+its logical line: `\\`-newline continuations (blanks between the two included, as clang-19 reads
+them, with a warning) and block comments that span lines belong to it.
 
 All offsets are byte offsets into the UTF-8 source; invalid UTF-8 is decoded with replacement
 characters in the text fields and never raises.
@@ -26,7 +27,7 @@ _SKIP = lazy(
     (?:
       [^\n/"']++
     | /\*(?:.*?\*/|.*)
-    | //(?:[^\n\\]++|\\\r?\n|\\)*+
+    | //(?:[^\n\\]++|\\[ \t\f\v]*+\r?\n|\\)*+
     | /
     | "(?:[^"\\\n]++|\\.)*+"?
     | '(?:[^'\\\n]++|\\.)*+'?
@@ -44,10 +45,10 @@ _BODY = lazy(
     (?:
       [^\n/"'\\]++
     | /\*(?:.*?\*/|.*)
-    | //(?:[^\n\\]++|\\\r?\n|\\)*+
+    | //(?:[^\n\\]++|\\[ \t\f\v]*+\r?\n|\\)*+
     | "(?:[^"\\\n]++|\\.)*+"?
     | '(?:[^'\\\n]++|\\.)*+'?
-    | \\\r?\n
+    | \\[ \t\f\v]*+\r?\n
     | [/\\]
     )*+
     """,
@@ -57,7 +58,7 @@ _BODY = lazy(
 # Inside a directive: what becomes blank before the arguments are read (same length, so
 # offsets keep mapping 1:1 onto the file).
 _BLANKABLE = lazy(
-    rb"""/\*(?:.*?\*/|.*)|//[^\n]*|\\\r?\n|"(?:[^"\\\n]++|\\.)*+"?|'(?:[^'\\\n]++|\\.)*+'?""",
+    rb"""/\*(?:.*?\*/|.*)|//[^\n]*|\\[ \t\f\v]*\r?\n|"(?:[^"\\\n]++|\\.)*+"?|'(?:[^'\\\n]++|\\.)*+'?""",
     re.DOTALL,
 )
 

@@ -127,6 +127,14 @@ static bool skip_block_comment(TSLexer *lexer) {
   return true;
 }
 
+/* After a backslash: the blanks clang-19 allows before the newline of a line splice (it
+ * warns, and joins the lines all the same). */
+static void skip_splice_blanks(TSLexer *lexer) {
+  while (lexer->lookahead == ' ' || lexer->lookahead == '\t' || lexer->lookahead == '\f' ||
+         lexer->lookahead == '\v')
+    advance(lexer);
+}
+
 /* Consumes the rest of a directive line, its continuation lines and a block comment
  * that starts on it, through the terminating newline. Returns false at EOF. */
 static void consume_line(TSLexer *lexer) {
@@ -138,6 +146,7 @@ static void consume_line(TSLexer *lexer) {
     }
     if (c == '\\') {
       advance(lexer);
+      skip_splice_blanks(lexer);
       if (lexer->lookahead == '\r') advance(lexer);
       if (lexer->lookahead == '\n') advance(lexer);
       continue;
@@ -149,7 +158,11 @@ static void consume_line(TSLexer *lexer) {
         skip_block_comment(lexer);
       } else if (lexer->lookahead == '/') {
         while (!lexer->eof(lexer) && lexer->lookahead != '\n') {
-          if (lexer->lookahead == '\\') advance(lexer);
+          if (lexer->lookahead == '\\') {
+            advance(lexer);
+            skip_splice_blanks(lexer);
+            if (lexer->lookahead == '\r') advance(lexer);
+          }
           if (!lexer->eof(lexer)) advance(lexer);
         }
       }
@@ -244,7 +257,11 @@ static bool walk_branch(TSLexer *lexer, DirectiveKind *kind, bool check, unsigne
         /* a comment: reuse the directive-line reader, which knows both forms */
         if (lexer->lookahead == '/') {
           while (!lexer->eof(lexer) && lexer->lookahead != '\n') {
-            if (lexer->lookahead == '\\') advance(lexer);
+            if (lexer->lookahead == '\\') {
+              advance(lexer);
+              skip_splice_blanks(lexer);
+              if (lexer->lookahead == '\r') advance(lexer);
+            }
             if (!lexer->eof(lexer)) advance(lexer);
           }
         } else {
@@ -269,6 +286,7 @@ static bool walk_branch(TSLexer *lexer, DirectiveKind *kind, bool check, unsigne
     }
     if (c == '\\') { /* line continuation outside directives */
       advance(lexer);
+      skip_splice_blanks(lexer);
       continue;
     }
     if (nested_skip == 0 && first && check) {
@@ -337,6 +355,7 @@ static bool read_condition(TSLexer *lexer, char *buf, unsigned cap) {
     if (lexer->eof(lexer) || c == '\n') break;
     if (c == '\\') {
       advance(lexer);
+      skip_splice_blanks(lexer);
       if (lexer->lookahead == '\r') advance(lexer);
       if (lexer->lookahead == '\n') advance(lexer);
       blank = true;
