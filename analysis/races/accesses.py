@@ -165,6 +165,8 @@ def _text(node: Node | None) -> str:
 
 def space_of(v: VarInfo) -> str | None:
     """'local' or 'global' for a __local array or a pointer to shared memory."""
+    if v.spelt is not None:  # through a macro or a typedef (`GLOBAL int *p`, `gptr p`)
+        return v.spelt if v.spelt in ("local", "global") else None
     decl = v.decl.parent
     while decl is not None and decl.type not in ("declaration", "parameter_declaration"):
         decl = decl.parent

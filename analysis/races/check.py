@@ -163,10 +163,13 @@ def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None
     program = frozenset(n.text for _, d in fa.program_globals if (n := declared_name(d)) is not None and n.text)
     for name in fa.functions:
         func = fa.functions[name]
-        if not _is_kernel(func) or not meets_range(focus, func.start_byte, func.end_byte):
+        spelt = fa.spellings
+        if not (_is_kernel(func) or spelt is not None and spelt.is_kernel(func)) \
+                or not meets_range(focus, func.start_byte, func.end_byte):
             continue
-        if not (may_share(source, func.start_byte, func.end_byte) or program) \
-                or not may_write(func, fa.functions, program):
+        words = spelt.words() if spelt is not None else frozenset()  # `GLOBAL`, `gptr`: the qualifier's
+        if not (may_share(source, func.start_byte, func.end_byte, words) or program) \
+                or not may_write(func, fa.functions, program, words):
             continue  # no shared memory declared, or none written: no race, no CFG or dataflow built
         try:
             declared = [(size, groups) for kernel, size, groups in launches if kernel in ("", name)]

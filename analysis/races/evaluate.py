@@ -346,6 +346,10 @@ class Evaluator:
     def field(self, node: Node, env: Env) -> int | None:
         key = self.field_key(node)
         d = self.defs.get(key) if key is not None else None
+        if d is None and key is None:
+            d = self._component(node)
+            if d is not None:
+                return self.value(d, env)
         if d is None or key in self._busy:
             return None
         self._busy.add(key)
@@ -353,6 +357,25 @@ class Evaluator:
             return self.value(d, env)
         finally:
             self._busy.discard(key)
+
+    def _component(self, node: Node) -> Node | None:
+        """The element of a vector literal a component reads (`p.y` of `int2 p = (int2)(l, l +
+        1)`: `l + 1`; of `(int4)(l)`: `l`), where the vector is private and defined once by it."""
+        arg, field = node.child_by_field_name("argument"), node.child_by_field_name("field")
+        if arg is None or arg.type != "identifier" or field is None:
+            return None
+        v = self.names.var(arg)
+        init = self.defs.get(v.key) if v is not None and not (v.pointer or v.array or v.shared) else None
+        if init is None or init.type != "vector_literal":
+            return None
+        i = _component_index(_text(field))
+        parts = [c for c in init.named_children if c.type not in ("type_descriptor", "comment")]
+        width = _vector_width(_text(init.child_by_field_name("type") or next(
+            (c for c in init.named_children if c.type == "type_descriptor"), None)))
+        if i is None or width is None or i >= width:
+            return None
+        # one element is every component; as many as the width, each a scalar, are in order
+        return parts[0] if len(parts) == 1 else parts[i] if len(parts) == width else None
 
     def call(self, node: Node, env: Env) -> int | None:
         fn, named, _ = self._shape(node)
@@ -452,6 +475,8 @@ def _constant_tables(root: Node) -> dict[bytes, tuple[int | None, ...]]:
 
 def _in_local_memory(v: VarInfo) -> bool:
     """A `__local` array or a pointer to `__local` memory (its declaration says so)."""
+    if v.spelt is not None:  # `LOCAL int *p`, `lptr p` (uniformity/spellings.py)
+        return v.spelt == "local"
     decl = v.decl.parent
     while decl is not None and decl.type not in ("declaration", "parameter_declaration"):
         decl = decl.parent
@@ -467,3 +492,24 @@ _ARITH: dict[str, tuple[int, Any]] = {
     "min": (2, min), "max": (2, max), "abs": (1, abs),
     "clamp": (3, lambda x, lo, hi: min(max(x, lo), hi)),
 }
+
+
+_LETTERS = {c: i for i, c in enumerate("xyzw")}
+
+
+def _component_index(name: str) -> int | None:
+    """Which component `.x`/`.s3` reads (one component only: a swizzle is no scalar)."""
+    if name in _LETTERS:
+        return _LETTERS[name]
+    if len(name) == 2 and name[0] in "sS" and name[1] in "0123456789abcdefABCDEF":
+        return int(name[1], 16)
+    return None
+
+
+def _vector_width(type_text: str) -> int | None:
+    """Components of an integer vector type (`int2`, `uint4`); None for anything else."""
+    for n in (16, 8, 4, 3, 2):
+        base = type_text[: -len(str(n))]
+        if type_text.endswith(str(n)) and base in ("char", "uchar", "short", "ushort", "int", "uint", "long", "ulong"):
+            return n
+    return None

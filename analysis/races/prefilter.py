@@ -21,9 +21,24 @@ from cllint.analysis.model.walk import nodes_of_kinds
 _QUALIFIER = re.compile(rb"(?<![\w$])(?:__)?(?:local|global)(?![\w$])")
 
 
-def may_share(source: bytes, start: int, end: int) -> bool:
-    """Whether the kernel at source[start:end] may declare shared memory the check follows."""
-    return _QUALIFIER.search(source, start, end) is not None
+def may_share(source: bytes, start: int, end: int, spelt: frozenset[bytes] = frozenset()) -> bool:
+    """Whether the kernel at source[start:end] may declare shared memory the check follows;
+    `spelt`, names the file gives a qualifier (`#define GLOBAL __global`, `typedef __global int
+    *gptr`: uniformity/spellings.py)."""
+    return _QUALIFIER.search(source, start, end) is not None \
+        or any(_spelt(source, start, end, w) for w in spelt)
+
+
+def _spelt(text: bytes, start: int, end: int, word: bytes) -> bool:
+    i = text.find(word, start, end)
+    while i >= 0:
+        if not _WORD.match(text, i - 1 if i else 0, i) and not _WORD.match(text, i + len(word)):
+            return True
+        i = text.find(word, i + 1, end)
+    return False
+
+
+_WORD = re.compile(rb"[\w$]")
 
 
 _WRITES = frozenset({"assignment_expression", "update_expression", "call_expression"})
@@ -32,7 +47,8 @@ _STORED = ("subscript_expression", "pointer_expression", "identifier")
 _ATOMIC = ("atomic_", "atom_")  # accesses._use: `&t[i]` passed to one is a write
 
 
-def may_write(func: Node, defined: Container[str], program: frozenset[bytes] = frozenset()) -> bool:
+def may_write(func: Node, defined: Container[str], program: frozenset[bytes] = frozenset(),
+              spelt: frozenset[bytes] = frozenset()) -> bool:
     """Whether the kernel `func` may write shared memory the check follows: a store or an
     increment through a subscript or `*` of a name that may point into it, an atomic call,
     or a call of a function the file defines passed such a name (a helper writes only
@@ -67,20 +83,21 @@ def may_write(func: Node, defined: Container[str], program: frozenset[bytes] = f
             if target is None or target.type not in _STORED:
                 continue
         if bases is None:
-            bases = _bases(func) | program  # (and the program-scope `__global` variables it names)
+            bases = _bases(func, spelt) | program  # (and the program-scope `__global` variables it names)
         if target is not None and _mentions(target, bases):
             return True
     return False
 
 
-def _bases(func: Node) -> set[bytes]:
+def _bases(func: Node, spelt: frozenset[bytes] = frozenset()) -> set[bytes]:
     """Names the kernel declares that frames.Frame.target may follow: every pointer (a
     shared argument, or a private pointer derived from one), every array declared with
     a `local`/`global` word (a `__local` array; private arrays are not followed), and every
     scalar declared with one (a `__local` scalar)."""
     out: set[bytes] = set()
-    for decl in nodes_of_kinds(func, _DECLARATIONS, ordered=False):
-        if decl.text is not None and _QUALIFIER.search(decl.text) is not None:
+    # (a parameter of a typedef'd pointer type, `gptr A`, has no pointer declarator: read it here)
+    for decl in nodes_of_kinds(func, _DECLARATIONS_AND_PARAMETERS if spelt else _DECLARATIONS, ordered=False):
+        if decl.text is not None and _qualified(decl.text, spelt):
             for d in decl.children_by_field_name("declarator"):
                 d = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
                 if d is not None and d.type == "identifier" and d.text:
@@ -91,7 +108,7 @@ def _bases(func: Node) -> set[bytes]:
             while decl is not None and decl.type not in ("declaration", "parameter_declaration"):
                 decl = decl.parent
             text = decl.text if decl is not None else None
-            if text is not None and _QUALIFIER.search(text) is None:
+            if text is not None and not _qualified(text, spelt):
                 continue
         ident = d.child_by_field_name("declarator")
         while ident is not None and ident.type != "identifier":
@@ -99,6 +116,10 @@ def _bases(func: Node) -> set[bytes]:
         if ident is not None and ident.text:
             out.add(ident.text)
     return out
+
+
+def _qualified(text: bytes, spelt: frozenset[bytes]) -> bool:
+    return _QUALIFIER.search(text) is not None or any(_spelt(text, 0, len(text), w) for w in spelt)
 
 
 def _mentions(node: Node, names: set[bytes]) -> bool:
@@ -111,3 +132,4 @@ def _mentions(node: Node, names: set[bytes]) -> bool:
 
 _IDENTIFIER = frozenset({"identifier"})
 _DECLARATIONS = frozenset({"declaration"})
+_DECLARATIONS_AND_PARAMETERS = frozenset({"declaration", "parameter_declaration"})

@@ -7,7 +7,12 @@ and `VarInfo` are used by the rest of the package, so swapping it is local.
 from __future__ import annotations
 
 
+from typing import TYPE_CHECKING
+
 from tree_sitter import Node
+
+if TYPE_CHECKING:
+    from cllint.analysis.uniformity.spellings import Spellings
 
 SHARED_SPACES = {"global", "local", "constant"}
 SCOPES = {"compound_statement", "for_statement"}
@@ -23,6 +28,9 @@ class VarInfo:
     pointee_shared: bool  # pointer into memory the work-group shares
     array: bool
     aliases: set[int]  # private storage a private pointer may point to
+    # the space a macro or a typedef spells for it (`GLOBAL int *p`, `gptr p`: spellings.py);
+    # None where the declaration writes the word itself, or none
+    spelt: str | None
 
     __match_args__ = ("key", "name", "decl", "param_index", "shared", "pointer", "pointee_shared", "array",
                       "aliases")
@@ -38,7 +46,9 @@ class VarInfo:
         pointee_shared: bool = False,
         array: bool = False,
         aliases: set[int] | None = None,
+        spelt: str | None = None,
     ) -> None:
+        self.spelt = spelt
         self.key = key
         self.name = name
         self.decl = decl
@@ -178,22 +188,29 @@ def _declarator_name(node: Node | None) -> tuple[Node | None, bool, bool]:
 
 
 def _declare(decl: Node, declarator: Node, scope: dict[str, VarInfo], out: list[VarInfo],
-             param_index: int | None = None, space_default: str | None = None) -> VarInfo | None:
+             param_index: int | None = None, space_default: str | None = None,
+             spelt: Spellings | None = None) -> VarInfo | None:
     ident, pointer, array = _declarator_name(declarator)
     if ident is None:
         return None
+    spelt_space = None
+    if spelt is not None:
+        if declarator.type == "identifier" and (spelt_space := spelt.pointer_space(decl)) is not None:
+            pointer = True  # `gptr p` of `typedef __global int *gptr`: a pointer into that space
+        elif _address_space(decl) is None:
+            spelt_space = spelt.space(decl)  # `GLOBAL int *p` of `#define GLOBAL __global`
     if param_index is not None and array and not pointer and declarator.type == "array_declarator" \
             and _arrays_only(declarator, ident):
         # `global int a[128]`, `global int a[8][8]`: a parameter of array type is a pointer (C99
         # 6.7.5.3), to its element or to rows of the other extents
         pointer, array = True, False
-    space = _address_space(decl) or space_default
+    space = spelt_space or _address_space(decl) or space_default
     shared_space = space in SHARED_SPACES
     info = VarInfo(
         key=ident.start_byte, name=_text(ident), decl=ident, param_index=param_index,
         shared=shared_space and not pointer and param_index is None,
         pointer=pointer, pointee_shared=pointer and (shared_space or param_index is not None and space != "private"),
-        array=array,
+        array=array, spelt=spelt_space,
     )
     if pointer and param_index is not None and space is None:
         info.pointee_shared = False  # a private (or generic) out-parameter
@@ -239,9 +256,10 @@ def declared_name(declarator: Node) -> Node | None:
     return _declarator_name(declarator)[0]
 
 
-def resolve(func: Node, program: tuple[tuple[Node, Node], ...] = ()) -> Names:
+def resolve(func: Node, program: tuple[tuple[Node, Node], ...] = (), spelt: Spellings | None = None) -> Names:
     """Resolve identifiers in a function_definition to its parameters and locals, and to the
-    program-scope `__global` variables `program` declares (`program_globals`)."""
+    program-scope `__global` variables `program` declares (`program_globals`); `spelt`, the
+    file's qualifiers spelt through macros and typedefs, where it has any."""
     uses: dict[int, VarInfo] = {}
     variables: list[VarInfo] = []
     scope: dict[str, VarInfo] = {}
@@ -261,7 +279,7 @@ def resolve(func: Node, program: tuple[tuple[Node, Node], ...] = ()) -> Names:
                 continue
             d = p.child_by_field_name("declarator")
             if d is not None:
-                info = _declare(p, d, scope, variables, index)
+                info = _declare(p, d, scope, variables, index, spelt=spelt)
                 if info:
                     uses[info.key] = info
             index += 1
@@ -289,7 +307,7 @@ def resolve(func: Node, program: tuple[tuple[Node, Node], ...] = ()) -> Names:
                 # Array sizes may name earlier variables.
                 for sub in _walk_declarator_sizes(target):
                     pending.append(sub)
-                info = _declare(node, target, sc, variables)
+                info = _declare(node, target, sc, variables, spelt=spelt)
                 if info:
                     uses[info.key] = info
             # Initialisers see the names declared so far (C scoping is close enough).

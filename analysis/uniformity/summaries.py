@@ -25,6 +25,7 @@ from cllint.analysis.uniformity.dataflow import CalleeSummary, CallSite, Facts, 
 from cllint.analysis.uniformity.macros import (MacroSync, Use, resolve as resolve_macro, statement_name, uses_in,
                                                value_macro_names, value_tags, value_uses_in)
 from cllint.analysis.uniformity.names import Names, VarInfo, program_globals, resolve
+from cllint.analysis.uniformity.spellings import Spellings
 from cllint.analysis.toplevel import FUNCTION_IDS, Items, items_of
 
 LOOPS = {"for_statement", "while_statement", "do_statement"}
@@ -392,7 +393,11 @@ class _FileAnalysis:
     def __init__(self, tree: Tree, source: bytes | None = None, file: str = "", view: Any = None,
                  portable: Mapping[str, str] | None = None) -> None:
         self.launch_bounds: tuple = ()
-        self.index = index = items_of(tree, tree.root_node.text or b"" if source is None else source, file)
+        text = tree.root_node.text or b"" if source is None else source
+        self.index = index = items_of(tree, text, file)
+        # the kernel specifier and address spaces spelt through macros and typedefs (`KERNEL`, `gptr`)
+        self.spellings: Spellings | None = Spellings(tree.root_node, text, view) or None
+        self.spellings_key = self.spellings.key() if self.spellings is not None else ()  # (the memo's)
         self.dead = _dead_ranges(view, portable)
         facts = _live_definitions(_file_facts(tree, index), index, _compiled_out(view))
         self.at = facts.at
@@ -421,7 +426,7 @@ class _FileAnalysis:
         them, as each analysis adds the field keys it reads."""
         got = self._names.get(name)
         if got is None:
-            found = resolve(self.functions[name], self.program_globals)
+            found = resolve(self.functions[name], self.program_globals, self.spellings)
             got = self._names[name] = (found.uses, found.variables)
         return Names(*got)
 
@@ -452,7 +457,7 @@ class _FileAnalysis:
             from cllint.analysis.uniformity.aligned import function_comparisons  # (files with a summary only)
 
             aligned = function_comparisons(self, name)  # comparisons of whole tiles (aligned.py)
-            key = (_key(func), _is_kernel(func), callee_summaries, self.flat_dims, macros,
+            key = (_key(func), _is_kernel(func), callee_summaries, self.flat_dims, macros, self.spellings_key,
                    tuple((a - at, b - at) for a, b in dead), values,
                    tuple(sorted((s - at, e - at, tuple(x.start_byte - at for x in leaves))
                                 for (s, e), leaves in aligned.items())))
