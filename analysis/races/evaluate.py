@@ -396,6 +396,8 @@ class Evaluator:
             vals = [self.value(a, env) for a in named]
             return _INDEX_ARITH[fn][1](*vals) if all(isinstance(v, int) and v is not DATA and v is not LOAD
                                                      for v in vals) else None
+        if self._data and fn.startswith(_ATOMIC_PREFIXES) and fn not in _ATOMIC_NO_VALUE:
+            return LOAD  # the value an atomic returns is memory's (data_guards.py: its tests)
         if fn in _PURE and self._data:
             vals = [self.value(a, env) for a in named]
             return None if any(v is None or v is DATA for v in vals) or all(v is not LOAD for v in vals) else LOAD
@@ -486,6 +488,11 @@ def _in_local_memory(v: VarInfo) -> bool:
 
 _IDS = frozenset({"get_local_id", "get_local_size", "get_enqueued_local_size", "get_group_id", "get_global_id",
                   "get_num_groups", "get_global_size", "get_global_offset"})
+# atomics whose call is an expression of the memory's value (6.15.12, 6.13.11); not those that
+# return nothing or only store
+_ATOMIC_PREFIXES = ("atomic_", "atom_")
+_ATOMIC_NO_VALUE = frozenset({"atomic_init", "atomic_store", "atomic_store_explicit", "atomic_work_item_fence",
+                              "atomic_flag_clear", "atomic_flag_clear_explicit"})
 # 24-bit integer built-ins (6.15.3), exact where their operands fit, as indices' do
 _INDEX_ARITH: dict[str, tuple[int, Any]] = {"mul24": (2, lambda x, y: x * y), "mad24": (3, lambda x, y, z: x * y + z)}
 _ARITH: dict[str, tuple[int, Any]] = {
