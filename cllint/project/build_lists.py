@@ -144,8 +144,6 @@ def included_programs(sources: Mapping[Path, bytes], dirs: Mapping[Path, tuple[s
     `#include` line (includer_heads.py: what it defines and includes there, as the compiler reads
     it first), CL007's note, and the includer with the sources that text includes (what the
     head stands for). The includer in the source's own folder wins, then the first by path."""
-    from cllint.analysis.preprocessor.includer_heads import head_entry
-
     found: dict[Path, list[tuple[bool, Path, str, int, tuple[Path, ...]]]] = {}
     for includer in sorted(sources):
         data = sources[includer]
@@ -164,6 +162,10 @@ def included_programs(sources: Mapping[Path, bytes], dirs: Mapping[Path, tuple[s
             if target not in before:
                 before.append(target)
     out: dict[Path, tuple[tuple[str, ...], tuple[str, int, int], tuple[str, ...]]] = {}
+    if not found:
+        return out  # (most workspaces: no source includes another; the heads' module stays unloaded)
+    from cllint.analysis.preprocessor.includer_heads import head_entry
+
     for path, options in found.items():
         _, includer, spelled, line, before = min(options)
         note = (f"read after {includer.name} up to its line {line}, which includes it into one program", -1, -1)
