@@ -114,6 +114,22 @@ def test_a_guard_on_an_atomics_returned_value(body: bytes, racy: bool) -> None:
     assert bool(got) == racy, got
 
 
+@pytest.mark.parametrize("header, racy", [
+    (b"#define KERNEL_FQ __kernel\n#define GLOBAL_AS __global\n", True),
+    (b"#ifdef IS_CUDA\n#define KERNEL_FQ extern \"C\" __global__\n#define GLOBAL_AS\n#else\n"
+     b"#define KERNEL_FQ kernel\n#define GLOBAL_AS __global\n#endif\n", True),  # (hashcat's inc_vendor.h)
+    (b"#define KERNEL_FQ __kernel\n#define GLOBAL_AS\n", False),  # a private pointer
+])
+def test_spellings_from_an_included_header(tmp_path: Path, header: bytes, racy: bool) -> None:
+    from cllint.analysis.lint import LintOptions
+    from cllint.cli.engine import lint_source
+
+    (tmp_path / "vendor.h").write_bytes(header)
+    src = b'#include "vendor.h"\nKERNEL_FQ void k(GLOBAL_AS int *A) {\n  int g = get_global_id(0);\n  A[g + 1] = A[g];\n}\n'
+    got = lint_source(str(tmp_path / "k.cl"), src, LintOptions(select=("CL21",), include_paths=(str(tmp_path),)))
+    assert bool(got) == racy, got
+
+
 def test_the_report_names_the_accesses_and_lines() -> None:
     src = b"#define GLOBAL __global\n#define KERNEL __kernel\nKERNEL void k(GLOBAL int *A) {\n" \
           b"  int g = get_global_id(0);\n  A[g + 1] = A[g];\n}\n"

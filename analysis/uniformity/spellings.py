@@ -6,7 +6,8 @@ The grammar reads a macro's name before a declaration as a `macro_modifier` and 
 as a type, so neither says what the declaration is: `KERNEL void k(GLOBAL int *A)` would be a
 plain function of a private pointer. A macro counts only where its whole body is one of those
 words (a body with more, `__kernel __attribute__((...))`, is not read), and only the definition in
-force where it is used (`view.macro_at`: an `#ifdef` arm the preprocessor drops is no definition).
+force where it is used (`view.macro_at`: an `#ifdef` arm the preprocessor drops is no definition),
+the file's own or an included header's (the view's definitions; without a view, the file's).
 A typedef counts where it is a pointer (one `*`) to a type qualified with the space, at the top
 level of the file. One `Spellings` per tree, read from the top level only: files with neither
 a `#define` nor a `typedef` pay nothing.
@@ -25,6 +26,16 @@ SPACES = frozenset({"global", "local", "constant", "private", "generic"})
 _BLOCKS = frozenset({"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"})
 
 
+def _definitions(view: Any) -> list[Any] | None:
+    """Every `#define` the preprocessor view read (the file's and its includes'); None without one."""
+    if view is None:
+        return None
+    try:  # the preprocessor view is someone else's code: never stop the rules over it
+        return list(view.macro_definitions())
+    except Exception:  # noqa: BLE001
+        return None
+
+
 def _text(node: Node | None) -> str:
     return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
 
@@ -36,6 +47,12 @@ class Spellings:
         self.view = view
         self.macros: dict[str, str | None] = {}  # name -> its word, None where definitions differ
         self.pointers: dict[str, str] = {}  # typedef name -> the space its pointer points into
+        definitions = _definitions(view)  # (the file's and its headers': hashcat's `KERNEL_FQ`)
+        if definitions is not None:
+            for m in definitions:
+                word = _WORDS.get(m.body.strip()) if m.params is None and not m.variadic else None
+                if word is not None or m.name in self.macros:
+                    self.macros[m.name] = word if self.macros.get(m.name, word) == word else None
         if b"#define" not in source and b"typedef" not in source:
             return
         stack = list(root.named_children)
@@ -43,7 +60,7 @@ class Spellings:
             node = stack.pop()
             if node.type in _BLOCKS:
                 stack.extend(node.named_children)
-            elif node.type == "preproc_def":
+            elif node.type == "preproc_def" and definitions is None:
                 self._define(node)
             elif node.type == "type_definition":
                 self._typedef(node)
