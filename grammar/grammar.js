@@ -85,6 +85,9 @@ module.exports = grammar(C, {
     [$.comma_expression, $.vector_literal],
     [$.type_specifier, $.sized_type_specifier, $.macro_modifier],
     [$.type_specifier, $.macro_type_specifier, $._macro_type_call],
+    [$._declaration_specifiers, $._macro_typed_specifiers, $.macro_declarator],
+    [$._declarator, $.type_specifier, $.macro_type_specifier, $._macro_type_call, $.macro_modifier],
+    [$.type_specifier, $.expression, $.macro_type_specifier, $._macro_type_call],
     [$._declarator, $._declaration_declarator],
     // `F(const, x)` or `F(const int, x)`: qualifiers alone, or before a type
     [$.macro_type_argument],
@@ -127,6 +130,23 @@ module.exports = grammar(C, {
     _declaration_specifiers: $ => prec.right(seq(
       repeat(choice($._declaration_modifiers, $.macro_modifier)),
       field('type', $.type_specifier),
+      repeat($._declaration_modifiers),
+    )),
+
+    // A definition whose return type a function-like macro's call writes (`inline const
+    // VEC_DATA_TYPE(uchar, 4) f(...) {`, a vector type pasted from its parts), as a typedef's
+    // may (below). Only at file scope and where a body follows: among statements, `M(0) M(1)`
+    // stays two calls (and a reading more there would crowd out the parser's others).
+    _macro_typed_function_definition: $ => prec.dynamic(-1, seq(
+      optional($.ms_call_modifier),
+      $._macro_typed_specifiers,
+      optional($.ms_call_modifier),
+      field('declarator', $._declarator),
+      field('body', $.compound_statement),
+    )),
+    _macro_typed_specifiers: $ => prec.right(seq(
+      repeat(choice($._declaration_modifiers, $.macro_modifier)),
+      field('type', alias($._macro_type_call, $.macro_type_specifier)),
       repeat($._declaration_modifiers),
     )),
 
@@ -286,14 +306,19 @@ module.exports = grammar(C, {
     // after an unnamed parameter. `void g(int x EXTRA_PARAMS)`: a macro pack may follow a
     // parameter's declarator (not a bare type, so `long N)` and `float *C)` stay parameters
     // named N and C).
-    parameter_declaration: $ => prec.right(seq(
-      $._declaration_specifiers,
-      optional(choice(
-        seq(field('declarator', $._declarator), optional(choice(repeat1($.macro_parameter_pack), $._trailing_macro))),
-        field('declarator', $._abstract_declarator),
+    // A parameter's type may be a macro's call as a definition's return type may
+    // (`VEC_DATA_TYPE(float, 2) a`), where a declarator names the parameter.
+    parameter_declaration: $ => choice(
+      prec.right(seq(
+        $._declaration_specifiers,
+        optional(choice(
+          seq(field('declarator', $._declarator), optional(choice(repeat1($.macro_parameter_pack), $._trailing_macro))),
+          field('declarator', $._abstract_declarator),
+        )),
+        repeat($.attribute_specifier),
       )),
-      repeat($.attribute_specifier),
-    )),
+      prec.dynamic(-1, seq($._macro_typed_specifiers, field('declarator', $._declarator))),
+    ),
 
     // `#define make_short2(x...) ((short2)(x))`: GNU named variadic parameters.
     preproc_params: $ => seq(
@@ -495,7 +520,8 @@ module.exports = grammar(C, {
 
     // ---- Preprocessor --------------------------------------------------------------
 
-    _top_level_item: ($, original) => choice(original, $._pragma, $._macro_invocation),
+    _top_level_item: ($, original) => choice(original, $._pragma, $._macro_invocation,
+      alias($._macro_typed_function_definition, $.function_definition)),
     _block_item: ($, original) => choice(original, $._pragma),
     _field_declaration_list_item: ($, original) => choice(original, $._pragma),
     _pragma: $ => choice(
