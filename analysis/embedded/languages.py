@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from pathlib import PurePath
 
 
-class HostLanguage(str, Enum):
+class HostLanguage:
+    """The host languages, compared by identity (`language is HostLanguage.PYTHON`) and used as
+    keys: plain strings, not an `Enum`, which every start-up would make (~0.5M instructions,
+    issue 32) for a file name's lookup."""
+
     PYTHON = "python"
     CPP = "cpp"
 
