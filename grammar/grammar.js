@@ -85,9 +85,10 @@ module.exports = grammar(C, {
     [$.comma_expression, $.vector_literal],
     [$.type_specifier, $.sized_type_specifier, $.macro_modifier],
     [$.type_specifier, $.macro_type_specifier, $._macro_type_call],
-    [$._declaration_specifiers, $._macro_typed_specifiers, $.macro_declarator],
-    [$._declarator, $.type_specifier, $.macro_type_specifier, $._macro_type_call, $.macro_modifier],
-    [$.type_specifier, $.expression, $.macro_type_specifier, $._macro_type_call],
+    [$._declarator, $.type_specifier, $.macro_type_specifier, $._macro_type_name_call, $.macro_modifier],
+    [$.type_specifier, $.macro_type_name_parts],
+    [$.type_specifier, $.macro_type_specifier, $._macro_type_name_call],
+    [$._declaration_specifiers, $._macro_typed_function_definition],
     [$._declarator, $._declaration_declarator],
     // `F(const, x)` or `F(const int, x)`: qualifiers alone, or before a type
     [$.macro_type_argument],
@@ -135,20 +136,31 @@ module.exports = grammar(C, {
 
     // A definition whose return type a function-like macro's call writes (`inline const
     // VEC_DATA_TYPE(uchar, 4) f(...) {`, a vector type pasted from its parts), as a typedef's
-    // may (below). Only at file scope and where a body follows: among statements, `M(0) M(1)`
-    // stays two calls (and a reading more there would crowd out the parser's others).
+    // may (below). Only at file scope, after a keyword (`inline`, `static`, a qualifier, an
+    // attribute), and where a body follows: lines of bare macro calls (`ALL(CXA)` then
+    // `ALLI(FOA)`, or `M(0) M(1)` among statements) would each read as a type and a
+    // declarator too, and such readings crowd out the parser's right one.
     _macro_typed_function_definition: $ => prec.dynamic(-1, seq(
-      optional($.ms_call_modifier),
+      repeat1($._declaration_modifiers),
       $._macro_typed_specifiers,
-      optional($.ms_call_modifier),
       field('declarator', $._declarator),
       field('body', $.compound_statement),
     )),
     _macro_typed_specifiers: $ => prec.right(seq(
-      repeat(choice($._declaration_modifiers, $.macro_modifier)),
-      field('type', alias($._macro_type_call, $.macro_type_specifier)),
+      field('type', alias($._macro_type_name_call, $.macro_type_specifier)),
       repeat($._declaration_modifiers),
     )),
+    // Such a call's arguments are the parts of a type's name: names, types, numbers
+    // (`VEC(uchar, 4)`, `CAT(DATA_TYPE, N)`); a string (`AATTR("x")`) writes an attribute.
+    _macro_type_name_call: $ => seq(
+      field('name', $.identifier),
+      field('arguments', alias($.macro_type_name_parts, $.argument_list)),
+    ),
+    macro_type_name_parts: $ => seq(
+      '(',
+      commaSep1(choice($.identifier, $.number_literal, $.primitive_type)),
+      ')',
+    ),
 
     // `typedef GLOBAL_AS float *gptr;`: the same macros before a typedef's type;
     // `typedef CAT(Dtype, 4) Dtype4;`, a function-like macro that makes the type name;
@@ -307,7 +319,7 @@ module.exports = grammar(C, {
     // parameter's declarator (not a bare type, so `long N)` and `float *C)` stay parameters
     // named N and C).
     // A parameter's type may be a macro's call as a definition's return type may
-    // (`VEC_DATA_TYPE(float, 2) a`), where a declarator names the parameter.
+    // (`const VEC_DATA_TYPE(float, 2) a`), where a declarator names the parameter.
     parameter_declaration: $ => choice(
       prec.right(seq(
         $._declaration_specifiers,
@@ -317,7 +329,8 @@ module.exports = grammar(C, {
         )),
         repeat($.attribute_specifier),
       )),
-      prec.dynamic(-1, seq($._macro_typed_specifiers, field('declarator', $._declarator))),
+      prec.dynamic(-1, seq(repeat($._declaration_modifiers), $._macro_typed_specifiers,
+        field('declarator', $._declarator))),
     ),
 
     // `#define make_short2(x...) ((short2)(x))`: GNU named variadic parameters.

@@ -3,7 +3,14 @@
 from its parts; issue 29: OpenVX's sample kernels, six CL001 "unexpected ','"). Each fixture
 must parse with no ERROR or MISSING node, `cllint check` must report no error, and clang-19 must
 accept it. `tune/` holds the cases the grammar was changed for, `heldout/` those written beside
-them and first run once the change was done."""
+them and first run once the change was done; `regress/` what an earlier, wider form of the change
+broke on ROCm's device library (lines of bare macro calls at file scope; an attribute macro with
+a string argument before a macro-named head).
+
+Not read: a macro's call alone before the name at the start of a line (`VEC(int, 4) f(int x)
+{`). Read so, every line of bare file-scope macro calls (`ALL(CXA)` then `ALLI(FOA)`) would read
+as a type and a declarator too, and tree-sitter keeps only a few readings at once: the right one
+was lost (`regress/lines_of_macro_calls.cl`). A keyword must come first (`inline`, `static`...)."""
 
 from __future__ import annotations
 
@@ -19,6 +26,8 @@ from cllint.grammar import parse
 
 FIXTURES = Path(__file__).with_name("fixtures") / "macro_typed_definitions"
 FILES = sorted(FIXTURES.glob("*/*.cl"))
+CASES = [p for p in FILES if p.parent.name != "regress"]
+_LINE_START = "line_start_return_type"
 
 
 def _kinds(source: bytes) -> list[str]:
@@ -30,12 +39,17 @@ def _kinds(source: bytes) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("path", FILES, ids=fixture_id)
+def _known_gap(path: Path):  # noqa: ANN202
+    marks = [pytest.mark.xfail(strict=True, reason="a macro type alone at a line's start is not read")]
+    return pytest.param(path, marks=marks, id=fixture_id(path)) if path.stem == _LINE_START else path
+
+
+@pytest.mark.parametrize("path", CASES, ids=fixture_id)
 def test_parses(path: Path) -> None:
     assert not parse(path.read_bytes()).root_node.has_error
 
 
-@pytest.mark.parametrize("path", FILES, ids=fixture_id)
+@pytest.mark.parametrize("path", [_known_gap(p) for p in FILES])
 def test_no_error(path: Path) -> None:
     assert [(d["line"], d["code"]) for d in reports(path) if d["severity"] == "error"] == []
 
