@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from typing import ClassVar
 
 from tree_sitter import Node
 
@@ -10,18 +10,53 @@ from .decls import Attribute
 from .types import AddressSpace, Type
 
 
-class SymbolKind(Enum):
-    FUNCTION = "function"
-    PARAMETER = "parameter"
-    LOCAL = "local"
-    GLOBAL = "global"
-    TYPEDEF = "typedef"
-    STRUCT = "struct"
-    UNION = "union"
-    ENUM = "enum"
-    ENUMERATOR = "enumerator"
-    FIELD = "field"
-    BUILTIN = "builtin"
+class _Member:
+    """A member of a fixed set made once, as an `Enum`'s is: equal only to itself, with its
+    `name` and `value`, hashed by its name, kept itself by copying and pickling. Not an `Enum`:
+    the two kinds' 14 members cost ~1.5M instructions of every start-up as enums (issue 32)."""
+
+    __slots__ = ("name", "value")
+
+    def __init__(self, name: str, value: str) -> None:
+        self.name = name
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__qualname__}.{self.name}: {self.value!r}>"
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __reduce__(self) -> tuple:
+        return getattr, (type(self), self.name)
+
+
+class SymbolKind(_Member):
+    __slots__ = ()
+    FUNCTION: ClassVar[SymbolKind]
+    PARAMETER: ClassVar[SymbolKind]
+    LOCAL: ClassVar[SymbolKind]
+    GLOBAL: ClassVar[SymbolKind]
+    TYPEDEF: ClassVar[SymbolKind]
+    STRUCT: ClassVar[SymbolKind]
+    UNION: ClassVar[SymbolKind]
+    ENUM: ClassVar[SymbolKind]
+    ENUMERATOR: ClassVar[SymbolKind]
+    FIELD: ClassVar[SymbolKind]
+    BUILTIN: ClassVar[SymbolKind]
+
+
+SymbolKind.FUNCTION = SymbolKind("FUNCTION", "function")
+SymbolKind.PARAMETER = SymbolKind("PARAMETER", "parameter")
+SymbolKind.LOCAL = SymbolKind("LOCAL", "local")
+SymbolKind.GLOBAL = SymbolKind("GLOBAL", "global")
+SymbolKind.TYPEDEF = SymbolKind("TYPEDEF", "typedef")
+SymbolKind.STRUCT = SymbolKind("STRUCT", "struct")
+SymbolKind.UNION = SymbolKind("UNION", "union")
+SymbolKind.ENUM = SymbolKind("ENUM", "enum")
+SymbolKind.ENUMERATOR = SymbolKind("ENUMERATOR", "enumerator")
+SymbolKind.FIELD = SymbolKind("FIELD", "field")
+SymbolKind.BUILTIN = SymbolKind("BUILTIN", "builtin")
 
 
 class Symbol:
@@ -89,10 +124,16 @@ class Symbol:
         return self.node.start_byte if self.node is not None else -1
 
 
-class ScopeKind(Enum):
-    FILE = "file"
-    FUNCTION = "function"
-    BLOCK = "block"
+class ScopeKind(_Member):
+    __slots__ = ()
+    FILE: ClassVar[ScopeKind]
+    FUNCTION: ClassVar[ScopeKind]
+    BLOCK: ClassVar[ScopeKind]
+
+
+ScopeKind.FILE = ScopeKind("FILE", "file")
+ScopeKind.FUNCTION = ScopeKind("FUNCTION", "function")
+ScopeKind.BLOCK = ScopeKind("BLOCK", "block")
 
 
 class Scope:
