@@ -8,12 +8,13 @@ disjoint from every other space.
 
 from __future__ import annotations
 
-from enum import Enum
-
 from cllint.analysis.model.types import AddressSpace, Array, Function, Pointer, Type, is_enclosed
 
 
-class Mismatch(str, Enum):
+class Mismatch:
+    """What changes address space: the words CL101 ends with. Plain strings compared by
+    identity, not an `Enum` made at every start-up (issue 32)."""
+
     POINTER = "pointer"
     NESTED = "nested pointer"
 
@@ -32,7 +33,7 @@ def pointer_of(t: Type) -> Pointer | None:
     return None
 
 
-def assign_mismatch(src: Pointer, dst: Pointer) -> Mismatch | None:
+def assign_mismatch(src: Pointer, dst: Pointer) -> str | None:
     """Why an implicit conversion from `src` to `dst` is not allowed, or None if it is."""
     if not is_enclosed(src.space, dst.space):
         return Mismatch.POINTER

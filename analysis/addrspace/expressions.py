@@ -136,7 +136,7 @@ class ExpressionChecks(Checks):
         decl = self.cert.declaration_of(sym.node)
         return p if self.cert.decl_certain(decl) else None
 
-    def _mismatch(self, src: Pointer, dst: Pointer) -> Mismatch | None:
+    def _mismatch(self, src: Pointer, dst: Pointer) -> str | None:
         return assign_mismatch(src, dst)
 
     # -- initialisation and assignment ----------------------------------------------------
@@ -168,7 +168,7 @@ class ExpressionChecks(Checks):
         # split over lines is reported on the name's line.
         self.add_span("CL101", name.start_byte if name is not None else value.start_byte, value.end_byte,
                       f"initializing '{render(dst)}' with an expression of type '{render(src)}' "
-                      f"changes address space of {why.value}", fix=fix)
+                      f"changes address space of {why}", fix=fix)
         self._dangling_store(None, value, src)
 
     def _assignment(self, n: Node) -> None:
@@ -186,7 +186,7 @@ class ExpressionChecks(Checks):
         why = self._mismatch(src, dst)
         if why is not None:
             self.add("CL101", right, f"assigning '{render(src)}' to '{render(dst)}' changes address space of "
-                     f"{why.value}")
+                     f"{why}")
             return
         self._dangling_store(left, right, src)
 
@@ -334,7 +334,7 @@ class ExpressionChecks(Checks):
                                         f"{self.target.version.minor}", tuple(notes), None))
                 continue
             self.add("CL101", arg, f"passing '{render(src)}' to parameter {pname} of type '{render(dst)}' "
-                     f"changes address space of {why.value}", notes=notes)
+                     f"changes address space of {why}", notes=notes)
 
     def _builtin_call(self, name: str, args: list[Node]) -> None:
         """CL101: a pointer argument into a space no overload of the built-in takes at its
@@ -455,7 +455,7 @@ class ExpressionChecks(Checks):
         why = self._mismatch(src, dst)
         if why is not None:
             self.add("CL101", expr, f"returning '{render(src)}' from a function with result type '{render(dst)}' "
-                     f"changes address space of {why.value}")
+                     f"changes address space of {why}")
             return
         if src.space is P and _addresses_local_object(self, expr):
             self.add("CL113", expr, f"returning '{render(src)}', the address of a '__private' variable of "
