@@ -102,8 +102,8 @@ def test_every_work_item_storing_its_own_value_through_a_helper_races() -> None:
 @pytest.mark.parametrize("helper", HELPERS := [
     # the index is loaded from memory
     b"void h(local float *l, global const int *idx, int i) { l[idx[i]] = 1.0f + i; }",
-    # a loop inside the helper: its counter is not followed
-    b"void h(local float *l, global const int *idx, int i) { for (int j = 0; j < 2; j++) l[i + j] = j; }",
+    # a loop inside the helper whose bound is the helper's parameter (not enumerated), at its own cell
+    b"void h(local float *l, global const int *idx, int i) { for (int j = 0; j < i; j++) l[i] += j; }",
     # the parameter is reassigned
     b"void h(local float *l, global const int *idx, int i) { i = idx[i]; l[i] = 1.0f + i; }",
     # the pointer parameter is moved
@@ -125,6 +125,14 @@ def test_every_work_item_storing_its_own_value_through_a_helper_races() -> None:
 ])
 def test_silent_where_a_helper_is_not_followed(helper: bytes) -> None:
     assert lint(_helper(helper)) == []
+
+
+def test_a_helpers_loop_is_followed() -> None:
+    # (round 14: its counter's passes are enumerated; was "not followed" above) work-item 0's
+    # second pass and work-item 1's first both write l[1], values 1 and 0, with no barrier
+    got = lint(_helper(b"void h(local float *l, global const int *idx, int i) { for (int j = 0; j < 2; j++) "
+                       b"l[i + j] = j; }"))
+    assert [d.code for d in got] == ["CL210"] and "'l[1]'" in got[0].message, got
 
 
 def _helper(helper: bytes) -> bytes:

@@ -130,6 +130,25 @@ def test_spellings_from_an_included_header(tmp_path: Path, header: bytes, racy: 
     assert bool(got) == racy, got
 
 
+@pytest.mark.parametrize("helper, racy", [
+    # a helper's loop whose header the work-group shares: its passes are enumerated as a
+    # kernel's own are, each work-item in any pass (no barrier in the helper)
+    (b"for (int d = 8; d > 0; d >>= 1) { if (l < d) s[l] += s[l + d]; }", True),
+    (b"for (int d = get_local_size(0) / 2; d > 0; d >>= 1) { if (l < d) s[l] += s[l + d]; }", True),
+    (b"for (int i = 0; i < 4; i++) s[l + i] = i;", True),  # work-items 0 and 1 at s[1]
+    (b"for (int i = 0; i < 4; i++) s[4 * l + i] = i;", False),  # each its own four cells
+    (b"for (int i = 0; i < 4; i++) s[l] += i;", False),  # its own cell, every pass
+    (b"for (int d = 8; d > 0; d >>= 1) { if (l < d) s[l] += s[l + d]; barrier(CLK_LOCAL_MEM_FENCE); }", False),
+])
+def test_a_loop_inside_a_helper(helper: bytes, racy: bool) -> None:
+    src = (b"void work(local int *s, int l) {\n  " + helper + b"\n}\n"
+           b"kernel void k(global int *out) {\n  local int s[64];\n  int l = get_local_id(0);\n  s[l] = l;\n"
+           b"  barrier(CLK_LOCAL_MEM_FENCE);\n  work(s, l);\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+           b"  if (l == 0) out[get_group_id(0)] = s[0];\n}\n")
+    got = lint(src)
+    assert bool(got) == racy, got
+
+
 def test_the_report_names_the_accesses_and_lines() -> None:
     src = b"#define GLOBAL __global\n#define KERNEL __kernel\nKERNEL void k(GLOBAL int *A) {\n" \
           b"  int g = get_global_id(0);\n  A[g + 1] = A[g];\n}\n"

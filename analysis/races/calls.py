@@ -186,6 +186,8 @@ class HelperCalls:
         frame = _bind(names, defs, counters, moved, call, caller, self._constant)
         if frame is None or not frame.bound and not globals_:
             return []
+        if phases is None:
+            self.add_helper_loops(counters, frame.ev)
         units = [(body, cfg_node)] if phases is None else \
             [(syntax, self.phase_node(cfg_node, after)) for syntax, after in phases]
         out: list[Access] = []
@@ -210,6 +212,18 @@ class HelperCalls:
                                        guards + tuple(g.within(frame.ev) for g in inner),
                                        unknown or inner_unknown, site, (*stack, name)))
         return out
+
+    def add_helper_loops(self, counters: dict[int, tuple], ev: Evaluator) -> None:
+        """The `for` loops of a helper with no barrier whose header every work-item shares
+        (`for (d = 8; d > 0; d >>= 1)`: literals, sizes, the counter): enumerated as the kernel's
+        own counters are, read in the frame of the call (`helper_loops`). Nothing orders two
+        work-items' passes there. A helper called in two frames keeps the first's: another call
+        with other arguments would read them otherwise (not followed: dropped)."""
+        for k, (init, cond, update, loop) in counters.items():
+            if not all(_shared_header(x, k, ev.names) for x in (init, cond, update) if x is not None):
+                continue
+            known = self.helper_loops.get(k, ())
+            self.helper_loops[k] = (init, cond, update, loop, ev) if not known or known[4] is ev else None
 
     # -- a helper's barrier: its call is two points of the kernel's CFG -------------------
     def phase_node(self, call_node: int, after: bool) -> int:
@@ -308,7 +322,8 @@ class HelperCalls:
             phases = self.phases(body, dead, _dead_within(self.file_live, func.start_byte, func.end_byte)) \
                 if sm.sync is not None else None
             if sm.sync is None or phases is not None:
-                parts = (func, body, names, defs, set(counters), moved, dead, phases)
+                # (the counters' loops kept: a helper with no barrier has its passes enumerated)
+                parts = (func, body, names, defs, counters, moved, dead, phases)
         self.helpers[name] = parts
         return parts
 
@@ -389,3 +404,24 @@ def _passes_shared(call: Node, caller: Frame) -> bool:
 
 def _within(ranges: tuple, offset: int) -> bool:
     return any(a <= offset < b for a, b in ranges)
+
+
+_SIZES = frozenset({"get_local_size", "get_enqueued_local_size", "get_num_groups", "get_global_size",
+                    "get_work_dim"})
+
+
+def _shared_header(node: Node, key: int, names: Names) -> bool:
+    """Whether a loop header's part reads only literals, the counter `key` and the sizes every
+    work-item shares (a helper's parameters may be anything: `l`)."""
+    for n in walk(node):
+        if n.type == "call_expression":
+            if callee_name(n) not in _SIZES:
+                return False
+        elif n.type == "identifier":
+            v = names.var(n)
+            if v is not None and v.key != key:
+                return False
+            if v is None and not (n.parent is not None and n.parent.type == "call_expression"
+                                  and n.parent.child_by_field_name("function") == n):
+                return False  # (a macro's value: not read here)
+    return True

@@ -197,6 +197,9 @@ class _Kernel(HelperCalls):
         self.file_live = live
         self.helpers = {} if helpers is None else helpers
         self.int_returns = {}
+        # loops of helpers with no barrier, counter key -> (init, condition, update, loop, the
+        # call's evaluator), None where two calls read it differently (calls.add_helper_loops)
+        self.helper_loops: dict[int, tuple | None] = {}
         self.func = func = fa.functions[name]
         self.body = func.child_by_field_name("body")
         self.exits = BlockExits()
@@ -730,10 +733,12 @@ class _Kernel(HelperCalls):
                 if m.type != "identifier":
                     continue
                 v = self.names.var(m)
+                if v is None and acc.helper is not None and self.helper_loops and isinstance(acc.ev, Evaluator):
+                    v = acc.ev.names.var(m)  # (a helper's own name: its loops' counters)
                 if v is None or v.key in seen:
                     continue
                 seen.add(v.key)
-                loop = self.counters.get(v.key) or self.item_counters.get(v.key)
+                loop = self.counters.get(v.key) or self.item_counters.get(v.key) or self.helper_loops.get(v.key)
                 if loop is not None:
                     out.append(v.key)
                     stack.append(loop[0])  # bounds may name outer counters
@@ -742,6 +747,8 @@ class _Kernel(HelperCalls):
                         stack.append(cond)
                 elif v.key in self.defs:
                     stack.append(self.defs[v.key])
+                elif acc.helper is not None and isinstance(acc.ev, Evaluator) and v.key in acc.ev.defs:
+                    stack.append(acc.ev.defs[v.key])  # (a helper's variable defined once)
         out += [k for e, _, _ in acc.offset if (k := getattr(e, "walk_key", None)) in self.walks and k not in out]
         # Outer loops first: their values feed inner loops' bounds.
         return sorted(out, key=self._loop_start)
@@ -760,6 +767,9 @@ class _Kernel(HelperCalls):
                         and callee_name(m) not in _GRID_QUERIES:
                     return set()
                 v = self.names.var(m) if m.type == "identifier" else None
+                if v is None and m.type == "identifier" and acc.helper is not None and self.helper_loops \
+                        and isinstance(acc.ev, Evaluator):
+                    v = acc.ev.names.var(m)  # (a helper's own name: its loops' counters)
                 if v is None and m.type == "identifier" and not (m.parent is not None
                                                                   and m.parent.type == "call_expression"):
                     if self._constant(m) is None:
@@ -767,7 +777,7 @@ class _Kernel(HelperCalls):
                 if v is None or v.key in seen:
                     continue
                 seen.add(v.key)
-                if v.key in self.counters or v.key in self.item_counters:
+                if v.key in self.counters or v.key in self.item_counters or self.helper_loops.get(v.key):
                     out.add(v.key)
                 elif v.key in self.defs:
                     stack.append(self.defs[v.key])
@@ -776,7 +786,7 @@ class _Kernel(HelperCalls):
         return out
 
     def _loop_start(self, key: int) -> int:
-        return (self.counters.get(key) or self.item_counters[key])[3].start_byte
+        return (self.counters.get(key) or self.item_counters.get(key) or self.helper_loops[key])[3].start_byte
 
     def assignments(self, keys: list[int], env_base: dict[int, int], sample,
                     group: tuple[int, int, int] = (0, 0, 0)) -> Iterator[dict[int, int]]:
@@ -803,22 +813,26 @@ class _Kernel(HelperCalls):
             return self._walk_passes(key, counters, sample)
         if key in self.item_counters:
             return self._iterations(key, counters, sample)
-        init, cond, update, _ = self.counters[key]
+        if key in self.counters:
+            init, cond, update, _ = self.counters[key]
+            ev = self.ev
+        else:
+            init, cond, update, _, ev = self.helper_loops[key]  # type: ignore[misc]
         env = Env((0, 0, 0), self.size, group, dict(counters), sample)
-        v = self.ev.value(init, env)
+        v = ev.value(init, env)
         out: list[int] = []
         while v is not None and len(out) < MAX_VALUES:
             env.counters[key] = v
-            c = self.ev.value(cond, env) if cond is not None else 1
+            c = ev.value(cond, env) if cond is not None else 1
             if not c:
                 break
             out.append(v)
-            v = _step(self.ev, update, key, env)
+            v = _step(ev, update, key, env)
             if v is not None and v in out:
                 break
         else:
             if len(out) == MAX_VALUES:
-                out = _with_last(out, self.ev, cond, key, env)
+                out = _with_last(out, ev, cond, key, env)
         return out
 
     def _iterations(self, key: int, counters: dict[int, int], sample) -> list[int]:
@@ -896,8 +910,9 @@ class _Kernel(HelperCalls):
         work-items are in two neighbouring work-groups (every counter independent), and the
         witness is (w1, w2, element, group of w1, group of w2)."""
         k1, k2 = self.counters_of(first), self.counters_of(second)
+        # (a helper's loop has no barrier: two work-items may be in any of its passes)
         independent = set(k1) | set(k2) if across else \
-            {k for k in set(k1) | set(k2) if self.assigning.get(k, set()) & between}
+            {k for k in set(k1) | set(k2) if self.assigning.get(k, set()) & between or k in self.helper_loops}
         if self.same_value(first, second, bool(across)) and not (
                 not across and independent and self._stored_counters(first) & independent):
             # every work-item stores the same value: benign, as Oclgrind deems it (a loop
