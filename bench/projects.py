@@ -17,7 +17,7 @@ session 13), and *validate6* (`HELD_OUT_6`, session 14; scored once, then read, 
 (`HELD_OUT_8`, session 16), and *validate9* (`HELD_OUT_9`, session 16; both scored once, then read,
 so tune since session 17), *validate10* (`HELD_OUT_10`, session 17; scored once, then read, so tune
 since session 18), *validate11* (`HELD_OUT_11`, session 18; scored once, then read, so tune since
-session 19), and *validate12* (`HELD_OUT_12`, session 19).
+session 19), *validate12* and *validate13* (`HELD_OUT_12`, `HELD_OUT_13`, session 19).
 
     .venv/bin/python bench/projects.py                   # tune projects, a table
     .venv/bin/python bench/projects.py --split validate  # the held-out third, once
@@ -26,6 +26,7 @@ session 19), and *validate12* (`HELD_OUT_12`, session 19).
     .venv/bin/python bench/projects.py --split validate4 # the fourth, once
     .venv/bin/python bench/projects.py --split validate5 # the fifth, once
     .venv/bin/python bench/projects.py --split validate12 # the twelfth, once
+    .venv/bin/python bench/projects.py --split validate13 # the thirteenth, once
     .venv/bin/python bench/projects.py --codes           # also the reports per code
     .venv/bin/python bench/projects.py --show CODE       # every report of CODE (tune only)
     .venv/bin/python bench/projects.py --server          # every file opened in the server too
@@ -293,6 +294,21 @@ HELD_OUT_12: dict[str, tuple[str, str]] = {
 }
 PROJECTS.update(HELD_OUT_12)
 
+# A second batch fetched in session 19 (a kernel tuner's examples, a radio framework's OpenCL
+# blocks, a miner, a GPU proof library, a GPU simulator's samples, an FPGA vendor's examples, a
+# Java-to-GPU compiler's tests), split by `_held_13` (sha256 "projects13:<name>", first half held
+# out) before any report was read. Fetched but left out: HandBrake (no OpenCL source file).
+HELD_OUT_13: dict[str, tuple[str, str]] = {
+    "kernel-tuner": ("KernelTuner/kernel_tuner", "96a6abc1019179397753c4afede9149a80aec369"),
+    "gr-clenabled": ("ghostop14/gr-clenabled", "fbfa98ddbaa483c01d6e0abe3594c50206f38d4e"),
+    "beam-opencl-miner": ("BeamMW/opencl-miner", "a2d6b3baefc6a152ed546ea1e2c8fff2cd244955"),
+    "ec-gpu": ("filecoin-project/ec-gpu", "16d38ef6715fb1a4968986d3a5635f8bcac6c984"),
+    "multi2sim": ("Multi2Sim/multi2sim", "77b16e0ba3c23c5609657834b8cdfc7d0e22c303"),
+    "sdaccel-examples": ("Xilinx/SDAccel_Examples", "f58f1616d92db70b7182eab7884d15c7e675b37a"),
+    "tornadovm": ("beehive-lab/TornadoVM", "06616ddd4a543b07f785982bfcf4ffea7f6bc9c6"),
+}
+PROJECTS.update(HELD_OUT_13)
+
 
 def _rank(name: str) -> str:
     return hashlib.sha256(f"projects:{name}".encode()).hexdigest()
@@ -310,6 +326,11 @@ def _held_4(name: str) -> bool:
 
 def _held_5(name: str) -> bool:
     ordered = sorted(HELD_OUT_5, key=lambda n: hashlib.sha256(f"projects5:{n}".encode()).hexdigest())
+    return name in ordered[: len(ordered) // 2]
+
+
+def _held_13(name: str) -> bool:
+    ordered = sorted(HELD_OUT_13, key=lambda n: hashlib.sha256(f"projects13:{n}".encode()).hexdigest())
     return name in ordered[: len(ordered) // 2]
 
 
@@ -339,13 +360,15 @@ def split_of(name: str) -> str:
         return "tune"
     if name in HELD_OUT_12:
         return "validate12" if _held_12(name) else "tune"
+    if name in HELD_OUT_13:
+        return "validate13" if _held_13(name) else "tune"
     if name in TUNE_ADDED:
         return "tune"
     ordered = sorted((n for n in PROJECTS
                       if n not in HELD_OUT_2 and n not in HELD_OUT_3 and n not in HELD_OUT_4 and n not in HELD_OUT_5
                       and n not in HELD_OUT_6 and n not in HELD_OUT_7 and n not in HELD_OUT_8
                       and n not in HELD_OUT_9 and n not in HELD_OUT_10 and n not in HELD_OUT_11
-                      and n not in HELD_OUT_12
+                      and n not in HELD_OUT_12 and n not in HELD_OUT_13
                       and n not in TUNE_ADDED),
                      key=_rank)
     held = ordered[: len(ordered) // VALIDATE_SHARE]
@@ -496,7 +519,7 @@ def run_server(root: Path, cllint: str, limit: int, batch: int = 40, quiet_s: fl
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "validate5", "validate12", "all"], default="tune")
+    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "validate5", "validate12", "validate13", "all"], default="tune")
     ap.add_argument("--project", action="append", help="only these projects")
     ap.add_argument("--codes", action="store_true", help="reports per code, per project")
     ap.add_argument("--show", metavar="CODE", help="print every report of this code (tune projects only)")
