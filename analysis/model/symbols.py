@@ -17,25 +17,23 @@ from bisect import bisect_right
 from collections import ChainMap
 from collections.abc import Callable, Iterator
 
-from functools import cache, partial
+from functools import partial
 from operator import attrgetter
 
-from tree_sitter import Node, Query, Tree
+from tree_sitter import Node, Tree
 
 from cllint.analysis.database import current
 from cllint.analysis.records import replace
-from cllint.analysis.captures import captures
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.digest import blake2b
 from cllint.analysis.target import Target
-from cllint.grammar import language
 
 from .decls import Attribute, Declared, MacroExpander, Specifiers, Typedef, TypeReader, text
 from .exprs import ExprTyper
 from .imported import HeaderFunction, Imported
 from .rekey import Stale, rekeyed
 from .scopes import Scope, ScopeKind, Symbol, SymbolKind
-from .walk import KindIndex
+from .walk import KindIndex, nodes_of_kinds
 from .types import (
     AddressSpace,
     Array,
@@ -74,13 +72,6 @@ _LEAVES = frozenset({"identifier", "type_identifier"})
 _START, _END = attrgetter("start_byte"), attrgetter("end_byte")
 _FAR = 1 << 62
 _UNSEEN = object()
-
-
-@cache
-def _walk_query() -> Query:
-    lang = language()
-    alts = " ".join(f"({k})" for k in sorted(WALKED) if lang.id_for_node_kind(k, True) is not None)
-    return Query(lang, f"[{alts}] @n")
 
 
 class FunctionInfo:
@@ -788,8 +779,12 @@ class FunctionModel:
         changing anything, and the caller walks node by node."""
         if self.model.kinds is not None:
             found = self.model.kinds.under(body, WALKED)
+        elif not body.has_error:
+            # The body's named nodes, read once and kept for the semantic checks' and the other
+            # analyses' own sets (walk.py's `_subtree`): in pre-order, which the sorts below give.
+            found = nodes_of_kinds(body, WALKED)
         else:
-            found = captures(_walk_query(), body).get("n", [])
+            found = nodes_of_kinds(body, WALKED, ordered=False)
             found.sort(key=_END, reverse=True)  # stable: (start, -end) order, ties as found
             found.sort(key=_START)
         last_s = last_e = -1
