@@ -84,7 +84,7 @@ def _pointee_space(written: str) -> object:
 
 def spelled(spaces: Spaces) -> str:
     """`'__global', '__local' or '__private'`, in a fixed order."""
-    names = [f"'{s.spelling}'" for s in AddressSpace if s in spaces]
+    names = [f"'{s.spelling}'" for s in AddressSpace.ORDER if s in spaces]
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 

@@ -7,31 +7,10 @@ from typing import ClassVar
 from tree_sitter import Node
 
 from .decls import Attribute
-from .types import AddressSpace, Type
+from .types import AddressSpace, FixedMember, Type
 
 
-class _Member:
-    """A member of a fixed set made once, as an `Enum`'s is: equal only to itself, with its
-    `name` and `value`, hashed by its name, kept itself by copying and pickling. Not an `Enum`:
-    the two kinds' 14 members cost ~1.5M instructions of every start-up as enums (issue 32)."""
-
-    __slots__ = ("name", "value")
-
-    def __init__(self, name: str, value: str) -> None:
-        self.name = name
-        self.value = value
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__qualname__}.{self.name}: {self.value!r}>"
-
-    def __hash__(self) -> int:
-        return hash(self.name)
-
-    def __reduce__(self) -> tuple:
-        return getattr, (type(self), self.name)
-
-
-class SymbolKind(_Member):
+class SymbolKind(FixedMember):
     __slots__ = ()
     FUNCTION: ClassVar[SymbolKind]
     PARAMETER: ClassVar[SymbolKind]
@@ -124,7 +103,7 @@ class Symbol:
         return self.node.start_byte if self.node is not None else -1
 
 
-class ScopeKind(_Member):
+class ScopeKind(FixedMember):
     __slots__ = ()
     FILE: ClassVar[ScopeKind]
     FUNCTION: ClassVar[ScopeKind]

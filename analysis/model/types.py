@@ -9,7 +9,7 @@ so that array-to-pointer decay keeps it.
 
 from __future__ import annotations
 
-from enum import Enum
+from typing import ClassVar
 
 from cllint.analysis.database import current
 from cllint.analysis.records import replace
@@ -25,16 +25,40 @@ __all__ = [
 ]
 
 
-class AddressSpace(Enum):
-    PRIVATE = "__private"
-    GLOBAL = "__global"
-    LOCAL = "__local"
-    CONSTANT = "__constant"
-    GENERIC = "__generic"
+class FixedMember:
+    """A member of a fixed set made once, as an `Enum`'s is: equal only to itself, with its
+    `name` and `value`, hashed by its name, kept itself by copying and pickling. Not an `Enum`:
+    the address spaces' and the symbol and scope kinds' 21 members cost ~2.5M instructions of
+    every start-up as enums (issue 32)."""
+
+    __slots__ = ("name", "value")
+
+    def __init__(self, name: str, value: str) -> None:
+        self.name = name
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__qualname__}.{self.name}: {self.value!r}>"
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __reduce__(self) -> tuple:
+        return getattr, (type(self), self.name)
+
+
+class AddressSpace(FixedMember):
+    __slots__ = ()
+    PRIVATE: ClassVar[AddressSpace]
+    GLOBAL: ClassVar[AddressSpace]
+    LOCAL: ClassVar[AddressSpace]
+    CONSTANT: ClassVar[AddressSpace]
+    GENERIC: ClassVar[AddressSpace]
     # clang's unified-shared-memory spaces (`__attribute__((opencl_global_device))`, ...):
     # parts of `__global`, which encloses them (Embedded C 5.1.3 subsets).
-    GLOBAL_DEVICE = "__global_device"
-    GLOBAL_HOST = "__global_host"
+    GLOBAL_DEVICE: ClassVar[AddressSpace]
+    GLOBAL_HOST: ClassVar[AddressSpace]
+    ORDER: ClassVar[tuple[AddressSpace, ...]]  # all of them, in the order above
 
     @property
     def spelling(self) -> str:
@@ -50,7 +74,18 @@ class AddressSpace(Enum):
     def from_keyword(cls, word: str) -> AddressSpace | None:
         """`global` or `__global` -> GLOBAL; anything else -> None."""
         key = word.strip().lstrip("_")
-        return cls[key.upper()] if key in ("global", "local", "constant", "private", "generic") else None
+        return getattr(cls, key.upper()) if key in ("global", "local", "constant", "private", "generic") else None
+
+
+AddressSpace.PRIVATE = AddressSpace("PRIVATE", "__private")
+AddressSpace.GLOBAL = AddressSpace("GLOBAL", "__global")
+AddressSpace.LOCAL = AddressSpace("LOCAL", "__local")
+AddressSpace.CONSTANT = AddressSpace("CONSTANT", "__constant")
+AddressSpace.GENERIC = AddressSpace("GENERIC", "__generic")
+AddressSpace.GLOBAL_DEVICE = AddressSpace("GLOBAL_DEVICE", "__global_device")
+AddressSpace.GLOBAL_HOST = AddressSpace("GLOBAL_HOST", "__global_host")
+AddressSpace.ORDER = (AddressSpace.PRIVATE, AddressSpace.GLOBAL, AddressSpace.LOCAL, AddressSpace.CONSTANT,
+                      AddressSpace.GENERIC, AddressSpace.GLOBAL_DEVICE, AddressSpace.GLOBAL_HOST)
 
 
 class NumberedSpace:
