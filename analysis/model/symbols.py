@@ -905,7 +905,8 @@ class FunctionModel:
                 if n.id not in roots:  # a child the walk filters out, unless a block's
                     parent = n.parent
                     if parent is None or parent.id not in blocks:
-                        skip = ()
+                        skip = _array_sizes(n)  # (their names are the code's: `(a[(n)]) + x`)
+                        roots.update(v.id for v in skip)
             elif k == "call_expression":
                 self.calls.append(n)
                 callee = n.child_by_field_name("function")
@@ -982,7 +983,11 @@ class FunctionModel:
                     if node.field_name_for_child(i) == "type":
                         self._type_refs(c)
             # Anonymous children (punctuation, operators, keywords) are leaves the walk ignores.
-            stack.extend((c, False) for c in reversed(node.named_children) if c.type != "type_descriptor")
+            for c in reversed(node.named_children):
+                if c.type != "type_descriptor":
+                    stack.append((c, False))
+                else:  # a type's array sizes are expressions of the code (`(a[(n)]) + x`)
+                    stack.extend((v, False) for v in reversed(_array_sizes(c)))
 
     def _builtin(self, node: Node) -> Symbol | None:
         name = text(self.source, node)
@@ -1081,6 +1086,26 @@ class FunctionModel:
                 scope.symbols[p.name] = sym
                 if p.name_node is not None:
                     self.refs[p.name_node.id] = sym
+
+
+def _array_sizes(descriptor: Node) -> tuple[Node, ...]:
+    """The size expressions of a type descriptor's array declarators, in order. The parser
+    reads `(image[(n)]) + x` as a cast to the type `image[(n)]` (it cannot tell a variable from a
+    type name) where the compiler reads a sum: `n` is a name of the code either way."""
+    whole = descriptor.text
+    if whole is None or b"[" not in whole:
+        return ()
+    out: list[Node] = []
+    stack = [descriptor]
+    while stack:
+        n = stack.pop()
+        if n.type in ("abstract_array_declarator", "array_declarator"):
+            size = n.child_by_field_name("size")
+            if size is not None:
+                out.append(size)
+        stack.extend(reversed(n.named_children))
+    out.sort(key=lambda v: v.start_byte)
+    return tuple(out)
 
 
 def _walk_names(node: Node) -> Iterator[Node]:
