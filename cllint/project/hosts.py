@@ -262,6 +262,11 @@ def _tuner_calls(text: bytes) -> list[bytes]:
 _REPLACED = lazy(rb"""\.(?:replace|Replace|replaceAll|ReplaceAll)[ \t]*\([ \t]*[@$]?["']([A-Z_][A-Z0-9_]*[A-Z][A-Z0-9_]*)["']""")
 
 
+def replaced_words(text: bytes) -> list[str]:
+    """The macro-style words a host replaces in a kernel's text (`.replace("FIELD", name)`)."""
+    return [m.group(1).decode() for m in _REPLACED.finditer(text)] if b"eplace" in text else []
+
+
 def macros_in(texts: list[bytes]) -> frozenset[str]:
     names: set[bytes] = set()
     makers: dict[bytes, int] = {}  # stringizing macro -> index of the parameter after `-D`

@@ -24,7 +24,9 @@ from collections.abc import Callable, Iterable
 from cllint.analysis.lazy_re import lazy
 
 from .helper_args import CallerStrings, enclosing_function
-from .hosts import _arguments, _word_before
+from .hosts import _arguments, _word_before, replaced_words
+
+_MIN_REPLACED = 3  # a shorter replaced word (`"N"`) would silence too many names
 
 # A maker's name says it makes a JIT constant, a constant, a define or a macro.
 # (`MakeJitConstant`, `GetJit_IndexMacro`, `jit.AddConstant`, `add_define`, `value_macro`;
@@ -246,6 +248,11 @@ def host_name_families(texts: Iterable[bytes]) -> HostNameFamilies:
     heads: set[str] = set()
     tails: set[str] = set()
     braced: set[str] = set()
+    texts = list(texts)
+    # A string replacement rewrites every name the word is part of (`.replace("FIELD", name)`
+    # makes `FIELD_P` another name the host defines): a head that may stand anywhere in a name.
+    for text in texts:
+        heads.update(rf"\w*{re.escape(w)}\w*" for w in replaced_words(text) if len(w) >= _MIN_REPLACED)
     texts = [t for t in texts if b'"' in t]
     called: list[set[bytes]] = []  # per text, the words it calls (where a helper's callers are)
     makers: list[tuple[bytes, int, bytes, dict[bytes, list[bytes]]]] = []
