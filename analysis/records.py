@@ -51,3 +51,25 @@ class SlotRecord:
     def __hash__(self) -> int:
         return hash(self._fields())
 
+
+class FixedMember:
+    """A member of a fixed set made once, as an `Enum`'s is: equal only to itself, with its
+    `name` and `value`, hashed by its name, kept itself by copying and pickling. Not an `Enum`:
+    the address spaces, symbol and scope kinds, rule groups and fix availabilities (27 members)
+    cost ~3.5M instructions of every start-up as enums (issue 32). A subclass declares its
+    members as `ClassVar`s and sets them after the class."""
+
+    __slots__ = ("name", "value")
+
+    def __init__(self, name: str, value: str) -> None:
+        self.name = name
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__qualname__}.{self.name}: {self.value!r}>"
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __reduce__(self) -> tuple:
+        return getattr, (type(self), self.name)

@@ -6,8 +6,10 @@ from typing import ClassVar
 
 from tree_sitter import Node
 
+from cllint.analysis.records import FixedMember
+
 from .decls import Attribute
-from .types import AddressSpace, FixedMember, Type
+from .types import AddressSpace, Type
 
 
 class SymbolKind(FixedMember):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from cllint.analysis.database import current
-from cllint.analysis.records import replace
+from cllint.analysis.records import FixedMember, replace
 from cllint.analysis.features import GENERIC, PROGRAM_SCOPE, V2_0
 from cllint.analysis.target import Target
 from cllint.analysis.lazy_re import lazy
@@ -23,28 +23,6 @@ __all__ = [
     "has_generic", "has_program_scope_globals", "is_enclosed", "program_scope_space", "swizzle_type",
     "scalar", "vector",
 ]
-
-
-class FixedMember:
-    """A member of a fixed set made once, as an `Enum`'s is: equal only to itself, with its
-    `name` and `value`, hashed by its name, kept itself by copying and pickling. Not an `Enum`:
-    the address spaces' and the symbol and scope kinds' 21 members cost ~2.5M instructions of
-    every start-up as enums (issue 32)."""
-
-    __slots__ = ("name", "value")
-
-    def __init__(self, name: str, value: str) -> None:
-        self.name = name
-        self.value = value
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__qualname__}.{self.name}: {self.value!r}>"
-
-    def __hash__(self) -> int:
-        return hash(self.name)
-
-    def __reduce__(self) -> tuple:
-        return getattr, (type(self), self.name)
 
 
 class AddressSpace(FixedMember):

@@ -7,11 +7,11 @@ A rule's docstring uses the headings *What it does*, *Why is this bad?*, *Exampl
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from cllint.analysis.diagnostics import Diagnostic, Fix, Note, Severity, Span, Tag
 from cllint.analysis.model.walk import in_ranges
+from cllint.analysis.records import FixedMember
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
@@ -21,16 +21,28 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-class FixAvailability(str, Enum):
-    NONE = "none"
-    SOMETIMES = "sometimes"
-    ALWAYS = "always"
+class FixAvailability(FixedMember):
+    __slots__ = ()
+    NONE: ClassVar[FixAvailability]
+    SOMETIMES: ClassVar[FixAvailability]
+    ALWAYS: ClassVar[FixAvailability]
 
 
-class Group(str, Enum):
-    STABLE = "stable"
-    PREVIEW = "preview"
-    REMOVED = "removed"  # kept so the code never changes meaning
+FixAvailability.NONE = FixAvailability("NONE", "none")
+FixAvailability.SOMETIMES = FixAvailability("SOMETIMES", "sometimes")
+FixAvailability.ALWAYS = FixAvailability("ALWAYS", "always")
+
+
+class Group(FixedMember):
+    __slots__ = ()
+    STABLE: ClassVar[Group]
+    PREVIEW: ClassVar[Group]
+    REMOVED: ClassVar[Group]  # kept so the code never changes meaning
+
+
+Group.STABLE = Group("STABLE", "stable")
+Group.PREVIEW = Group("PREVIEW", "preview")
+Group.REMOVED = Group("REMOVED", "removed")
 
 
 class RuleContext:
