@@ -230,6 +230,8 @@ def _builtin_call(body: Body, call: Node, fn: Node, b: Builtin, args: list[Node]
     types = [body.fm.type_of(a) for a in args]
     if not all(known(t) for t in types):
         return
+    if b.name.startswith("as_") and any(_kind(t) in ("opaque", "pointer") for t in types):
+        return  # (a reinterpretation of a value whose size the implementation or target sets)
     # By kind (pointer, vector, scalar, opaque) per position, vectors and images by their
     # type: scalars convert, and some parameters take integers for opaque values.
     if any(all(_fits_kind(t, parse_catalogue_type(p.type)) for t, p in zip(types, o.params))
