@@ -139,6 +139,10 @@ def test_spellings_from_an_included_header(tmp_path: Path, header: bytes, racy: 
     (b"for (int i = 0; i < 4; i++) s[4 * l + i] = i;", False),  # each its own four cells
     (b"for (int i = 0; i < 4; i++) s[l] += i;", False),  # its own cell, every pass
     (b"for (int d = 8; d > 0; d >>= 1) { if (l < d) s[l] += s[l + d]; barrier(CLK_LOCAL_MEM_FENCE); }", False),
+    # a bound defined once from sizes (`int n = get_local_size(0)`) is as shared as the sizes
+    (b"int n = get_local_size(0);\n  for (int d = n / 2; d > 0; d >>= 1) { if (l < d) s[l] += s[l + d]; }", True),
+    (b"int n = 4;\n  for (int i = 0; i < n; i++) s[4 * l + i] = i;", False),
+    (b"int n = l;\n  for (int i = 0; i < n; i++) s[l] += i;", False),  # (the work-item's own bound: not enumerated)
 ])
 def test_a_loop_inside_a_helper(helper: bytes, racy: bool) -> None:
     src = (b"void work(local int *s, int l) {\n  " + helper + b"\n}\n"

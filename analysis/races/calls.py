@@ -220,7 +220,7 @@ class HelperCalls:
         work-items' passes there. A helper called in two frames keeps the first's: another call
         with other arguments would read them otherwise (not followed: dropped)."""
         for k, (init, cond, update, loop) in counters.items():
-            if not all(_shared_header(x, k, ev.names) for x in (init, cond, update) if x is not None):
+            if not all(_shared_header(x, k, ev.names, ev.defs) for x in (init, cond, update) if x is not None):
                 continue
             known = self.helper_loops.get(k, ())
             self.helper_loops[k] = (init, cond, update, loop, ev) if not known or known[4] is ev else None
@@ -410,16 +410,19 @@ _SIZES = frozenset({"get_local_size", "get_enqueued_local_size", "get_num_groups
                     "get_work_dim"})
 
 
-def _shared_header(node: Node, key: int, names: Names) -> bool:
-    """Whether a loop header's part reads only literals, the counter `key` and the sizes every
-    work-item shares (a helper's parameters may be anything: `l`)."""
+def _shared_header(node: Node, key: int, names: Names, defs: dict[int, Node], depth: int = 0) -> bool:
+    """Whether a loop header's part reads only literals, the counter `key`, the sizes every
+    work-item shares and variables defined once from those (`int n = get_global_size(0)`); a
+    helper's parameters may be anything (`l`)."""
     for n in walk(node):
         if n.type == "call_expression":
             if callee_name(n) not in _SIZES:
                 return False
         elif n.type == "identifier":
             v = names.var(n)
-            if v is not None and v.key != key:
+            if v is not None and v.key != key and not (
+                    depth < 4 and v.key in defs and v.param_index is None
+                    and _shared_header(defs[v.key], key, names, defs, depth + 1)):
                 return False
             if v is None and not (n.parent is not None and n.parent.type == "call_expression"
                                   and n.parent.child_by_field_name("function") == n):
