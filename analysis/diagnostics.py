@@ -6,27 +6,49 @@ lines, columns or UTF-16 happens at the edges (CLI output, LSP conversion).
 
 from __future__ import annotations
 
-from enum import Enum
+from typing import ClassVar
+
+from cllint.analysis.records import FixedMember
 
 FileId = str  # a path or URI; the model never opens it
 
 
-class Severity(str, Enum):
-    ERROR = "error"
-    WARNING = "warning"
-    INFO = "info"
-    HINT = "hint"  # true but harmless (a deprecation): editors only, unless selected by code
+# Members made once (`FixedMember`: `name`, `value`, equal only to themselves), not enums made
+# at every start-up (issue 32); outputs show their `value`s.
+class Severity(FixedMember):
+    __slots__ = ()
+    ERROR: ClassVar[Severity]
+    WARNING: ClassVar[Severity]
+    INFO: ClassVar[Severity]
+    HINT: ClassVar[Severity]  # true but harmless (a deprecation): editors only, unless selected by code
 
 
-class Applicability(str, Enum):
-    SAFE = "safe"  # applied by `cllint check --fix`
-    UNSAFE = "unsafe"  # needs `--unsafe-fixes`; may change behaviour
-    DISPLAY_ONLY = "display-only"  # shown, never applied
+Severity.ERROR = Severity("ERROR", "error")
+Severity.WARNING = Severity("WARNING", "warning")
+Severity.INFO = Severity("INFO", "info")
+Severity.HINT = Severity("HINT", "hint")
 
 
-class Tag(str, Enum):
-    UNNECESSARY = "unnecessary"  # e.g. a suppression that suppresses nothing
-    DEPRECATED = "deprecated"
+class Applicability(FixedMember):
+    __slots__ = ()
+    SAFE: ClassVar[Applicability]  # applied by `cllint check --fix`
+    UNSAFE: ClassVar[Applicability]  # needs `--unsafe-fixes`; may change behaviour
+    DISPLAY_ONLY: ClassVar[Applicability]  # shown, never applied
+
+
+Applicability.SAFE = Applicability("SAFE", "safe")
+Applicability.UNSAFE = Applicability("UNSAFE", "unsafe")
+Applicability.DISPLAY_ONLY = Applicability("DISPLAY_ONLY", "display-only")
+
+
+class Tag(FixedMember):
+    __slots__ = ()
+    UNNECESSARY: ClassVar[Tag]  # e.g. a suppression that suppresses nothing
+    DEPRECATED: ClassVar[Tag]
+
+
+Tag.UNNECESSARY = Tag("UNNECESSARY", "unnecessary")
+Tag.DEPRECATED = Tag("DEPRECATED", "deprecated")
 
 
 class Span:
