@@ -33,7 +33,7 @@ class VarInfo:
     spelt: str | None
 
     __match_args__ = ("key", "name", "decl", "param_index", "shared", "pointer", "pointee_shared", "array",
-                      "aliases")
+                      "aliases", "spelt")
 
     def __init__(
         self,
@@ -48,7 +48,6 @@ class VarInfo:
         aliases: set[int] | None = None,
         spelt: str | None = None,
     ) -> None:
-        self.spelt = spelt
         self.key = key
         self.name = name
         self.decl = decl
@@ -58,12 +57,13 @@ class VarInfo:
         self.pointee_shared = pointee_shared
         self.array = array
         self.aliases = set() if aliases is None else aliases
+        self.spelt = spelt
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"key={self.key!r}, " f"name={self.name!r}, "
                 f"decl={self.decl!r}, " f"param_index={self.param_index!r}, " f"shared={self.shared!r}, "
                 f"pointer={self.pointer!r}, " f"pointee_shared={self.pointee_shared!r}, "
-                f"array={self.array!r}, " f"aliases={self.aliases!r})")
+                f"array={self.array!r}, " f"aliases={self.aliases!r}, " f"spelt={self.spelt!r})")
 
     @property
     def private_aggregate(self) -> bool:
