@@ -9,9 +9,9 @@ callgrind with K=0 and K=78 and divide the difference by 80 (78 keystrokes, 2 de
 
 `--no-gc` (after K): the collector frozen and off from the end of the rehearsal on, so that
 the figure is the analyses' own. With it on, a change that allocates a little more or less
-moves the collector's passes in or out of the typing: one tree measured 63.1M a keystroke
-and a slightly changed one 64.4M and 58.3M with it on, 62.4M and 60.0M with it off (issue 32,
-session 19).
+moves the collector's passes in or out of the typing: a tree measured 63.1M a keystroke with
+it on and 62.4M off, the same with one analysis file changed 58.3M on, and with a second one
+59.6M off (issue 32, session 19).
 """
 
 from __future__ import annotations
