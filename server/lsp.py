@@ -385,13 +385,14 @@ class CllintServer(LanguageServer):
         enc = getattr(self.workspace, "position_encoding", None) if self.protocol._workspace else None
         return str(enc.value if hasattr(enc, "value") else enc or convert.UTF16)
 
-    def options_for(self, path: Path | None) -> LintOptions:
+    def options_for(self, path: Path | None, text: bytes | None = None) -> LintOptions:
+        """`text`: the buffer's, read for its program where the file is on no disk."""
         try:
             options = lint_options(path, self.editor, self.device.device_reader(self._device_target_ready))
         except Exception as exc:  # a bad config file or target: say so, lint with defaults
             self.window_log_message(types.LogMessageParams(types.MessageType.Warning, f"cllint: {exc}"))
             return LintOptions(budget=self.editor.budget_s)
-        return self.program_of(path, options)
+        return self.program_of(path, options, text)
 
     # -- the project model (worker thread): each file read through its program, as `cllint check` --
 
@@ -508,7 +509,7 @@ class CllintServer(LanguageServer):
         if self.loop is not None and not self.loop.is_closed():
             self.loop.call_soon_threadsafe(lambda: [self.schedule(uri) for uri in list(self.docs)])
 
-    def program_of(self, path: Path | None, options: LintOptions) -> LintOptions:
+    def program_of(self, path: Path | None, options: LintOptions, text: bytes | None = None) -> LintOptions:
         """`options` with the file's program: sources read before it, host `-D` names, inferred
         include folders (cllint/project/model.py); unchanged when the project cannot be read."""
         if path is None or not self.editor.project_model:
@@ -528,7 +529,11 @@ class CllintServer(LanguageServer):
                 from cllint.project.model import ProgramContext
 
                 return ProgramContext(host_macros=("*",)).apply(options)
-            return project.context(path).apply(options) if project is not None else options
+            if project is None:
+                return options
+            if text is not None and _unsaved(path):  # read as `cllint check` reads the file alone
+                return project.contexts([path], {path.resolve(): text})[path.resolve()].apply(options)
+            return project.context(path).apply(options)
         except Exception as exc:  # a workspace that cannot be read must not stop the analysis
             self.window_log_message(types.LogMessageParams(types.MessageType.Warning,
                                                            f"cllint: project model: {exc}"))
@@ -542,7 +547,7 @@ class CllintServer(LanguageServer):
         snap = self.host.snapshot()
         opts = {}
         for uri, doc in self.docs.items():
-            new = self.options_for(doc.path)
+            new = self.options_for(doc.path, doc.index.text)
             try:
                 same = snap.options(uri) == new
             except KeyError:
@@ -581,7 +586,7 @@ class CllintServer(LanguageServer):
             self.schedule(uri)
 
     def _reconfigure_all(self) -> None:
-        opts = {uri: self.options_for(doc.path) for uri, doc in self.docs.items()}
+        opts = {uri: self.options_for(doc.path, doc.index.text) for uri, doc in self.docs.items()}
         self.host.apply_change(Change(options=opts))
         self.results.clear()
         if self._kernels is not None:  # read again with the new options and settings
@@ -597,7 +602,7 @@ class CllintServer(LanguageServer):
         self.results.pop(uri, None)
         if embedded.is_host_document(uri):  # Python or C/C++: only its kernels are linted
             return
-        self.host.apply_change(Change(files={uri: data}, options={uri: self.options_for(path)}))
+        self.host.apply_change(Change(files={uri: data}, options={uri: self.options_for(path, data)}))
 
     def change_document(self, params: types.DidChangeTextDocumentParams) -> None:
         uri = params.text_document.uri
@@ -611,7 +616,17 @@ class CllintServer(LanguageServer):
             edits, full = convert.apply_changes(doc.index, list(params.content_changes))
             if embedded.is_host_document(uri):
                 return
-            change = Change(files={uri: full}) if full is not None else Change(edits={uri: edits})
+            options = {}
+            if _unsaved(doc.path):  # its program is read from its text: each version's, when it moves
+                new = self.options_for(doc.path, doc.index.text)
+                try:
+                    same = self.host.snapshot().options(uri) == new
+                except KeyError:
+                    same = False
+                if not same:
+                    options[uri] = new
+            change = Change(files={uri: full}, options=options) if full is not None else \
+                Change(edits={uri: edits}, options=options)
             self.host.apply_change(change)
         except Exception:
             log.exception("incremental edit failed; resynchronising %s", uri)
@@ -1062,3 +1077,10 @@ def _settle(collector: Collector) -> None:
     _oldest_threshold(Collector.NEVER)  # full passes: Collector's, between keystrokes
     collector._collect(2)
     collector.enabled = True
+
+
+def _unsaved(path: Path | None) -> bool:
+    """Whether `path` names an OpenCL source on no disk (an editor's new, unsaved buffer)."""
+    from cllint.project.model import OPENCL_SUFFIXES
+
+    return path is not None and path.suffix in OPENCL_SUFFIXES and not path.exists()

@@ -400,8 +400,10 @@ class Project:
             out[p] = got[1]
         return out
 
-    def contexts(self, paths: Iterable[Path]) -> dict[Path, ProgramContext]:
-        """The program context of each path (NO_CONTEXT where there is nothing to add)."""
+    def contexts(self, paths: Iterable[Path], unsaved: dict[Path, bytes] | None = None) -> dict[Path, ProgramContext]:
+        """The program context of each path (NO_CONTEXT where there is nothing to add).
+        `unsaved`: the texts of editor buffers on no disk, each read as `cllint check` reads the
+        file alone in its folder (a template's host names, host_templates.py)."""
         d = self._derive()
         wanted = [Path(p).resolve() for p in paths]
         todo = [p for p in wanted if p in d.sources and p not in d.fragments]
@@ -447,6 +449,10 @@ class Project:
                 ctx = ProgramContext(host_macros=d.host_macros, include_dirs=include, host_features=d.host_features,
                                      one_group_kernels=_defined_in(d.one_group, self.read(path) or b""),
                                      host_headers=self._host_headers_of(d, path))
+                text = unsaved.get(path) if unsaved and path.suffix in OPENCL_SUFFIXES else None
+                if text is not None and b"\x00" not in text[:8192] \
+                        and (t := _template_of(d, self._indexes(d.indexed), path, text, index_source(text))):
+                    ctx = replace(ctx, host_macros=(*ctx.host_macros, *t.names), note=t.note, template=(t.names, None))
             else:
                 frag, shared = d.fragments.get(path) or (None, ())
                 prelude = tuple(str(p) for p in frag.prelude) if frag else ()
@@ -518,9 +524,15 @@ def _template(d: _Derived, indexes: dict[Path, FileIndex], path: Path) -> Templa
     """`path` as a template whose host is elsewhere (host_templates.py), when nothing in the
     workspace builds it: no host names it, no build passes its options, no source includes or
     joins it, no lit `RUN:` line compiles it."""
-    fi = indexes.get(path)
+    return _template_of(d, indexes, path, d.sources[path], indexes.get(path))
+
+
+def _template_of(d: _Derived, indexes: dict[Path, FileIndex], path: Path, data: bytes,
+                 fi: FileIndex | None) -> Template | None:
+    """`_template` of `path` with the text `data` (indexed as `fi`): a source's on disk, or an
+    editor's buffer that is on no disk."""
     if fi is None or path.stem in d.named or path in d.options or path in d.included or path in d.joined \
-            or path.stem in d.computed or lit_options(path, d.sources[path]) is not None:
+            or path.stem in d.computed or lit_options(path, data) is not None:
         return None
     if d.defined_names is None:
         names: set[str] = set(d.host_macros)
@@ -532,7 +544,7 @@ def _template(d: _Derived, indexes: dict[Path, FileIndex], path: Path) -> Templa
     words = fi.uses - fi.locals
     if all(w in defined or w in known for w in words):
         return None  # (most files: nothing undefined, no text read)
-    return host_template(d.sources[path], fi.uses, fi.locals,
+    return host_template(data, fi.uses, fi.locals,
                          lambda n: n in defined or n in known or n.startswith("__"), d.file_names)
 
 
