@@ -92,6 +92,9 @@ def clang_flags(options: LintOptions, folder: Path | None) -> list[str]:
     else:
         flags += ["-Xclang", "-cl-ext=" + ",".join(f"-{n}" for n in sorted(_NO_BUILTINS))]
     flags += [f"-D{name}=1" for name in host_feature_macros(options)]
+    if not any(name == "__OPENCL_VERSION__" for name, _ in options.defines):
+        # every device compiler defines it (the spec's predefined macros); clang leaves it to the runtime
+        flags.append(f"-D__OPENCL_VERSION__={t.version.number}")
     if folder is not None:  # the buffer arrives on stdin: quoted includes search its folder
         flags += ["-iquote", str(folder)]
     flags += [f"-I{p}" for p in options.include_paths]

@@ -9,6 +9,7 @@ compiler (reserved `__` names other than the target's) or, in target mode, the t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -59,9 +60,28 @@ def _decided_ranges(view: Any, portable: Mapping[str, str] | None, active: bool)
 
 def decided(branch: Any, known: set[str], by_target: bool = True) -> bool:
     """Every name the arm's conditions mention is one the file, `-D` or (with `by_target`) the
-    target speaks for (`defined` aside)."""
-    return all(name == "defined" or name in known or (by_target and _is_target_name(name))
-               or _compiler_name(name) for c in branch.conditions for name in _NAME.findall(str(c)))
+    target speaks for (`defined` aside), or one every OpenCL C compiler defines, asked only
+    whether it is defined."""
+    for c in branch.conditions:
+        text = str(c)
+        for name in _NAME.findall(text):
+            if not (name == "defined" or name in known or (by_target and _is_target_name(name))
+                    or _compiler_name(name) or (name in ALWAYS_DEFINED and _only_asked_defined(text, name))):
+                return False
+    return True
+
+
+# Defined by every compiler for an OpenCL device, its value the device's (the OpenCL C
+# specification's predefined macros: `__OPENCL_VERSION__` "must be defined"): `#ifndef
+# __OPENCL_VERSION__` is code for another compiler (a header shared with CUDA or C++).
+ALWAYS_DEFINED = frozenset({"__OPENCL_VERSION__"})
+
+
+def _only_asked_defined(text: str, name: str) -> bool:
+    """Whether each use of `name` in a condition's text is `defined(name)` or `defined name`."""
+    uses = len(re.findall(rf"(?<!\w){name}(?!\w)", text))
+    asked = len(re.findall(rf"\bdefined\s*(?:\(\s*{name}\s*\)|{name}(?!\w))", text))
+    return uses == asked
 
 
 def _compiler_name(name: str) -> bool:
