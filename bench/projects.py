@@ -533,6 +533,10 @@ def main(argv: list[str] | None = None) -> int:
     names = args.project or [n for n in sorted(PROJECTS) if args.split in ("all", split_of(n))]
     if args.show and any(split_of(n) != "tune" for n in names):
         ap.error("--show reads reports: tune projects only")
+    # a held-out project is scored only where its split is asked for by name (once a session)
+    held = [n for n in names if n in PROJECTS and split_of(n) != "tune" and args.split not in (split_of(n), "all")]
+    if held:
+        ap.error(f"held out: {', '.join(held)}: name its split with --split to score it")
     rows = []
     failed: list[str] = []
     print(f"{'project':15} {'split':8} {'kLOC':>7} {'errors':>7} {'warn':>6} {'info':>6} {'err/kLOC':>9} {'warn/kLOC':>9} {'s':>6}")
