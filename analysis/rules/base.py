@@ -127,7 +127,8 @@ class RuleContext:
 class Rule:
     # Not an `abc.ABC`: ~100 rule classes are made at every start-up, and ABCMeta's
     # bookkeeping and one more class in each one's lookup order were 0.8% of a one-line
-    # kernel's run (issue 32); a rule without `check` fails at its first call instead.
+    # kernel's run (issue 32). A rule class (one with a `code`) without `check` is refused
+    # where it is defined (`__init_subclass__`), as the abstract method refused it.
     code: ClassVar[str]
     name: ClassVar[str]  # kebab-case, e.g. "divergent-barrier"
     severity: ClassVar[Severity] = Severity.WARNING
@@ -140,9 +141,14 @@ class Rule:
     # a context of their own whose focus is those functions).
     local: ClassVar[bool] = False
 
-    def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
-        """The rule's diagnostics for one file; reads the model, never raises on user source."""
-        raise NotImplementedError(f"{type(self).__name__}.check")
+    if TYPE_CHECKING:
+        def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
+            """The rule's diagnostics for one file; reads the model, never raises on user source."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "code" in cls.__dict__ and not callable(getattr(cls, "check", None)):
+            raise TypeError(f"rule {cls.__dict__['code']} ({cls.__name__}) defines no check")
 
     # Helpers so rules build diagnostics the same way.
     def diagnostic(
