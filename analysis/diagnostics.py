@@ -23,10 +23,7 @@ class Severity(FixedMember):
     HINT: ClassVar[Severity]  # true but harmless (a deprecation): editors only, unless selected by code
 
 
-Severity.ERROR = Severity("ERROR", "error")
-Severity.WARNING = Severity("WARNING", "warning")
-Severity.INFO = Severity("INFO", "info")
-Severity.HINT = Severity("HINT", "hint")
+Severity.define(ERROR="error", WARNING="warning", INFO="info", HINT="hint")
 
 
 class Applicability(FixedMember):
@@ -36,9 +33,7 @@ class Applicability(FixedMember):
     DISPLAY_ONLY: ClassVar[Applicability]  # shown, never applied
 
 
-Applicability.SAFE = Applicability("SAFE", "safe")
-Applicability.UNSAFE = Applicability("UNSAFE", "unsafe")
-Applicability.DISPLAY_ONLY = Applicability("DISPLAY_ONLY", "display-only")
+Applicability.define(SAFE="safe", UNSAFE="unsafe", DISPLAY_ONLY="display-only")
 
 
 class Tag(FixedMember):
@@ -47,8 +42,7 @@ class Tag(FixedMember):
     DEPRECATED: ClassVar[Tag]
 
 
-Tag.UNNECESSARY = Tag("UNNECESSARY", "unnecessary")
-Tag.DEPRECATED = Tag("DEPRECATED", "deprecated")
+Tag.define(UNNECESSARY="unnecessary", DEPRECATED="deprecated")
 
 
 class Span:

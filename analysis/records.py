@@ -57,13 +57,22 @@ class FixedMember:
     `name` and `value`, hashed by its name, kept itself by copying and pickling. Not an `Enum`:
     the address spaces, symbol and scope kinds, rule groups and fix availabilities (27 members)
     cost ~3.5M instructions of every start-up as enums (issue 32). A subclass declares its
-    members as `ClassVar`s and sets them after the class."""
+    members as `ClassVar`s and makes them after the class with `define`."""
 
     __slots__ = ("name", "value")
 
     def __init__(self, name: str, value: str) -> None:
         self.name = name
         self.value = value
+
+    @classmethod
+    def define(cls, **values: str) -> tuple:
+        """Makes and sets the members `NAME=value`, in order (`Tag.define(UNNECESSARY="unnecessary")`
+        sets `Tag.UNNECESSARY`); returns them, in that order."""
+        made = tuple(cls(name, value) for name, value in values.items())
+        for member in made:
+            setattr(cls, member.name, member)
+        return made
 
     def __repr__(self) -> str:
         return f"<{type(self).__qualname__}.{self.name}: {self.value!r}>"

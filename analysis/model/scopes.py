@@ -27,17 +27,19 @@ class SymbolKind(FixedMember):
     BUILTIN: ClassVar[SymbolKind]
 
 
-SymbolKind.FUNCTION = SymbolKind("FUNCTION", "function")
-SymbolKind.PARAMETER = SymbolKind("PARAMETER", "parameter")
-SymbolKind.LOCAL = SymbolKind("LOCAL", "local")
-SymbolKind.GLOBAL = SymbolKind("GLOBAL", "global")
-SymbolKind.TYPEDEF = SymbolKind("TYPEDEF", "typedef")
-SymbolKind.STRUCT = SymbolKind("STRUCT", "struct")
-SymbolKind.UNION = SymbolKind("UNION", "union")
-SymbolKind.ENUM = SymbolKind("ENUM", "enum")
-SymbolKind.ENUMERATOR = SymbolKind("ENUMERATOR", "enumerator")
-SymbolKind.FIELD = SymbolKind("FIELD", "field")
-SymbolKind.BUILTIN = SymbolKind("BUILTIN", "builtin")
+SymbolKind.define(
+    FUNCTION="function",
+    PARAMETER="parameter",
+    LOCAL="local",
+    GLOBAL="global",
+    TYPEDEF="typedef",
+    STRUCT="struct",
+    UNION="union",
+    ENUM="enum",
+    ENUMERATOR="enumerator",
+    FIELD="field",
+    BUILTIN="builtin",
+)
 
 
 class Symbol:
@@ -112,9 +114,7 @@ class ScopeKind(FixedMember):
     BLOCK: ClassVar[ScopeKind]
 
 
-ScopeKind.FILE = ScopeKind("FILE", "file")
-ScopeKind.FUNCTION = ScopeKind("FUNCTION", "function")
-ScopeKind.BLOCK = ScopeKind("BLOCK", "block")
+ScopeKind.define(FILE="file", FUNCTION="function", BLOCK="block")
 
 
 class Scope:

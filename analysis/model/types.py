@@ -55,15 +55,15 @@ class AddressSpace(FixedMember):
         return getattr(cls, key.upper()) if key in ("global", "local", "constant", "private", "generic") else None
 
 
-AddressSpace.PRIVATE = AddressSpace("PRIVATE", "__private")
-AddressSpace.GLOBAL = AddressSpace("GLOBAL", "__global")
-AddressSpace.LOCAL = AddressSpace("LOCAL", "__local")
-AddressSpace.CONSTANT = AddressSpace("CONSTANT", "__constant")
-AddressSpace.GENERIC = AddressSpace("GENERIC", "__generic")
-AddressSpace.GLOBAL_DEVICE = AddressSpace("GLOBAL_DEVICE", "__global_device")
-AddressSpace.GLOBAL_HOST = AddressSpace("GLOBAL_HOST", "__global_host")
-AddressSpace.ORDER = (AddressSpace.PRIVATE, AddressSpace.GLOBAL, AddressSpace.LOCAL, AddressSpace.CONSTANT,
-                      AddressSpace.GENERIC, AddressSpace.GLOBAL_DEVICE, AddressSpace.GLOBAL_HOST)
+AddressSpace.ORDER = AddressSpace.define(
+    PRIVATE="__private",
+    GLOBAL="__global",
+    LOCAL="__local",
+    CONSTANT="__constant",
+    GENERIC="__generic",
+    GLOBAL_DEVICE="__global_device",
+    GLOBAL_HOST="__global_host",
+)
 
 
 class NumberedSpace:

@@ -28,9 +28,7 @@ class FixAvailability(FixedMember):
     ALWAYS: ClassVar[FixAvailability]
 
 
-FixAvailability.NONE = FixAvailability("NONE", "none")
-FixAvailability.SOMETIMES = FixAvailability("SOMETIMES", "sometimes")
-FixAvailability.ALWAYS = FixAvailability("ALWAYS", "always")
+FixAvailability.define(NONE="none", SOMETIMES="sometimes", ALWAYS="always")
 
 
 class Group(FixedMember):
@@ -40,9 +38,7 @@ class Group(FixedMember):
     REMOVED: ClassVar[Group]  # kept so the code never changes meaning
 
 
-Group.STABLE = Group("STABLE", "stable")
-Group.PREVIEW = Group("PREVIEW", "preview")
-Group.REMOVED = Group("REMOVED", "removed")
+Group.define(STABLE="stable", PREVIEW="preview", REMOVED="removed")
 
 
 class RuleContext:
