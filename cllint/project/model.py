@@ -450,8 +450,11 @@ class Project:
                                      one_group_kernels=_defined_in(d.one_group, self.read(path) or b""),
                                      host_headers=self._host_headers_of(d, path))
                 text = unsaved.get(path) if unsaved and path.suffix in OPENCL_SUFFIXES else None
+                # (the workspace's indexes only until its defined names are known: a buffer's
+                # version each keystroke must not stat every file of the workspace again)
+                indexes = self._indexes(d.indexed) if text is not None and d.defined_names is None else {}
                 if text is not None and b"\x00" not in text[:8192] \
-                        and (t := _template_of(d, self._indexes(d.indexed), path, text, index_source(text))):
+                        and (t := _template_of(d, indexes, path, text, index_source(text))):
                     ctx = replace(ctx, host_macros=(*ctx.host_macros, *t.names), note=t.note, template=(t.names, None))
             else:
                 frag, shared = d.fragments.get(path) or (None, ())
