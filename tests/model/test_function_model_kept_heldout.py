@@ -4,6 +4,8 @@ body with a MISSING node the same facts twice over (kept nodes asked again)."""
 
 from __future__ import annotations
 
+from test_function_model_kept import _facts  # the tune half's facts of a function model
+
 from cllint.analysis.model import SemanticModel
 from cllint.analysis.model.symbols import WALKED
 from cllint.analysis.model.walk import KindIndex
@@ -25,16 +27,6 @@ SOURCE = b"""kernel void k(global int *o, int n) {
 }
 """
 BROKEN = b"int f(int x) {\n    int y = x + ;\n    return y + x\n}\n"
-
-
-def _facts(fm):
-    refs = sorted((i, s.name, s.kind.name) for i, s in fm.refs.items())
-    scopes, todo = [], [fm.scope]
-    while todo:
-        sc = todo.pop()
-        scopes.append((sc.start, sc.end, sorted(sc.symbols)))
-        todo.extend(sc.children)
-    return refs, sorted(scopes), [s.name for s in fm.locals], sorted(c.id for c in fm.calls)
 
 
 def test_blocks_enums_unions_as_with_the_index() -> None:

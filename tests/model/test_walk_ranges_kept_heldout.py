@@ -3,13 +3,10 @@ a file whose error recovery leaves MISSING nodes, against the query over the who
 
 from __future__ import annotations
 
-import contextvars
-from tree_sitter import Query
+from test_walk_ranges_kept import _asked, _ids, _reference  # the tune half's reference and asker
 
-from cllint.analysis import captures as captures_module
-from cllint.analysis.model.walk import _preorder, nodes_of_kinds, queries_at_once
+from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.syntax import parse
-from cllint.grammar import language
 
 GUARDED = b"""#ifdef USE_HALF
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
@@ -28,39 +25,6 @@ kernel void k(global int *o) { o[0] = f(1) + g(2) }
 """
 KINDS = [frozenset({"identifier"}), frozenset({"call_expression", "number_literal", "ERROR"}),
          frozenset({"function_definition", "preproc_ifdef", "preproc_if", "return_statement"})]
-
-
-def _reference(root, kinds, ranges):
-    known = [k for k in sorted(kinds) if language().id_for_node_kind(k, True) is not None]
-    query = Query(language(), "[" + " ".join(f"({k})" for k in known) + "] @n")
-    got, seen = [], set()
-    for start, end in ranges:
-        for n in captures_module._run(query, root, (start, max(start, end))).get("n", []):
-            if start <= n.start_byte < end and n.id not in seen:
-                seen.add(n.id)
-                got.append(n)
-    _preorder(got)
-    return got
-
-
-def _asked(root, kinds, ranges, ordered=True):
-    """What the server's analysis thread gets (queries from the first use); in a file's
-    first focused run nothing is kept, in its second the items' nodes are."""
-    def ask():
-        queries_at_once()
-        first = nodes_of_kinds(root, kinds, ordered=ordered, ranges=ranges)
-        for c in root.children:  # the items read whole, as the other analyses do
-            nodes_of_kinds(c, kinds)
-            body = c.child_by_field_name("body")
-            if body is not None:
-                nodes_of_kinds(body, kinds)
-        second = nodes_of_kinds(root, kinds, ordered=ordered, ranges=ranges)
-        return first, second
-    return contextvars.copy_context().run(ask)
-
-
-def _ids(nodes):
-    return [(n.id, n.type, n.start_byte, n.end_byte) for n in nodes]
 
 
 def _definitions(node, out):
