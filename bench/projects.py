@@ -17,7 +17,8 @@ session 13), and *validate6* (`HELD_OUT_6`, session 14; scored once, then read, 
 (`HELD_OUT_8`, session 16), and *validate9* (`HELD_OUT_9`, session 16; both scored once, then read,
 so tune since session 17), *validate10* (`HELD_OUT_10`, session 17; scored once, then read, so tune
 since session 18), *validate11* (`HELD_OUT_11`, session 18; scored once, then read, so tune since
-session 19), *validate12* and *validate13* (`HELD_OUT_12`, `HELD_OUT_13`, session 19).
+session 19), *validate12* and *validate13* (`HELD_OUT_12`, `HELD_OUT_13`, session 19; scored once,
+then read, so tune since session 20), *validate14* (`HELD_OUT_14`, session 20).
 
     .venv/bin/python bench/projects.py                   # tune projects, a table
     .venv/bin/python bench/projects.py --split validate  # the held-out third, once
@@ -25,8 +26,7 @@ session 19), *validate12* and *validate13* (`HELD_OUT_12`, `HELD_OUT_13`, sessio
     .venv/bin/python bench/projects.py --split validate3 # the third, once
     .venv/bin/python bench/projects.py --split validate4 # the fourth, once
     .venv/bin/python bench/projects.py --split validate5 # the fifth, once
-    .venv/bin/python bench/projects.py --split validate12 # the twelfth, once
-    .venv/bin/python bench/projects.py --split validate13 # the thirteenth, once
+    .venv/bin/python bench/projects.py --split validate14 # the fourteenth, once
     .venv/bin/python bench/projects.py --codes           # also the reports per code
     .venv/bin/python bench/projects.py --show CODE       # every report of CODE (tune only)
     .venv/bin/python bench/projects.py --server          # every file opened in the server too
@@ -272,7 +272,7 @@ PROJECTS.update(HELD_OUT_11)
 # modelling code, an R package's GPU kernels, a cuckoo-cycle miner, an image registration
 # toolkit, a prime-search program, a task runtime's examples, a vendor's driver micro-benchmarks,
 # a Vulkan-based OpenCL implementation's tests, a camera-pipeline library, an image-processing
-# primitives library), split by `_held_12` (sha256 "projects12:<name>", first half held out)
+# primitives library), split by sha256 "projects12:<name>" (first half held out)
 # before any report was read. Fetched but left out: RadeonRays_SDK, Vitis_Accel_Examples,
 # rodinia_fpga, KNLMeansCL, cl2qcd, VapourSynth-EEDI3, OpenCL-CTS (no OpenCL source file at
 # their newest commit); VC4C (its 1,206 `.cl` files are copies of projects already listed:
@@ -296,7 +296,7 @@ PROJECTS.update(HELD_OUT_12)
 
 # A second batch fetched in session 19 (a kernel tuner's examples, a radio framework's OpenCL
 # blocks, a miner, a GPU proof library, a GPU simulator's samples, an FPGA vendor's examples, a
-# Java-to-GPU compiler's tests), split by `_held_13` (sha256 "projects13:<name>", first half held
+# Java-to-GPU compiler's tests), split by sha256 "projects13:<name>" (first half held
 # out) before any report was read. Fetched but left out: HandBrake (no OpenCL source file).
 HELD_OUT_13: dict[str, tuple[str, str]] = {
     "kernel-tuner": ("KernelTuner/kernel_tuner", "96a6abc1019179397753c4afede9149a80aec369"),
@@ -308,6 +308,26 @@ HELD_OUT_13: dict[str, tuple[str, str]] = {
     "tornadovm": ("beehive-lab/TornadoVM", "06616ddd4a543b07f785982bfcf4ffea7f6bc9c6"),
 }
 PROJECTS.update(HELD_OUT_13)
+
+# A batch fetched in session 20 (a chess engine's network backend, two Monte Carlo transport
+# proxy apps, a Node.js binding's examples, a Rust binding's examples, a driver-debugging
+# layer's kernels, a memory micro-benchmark suite, a media framework's samples), split by
+# `_held_14` (sha256 "projects14:<name>", first half held out) before any report was read.
+# Fetched but left out: ImageMagick, nengo-ocl, BabelStream, OpenCL-CLHPP, OpenCL-Benchmark,
+# libgpuarray, OpenCLOn12 (no OpenCL source file); opencl-clang (its 35,420 `.cl` files are
+# conformance-test dumps); FFmpeg, darktable, Samsung ONE, OpenVINO (too big to fetch);
+# fractorium (unavailable).
+HELD_OUT_14: dict[str, tuple[str, str]] = {
+    "lc0": ("LeelaChessZero/lc0", "909a40826db9e8b221d9209a487daba6ab57e3b7"),
+    "xsbench": ("ANL-CESAR/XSBench", "ba08e5221af6106252b866e50ea123c69d31a4e2"),
+    "rsbench": ("ANL-CESAR/RSBench", "34b644787ea9af4fb188e1253da72e09bbed9989"),
+    "node-opencl": ("mikeseven/node-opencl", "c059fee1fea1fb417c7e5b30fac78001826efb5e"),
+    "ocl-rs": ("cogciprocate/ocl", "36ce30364bc7daa6fd1832ca04b91ce8bc8f79cd"),
+    "opencl-intercept-layer": ("intel/opencl-intercept-layer", "1013936ee6f107b241f113a4421d9fdb00f0af62"),
+    "gpumembench": ("ekondis/gpumembench", "838a4fcd5e6bdf8d09a10da10fb4b98bf484771a"),
+    "amf": ("GPUOpen-LibrariesAndSDKs/AMF", "eadd00804d5f7e5cd8c85d540073198312870776"),
+}
+PROJECTS.update(HELD_OUT_14)
 
 
 def _rank(name: str) -> str:
@@ -329,13 +349,8 @@ def _held_5(name: str) -> bool:
     return name in ordered[: len(ordered) // 2]
 
 
-def _held_13(name: str) -> bool:
-    ordered = sorted(HELD_OUT_13, key=lambda n: hashlib.sha256(f"projects13:{n}".encode()).hexdigest())
-    return name in ordered[: len(ordered) // 2]
-
-
-def _held_12(name: str) -> bool:
-    ordered = sorted(HELD_OUT_12, key=lambda n: hashlib.sha256(f"projects12:{n}".encode()).hexdigest())
+def _held_14(name: str) -> bool:
+    ordered = sorted(HELD_OUT_14, key=lambda n: hashlib.sha256(f"projects14:{n}".encode()).hexdigest())
     return name in ordered[: len(ordered) // 2]
 
 
@@ -358,17 +373,17 @@ def split_of(name: str) -> str:
         return "tune"
     if name in HELD_OUT_11:  # validate11 was scored in session 18 and has been read since: tune now
         return "tune"
-    if name in HELD_OUT_12:
-        return "validate12" if _held_12(name) else "tune"
-    if name in HELD_OUT_13:
-        return "validate13" if _held_13(name) else "tune"
+    if name in HELD_OUT_12 or name in HELD_OUT_13:  # scored in session 19 and read since: tune now
+        return "tune"
+    if name in HELD_OUT_14:
+        return "validate14" if _held_14(name) else "tune"
     if name in TUNE_ADDED:
         return "tune"
     ordered = sorted((n for n in PROJECTS
                       if n not in HELD_OUT_2 and n not in HELD_OUT_3 and n not in HELD_OUT_4 and n not in HELD_OUT_5
                       and n not in HELD_OUT_6 and n not in HELD_OUT_7 and n not in HELD_OUT_8
                       and n not in HELD_OUT_9 and n not in HELD_OUT_10 and n not in HELD_OUT_11
-                      and n not in HELD_OUT_12 and n not in HELD_OUT_13
+                      and n not in HELD_OUT_12 and n not in HELD_OUT_13 and n not in HELD_OUT_14
                       and n not in TUNE_ADDED),
                      key=_rank)
     held = ordered[: len(ordered) // VALIDATE_SHARE]
@@ -519,7 +534,7 @@ def run_server(root: Path, cllint: str, limit: int, batch: int = 40, quiet_s: fl
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "validate5", "validate12", "validate13", "all"], default="tune")
+    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "validate5", "validate14", "all"], default="tune")
     ap.add_argument("--project", action="append", help="only these projects")
     ap.add_argument("--codes", action="store_true", help="reports per code, per project")
     ap.add_argument("--show", metavar="CODE", help="print every report of this code (tune projects only)")
