@@ -198,7 +198,8 @@ def _declare(decl: Node, declarator: Node, scope: dict[str, VarInfo], out: list[
         if declarator.type == "identifier" and (spelt_space := spelt.pointer_space(decl)) is not None:
             pointer = True  # `gptr p` of `typedef __global int *gptr`: a pointer into that space
         elif _address_space(decl) is None:
-            spelt_space = spelt.space(decl)  # `GLOBAL int *p` of `#define GLOBAL __global`
+            # `GLOBAL int *p` of `#define GLOBAL __global`; `gint *p` of `typedef __global int gint`
+            spelt_space = spelt.space(decl) or spelt.element_space(decl)
     if param_index is not None and array and not pointer and declarator.type == "array_declarator" \
             and _arrays_only(declarator, ident):
         # `global int a[128]`, `global int a[8][8]`: a parameter of array type is a pointer (C99

@@ -1,6 +1,6 @@
 """The kernel specifier and address-space qualifiers spelt another way: through an object-like
-macro (`#define KERNEL __kernel`, `#define GLOBAL __global`) or a typedef of a pointer
-(`typedef __global int *gptr`).
+macro (`#define KERNEL __kernel`, `#define GLOBAL __global`), a typedef of a pointer
+(`typedef __global int *gptr`) or a typedef of a qualified element (`typedef __global int gint`).
 
 The grammar reads a macro's name before a declaration as a `macro_modifier` and a typedef's name
 as a type, so neither says what the declaration is: `KERNEL void k(GLOBAL int *A)` would be a
@@ -8,8 +8,9 @@ plain function of a private pointer. A macro counts only where its whole body is
 words (a body with more, `__kernel __attribute__((...))`, is not read), and only the definition in
 force where it is used (`view.macro_at`: an `#ifdef` arm the preprocessor drops is no definition),
 the file's own or an included header's (the view's definitions; without a view, the file's).
-A typedef counts where it is a pointer (one `*`) to a type qualified with the space, at the top
-level of the file. One `Spellings` per tree, read from the top level only: files with neither
+A typedef counts where it is a pointer (one `*`) to a type qualified with the space, or that
+qualified type itself (`gint *p` points into `__global`, `lfloat t[16]` is a `__local` array), at
+the top level of the file. One `Spellings` per tree, read from the top level only: files with neither
 a `#define` nor a `typedef` pay nothing.
 """
 
@@ -47,6 +48,7 @@ class Spellings:
         self.view = view
         self.macros: dict[str, str | None] = {}  # name -> its word, None where definitions differ
         self.pointers: dict[str, str] = {}  # typedef name -> the space its pointer points into
+        self.elements: dict[str, str] = {}  # typedef name -> the space its qualified type is in
         definitions = _definitions(view)  # (the file's and its headers': hashcat's `KERNEL_FQ`)
         if definitions is not None:
             for m in definitions:
@@ -82,9 +84,11 @@ class Spellings:
             inner = d.child_by_field_name("declarator") if d.type == "pointer_declarator" else None
             if inner is not None and inner.type == "type_identifier":
                 self.pointers[_text(inner)] = space
+            elif d.type == "type_identifier":  # `typedef __global int gint;`: the element's space
+                self.elements[_text(d)] = space
 
     def __bool__(self) -> bool:
-        return bool(self.macros or self.pointers)
+        return bool(self.macros or self.pointers or self.elements)
 
     def word(self, ident: Node) -> str | None:
         """The word ('kernel', 'global', ...) the macro named by `ident` stands for where it is used."""
@@ -127,13 +131,21 @@ class Spellings:
         return self.pointers.get(_text(t)) if self.pointers and t is not None and t.type == "type_identifier" \
             else None
 
+    def element_space(self, decl: Node) -> str | None:
+        """The space of a declaration whose type is a typedef'd qualified element (`gint *p`,
+        `lfloat t[16]`): as if the qualifier were written in the declaration."""
+        t = decl.child_by_field_name("type")
+        return self.elements.get(_text(t)) if self.elements and t is not None and t.type == "type_identifier" \
+            else None
+
     def key(self) -> tuple:
         """What the file spells, for memo keys of results read through these names."""
-        return tuple(sorted(self.macros.items(), key=str)), tuple(sorted(self.pointers.items()))
+        return (tuple(sorted(self.macros.items(), key=str)), tuple(sorted(self.pointers.items())),
+                tuple(sorted(self.elements.items())))
 
     def words(self) -> frozenset[bytes]:
         """Names that may spell `__global` or `__local` (the race prefilter's extra words)."""
-        return frozenset(n.encode() for n, w in (*self.macros.items(), *self.pointers.items())
-                         if w in (None, "global", "local"))
+        return frozenset(n.encode() for n, w in (*self.macros.items(), *self.pointers.items(),
+                                                 *self.elements.items()) if w in (None, "global", "local"))
 
 
