@@ -71,6 +71,8 @@ def test_a_local_array_of_a_typedefd_element(body: bytes, racy: bool) -> None:
     (b"if (g & 1) goto done;\n  B[g] = 1;\ndone:\n  A[g] = g;", False),
     (b"if (g & 1) goto done;\n  A[0] = g;\ndone:\n  B[g] = g;", True),  # the skipped store: even ones make it
     (b"if (g != 0) goto done;\n  A[0] = 1;\ndone:\n  B[g] = g;", False),  # one work-item stores
+    (b"B[g] = 1;\n  goto done;\n  A[0] = g;\ndone:\n  B[g] = 2;", False),  # skipped by every work-item
+    (b"if (g & 1) goto done;\n  if (g > 4) return;\n  B[g] = 1;\ndone:\n  A[0] = g;", True),
     # a jump out of the block to a label outside: the label's code is reached by every one
     (b"for (int i = 0; i < 4; i++) { if (B[i] == g) goto found; }\nfound:\n  A[0] = g;", True),
     (b"for (int i = 0; i < 4; i++) { if (B[i] == g) goto found; }\nfound:\n  A[g] = g;", False),

@@ -21,6 +21,7 @@ from tree_sitter import Node
 from cllint.analysis.annotations import without_annotations
 from cllint.analysis.model.walk import nodes_of_kinds
 from cllint.analysis.races.frames import Offset, Target, declared_dims, widened
+from cllint.analysis.races.labels import goto_target, local_labels, skipped_until
 from cllint.analysis.syntax import descend, walk
 from cllint.analysis.uniformity.names import Names, VarInfo
 from cllint.analysis.lazy_re import lazy
@@ -504,31 +505,53 @@ class BlockExits:
         self._blocks: dict[int, _Block] = {}
 
     def before(self, block: Node, child: Node) -> tuple[list[Guard], bool]:
+        return self._block(block).before(child)
+
+    def label_is_local(self, statement: Node) -> bool:
+        """Whether a labelled statement is reached only by jumps from inside its own block
+        (races/labels.py): then it guards nothing."""
+        block = statement.parent
+        return block is not None and block.type == "compound_statement" \
+            and self._block(block).labels.get(_text(statement.child_by_field_name("label"))) \
+            == self._block(block).index.get(statement.id)
+
+    def _block(self, block: Node) -> _Block:
         b = self._blocks.get(block.id)
         if b is None:
             b = self._blocks[block.id] = _Block(block)
-        return b.before(child)
+        return b
 
 
 class _Block:
     def __init__(self, block: Node) -> None:
         self.children = block.named_children
         self.index = {c.id: i for i, c in enumerate(self.children)}
+        self.labels = local_labels(block)  # its labels no jump from outside it reaches
         self.scanned = 0  # statements read so far, in order
-        self.exits: list[tuple[int, Guard]] = []  # (index, guard) of each early exit read
+        # (index, guard, until) of each early exit read: it guards the statements after it, up
+        # to `until` (a forward `if (c) goto L;` to a label of this block: up to L)
+        self.exits: list[tuple[int, Guard, float]] = []
         self.jumps_at: int | None = None  # index of the first statement that may jump out
+        self.skips: list[tuple[int, float]] = []  # (index, label index) of jumps forward to a label here
 
     def before(self, child: Node) -> tuple[list[Guard], bool]:
         i = self.index.get(child.id, len(self.children))
         while self.scanned < i:
-            sib = self.children[self.scanned]
+            at, sib = self.scanned, self.children[self.scanned]
             g = _early_exit(sib)
+            target = goto_target(sib) if self.labels and g is None else None
             if g is not None:
-                self.exits.append((self.scanned, g))
-            elif self.jumps_at is None and _may_jump_out(sib):
-                self.jumps_at = self.scanned
+                self.exits.append((at, g, len(self.children)))
+            elif target is not None and target in self.labels:
+                if self.labels[target] > at:  # (a jump back, a loop, loses no one later)
+                    self.exits.append((at, Guard(sib.child_by_field_name("condition"), False), self.labels[target]))
+            elif self.jumps_at is None and _may_jump_out(sib, self.labels):
+                self.jumps_at = at
+            elif (until := skipped_until(sib, at, self.labels)) is not None:
+                self.skips.append((at, until))
             self.scanned += 1
-        return [g for at, g in self.exits if at < i], self.jumps_at is not None and self.jumps_at < i
+        return [g for at, g, until in self.exits if at < i < until], \
+            self.jumps_at is not None and self.jumps_at < i or any(at < i < until for at, until in self.skips)
 
 
 def guards_around(n: Node, body: Node, exits: BlockExits | None = None) -> tuple[tuple[Guard, ...], bool]:
@@ -564,7 +587,7 @@ def guards_around(n: Node, body: Node, exits: BlockExits | None = None) -> tuple
             else:
                 guards.append(g)
         elif t == "labeled_statement":
-            unknown = True
+            unknown = unknown or not exits.label_is_local(p)  # (labels.py: reached as its block is)
         elif t == "do_statement" and child != p.child_by_field_name("body"):
             unknown = True  # (the body runs once whatever its condition says: no guard)
         elif t == "compound_statement" and not (p.parent is not None and p.parent.type == "switch_statement"):
@@ -640,12 +663,17 @@ _LOOP_KINDS = frozenset({"for_statement", "while_statement", "do_statement"})
 _JUMP_WORDS = (b"return", b"goto", b"break", b"continue", b":")
 
 
-def _may_jump_out(s: Node) -> bool:
-    """A statement some work-items may leave the enclosing block through (not modelled)."""
+def _may_jump_out(s: Node, labels: dict[str, int] | None = None) -> bool:
+    """A statement some work-items may leave the enclosing block through (not modelled);
+    `labels`, the block's local labels (labels.py): a jump to one, or `s` labelled by one, stays
+    in the block (`_Block.skips` reads what a jump forward skips)."""
     text = s.text  # (None where the tree keeps no source: then walked)
     if text is not None and not s.has_error and not any(w in text for w in _JUMP_WORDS):
         return False  # each kind below is spelled with one of these words (a label: its ':')
     for n in walk(s):
+        if labels and (n.type == "goto_statement" and _text(n.child_by_field_name("label")) in labels
+                       or n == s and n.type == "labeled_statement" and _text(n.child_by_field_name("label")) in labels):
+            continue
         if n.type in ("return_statement", "goto_statement", "labeled_statement"):
             return True
         if n.type in ("break_statement", "continue_statement"):
