@@ -271,11 +271,14 @@ module.exports = grammar(C, {
     // A macro argument may also be empty (`M(x, )`, `F(, a)`), an operator alone
     // (`DEF_BINARY(add, +)`), or a parameter declaration (`DEFINE_KERNEL(copy, __global
     // float *in, ...)`, see `macro_type_argument`). The arguments are written as those
-    // followed by a comma, then the last one: a macro pack may follow only a last argument
-    // that is not empty, so `f(a, N)` keeps N an argument.
+    // followed by a comma, then the last one: a macro pack may follow only an argument
+    // that is not empty, so `f(a, N)` keeps N an argument. A pack before a comma
+    // (`OutsideImage(pos DIMS, size)`, `#define DIMS , step, width`) expands to arguments
+    // between two; the scanner reads one there only where no declarator may end (see
+    // src/scanner.c), so `__global float *in UNUSED, int n` keeps its attribute macro.
     argument_list: $ => seq(
       '(',
-      repeat(seq(optional($._argument), ',')),
+      repeat(seq(optional(choice($._argument, seq($._argument_value, repeat1($.macro_argument_pack)))), ',')),
       optional(choice(seq($._argument_value, repeat($.macro_argument_pack)), $.macro_operator_argument)),
       ')',
     ),

@@ -894,9 +894,9 @@ static bool scan_bare_macro(TSLexer *lexer, const bool *valid, const char *prefi
   return true;
 }
 
-/* More names spelled as macros are, blanks and comments between, then `)`: the names after a
- * first pack (`SAMPLER_PARAM FILM_PARAM)`), each a pack of its own. */
-static bool packs_then_close(TSLexer *lexer) {
+/* More names spelled as macros are, blanks and comments between, then `)` (or `,` where
+ * `comma`): the names after a first pack (`SAMPLER_PARAM FILM_PARAM)`), each a pack of its own. */
+static bool packs_then_close(TSLexer *lexer, bool comma) {
   while (is_word_start(lexer->lookahead) && !lexer->eof(lexer)) {
     bool capital = false;
     while (is_word(lexer->lookahead) && !lexer->eof(lexer)) {
@@ -907,7 +907,7 @@ static bool packs_then_close(TSLexer *lexer) {
     }
     if (!capital || !skip_blank_and_comments(lexer, false)) return false;
   }
-  return lexer->lookahead == ')' && !lexer->eof(lexer);
+  return (lexer->lookahead == ')' || (comma && lexer->lookahead == ',')) && !lexer->eof(lexer);
 }
 
 /* `EXTRA_ARGS)` or `UNUSED =`: see the header (lookahead on the name's first character). */
@@ -922,11 +922,11 @@ static bool scan_macro_pack(TSLexer *lexer, const bool *valid, bool capital) {
   lexer->mark_end(lexer);
   if (!skip_blank_and_comments(lexer, false)) return false;
   int32_t c = lexer->lookahead;
-  if (c == ')' && valid[MACRO_PACK]) {
-    lexer->result_symbol = MACRO_PACK;
+  if (valid[MACRO_PACK] && (c == ')' || (c == ',' && !valid[ATTRIBUTE_MACRO]))) {
+    lexer->result_symbol = MACRO_PACK;  /* `f(pos DIMS, n)`: only where no declarator ends */
     return true;
   }
-  if (valid[MACRO_PACK] && is_word_start(c) && packs_then_close(lexer)) {
+  if (valid[MACRO_PACK] && is_word_start(c) && packs_then_close(lexer, !valid[ATTRIBUTE_MACRO])) {
     lexer->result_symbol = MACRO_PACK;  /* `f(cfg SAMPLER_PARAM FILM_PARAM)`: the first of several */
     return true;
   }
