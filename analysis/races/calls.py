@@ -19,7 +19,8 @@ from cllint.analysis.races.accessor_macros import MacroSubscripts
 from cllint.analysis.races.accesses import Access, BlockExits, Guard, collect, guards_around
 from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import Evaluator
-from cllint.analysis.races.frames import Frame, FrameEvaluator, Target
+from cllint.analysis.races.frames import Frame, FrameEvaluator, Target, struct_fields
+from cllint.analysis.races.struct_params import reads_fields_only, struct_argument
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, build_cfg
@@ -184,7 +185,7 @@ class HelperCalls:
             return []
         func, body, names, defs, counters, moved, dead, phases = parts
         frame = _bind(names, defs, counters, moved, call, caller, self._constant)
-        if frame is None or not frame.bound and not globals_:
+        if frame is None or not frame.bound and not frame.structs and not globals_:
             return []
         if phases is None:
             self.add_helper_loops(counters, frame.ev)
@@ -377,6 +378,7 @@ def _bind(names: Names, defs: dict[int, Node], counters: set[int], moved: set[in
     frame.ev.helper_value, frame.ev.helper_depth = caller.ev.helper_value, caller.ev.helper_depth + 1
     frame.returns = caller.returns
     frame.picks = caller.picks
+    body = None
     for v, arg in zip(params, passed):
         if v.key in moved:
             continue
@@ -386,7 +388,19 @@ def _bind(names: Names, defs: dict[int, Node], counters: set[int], moved: set[in
                 frame.bound[v.key] = t
         else:
             values[v.key] = (caller.ev, arg)
+        struct = struct_argument(arg, caller.names) if not (v.key in frame.bound or v.array) else None
+        if struct is not None:  # `put(s, ...)`, `put(&s, ...)`: the helper's `s.p` is the caller's
+            body = body if body is not None else _body_of(v)
+            if body is not None and reads_fields_only(body, names, v):
+                frame.structs[v.key] = (caller, struct)
     return frame
+
+
+def _body_of(v: Any) -> Node | None:
+    d = v.decl.parent
+    while d is not None and d.type != "function_definition":
+        d = d.parent
+    return d.child_by_field_name("body") if d is not None else None
 
 
 def _file_scope(v: Any) -> bool:
@@ -399,7 +413,27 @@ def _file_scope(v: Any) -> bool:
 def _passes_shared(call: Node, caller: Frame) -> bool:
     """Whether some argument of `call` points into shared memory the caller follows."""
     args = call.child_by_field_name("arguments")
-    return any(caller.target_of(a) is not None for a in (args.named_children if args else ()))
+    return any(caller.target_of(a) is not None or _holds_shared(a, caller)
+               for a in (args.named_children if args else ()))
+
+
+def _holds_shared(arg: Node, caller: Frame) -> bool:
+    """A private struct handed over (`s`, `&s`) one of whose fields the caller follows into
+    shared memory (`s.p = A;`); its fields are read off the file's typedef of the struct."""
+    struct = struct_argument(arg, caller.names)
+    if struct is None:
+        return False
+    v = caller.names.var(struct)
+    if v is None:
+        return False
+    fields = [f.encode() for f in caller.names.fields.get(v.key, {}) if "." not in f]
+    decl = v.decl.parent
+    while decl is not None and decl.type not in ("declaration", "parameter_declaration"):
+        decl = decl.parent
+    named = decl.child_by_field_name("type") if decl is not None else None
+    if named is not None and named.type == "type_identifier":
+        fields += struct_fields(named) or []  # (a struct given by its initialiser: `ref_t s = { A };`)
+    return any(caller.field_target(struct, f, 0) is not None for f in dict.fromkeys(fields))
 
 
 def _within(ranges: tuple, offset: int) -> bool:

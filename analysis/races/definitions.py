@@ -5,6 +5,8 @@ guards through these, in kernels and in the helpers they call."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tree_sitter import Node
 
 from cllint.analysis.model.walk import nodes_of_kinds
@@ -22,17 +24,19 @@ def _text(node: Node | None) -> str:
     return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
 
 
-def definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], dict[int, tuple],
-                                                              dict[int, set[int]], set[int]]:
+def definitions(body: Node, names: Names, cfg: CFG, lends: Callable[[Node], bool] | None = None
+                ) -> tuple[dict[int, Node], dict[int, tuple], dict[int, set[int]], set[int]]:
     """Private variables defined once by their initialiser (key -> value), and fields of
     private structs assigned once at the body's top level (`c.lid = get_local_id(0);`, by
     field key), loop counters (key -> (init value, condition, update, loop)) changed only by
     their `for`'s header, the CFG nodes that assign each counter, and every variable assigned
-    in the body."""
+    in the body. `lends(amp)`: whether `&s` is handed to a helper that stores nothing into `s`
+    (races/struct_params.py), which then leaves `s`'s fields defined."""
     inits: dict[int, Node] = {}
     writes: dict[int, int] = {}
     fields: dict[tuple[int, str], list[Node]] = {}  # (struct key, field path) -> its stores
     whole: set[int] = set()  # structs stored into other than by a field's name
+    through: list[tuple[int, str]] = []  # (struct key, field path) of stores `c.p[i] = v`
     for n in nodes_of_kinds(body, _DEFINING):
         if n.type == "init_declarator":
             d = n.child_by_field_name("declarator")
@@ -54,14 +58,21 @@ def definitions(body: Node, names: Names, cfg: CFG) -> tuple[dict[int, Node], di
                 fp = names.field_path(target) if target.type == "field_expression" else None
                 if fp is not None:
                     fields.setdefault((fp[0].key, fp[1]), []).append(n)
+                elif (fp := _stored_through(names, target)) is not None:
+                    through.append(fp)
                 else:
                     whole |= _root_keys(names, target)
         elif n.type == "pointer_expression" and _text(n.child_by_field_name("operator")) == "&":
             v = names.var(n.child_by_field_name("argument")) if n.child_by_field_name("argument") else None
+            if v is not None and lends is not None and lends(n):
+                continue  # `put(&s, ...)` of a helper that only reads `s`'s fields
             if v is not None:
                 writes[v.key] = writes.get(v.key, 0) + 2
             elif n.child_by_field_name("argument") is not None:
                 whole |= _root_keys(names, n.child_by_field_name("argument"))
+    # `c.p[i] = v` stores through the field where the field is assigned by name (`c.p = A`:
+    # a pointer, as an array field cannot be); else into the struct's own array
+    whole |= {k for k, path in through if (k, path) not in fields}
     counters: dict[int, tuple] = {}
     for n in nodes_of_kinds(body, _LOOPS):
         if n.type in ("while_statement", "do_statement"):
@@ -184,6 +195,18 @@ def _declares(block: Node, v: object) -> bool:
     while decl is not None and decl.type != "declaration":
         decl = decl.parent
     return decl is not None and decl.parent == block
+
+
+def _stored_through(names: Names, target: Node) -> tuple[int, str] | None:
+    """(struct key, field path) of a store's target `c.p[i]` (`c.a.p[i]`): an element of a
+    private struct's field, which writes into the struct only if the field is an array."""
+    if target.type != "subscript_expression":
+        return None
+    base = target.child_by_field_name("argument")
+    while base is not None and base.type == "parenthesized_expression" and base.named_child_count == 1:
+        base = base.named_children[0]
+    fp = names.field_path(base) if base is not None and base.type == "field_expression" else None
+    return (fp[0].key, fp[1]) if fp is not None else None
 
 
 def _root_keys(names: Names, node: Node) -> set[int]:

@@ -121,6 +121,9 @@ class Frame:
         self.kernel = kernel
         self.bound = {} if bound is None else bound
         self.choices = {} if choices is None else choices
+        # a helper's struct parameter -> the caller's frame and the struct it was handed
+        # (`put(s, ...)`, `put(&s, ...)`: races/struct_params.py), read where it is `s.p`/`s->p`
+        self.structs: dict[int, tuple[Frame, Node]] = {}
         self._steps: dict[int, list | None] = {}  # `_stepped`, per pointer
         self._typedef_rows: dict[int, tuple[int, tuple[int, ...]]] = {}  # `_rows_of`, per pointer
         # private arrays of pointers, key -> their elements' values (races/pointer_arrays.py)
@@ -249,6 +252,10 @@ class Frame:
             if t is not None and self._integer(left):
                 return _shifted(t, (self.ev, left, 1))
             return None
+        if expr.type == "field_expression" and (handed := self._handed(expr)) is not None:
+            caller, struct = handed  # `s.p`/`s->p` of a struct the caller handed over: its `s.p`
+            field = expr.child_by_field_name("field")
+            return caller.field_target(struct, field.text, depth + 1) if field is not None and field.text else None
         if expr.type == "field_expression" and _text(expr.child_by_field_name("operator")) == ".":
             # a pointer kept in a private struct's field assigned once (`r.p = A;`), or given by
             # the initialiser of a struct never written after (`ref_t r = { A };`): what it was given
@@ -291,22 +298,53 @@ class Frame:
             return _shifted(t, (self.ev, index, 1)) if t is not None and index is not None else None
         return None
 
+    def _handed(self, expr: Node) -> tuple[Frame, Node] | None:
+        """The caller's frame and struct behind `s.f`/`s->f` of a struct parameter `s`."""
+        if not self.structs:
+            return None
+        base = expr.child_by_field_name("argument")
+        while base is not None and base.type == "parenthesized_expression" and base.named_child_count == 1:
+            base = base.named_children[0]
+        v = self.names.var(base) if base is not None and base.type == "identifier" else None
+        return self.structs.get(v.key) if v is not None else None
+
+    def field_target(self, struct: Node, field: bytes, depth: int) -> Target | None:
+        """What field `field` of the struct named by `struct` (an identifier of this frame)
+        points into: a private struct's field assigned once or given by its initialiser, or,
+        for a struct this frame was handed, its caller's."""
+        v = self.names.var(struct)
+        if v is None or depth > MAX_DEPTH:
+            return None
+        if v.key in self.structs:
+            caller, outer = self.structs[v.key]
+            return caller.field_target(outer, field, depth + 1)
+        if v.param_index is not None:
+            return None
+        key = self.names.fields.get(v.key, {}).get(field.decode("utf-8", "replace"))
+        if key is not None and self.defs.get(v.key) is not None:
+            return None  # given by an initialiser and assigned again (as `target_of`)
+        d = self.defs.get(key) if key is not None else self._initialised(v, field)
+        return self.target_of(d, depth + 1) if d is not None else None
+
     def _initialised_field(self, expr: Node) -> Node | None:
         """The element of a private struct's initialiser list (positional: no designators) that
         gives the field `expr` names (`r.p` of `ref_t r = { A, 1 };`: `A`), where the struct is
         defined once (never written after) and its type is a file-scope typedef of a struct."""
         base, field = expr.child_by_field_name("argument"), expr.child_by_field_name("field")
         v = self.names.var(base) if base is not None and base.type == "identifier" else None
-        init = self.defs.get(v.key) if v is not None and not (v.pointer or v.array or v.shared) else None
-        if init is None or init.type != "initializer_list" or field is None:
+        return self._initialised(v, field.text) if v is not None and field is not None and field.text else None
+
+    def _initialised(self, v: VarInfo, field: bytes) -> Node | None:
+        init = self.defs.get(v.key) if not (v.pointer or v.array or v.shared) else None
+        if init is None or init.type != "initializer_list":
             return None
         decl = v.decl.parent
         named = decl.parent.child_by_field_name("type") if decl is not None and decl.parent is not None else None
-        order = _struct_fields(named) if named is not None and named.type == "type_identifier" else None
+        order = struct_fields(named) if named is not None and named.type == "type_identifier" else None
         items = [c for c in init.named_children if c.type != "comment"]
-        if not order or field.text not in order or any(c.type == "initializer_pair" for c in items):
+        if not order or field not in order or any(c.type == "initializer_pair" for c in items):
             return None
-        i = order.index(field.text)
+        i = order.index(field)
         return items[i] if i < len(items) else None
 
     def _cell_of(self, sub: Node, depth: int, row: bool) -> Target | None:
@@ -725,7 +763,7 @@ def row_view_size(descriptor: Node | None, value_of: Callable[[Node], int | None
     return size * prod(extents), (size, *extents)
 
 
-def _struct_fields(name: Node) -> list[bytes] | None:
+def struct_fields(name: Node) -> list[bytes] | None:
     """The field names, in order, of the struct a file-scope `typedef struct {...} name;` names
     (one name per declarator); None where it is no such typedef."""
     root = name

@@ -115,7 +115,47 @@ def _bases(func: Node, spelt: frozenset[bytes] = frozenset()) -> set[bytes]:
             ident = ident.child_by_field_name("declarator")
         if ident is not None and ident.text:
             out.add(ident.text)
+    return out | _holders(func, out)
+
+
+def _holders(func: Node, bases: set[bytes]) -> set[bytes]:
+    """Private structs given one of `bases` in a field (`s.p = A;`, `ref_t s = { A, 1 };`): a
+    store through the field (`s.p[i] = v`, a helper passed `s` or `&s`) writes what it points to."""
+    out: set[bytes] = set()
+    for n in nodes_of_kinds(func, _HOLDING, ordered=False):
+        if n.type == "assignment_expression":
+            left, value = n.child_by_field_name("left"), n.child_by_field_name("right")
+            while left is not None and left.type == "field_expression":
+                left = left.child_by_field_name("argument")
+        else:
+            left, value = n.child_by_field_name("declarator"), n.child_by_field_name("value")
+            if value is None or value.type != "initializer_list":
+                continue
+        items = value.named_children if value is not None and value.type == "initializer_list" else [value]
+        if left is not None and left.type == "identifier" and left.text and value is not None \
+                and left != n.child_by_field_name("left") and any(_points(i, bases) for i in items):
+            out.add(left.text)
     return out
+
+
+def _points(value: Node | None, bases: set[bytes]) -> bool:
+    """`A`, `A + i`, `i + A`, `&A[i]` (or a cast of one) of a name in `bases`: a pointer, not a
+    value loaded through one (`v.x = a[0]`)."""
+    while value is not None and value.type in ("parenthesized_expression", "cast_expression") \
+            and value.named_children:
+        value = value.child_by_field_name("value") or value.named_children[-1]
+    if value is None:
+        return False
+    if value.type == "identifier":
+        return value.text in bases
+    if value.type == "binary_expression":
+        return _points(value.child_by_field_name("left"), bases) or _points(value.child_by_field_name("right"), bases)
+    if value.type == "pointer_expression" and value.child_by_field_name("operator") is not None \
+            and value.child_by_field_name("operator").type == "&":
+        arg = value.child_by_field_name("argument")
+        return arg is not None and arg.type == "subscript_expression" \
+            and _points(arg.child_by_field_name("argument"), bases)
+    return False
 
 
 def _qualified(text: bytes, spelt: frozenset[bytes]) -> bool:
@@ -131,5 +171,6 @@ def _mentions(node: Node, names: set[bytes]) -> bool:
 
 
 _IDENTIFIER = frozenset({"identifier"})
+_HOLDING = frozenset({"assignment_expression", "init_declarator"})
 _DECLARATIONS = frozenset({"declaration"})
 _DECLARATIONS_AND_PARAMETERS = frozenset({"declaration", "parameter_declaration"})
