@@ -8,12 +8,12 @@ image/sampler types.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from tree_sitter import Node
 
 from cllint.analysis.catalogue import catalogue
-from cllint.analysis.model import FunctionInfo, Symbol
+from cllint.analysis.model import FunctionInfo, SemanticModel, Symbol
 from cllint.analysis.model.scopes import SymbolKind
 from cllint.analysis.model.decls import Specifiers, Typedef, TypeReader
 from cllint.analysis.model.types import (
@@ -35,7 +35,9 @@ from cllint.analysis.model.types import (
 
 from cllint.analysis.model.walk import nodes_of_kinds
 
+from .certainty import Certainty
 from .checks import Checks, in_focus
+from .head_memo import HeadMemo
 from .conversions import render
 from ..findings import Edit, Finding, FixPlan
 from cllint.analysis.lazy_re import lazy
@@ -88,18 +90,31 @@ def _private_level(t: Pointer) -> Pointer | None:
 
 
 class DeclarationChecks(Checks):
+    def __init__(self, model: SemanticModel, certainty: Certainty, focus: list[tuple[int, int]] | None = None,
+                 extension_enabled: Callable[[int, str], bool] | None = None, heads: HeadMemo | None = None) -> None:
+        """`heads`: the function heads' findings the last lint of the file read (head_memo.py)."""
+        super().__init__(model, certainty, focus, extension_enabled)
+        self.heads = heads
+
     # -- entry ----------------------------------------------------------------------------
 
     def run(self) -> list[Finding]:
         # With a focus, only what lies in it: the rest comes from the incremental cache.
         focus = self.focus
+        heads = self.heads
         for info in self.m.index.functions.values():
             if info.is_kernel and in_focus(focus, info.definition or (info.prototypes[0] if info.prototypes
                                                                        else info.symbol.decl)):
-                self._kernel(info)
+                if heads is not None and info.definition is not None and info.symbol.decl == info.definition:
+                    heads.run("kernel", info.definition, self.out, lambda: self._kernel(info))  # noqa: B023
+                else:
+                    self._kernel(info)
         for item in self._items(self.m.tree.root_node):
             if item.type in ("declaration", "function_definition") and in_focus(focus, item):
-                self._function_declarators(item)
+                if heads is not None and item.type == "function_definition":
+                    heads.run("declarators", item, self.out, lambda: self._function_declarators(item))  # noqa: B023
+                else:
+                    self._function_declarators(item)
         for sym in self.m.index.globals.values():
             if sym.decl is not None and in_focus(focus, sym.decl):
                 self._program_scope(sym)

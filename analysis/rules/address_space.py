@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from cllint.analysis.addrspace import Finding, analyse
+from cllint.analysis.addrspace.head_memo import HeadMemo
 from cllint.analysis.diagnostics import Diagnostic, Severity
 from cllint.analysis.rules._findings import cached, diagnostics
 from cllint.analysis.rules._model import active, model_for
@@ -21,7 +22,24 @@ def analysis_of(ctx: RuleContext) -> list[Finding]:
     included: shared by CL1xx and by the generic-space gating, which asks the same model
     for its conversion errors (one analysis per lint instead of two)."""
     return cached(ctx, "_cl1xx_all", lambda: analyse(model_for(ctx), focus=ctx.options.get("focus"),
-                                                     extension_enabled=_extension_enabled(ctx)))
+                                                     extension_enabled=_extension_enabled(ctx),
+                                                     heads=_head_memo(ctx)))
+
+
+def _head_memo(ctx: RuleContext) -> HeadMemo | None:
+    """An editor's focused run carries the function heads' findings of its last lint
+    (addrspace/head_memo.py), under what besides the text they read: the target and mode,
+    the macros and the headers (what the incremental driver's skeleton key holds of the view)."""
+    view = ctx.preprocessor
+    state = getattr(view, "macro_state_at", None)
+    if ctx.options.get("focus") is None or not ctx.options.get("edited") or state is None:
+        return None
+    from cllint.analysis.semantic.headers import key as headers_key
+    from cllint.analysis.toplevel import items_of
+
+    facts = (ctx.target, ctx.options.get("mode"), ctx.options.get("std"), state(1 << 62), headers_key(view),
+             tuple((d.code, d.message) for d in getattr(view, "diagnostics", ())))
+    return HeadMemo(items_of(ctx.tree, ctx.source, ctx.file), facts)
 
 
 def _findings(ctx: RuleContext) -> list[Finding]:
