@@ -537,3 +537,19 @@ def test_guard_never_true_leaves_version_switches_alone() -> None:
     assert [d for d in lint(switch, "CL1.2", "target") if d.code == "CL306"] == []
     passed = b"#if __OPENCL_C_VERSION__ >= 120 && defined(__opencl_c_fp64)\nint x;\n#endif\n"
     assert [d.code for d in lint(passed, "CL1.2", "target")] == ["CL306"]
+
+
+def test_below_2_0_a_variable_outside_constant_is_reported_once(tmp_path: Path) -> None:
+    """A full lint at 1.2 gives one error per declaration, CL110, on the lines clang-19 gives
+    (the version family alone still says CL303, above: each family keeps its report)."""
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "statics.cl"
+    path.write_bytes(b"global int total = 0;\n" + STATIC_LOCALS)
+    for flag in ("--std", "--target"):
+        done = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json",
+                               "--exit-zero", flag, "CL1.2", str(path)], capture_output=True, text=True, check=True)
+        got = sorted((r["code"], r["line"]) for r in json.loads(done.stdout) if r["severity"] == "error")
+        assert got == [("CL110", n) for n in (1, 3, 4, 5, 6)], flag
