@@ -8,10 +8,17 @@ names the option as a constant (`CL_STD_2_0` is `"-cl-std=CL2.0 "`), read as the
 option belongs to the sources its statement names, else to the one source its host file names
 and builds with its one build call. A source two hosts build at different versions keeps none
 (it must compile at each). Computed versions (`"-cl-std=CL" + version`) say nothing.
+
+Through a build wrapper: a host function whose body builds with a literal version
+(`cl_program build_from_file(...) { ... clBuildProgram(p, 1, &d, "-cl-std=CL2.0", ...); }`, a C#
+binding's `CreateAndBuildProgramFromString`) builds at that version what its callers pass it: a
+call of the function, in any host file, is a build call of that version, read as above (the
+sources its statement names, else the one source a file of one build names).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -23,8 +30,9 @@ _STD = lazy(rb"-cl-std=(CL[0-9]\.[0-9])(?![\w.])|\bCL_STD_([0-9])_([0-9])\b")
 _STATEMENT_END = lazy(rb"[;{}]")
 # The calls that build a program: a file with one of them builds one program (or one kind).
 # Also through a checking macro that takes the function first: `OCL_CALL (clBuildProgram, p, ...)`.
+# (C# bindings call the entry point as a method: `ProgramsNativeApi.BuildProgram(p, 0, null, ...)`.)
 _BUILD_CALL = lazy(rb"\b(?:clBuildProgram|clCompileProgram|build_program\w*|create_and_build_from_sources?)\s*\("
-                   rb"|\.(?:build|Build)\s*\(|\(\s*(?:clBuildProgram|clCompileProgram)\s*,")
+                   rb"|\.(?:build|Build|BuildProgram)\s*\(|\(\s*(?:clBuildProgram|clCompileProgram)\s*,")
 _MAX_STATEMENT = 400  # bytes either side of the option
 
 
@@ -43,24 +51,30 @@ def host_stds(hosts: dict[Path, bytes], sources: Iterable[Path], choices: Iterab
         by_stem.setdefault(p.stem, []).append(p)
     allowed = set(choices)
     found: dict[str, set[str]] = {}
-    for path in sorted(hosts):
-        text = hosts[path]
-        if b"-cl-std=CL" not in text and b"CL_STD_" not in text:
+    readable = {path: text for path, text in sorted(hosts.items())
+                if path.name not in HOST_NAMES and path.suffix.lower() != ".cmake"}
+    # (a build file's options are its commands': cmake_options.py)
+    wrappers = _wrappers(readable, allowed)
+    calls = lazy(rb"\b(" + b"|".join(re.escape(w.encode()) for w in sorted(wrappers)) + rb")\s*\(") \
+        if wrappers else None
+    for path, text in readable.items():
+        literal = b"-cl-std=CL" in text or b"CL_STD_" in text
+        wrapped = [] if calls is None else [m for m in calls.finditer(text) if not _defines(text, m)]
+        if not literal and not wrapped:
             continue
-        if path.name in HOST_NAMES or path.suffix.lower() == ".cmake":
-            continue  # a build file's options are its commands' (cmake_options.py)
         # a file's name (`walk.cl`), not a symbol that ends like one (`common_cl.hh`, `k_cl_src`)
         refs = [(stem, start) for stem, start, _ in _kernel_refs(text)
                 if stem in by_stem and text[start + len(stem):start + len(stem) + 1] == b"."]
         # the one source a host builds once: the option is its (a file of several builds, of
         # strings or of other sources, says nothing about which)
         named_in_file = {stem for stem, _ in refs}
-        alone = len(named_in_file) == 1 and len(_BUILD_CALL.findall(text)) == 1
-        for m in _STD.finditer(text):
-            std = m.group(1).decode() if m.group(1) else f"CL{m.group(2).decode()}.{m.group(3).decode()}"
+        alone = len(named_in_file) == 1 and len(_BUILD_CALL.findall(text)) + len(wrapped) == 1
+        uses = [(m.start(), _std(m)) for m in _STD.finditer(text)] if literal else []
+        uses += [(m.start(), wrappers[m.group(1).decode()]) for m in wrapped]
+        for at, std in uses:
             if std not in allowed:
                 continue
-            lo, hi = _statement(text, m.start())
+            lo, hi = _statement(text, at)
             named = {stem for stem, start in refs if lo <= start < hi}
             if not named and alone:
                 named = named_in_file
@@ -68,3 +82,65 @@ def host_stds(hosts: dict[Path, bytes], sources: Iterable[Path], choices: Iterab
                 found.setdefault(stem, set()).add(std)
     return {by_stem[stem][0]: stds.pop() for stem, stds in found.items()
             if len(stds) == 1 and len(by_stem[stem]) == 1}
+
+
+def _std(m: re.Match[bytes]) -> str:
+    return m.group(1).decode() if m.group(1) else f"CL{m.group(2).decode()}.{m.group(3).decode()}"
+
+
+# A function definition's head: a name, its parameters (one level of nested brackets), then
+# `{` (C++'s `const`, Java's `throws X` between). Statements with a block read alike and are
+# left out by name.
+_HEAD = lazy(rb"\b([A-Za-z_]\w*)\s*\(([^;{}()]|\([^;{}()]*\))*\)\s*(?:const\s*|throws\s+[\w.,\s]+)?\{")
+_NOT_FUNCTIONS = frozenset({"if", "for", "foreach", "while", "switch", "catch", "using", "lock", "fixed",
+                            "synchronized", "return", "sizeof", "defined", "elif", "else"})
+
+
+def _wrappers(hosts: dict[Path, bytes], allowed: set[str]) -> dict[str, str]:
+    """Host functions whose bodies build with one literal version: name -> version. A name
+    defined with two versions (overloads, two files) is no one's."""
+    seen: dict[str, set[str]] = {}
+    for text in hosts.values():
+        if b"-cl-std=CL" not in text and b"CL_STD_" not in text:
+            continue
+        options = [(m.start(), _std(m)) for m in _STD.finditer(text)]
+        options = [(at, std) for at, std in options if std in allowed
+                   and _BUILD_CALL.search(text, *_statement(text, at)) is not None]
+        if not options:
+            continue
+        for head in _HEAD.finditer(text):
+            name = head.group(1).decode()
+            if name in _NOT_FUNCTIONS:
+                continue
+            end = _block_end(text, head.end() - 1)
+            for at, std in options:
+                if head.end() <= at < end:
+                    seen.setdefault(name, set()).add(std)
+    return {name: stds.pop() for name, stds in seen.items() if len(stds) == 1}
+
+
+def _block_end(text: bytes, at: int) -> int:
+    """The index after the `}` that closes the `{` at `at` (string literals skipped), or the text's end."""
+    depth, i, n = 0, at, len(text)
+    while i < n:
+        c = text[i]
+        if c == 34 or c == 39:  # a string or character literal: its braces are its own
+            j = i + 1
+            while j < n and text[j] != c and text[j] != 10:
+                j += 2 if text[j] == 92 else 1
+            i = j + 1
+            continue
+        if c == 123:
+            depth += 1
+        elif c == 125:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return n
+
+
+def _defines(text: bytes, call: re.Match[bytes]) -> bool:
+    """Whether the wrapper's name at `call` heads its own definition (not a call)."""
+    head = _HEAD.match(text, call.start())
+    return head is not None
