@@ -24,7 +24,7 @@ from cllint.analysis.incremental import IncrementalLinter, LintMemo
 from cllint.analysis.lint import LintOptions, lint_tree, suppress_all
 from cllint.analysis.preprocessor.view import program_resolver
 from cllint.analysis.preprocessor.view import build_view
-from cllint.analysis.reparse import point_at, reparse_fresh
+from cllint.analysis.reparse import point_after, point_at, reparse_fresh
 from cllint.grammar import language
 
 # Resolves `#include` text to (file id, contents); injected by the CLI or server.
@@ -212,13 +212,14 @@ class Host:
                 raise ValueError(f"edit range {e.start}..{e.old_end} outside file of {len(text)} bytes")
             new_text = text[: e.start] + e.new_text + text[e.old_end :]
             new_end = e.start + len(e.new_text)
+            start = point_at(text, e.start)  # the same in both texts: the ends from it
             edited.edit(
                 start_byte=e.start,
                 old_end_byte=e.old_end,
                 new_end_byte=new_end,
-                start_point=point_at(text, e.start),
-                old_end_point=point_at(text, e.old_end),
-                new_end_point=point_at(new_text, new_end),
+                start_point=start,
+                old_end_point=point_after(text, e.start, start, e.old_end),
+                new_end_point=point_after(new_text, e.start, start, new_end),
             )
             text = new_text
         tree = self._parser.parse(text, edited)
