@@ -10,6 +10,10 @@ mention of it must be one of: its declaration, the creating assignment, the kern
 `clEnqueueTask`, or a null test (`!k`, `k == NULL`). And the kernel's name, as a string literal,
 must appear in the workspace's host code at confined creations only (a harness that makes the
 same kernel by name elsewhere may launch it wide).
+
+A runtime's loader that writes the kernel through its first argument is a creation too
+(StarPU's `starpu_opencl_load_kernel(&kernel, &queue, &program, "name", dev)`), and its
+release function a release (`starpu_opencl_release_kernel(kernel)`).
 """
 
 from __future__ import annotations
@@ -20,9 +24,12 @@ from collections.abc import Iterable
 from cllint.analysis.lazy_re import lazy
 
 _C_CREATE = lazy(rb"([A-Za-z_]\w*)\s*=\s*clCreateKernel\s*\(\s*[^,;()]+,\s*\"([A-Za-z_]\w*)\"")
+# a loader's call: the kernel variable's address first, the kernel's name a later argument
+_C_LOAD = lazy(rb"\b\w*[Kk]ernel\w*\s*\(\s*&\s*([A-Za-z_]\w*)\s*,[^;{}]*?\"([A-Za-z_]\w*)\"")
 # What may come right before a mention of the kernel variable: its declaration, the kernel
 # argument of a call that only reads or releases it, or a launch's kernel argument.
 _ALLOWED_BEFORE = lazy(rb"(?:\bcl_kernel|\bclSetKernelArg\s*\(|\bclReleaseKernel\s*\(|\bclGetKernel\w*Info\s*\("
+                       rb"|\b\w*_release_kernel\s*\(|\b\w*[Kk]ernel\w*\s*\(\s*&"
                        rb"|\bclEnqueue(?:NDRangeKernel|Task)\s*\(\s*[\w.>-]+\s*,|!)\s*\Z")
 _CREATE_AFTER = lazy(rb"\A\s*=\s*clCreateKernel\s*\(")
 _NULL_TEST_AFTER = lazy(rb"\A\s*(?:==|!=)\s*(?:NULL|0|nullptr)\b")
@@ -72,10 +79,11 @@ def confined_kernels(hosts: Iterable[bytes]) -> frozenset[str]:
     kept: dict[str, int] = {}  # name -> its confined creations
     loose: set[str] = set()
     for text in texts:
-        if b"clCreateKernel" not in text:
+        if b"clCreateKernel" not in text and b"&" not in text:
             continue
         bodies: list[tuple[int, int]] | None = None
-        for m in _C_CREATE.finditer(text):
+        creations = [*_C_CREATE.finditer(text), *(_C_LOAD.finditer(text) if b"ernel" in text else ())]
+        for m in creations:
             if bodies is None:
                 bodies = _bodies(text)
             name = m.group(2).decode()

@@ -1,14 +1,18 @@
-"""Kernels the workspace's host code launches as a single work-group (issue 31, round 5).
+"""Kernels the workspace's host code launches as a single work-group (issue 31, round 5), or as a
+single work-item (issue 29).
 
 A launch whose global size equals its local size in every dimension runs one work-group, and
 two work-groups never run at once: no race between work-groups (CL211) can happen in a kernel
 every launch of which is such (the race check reads the names through `LintOptions`, as it reads
 piglit's launch headers, analysis/races/launches.py). Read here:
 
-- C: `k = clCreateKernel(program, "name", ...)` then `clEnqueueNDRangeKernel(queue, k, dims,
+- C: `k = clCreateKernel(program, "name", ...)` (or a runtime's loader that writes the kernel
+  through a pointer, `load_kernel(&k, &queue, &program, "name", dev)`, StarPU's way) then
+  `clEnqueueNDRangeKernel(queue, k, dims,
   offset, global, local, ...)` with one expression for both sizes (`&n, &n`, `sizes, sizes`) or
-  two names each defined once, in the file, by equal literals (`size_t g = 64, l = 64;`, `size_t
-  gws[2] = {8, 8}; size_t lws[2] = {8, 8};`); `clEnqueueTask(queue, k, ...)` is one work-item;
+  two names each defined, in the file, by equal literals (`size_t g = 64, l = 64;`, `size_t
+  gws[2] = {8, 8}; size_t lws[2] = {8, 8};`; a name defined in several functions counts when
+  every definition gives the same literal); `clEnqueueTask(queue, k, ...)` is one work-item;
 - C++: `cl::Kernel k(program, "name")` then `queue.enqueueNDRangeKernel(k, offset, global,
   local)` with one expression twice (`cl::NDRange(64), cl::NDRange(64)`);
 - pyopencl: `prg.name(queue, global, local, ...)` with one expression twice (`(n,), (n,)`), for
@@ -21,6 +25,10 @@ left to the implementation, `NULL` or `None`, is several). A launch whose kernel
 (an array of kernels, a helper's parameter, a pyopencl kernel made from a name not written
 there) and is not one work-group voids every name; a pyopencl kernel value used any other way
 (returned, stored, passed on) voids its own: precision first, as the launch may be any of them.
+
+A one-work-group kernel every C launch of which has global and local sizes 1 in every dimension
+(`size_t global=1; size_t local=1;`, `&one, &one`, `clEnqueueTask`) runs one work-item: no race
+of any kind can happen in it (`launch_shapes`).
 """
 
 from __future__ import annotations
@@ -35,6 +43,8 @@ from .confined_kernels import confined_kernels
 from .hosts import HOST_NAMES, _arguments
 
 _C_CREATE = lazy(rb"([A-Za-z_]\w*)\s*=\s*clCreateKernel\s*\(")
+# A loader that writes the kernel it makes through its first argument: `f(&kernel, ..., "name", ...)`.
+_C_LOAD = lazy(rb"\b\w*[Kk]ernel\w*\s*\(\s*&\s*([A-Za-z_]\w*)\s*,")
 _CPP_CREATE = lazy(rb"cl::Kernel\s+([A-Za-z_]\w*)\s*[({]\s*[^,;(){}]+,\s*\"([A-Za-z_]\w*)\"|"
                    rb"([A-Za-z_]\w*)\s*=\s*cl::Kernel\s*\(\s*[^,;()]+,\s*\"([A-Za-z_]\w*)\"")
 _C_LAUNCH = lazy(rb"\bclEnqueueNDRangeKernel\s*\(")
@@ -48,36 +58,68 @@ _NOTHING = frozenset({b"NULL", b"0", b"nullptr", b"None", b"cl::NullRange", b"Nu
 
 def one_group_kernels(hosts: dict[Path, bytes], kernels: Iterable[str]) -> frozenset[str]:
     """Names of kernels every launch of which the host code shows is one work-group."""
+    return launch_shapes(hosts, kernels)[0]
+
+
+def launch_shapes(hosts: dict[Path, bytes], kernels: Iterable[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """Names of kernels every launch of which the host code shows is one work-group, and of
+    those every launch of which is one work-item."""
     one: set[str] = set()
     many: set[str] = set()
+    items = _Items()
     void_c = False  # a launch somewhere of a kernel not told, not one work-group (or a pyopencl kernel made so)
     wanted = set(kernels)
     for path, text in hosts.items():
         if path.name in HOST_NAMES or path.suffix.lower() == ".cmake":
             continue
         if path.suffix == ".py":
-            void_c |= _python(text, wanted, one, many)
+            py_one: set[str] = set()
+            py_many: set[str] = set()
+            void_c |= _python(text, wanted, py_one, py_many)
+            one |= py_one
+            many |= py_many
+            items.wide |= py_one | py_many  # (pyopencl launches are not read for one work-item)
         elif b"clEnqueue" in text or b"enqueueNDRangeKernel" in text:
-            void_c |= _c_family(text, one, many)
+            void_c |= _c_family(text, one, many, wanted, items)
     if void_c:
         # (python names too: a launch of a kernel not told may be any of them, but for one a C
         # function keeps to itself: confined_kernels.py)
         kept = confined_kernels(t for p, t in hosts.items() if p.suffix.lower() in _C_SUFFIXES)
         many |= one - kept
-    return frozenset(one - many)
+    group = frozenset(one - many)
+    return group, frozenset((items.single - items.wide) & group)
+
+
+class _Items:
+    """Kernels with a launch of one work-item, and with a launch of more."""
+
+    __slots__ = ("single", "wide")
+
+    def __init__(self) -> None:
+        self.single: set[str] = set()
+        self.wide: set[str] = set()
 
 
 _C_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hpp", ".hh"})
 
 
-def _c_family(text: bytes, one: set[str], many: set[str]) -> bool:
-    """C and C++ launches into `one` and `many`; True when a launch of a kernel not told is
-    not one work-group."""
+def _c_family(text: bytes, one: set[str], many: set[str], wanted: set[str] = frozenset(),  # type: ignore[assignment]
+              items: _Items | None = None) -> bool:
+    """C and C++ launches into `one` and `many` (and one work-item's into `items`); True when a
+    launch of a kernel not told is not one work-group."""
     names: dict[bytes, set[str]] = {}
+    made: dict[bytes, list[tuple[int, frozenset[str]]]] = {}  # where each name is made, in order
     for m in _C_CREATE.finditer(text):
         args = _arguments(text, m.end())
         got = _STRING.match(args[1]) if len(args) > 1 else None
         names.setdefault(m.group(1), set()).add(got.group(1).decode() if got else "")
+        made.setdefault(m.group(1), []).append((m.start(), frozenset({got.group(1).decode() if got else ""})))
+    if wanted and b"&" in text:
+        for m in _C_LOAD.finditer(text):
+            told = {g.group(1).decode() for a in _arguments(text, m.end()) if (g := _STRING.match(a)) is not None}
+            if told & wanted:
+                names.setdefault(m.group(1), set()).update(told & wanted)
+                made.setdefault(m.group(1), []).append((m.start(), frozenset(told & wanted)))
     for m in _CPP_CREATE.finditer(text):
         var, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         names.setdefault(var, set()).add(name.decode())
@@ -92,18 +134,40 @@ def _c_family(text: bytes, one: set[str], many: set[str]) -> bool:
             continue
         single = g < 0 or _same_size(text, args[g], args[loc])
         var = _WORD.match(args[k])
-        told = names.get(var.group(1), set()) if var else set()
+        told = _made_before(text, made.get(var.group(1), []), at) or names.get(var.group(1), set()) \
+            if var else set()
         if not told or "" in told:
             unknown |= not single
         elif single and len(told) == 1:
             one |= told
         else:
             many |= told
+        if items is not None and told and "" not in told:
+            item = single and (g < 0 or _ones(text, args[g]))
+            (items.single if item and len(told) == 1 else items.wide).update(told)
     return unknown
 
 
+def _made_before(text: bytes, made: list[tuple[int, frozenset[str]]], at: int) -> set[str]:
+    """The kernel the last making of a name before `at` made, in the same function (no
+    function's closing `}` at a line's start between); empty where there is none (then every
+    kernel the file makes under that name is the launch's)."""
+    last = [(start, told) for start, told in made if start < at]
+    if not last or b"\n}" in text[last[-1][0]:at]:
+        return set()
+    return set(last[-1][1])
+
+
+def _ones(text: bytes, size: bytes) -> bool:
+    """Whether a size argument is 1 in every dimension: a name (or its address) defined by the
+    literal 1, or a list of 1s."""
+    word = _WORD.match(b"".join(size.split()))
+    value = _literal(text, word.group(1)) if word is not None else None
+    return value is not None and all(v == 1 for v in value)
+
+
 def _same_size(text: bytes, g: bytes, loc: bytes) -> bool:
-    """Whether two size arguments are one expression, or two names each defined once in the
+    """Whether two size arguments are one expression, or two names each defined in the
     file by equal literals."""
     g, loc = b"".join(g.split()), b"".join(loc.split())
     if loc in _NOTHING or g in _NOTHING:
@@ -125,7 +189,9 @@ def _literal(text: bytes, name: bytes) -> tuple[int, ...] | None:
     n = re.escape(name)
     assigned = rb"\s*(?:\[[^\]\n]*\]\s*)*(?:=(?!=)|\+=|-=|\*=|/=|<<=|>>=|\+\+)\s*(\{[^}]*\}|[^;,]*)"
     defs = re.findall(rb"\b" + n + assigned, text)
-    if len(defs) != 1 or re.search(rb"\+\+\s*" + n + rb"\b|--\s*" + n + rb"\b", text):
+    # (one function's `size_t global=1;` written again in the next: every one the same literal)
+    if not defs or len({b"".join(d.split()) for d in defs}) != 1 \
+            or re.search(rb"\+\+\s*" + n + rb"\b|--\s*" + n + rb"\b", text):
         return None
     for m in re.finditer(rb"&\s*" + n + rb"\b", text):
         statement = text[max(text.rfind(b";", 0, m.start()), text.rfind(b"{", 0, m.start()),

@@ -44,7 +44,8 @@ class ProgramContext:
     """What a file's program adds to its options."""
 
     __slots__ = ("prelude", "note", "host_macros", "include_dirs", "host_features", "one_group_kernels", "defines",
-                 "std", "host_headers", "clang_target", "options_known", "launch_bounds", "template")
+                 "std", "host_headers", "clang_target", "options_known", "launch_bounds", "template",
+                 "one_item_kernels")
     prelude: tuple[str, ...]
     note: tuple[str, int, int] | None
     host_macros: tuple[str, ...]
@@ -60,10 +61,11 @@ class ProgramContext:
     launch_bounds: tuple[tuple[str, int, str, int], ...]  # kernel arguments equal to a launch size (launch_bounds.py)
     # a template's words taken as its host's (host_templates.py), and the note without the template's part
     template: tuple[tuple[str, ...], tuple[str, int, int] | None] | None
+    one_item_kernels: tuple[str, ...]  # the file's kernels the host launches as one work-item only
 
     __match_args__ = ("prelude", "note", "host_macros", "include_dirs", "host_features", "one_group_kernels",
                       "defines", "std", "host_headers", "clang_target", "options_known", "launch_bounds",
-                      "template")
+                      "template", "one_item_kernels")
 
     def __init__(
         self,
@@ -80,6 +82,7 @@ class ProgramContext:
         options_known: bool = False,
         launch_bounds: tuple[tuple[str, int, str, int], ...] = (),
         template: tuple[tuple[str, ...], tuple[str, int, int] | None] | None = None,
+        one_item_kernels: tuple[str, ...] = (),
     ) -> None:
         self.prelude = prelude
         self.note = note
@@ -94,6 +97,7 @@ class ProgramContext:
         self.options_known = options_known
         self.launch_bounds = launch_bounds
         self.template = template
+        self.one_item_kernels = one_item_kernels
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"prelude={self.prelude!r}, " f"note={self.note!r}, "
@@ -101,23 +105,24 @@ class ProgramContext:
                 f"host_features={self.host_features!r}, " f"one_group_kernels={self.one_group_kernels!r}, "
                 f"defines={self.defines!r}, " f"std={self.std!r}, " f"host_headers={self.host_headers!r}, "
                 f"clang_target={self.clang_target!r}, " f"options_known={self.options_known!r}, "
-                f"launch_bounds={self.launch_bounds!r}, template={self.template!r})")
+                f"launch_bounds={self.launch_bounds!r}, template={self.template!r}, "
+                f"one_item_kernels={self.one_item_kernels!r})")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine = (self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features,
                 self.one_group_kernels, self.defines, self.std, self.host_headers, self.clang_target,
-                self.options_known, self.launch_bounds, self.template)
+                self.options_known, self.launch_bounds, self.template, self.one_item_kernels)
         theirs = (other.prelude, other.note, other.host_macros, other.include_dirs, other.host_features,
                   other.one_group_kernels, other.defines, other.std, other.host_headers, other.clang_target,
-                  other.options_known, other.launch_bounds, other.template)
+                  other.options_known, other.launch_bounds, other.template, other.one_item_kernels)
         return mine == theirs
 
     def __hash__(self) -> int:
         return hash((self.prelude, self.note, self.host_macros, self.include_dirs, self.host_features,
                      self.one_group_kernels, self.defines, self.std, self.host_headers, self.clang_target,
-                     self.options_known, self.launch_bounds, self.template))
+                     self.options_known, self.launch_bounds, self.template, self.one_item_kernels))
 
     def apply(self, options: LintOptions) -> LintOptions:
         if self == NO_CONTEXT:
@@ -132,7 +137,8 @@ class ProgramContext:
                       host_features=(*options.host_features, *self.host_features),
                       one_group_kernels=(*options.one_group_kernels, *self.one_group_kernels),
                       host_headers=(*options.host_headers, *self.host_headers),
-                      launch_bounds=(*options.launch_bounds, *self.launch_bounds))
+                      launch_bounds=(*options.launch_bounds, *self.launch_bounds),
+                      launches=(*options.launches, *_one_item_launches(self.one_item_kernels, options.launches)))
         if self.defines:  # the user's own `-D` win
             out = replace(out, defines=tuple(sorted({**dict(self.defines), **dict(options.defines)}.items())))
         if self.options_known:
@@ -227,6 +233,7 @@ class _Derived:
         # stems of the sources a host names while some host drops `#include` lines from what it
         # reads (host_headers.strips_includes): their missing includes are not the program's
         self.stripped: frozenset[str] = frozenset()
+        self.one_item: frozenset[str] = frozenset()  # of `one_group`, the kernels launched as one work-item
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"sources={self.sources!r}, " f"indexed={self.indexed!r}, "
@@ -373,7 +380,7 @@ class Project:
             included=included_programs(sources, dirs),
             families=read.families,
             # (kernels in host strings too: `"kernel void self_test(...) {"` launched with `&n, &n`)
-            one_group=_one_group_kernels(hosts, sources),
+            one_group=(shapes := _launch_shapes(hosts, sources))[0],
             options=_build_options(builds, hosts, sources, dirs),
             host_headers=read.headers
             | generated_header_names(self.files, {p: t for p, t in hosts.items()
@@ -381,6 +388,7 @@ class Project:
             launch_bounds=_launch_bounds(hosts, sources),
             named=read.named,
         )
+        self._derived.one_item = shapes[1]
         if read.strips:
             self._derived.stripped = self._derived.named
         self._missing = _missing_by_host(lists)
@@ -448,6 +456,7 @@ class Project:
                 include = (*((str(pyopencl),) if pyopencl is not None else ()), str(path.parent))
                 ctx = ProgramContext(host_macros=d.host_macros, include_dirs=include, host_features=d.host_features,
                                      one_group_kernels=_defined_in(d.one_group, self.read(path) or b""),
+                                     one_item_kernels=_defined_in(d.one_item, self.read(path) or b""),
                                      host_headers=self._host_headers_of(d, path))
                 text = unsaved.get(path) if unsaved and path.suffix in OPENCL_SUFFIXES else None
                 # (the workspace's indexes only until its defined names are known: a buffer's
@@ -491,7 +500,8 @@ class Project:
                                       *((EXTERNAL,) if path.stem in d.stripped else ())),
                                      launch_bounds=tuple(b for b in d.launch_bounds
                                                          if b[0] in _defined_in(frozenset({b[0]}), d.sources[path])),
-                                     template=completed, clang_target=triple)
+                                     template=completed, clang_target=triple,
+                                     one_item_kernels=_defined_in(d.one_item, d.sources[path]))
                 if (lit := lit_options(path, d.sources[path])) is not None:
                     ctx = _with_lit(ctx, lit)
             out[path] = NO_CONTEXT if ctx == NO_CONTEXT else ctx
@@ -583,7 +593,8 @@ def _with_lit(ctx: ProgramContext, lit: LitOptions) -> ProgramContext:
     return ProgramContext(lit.force_include, None, (*ctx.host_macros, *lit.varying),
                           tuple(dict.fromkeys((*lit.include_dirs, *ctx.include_dirs))),
                           (*ctx.host_features, *lit.features), ctx.one_group_kernels, lit.defines, lit.std,
-                          ctx.host_headers, lit.clang_targets, not lit.varying, ctx.launch_bounds)
+                          ctx.host_headers, lit.clang_targets, not lit.varying, ctx.launch_bounds,
+                          one_item_kernels=ctx.one_item_kernels)
 
 
 _DEFINED = re.compile(rb"\bvoid\s+([A-Za-z_]\w*)\s*\(")
@@ -675,14 +686,26 @@ def _missing_by_host(lists: list) -> dict[Path, tuple[tuple[str, int], ...]]:
     return missing_by_host(lists)
 
 
-def _one_group_kernels(hosts: dict[Path, bytes], sources: dict[Path, bytes]) -> frozenset[str]:
-    """`launches.one_group_kernels` of the sources' and hosts' kernels: none without host files."""
+def _launch_shapes(hosts: dict[Path, bytes], sources: dict[Path, bytes]) -> tuple[frozenset[str], frozenset[str]]:
+    """`launches.launch_shapes` of the sources' and hosts' kernels: none without host files."""
     if not hosts:
-        return frozenset()
-    from .launches import one_group_kernels
+        return frozenset(), frozenset()
+    from .launches import launch_shapes
 
-    return one_group_kernels(hosts, _defined_functions(sources.values()) | _defined_functions(
+    return launch_shapes(hosts, _defined_functions(sources.values()) | _defined_functions(
         t for t in hosts.values() if b"kernel void" in t or b"__kernel" in t))
+
+
+_ONE = (1, 1, 1)
+
+
+def _one_item_launches(kernels: tuple[str, ...], stated: tuple) -> tuple:
+    """Launches of one work-item for `kernels`, as `LintOptions.launches` holds them, but for a
+    kernel the configuration states launches of (`[[launch]]`: the user's word wins)."""
+    said = {kernel for kernel, _, _ in stated}
+    if "" in said:
+        return ()
+    return tuple((k, _ONE, _ONE) for k in kernels if k not in said)
 
 
 def _launch_bounds(hosts: dict[Path, bytes], sources: dict[Path, bytes]) -> tuple:

@@ -13,9 +13,9 @@ from check_in_process import check_with_modules
 
 from cllint.project.host_std import host_stds
 from cllint.project.launch_bounds import launch_bounds
-from cllint.project.launches import one_group_kernels
+from cllint.project.launches import launch_shapes
 from cllint.project.listed_files import joined_by_lists, missing_by_host, workspace_lists
-from cllint.project.model import _host_stds, _joined_by_lists, _launch_bounds, _missing_by_host, _one_group_kernels
+from cllint.project.model import _host_stds, _joined_by_lists, _launch_bounds, _launch_shapes, _missing_by_host
 
 HOST_ONLY = ["cllint.project.companion_sources", "cllint.project.listed_files", "cllint.project.brackets",
              "cllint.project.launches", "cllint.project.confined_kernels", "cllint.project.launch_bounds",
@@ -31,7 +31,7 @@ def test_the_readers_answer_empty_input_as_the_model_does_without_them(tmp_path:
     assert workspace_lists({}, files) == []
     assert joined_by_lists([], sources) == _joined_by_lists([], sources) == {}
     assert missing_by_host([]) == _missing_by_host([]) == {}
-    assert one_group_kernels({}, {"k"}) == _one_group_kernels({}, sources) == frozenset()
+    assert launch_shapes({}, {"k"}) == _launch_shapes({}, sources) == (frozenset(), frozenset())
     assert launch_bounds({}, {"k"}) == _launch_bounds({}, sources) == ()
     assert host_stds({}, list(sources), ["CL1.2", "CL2.0"]) == _host_stds({}, sources, ["CL1.2", "CL2.0"]) == {}
 
