@@ -118,9 +118,8 @@ class DeclarationChecks(Checks):
         for sym in self.m.index.globals.values():
             if sym.decl is not None and in_focus(focus, sym.decl):
                 self._program_scope(sym)
-        for definition in self.m.index.definitions:
-            if not in_focus(self.focus, definition):
-                continue  # its model is not even built: that is most of an incremental run's saving
+        # outside the focus a model is not even built: that is most of an incremental run's saving
+        for definition in self.m.definitions_in(self.focus):
             fm = self.m.function_at_node(definition)
             # a head a macro we cannot read writes (`KERNEL(name)(...)`): a kernel or not
             kernel = True if fm.is_kernel else None if not self.cert.decl_certain(_signature(definition)) else False

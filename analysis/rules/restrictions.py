@@ -183,9 +183,7 @@ class _Scan:
         """`&f` and `f` not called: a pointer to a function, which OpenCL C does not have."""
         if not self.model.index.functions:
             return
-        for definition in self.model.index.definitions:
-            if not self.ctx.in_focus(definition):
-                continue
+        for definition in self.model.definitions_in(self.ctx.focus):
             body = definition.child_by_field_name("body")
             if body is None:
                 continue

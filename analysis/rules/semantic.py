@@ -19,7 +19,7 @@ class _Semantic(Rule):
 
     def check(self, ctx: RuleContext) -> Iterator[Diagnostic]:
         found = cached(ctx, "_semantic_findings",
-                       lambda: findings(model_for(ctx), ctx.preprocessor, ctx.in_focus))
+                       lambda: findings(model_for(ctx), ctx.preprocessor, ctx.in_focus, ctx.focus))
         yield from diagnostics(self, ctx, found)
 
 

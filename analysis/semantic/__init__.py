@@ -38,12 +38,15 @@ _HEAD_WORDS = frozenset({"primitive_type", "kernel_specifier", "storage_class_sp
                          "function_specifier"})
 
 
-def findings(model: SemanticModel, view: object | None, in_focus: Callable[[Node], bool]) -> list[Finding]:
+def findings(model: SemanticModel, view: object | None, in_focus: Callable[[Node], bool],
+             focus: list[tuple[int, int]] | None = None) -> list[Finding]:
+    """`focus`: the ranges `in_focus` accepts, where known (the definitions outside are not
+    asked one by one)."""
     facts = FileFacts.of(model, view)
     out: list[Finding] = []
     # Type names are read off the same queries: the bodies', their heads', file-level items'.
     typed: list[list[Node]] = []
-    for definition in model.index.definitions:
+    for definition in model.definitions_in(focus):
         block = definition.child_by_field_name("body")
         if block is None or not in_focus(definition) or _misread_macro_head(definition):
             continue
