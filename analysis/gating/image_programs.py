@@ -136,43 +136,67 @@ def _not_pointer(param: Node) -> bool:
 
 
 def image_program(tree: Tree, source: bytes, view: Any, dead: Any,
-                  before: tuple[bool, bool] = (False, False), items: Items | None = None) -> ImageProgram | None:
+                  before: tuple[bool, bool] = (False, False), items: Items | None = None,
+                  edited: bool = False) -> ImageProgram | None:
     """The file as a program that needs images, or None. `dead(offset)`: code no build
     compiles (`#if 0`), whose kernels are not the program's. `before`: whether the sources read
     before it define a kernel without images, and one with (`prelude_kernels`). `items`: see
-    `program_needing`."""
-    table = current().table("gating.takes_image", _TAKES_IMAGE_MAX) \
-        if getattr(view, "macro_state_at", None) is not None else None
-    return program_needing(tree, dead, before, lambda d: _takes_image_kept(d, source, view, table), items=items)
+    `program_needing`. `edited`: an editor's buffer, linted again after each edit (the answers
+    of every definition are kept for the next tree: `_carried`)."""
+    state = getattr(view, "macro_state_at", None)
+    table = current().table("gating.takes_image", _TAKES_IMAGE_MAX) if state is not None else None
+    # What the answers read besides the file's items: every macro (the headers' too), the host's
+    # and the directives (position-free: moved with an edit they mean the same).
+    carry = None if state is None or items is None or not edited else (
+        "gating.image_program", (state(1 << 62), getattr(view, "host_macros", frozenset()), before,
+                                 tuple((d.kind, d.keyword, d.name, d.args, d.path) for d in view.directives)))
+    return program_needing(tree, dead, before, lambda d: _takes_image_kept(d, source, view, table), items=items,
+                           carry=carry)
 
 
 def program_needing(tree: Tree, dead: Any, before: tuple[bool, bool],
                     needs: Callable[[Node], bool],
-                    guarded: Callable[[int], bool] | None = None, items: Items | None = None) -> ImageProgram | None:
+                    guarded: Callable[[int], bool] | None = None, items: Items | None = None,
+                    carry: tuple[str, Any] | None = None) -> ImageProgram | None:
     """The file as a program every live kernel of which needs a feature by its head
     (`needs(definition)`), or, with no kernel, a fragment with a helper that does; None when a
     kernel (here or in the sources before, `before[0]`) does not, or when `guarded(offset)`
     says one that does sits under a guard for the feature: its author treats it as optional.
     `items`: the tree's matched items (toplevel.items_of): the definitions are theirs, and
-    whether each is a kernel is kept on its item (a keystroke asks the edited one's alone)."""
+    whether each is a kernel is kept on its item (a keystroke asks the edited one's alone).
+    `carry`: (name, what `dead` and `needs` read besides the items) to keep each definition's
+    answers from the last tree of the file (`_carried`); not with `guarded`."""
     if before[0]:
         return None
     first: Node | None = None
     kernels = False
     helper: Node | None = None
-    for definition, kernel in _kernels_or_not(tree, items):
-        if dead(definition.start_byte):
-            continue
-        if kernel:
-            kernels = True
-            if not needs(definition):
-                return None  # a kernel without the feature: guards keep it building
-            if guarded is not None and guarded(definition.start_byte):
-                return None  # the program's own guard: the feature is optional to it
-            if first is None:
-                first = definition
-        elif helper is None and needs(definition):
-            helper = definition
+    if carry is not None and guarded is None and items is not None and items.tree is tree:
+        for k, was_dead, kernel, need in _carried(items, carry, dead, needs):
+            if was_dead:
+                continue
+            if kernel:
+                kernels = True
+                if not need:
+                    return None  # a kernel without the feature: guards keep it building
+                if first is None:
+                    first = items.nodes[k]
+            elif helper is None and need:
+                helper = items.nodes[k]
+    else:
+        for definition, kernel in _kernels_or_not(tree, items):
+            if dead(definition.start_byte):
+                continue
+            if kernel:
+                kernels = True
+                if not needs(definition):
+                    return None  # a kernel without the feature: guards keep it building
+                if guarded is not None and guarded(definition.start_byte):
+                    return None  # the program's own guard: the feature is optional to it
+                if first is None:
+                    first = definition
+            elif helper is None and needs(definition):
+                helper = definition
     if before[1]:
         return ImageProgram(0, 0, True, noted=False)
     chosen = first if kernels else helper
@@ -180,6 +204,42 @@ def program_needing(tree: Tree, dead: Any, before: tuple[bool, bool],
         return None
     name = name_node(chosen) or chosen
     return ImageProgram(name.start_byte, name.end_byte, kernels)
+
+
+def _carried(items: Items, carry: tuple[str, Any], dead: Any,
+             needs: Callable[[Node], bool]) -> list[tuple[int, bool, bool, bool | None]]:
+    """(item index, compiled out, kernel, needs the feature: None when compiled out) of each
+    definition, in order. The last tree's answers stand while every item but one was carried
+    over (the same text and node count) and what else they read (`carry[1]`) is the same: then
+    no directive moved into or out of an arm, and the macros in force at every head are what
+    they were. The one item not carried is asked again (issue 32: 67 heads asked each keystroke)."""
+    name, key = carry
+    prev = items.previous.get(name) if items.previous is not None else None
+    fresh = items.fresh
+    if prev is not None and prev[0] == key and len(fresh) <= 1:
+        out = [a for a in prev[1] if not fresh or a[0] != fresh[0]]
+        if fresh and items.items[fresh[0]].kind in FUNCTION_IDS:
+            k = fresh[0]
+            out.append(_answers(k, items, dead, needs))
+            out.sort(key=_FIRST)
+    else:
+        out = [_answers(k, items, dead, needs) for k, item in enumerate(items.items) if item.kind in FUNCTION_IDS]
+    items.derived[name] = (key, out)
+    return out
+
+
+def _answers(k: int, items: Items, dead: Any, needs: Callable[[Node], bool]) -> tuple[int, bool, bool, bool | None]:
+    definition, item = items.nodes[k], items.items[k]
+    kernel = item.facts.get("gating.kernel")
+    if kernel is None:
+        kernel = item.facts["gating.kernel"] = is_kernel(definition)
+    if dead(definition.start_byte):
+        return k, True, kernel, None
+    return k, False, kernel, needs(definition)
+
+
+def _FIRST(answer: tuple) -> int:  # noqa: N802 - a sort key
+    return answer[0]
 
 
 def prelude_kernels(view: Any, file: str, needs: Callable[[Node, bytes], bool] | None = None,

@@ -350,7 +350,8 @@ def _image_program(ctx: RuleContext, view, library, facts) -> ImageProgram | Non
     from cllint.analysis.gating.image_programs import image_program, prelude_kernels  # (a file using images)
 
     program = image_program(ctx.tree, ctx.source, view, lambda at: dead_code(view, at),
-                            prelude_kernels(view, ctx.file), items_of(ctx.tree, ctx.source, ctx.file))
+                            prelude_kernels(view, ctx.file), items_of(ctx.tree, ctx.source, ctx.file),
+                            edited=bool(ctx.options.get("edited")))
     if program is None or (program.noted and view is not None and is_guarded(view, program.start, _BASE_IMAGES)):
         return None
     return program
