@@ -35,9 +35,10 @@ def test_tune_case(path: Path) -> None:
 
 
 def test_heldout_targets() -> None:
+    # scored once, after the code: 5/5 races, 0/4 false alarms (0/5, 0/4 before)
     f = figures(HELDOUT)
     assert f["positives"] >= 5 and f["negatives"] >= 4
-    assert f["fp"] == 0, f
+    assert f["fp"] == 0 and f["tp"] >= 5, f
 
 
 @pytest.mark.parametrize("decl, param, racy", [
