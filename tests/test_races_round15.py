@@ -137,6 +137,20 @@ def test_a_struct_given_to_a_helper(helper: bytes, call: bytes, racy: bool) -> N
     assert bool(got) == racy, got
 
 
+
+@pytest.mark.parametrize("helper, racy", [
+    # the kernel's `s.p` after `&s` went to a helper: kept where the helper only reads the struct
+    (b"void look(ref_t *s) { int n = s->n; }", True),  # s.p is A: A[l] and A[l + 1] (Oclgrind: a race)
+    (b"void look(ref_t *s) { s->p = s->p + 1; }", False),  # s.p is A + 1: each its own A[l + 1]
+])
+def test_a_struct_lent_to_a_helper(helper: bytes, racy: bool) -> None:
+    src = (b"typedef struct { global int *p; int n; } ref_t;\n" + helper + b"\n"
+           b"kernel void k(global int *A) {\n  int l = get_global_id(0);\n  ref_t s; s.p = A; s.n = 1;\n"
+           b"  look(&s);\n  s.p[l] = l;\n  A[l + 1] = 0;\n}\n")
+    got = lint(src)
+    assert bool(got) == racy, got
+
+
 if __name__ == "__main__":
     for label, cases in (("tune", TUNE), ("held out", HELDOUT)):
         print(label, figures(cases))
