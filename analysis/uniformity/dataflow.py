@@ -20,7 +20,7 @@ from cllint.analysis.syntax import spelled_name, walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, control_dependence, postdominators, region
 from cllint.analysis.uniformity.macros import MacroSync
-from cllint.analysis.uniformity.names import Names, VarInfo, root_var
+from cllint.analysis.uniformity.names import COMPONENT, Names, VarInfo, root_var
 
 RET = -1  # pseudo-variable: the function's return value
 
@@ -340,6 +340,29 @@ class _Eval:
             self.origins[dst.key] = Origin("expr", src)
         return True
 
+    def vector_fields(self, st: dict[int, int], v: VarInfo, value: Node) -> bool:
+        """`int2 p = (int2)(get_group_id(0), get_local_id(0))`: a vector literal with one
+        scalar per component gives each component its element's tags (read back by `p.x`,
+        `p.s1`: Names.overlapping). A splat or a literal of vectors counts for the whole."""
+        if value.type != "vector_literal" or v.pointer or v.array:
+            return False
+        elements = [e for e in value.children_by_field_name("element") if e.type != "comment"]
+        kind = value.child_by_field_name("type")
+        width = _WIDTH.search(_text(kind)) if kind is not None else None
+        if width is None or int(width.group(1)) != len(elements) or len(elements) < 2:
+            return False
+        for k in self.names.overlapping(v, None):
+            st.pop(k, None)
+        st.pop(v.key, None)
+        for i, element in enumerate(elements):
+            tags = self.expr(element, st)
+            if tags:
+                k = self.names.field_key(v, f"{COMPONENT}{i}")
+                st[k] = tags
+                if tags & B.WG_DIVERGENT and k not in self.origins:
+                    self.origins[k] = Origin("expr", element)
+        return True
+
     def init_fields(self, st: dict[int, int], v: VarInfo, init: Node) -> bool:
         """`T c = { .n = n, .lid = get_local_id(0) }`: designated fields get their own tags;
         positional ones, whose field is not known here, count for the whole variable."""
@@ -412,7 +435,8 @@ class _Eval:
                 if not plain:
                     tags |= self.expr(left, st)
                 dst = self.names.var(left) if plain and left.type == "identifier" else None
-                if dst is None or dst.shared or right is None or not self.copy_struct(st, dst, right):
+                if dst is None or dst.shared or right is None or not (
+                        self.copy_struct(st, dst, right) or self.vector_fields(st, dst, right)):
                     self.store(st, left, tags, right or node)
             return tags
         if t == "update_expression":
@@ -550,7 +574,8 @@ class _Eval:
                     v = self.names.var(ident) if ident is not None else None
                     if v is not None and not v.shared and value is not None and (
                             self.copy_struct(st, v, value)
-                            or value.type == "initializer_list" and self.init_fields(st, v, value)):
+                            or value.type == "initializer_list" and self.init_fields(st, v, value)
+                            or self.vector_fields(st, v, value)):
                         continue
                     if v is not None and not v.shared:
                         for k in self.names.overlapping(v, None):
@@ -568,6 +593,9 @@ class _Eval:
             st[RET] = st.get(RET, 0) | tags
             return tags
         return self.expr(node, st)
+
+
+_WIDTH = lazy(r"[a-z](2|3|4|8|16)\s*\Z")
 
 
 def _ident(node: Node | None) -> Node | None:

@@ -141,14 +141,38 @@ class Names:
         return v, ".".join(reversed(parts))
 
     def overlapping(self, v: VarInfo, path: str | None) -> list[int]:
-        """Field keys of `v` a read of `path` sees (None: the whole variable)."""
+        """Field keys of `v` a read of `path` sees (None: the whole variable). A vector's
+        components stored from a literal (`#0`, `#1`: dataflow's `vector_fields`) are seen by
+        the selectors that name them (`.y`, `.s1`, `.xy`); any other selector sees them all."""
         table = self.fields.get(v.key)
         if not table:
             return []
         if path is None:
             return list(table.values())
-        return [k for f, k in table.items()
-                if f == path or f.startswith(path + ".") or path.startswith(f + ".")]
+        out = [k for f, k in table.items()
+               if f == path or f.startswith(path + ".") or path.startswith(f + ".")]
+        if any(f.startswith(COMPONENT) for f in table):
+            picked = components(path.split(".", 1)[0])
+            out += [k for f, k in table.items() if f.startswith(COMPONENT)
+                    and (picked is None or int(f[len(COMPONENT):]) in picked)]
+        return out
+
+
+COMPONENT = "#"  # the field-path prefix of a vector component by index (`#0` is `.x` and `.s0`)
+_XYZW = {"x": 0, "y": 1, "z": 2, "w": 3}
+
+
+def components(selector: str) -> frozenset[int] | None:
+    """The component indices a vector selector names (`y` -> {1}, `s1f` -> {1, 15}, `xz` ->
+    {0, 2}); None for any other (`lo`, `hi`, `even`, `odd`: read as all)."""
+    if selector and all(c in _XYZW for c in selector):
+        return frozenset(_XYZW[c] for c in selector)
+    if len(selector) > 1 and selector[0] in "sS":
+        try:
+            return frozenset(int(c, 16) for c in selector[1:])
+        except ValueError:
+            return None
+    return None
 
 
 def _text(node: Node) -> str:
