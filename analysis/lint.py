@@ -260,11 +260,13 @@ def lint_tree(
     return diagnostics
 
 
-# (rule, the rule that says the same of the same declaration). Below OpenCL C 2.0 a
-# program-scope or `static` variable outside `__constant` is CL110's error (the address-space
-# family, on in every mode) and CL303's (the version family, in version and target modes):
+# (rule, the rule that says the same of the same declaration). Without program-scope global
+# variables (below OpenCL C 2.0, or a 3.0 target without the feature), a program-scope or
+# `static` variable outside `__constant` is CL110's error (the address-space family, on in
+# every mode), CL303's (the version family: "needs OpenCL C 2.0") and CL301's (portability:
+# "not guarded by __opencl_c_program_scope_global_variables"), each at the variable's name:
 # clang-19 gives one error, and so does a full lint. Each family alone keeps its report.
-_RESTATES = (("CL303", "CL110"),)
+_RESTATES = (("CL303", "CL110"), ("CL301", "CL110"))
 
 
 def _said_once(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

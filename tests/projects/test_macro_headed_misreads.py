@@ -22,7 +22,8 @@ TUNE = [
     (HEAD + "KERNEL(N + 1) scale(const global T2* in, global T2* out) { out[0] = in[0]; }\n", []),
     # controls: a kernel written out keeps its findings
     (HEAD + "kernel void k(global T2* io) {\n  io[0] = nope;\n}\n", ["CL010"]),
-    ("global int g;\nkernel void k(global int* a) { a[0] = g; }\n", ["CL110", "CL301"]),
+    # (CL301 said it again on the same declaration until session 20: one report now, CL110's)
+    ("global int g;\nkernel void k(global int* a) { a[0] = g; }\n", ["CL110"]),
     # a parameter without its type (clang-19: "type specifier missing") is read the same way, with
     # no macro before it: an error the file has, still reported (added after the tune split
     # showed the first rule silencing it)
