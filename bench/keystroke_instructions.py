@@ -4,8 +4,14 @@ rehearsal (`Host.rehearse`), then K keystrokes of bench/lsp_latency.py's stateme
 point, the statement deleted after each 39 (each keystroke and deletion linted). Run under
 callgrind with K=0 and K=78 and divide the difference by 80 (78 keystrokes, 2 deletions):
 
-    cd / && for k in 0 78; do PYTHONPATH=TREE valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
-        /work/main/.venv/bin/python /work/main/bench/keystroke_instructions.py $k 2>&1 | grep Collected; done
+    cd / && for k in 0 78; do XDG_CACHE_HOME=$(mktemp -d) valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
+        TREE/.venv/bin/python /work/main/bench/keystroke_instructions.py $k 2>&1 | grep Collected; done
+
+Each tree with its own venv (/work/notes/lay.sh makes one): with main's python, `PYTHONPATH=TREE`
+finds TREE's `cllint/` but main's editable finder then maps `cllint.analysis` (and `server`,
+`grammar`) to main's folders, so both "trees" measure main (issue 32, session 20). A fresh
+`XDG_CACHE_HOME` per run: a run that finds another's on-disk entries opens cheaper (K=0 moved by
+~130M instructions), which the K=78 run of the other tree need not share.
 
 `--no-gc` (after K): the collector frozen and off from the end of the rehearsal on, so that
 the figure is the analyses' own. With it on, a change that allocates a little more or less
