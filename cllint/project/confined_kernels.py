@@ -82,7 +82,10 @@ def confined_kernels(hosts: Iterable[bytes]) -> frozenset[str]:
         if b"clCreateKernel" not in text and b"&" not in text:
             continue
         bodies: list[tuple[int, int]] | None = None
-        creations = [*_C_CREATE.finditer(text), *(_C_LOAD.finditer(text) if b"ernel" in text else ())]
+        # (each pattern only where its call is written: `_C_CREATE` has no word boundary to
+        # start from, and a host's long words, a hex table's, cost it quadratic time)
+        creations = [*(_C_CREATE.finditer(text) if b"clCreateKernel" in text else ()),
+                     *(_C_LOAD.finditer(text) if b"ernel" in text else ())]
         for m in creations:
             if bodies is None:
                 bodies = _bodies(text)

@@ -19,6 +19,7 @@ sources its statement names, else the one source a file of one build names).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -108,15 +109,20 @@ def _wrappers(hosts: dict[Path, bytes], allowed: set[str]) -> dict[str, str]:
                    and _BUILD_CALL.search(text, *_statement(text, at)) is not None]
         if not options:
             continue
-        for head in _HEAD.finditer(text):
-            name = head.group(1).decode()
-            if name in _NOT_FUNCTIONS:
-                continue
-            end = _block_end(text, head.end() - 1)
-            for at, std in options:
-                if head.end() <= at < end:
-                    seen.setdefault(name, set()).add(std)
+        heads = [h for h in _HEAD.finditer(text) if h.group(1).decode() not in _NOT_FUNCTIONS]
+        starts = [h.start() for h in heads]
+        for at, std in options:
+            # the nearest head before the option whose block holds it: its own function
+            # (each block read from its head only: a host file has thousands of heads)
+            for k in range(bisect_left(starts, at) - 1, max(-1, bisect_left(starts, at) - 1 - _MAX_HEADS), -1):
+                head = heads[k]
+                if head.end() <= at < _block_end(text, head.end() - 1):
+                    seen.setdefault(head.group(1).decode(), set()).add(std)
+                    break
     return {name: stds.pop() for name, stds in seen.items() if len(stds) == 1}
+
+
+_MAX_HEADS = 8  # heads tried back from an option (nested blocks: a loop's, a lambda's)
 
 
 def _block_end(text: bytes, at: int) -> int:
