@@ -24,8 +24,11 @@ from collections.abc import Iterable
 from cllint.analysis.lazy_re import lazy
 
 _C_CREATE = lazy(rb"([A-Za-z_]\w*)\s*=\s*clCreateKernel\s*\(\s*[^,;()]+,\s*\"([A-Za-z_]\w*)\"")
-# a loader's call: the kernel variable's address first, the kernel's name a later argument
-_C_LOAD = lazy(rb"\b\w*[Kk]ernel\w*\s*\(\s*&\s*([A-Za-z_]\w*)\s*,[^;{}]*?\"([A-Za-z_]\w*)\"")
+# A runtime's loader that writes the kernel it makes through its first argument (`f(&kernel,
+# ..., "name", ...)`, launches.py reads its arguments from here), and with the kernel's name a
+# later argument.
+LOADER_CALL = lazy(rb"\b\w*[Kk]ernel\w*\s*\(\s*&\s*([A-Za-z_]\w*)\s*,")
+_C_LOAD = lazy(LOADER_CALL.pattern + rb"[^;{}]*?\"([A-Za-z_]\w*)\"")
 # What may come right before a mention of the kernel variable: its declaration, the kernel
 # argument of a call that only reads or releases it, or a launch's kernel argument.
 _ALLOWED_BEFORE = lazy(rb"(?:\bcl_kernel|\bclSetKernelArg\s*\(|\bclReleaseKernel\s*\(|\bclGetKernel\w*Info\s*\("

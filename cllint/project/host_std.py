@@ -25,6 +25,7 @@ from pathlib import Path
 
 from cllint.analysis.lazy_re import lazy
 
+from .brackets import closing_of
 from .hosts import HOST_NAMES, _kernel_refs
 
 _STD = lazy(rb"-cl-std=(CL[0-9]\.[0-9])(?![\w.])|\bCL_STD_([0-9])_([0-9])\b")
@@ -116,34 +117,14 @@ def _wrappers(hosts: dict[Path, bytes], allowed: set[str]) -> dict[str, str]:
             # (each block read from its head only: a host file has thousands of heads)
             for k in range(bisect_left(starts, at) - 1, max(-1, bisect_left(starts, at) - 1 - _MAX_HEADS), -1):
                 head = heads[k]
-                if head.end() <= at < _block_end(text, head.end() - 1):
+                close = closing_of(text, head.end() - 1)
+                if head.end() <= at and (close is None or at < close):
                     seen.setdefault(head.group(1).decode(), set()).add(std)
                     break
     return {name: stds.pop() for name, stds in seen.items() if len(stds) == 1}
 
 
 _MAX_HEADS = 8  # heads tried back from an option (nested blocks: a loop's, a lambda's)
-
-
-def _block_end(text: bytes, at: int) -> int:
-    """The index after the `}` that closes the `{` at `at` (string literals skipped), or the text's end."""
-    depth, i, n = 0, at, len(text)
-    while i < n:
-        c = text[i]
-        if c == 34 or c == 39:  # a string or character literal: its braces are its own
-            j = i + 1
-            while j < n and text[j] != c and text[j] != 10:
-                j += 2 if text[j] == 92 else 1
-            i = j + 1
-            continue
-        if c == 123:
-            depth += 1
-        elif c == 125:
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return n
 
 
 def _defines(text: bytes, call: re.Match[bytes]) -> bool:

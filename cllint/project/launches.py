@@ -39,12 +39,10 @@ from pathlib import Path
 
 from cllint.analysis.lazy_re import lazy
 
-from .confined_kernels import confined_kernels
+from .confined_kernels import LOADER_CALL, confined_kernels
 from .hosts import HOST_NAMES, _arguments
 
 _C_CREATE = lazy(rb"([A-Za-z_]\w*)\s*=\s*clCreateKernel\s*\(")
-# A loader that writes the kernel it makes through its first argument: `f(&kernel, ..., "name", ...)`.
-_C_LOAD = lazy(rb"\b\w*[Kk]ernel\w*\s*\(\s*&\s*([A-Za-z_]\w*)\s*,")
 _CPP_CREATE = lazy(rb"cl::Kernel\s+([A-Za-z_]\w*)\s*[({]\s*[^,;(){}]+,\s*\"([A-Za-z_]\w*)\"|"
                    rb"([A-Za-z_]\w*)\s*=\s*cl::Kernel\s*\(\s*[^,;()]+,\s*\"([A-Za-z_]\w*)\"")
 _C_LAUNCH = lazy(rb"\bclEnqueueNDRangeKernel\s*\(")
@@ -115,7 +113,7 @@ def _c_family(text: bytes, one: set[str], many: set[str], wanted: set[str] = fro
         names.setdefault(m.group(1), set()).add(got.group(1).decode() if got else "")
         made.setdefault(m.group(1), []).append((m.start(), frozenset({got.group(1).decode() if got else ""})))
     if wanted and b"&" in text:
-        for m in _C_LOAD.finditer(text):
+        for m in LOADER_CALL.finditer(text):
             told = {g.group(1).decode() for a in _arguments(text, m.end()) if (g := _STRING.match(a)) is not None}
             if told & wanted:
                 names.setdefault(m.group(1), set()).update(told & wanted)
