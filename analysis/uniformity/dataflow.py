@@ -355,13 +355,16 @@ class _Eval:
             st.pop(k, None)
         st.pop(v.key, None)
         for i, element in enumerate(elements):
-            tags = self.expr(element, st)
-            if tags:
-                k = self.names.field_key(v, f"{COMPONENT}{i}")
-                st[k] = tags
-                if tags & B.WG_DIVERGENT and k not in self.origins:
-                    self.origins[k] = Origin("expr", element)
+            self._set_field(st, v, f"{COMPONENT}{i}", self.expr(element, st), element)
         return True
+
+    def _set_field(self, st: dict[int, int], v: VarInfo, path: str, tags: int, origin: Node) -> None:
+        """Field `path` of `v` holds `tags` (an absent key holds none), with where it came from."""
+        if tags:
+            k = self.names.field_key(v, path)
+            st[k] = tags
+            if tags & B.WG_DIVERGENT and k not in self.origins:
+                self.origins[k] = Origin("expr", origin)
 
     def init_fields(self, st: dict[int, int], v: VarInfo, init: Node) -> bool:
         """`T c = { .n = n, .lid = get_local_id(0) }`: designated fields get their own tags;
@@ -380,12 +383,7 @@ class _Eval:
                 and designator.named_child_count == 1 else None
             if c.type == "initializer_pair" and len(c.children_by_field_name("designator")) == 1 and field_name is not None:
                 value = c.child_by_field_name("value")
-                tags = self.expr(value, st)
-                if tags:
-                    k = self.names.field_key(v, _text(field_name))
-                    st[k] = tags
-                    if tags & B.WG_DIVERGENT and k not in self.origins:
-                        self.origins[k] = Origin("expr", value)
+                self._set_field(st, v, _text(field_name), self.expr(value, st), value)
             else:
                 whole |= self.expr(c, st)
         if whole:
