@@ -195,8 +195,10 @@ class UnguardedOptionalFeature(_GatingRule):
     `__opencl_c_images` exists only in 3.0 builds, and a host that passes no `-cl-std`
     builds as 1.x, where a kernel under `#ifdef __opencl_c_images` would vanish. A `#pragma OPENCL EXTENSION x : enable` is not a
     guard: it does not make the extension exist (CL309 checks the pragma is there). One
-    report per function and requirement, its other uses in the function as notes (outside
-    functions, one per declaration).
+    report per file and requirement, at its first use: the other uses, in that function and
+    in the others (a prototype and its definition, helpers, kernels), follow as notes and
+    are counted in the message, since guarding the file or having the host require the
+    feature is one decision; the wrap fix is offered where the use is the only one.
 
     A program whose every kernel takes an image parameter (`read_only image2d_t`, directly or
     through a macro) cannot be built without images, and no guard inside it helps: only its
