@@ -6,8 +6,11 @@ options (issue 29).
 OpenCL C 2.0 (generic pointers, function-scope `static`), and judged so. Rust's `opencl3` crate
 names the option as a constant (`CL_STD_2_0` is `"-cl-std=CL2.0 "`), read as the literal. The
 option belongs to the sources its statement names, else to the one source its host file names
-and builds with its one build call. A source two hosts build at different versions keeps none
-(it must compile at each). Computed versions (`"-cl-std=CL" + version`) say nothing.
+and builds with its one build call. A name several sources share (a benchmark suite's
+`*/kernel.cl`, each folder with its host) is the one nearest the host: fewest folders up to a
+common one, then down; two equally near, neither. A source two hosts build at different
+versions keeps none (it must compile at each). Computed versions (`"-cl-std=CL" + version`) say
+nothing.
 
 Through a build wrapper: a host function whose body builds with a literal version
 (`cl_program build_from_file(...) { ... clBuildProgram(p, 1, &d, "-cl-std=CL2.0", ...); }`, a C#
@@ -52,7 +55,7 @@ def host_stds(hosts: dict[Path, bytes], sources: Iterable[Path], choices: Iterab
     for p in sources:
         by_stem.setdefault(p.stem, []).append(p)
     allowed = set(choices)
-    found: dict[str, set[str]] = {}
+    found: dict[Path, set[str]] = {}
     readable = {path: text for path, text in sorted(hosts.items())
                 if path.name not in HOST_NAMES and path.suffix.lower() != ".cmake"}
     # (a build file's options are its commands': cmake_options.py)
@@ -81,9 +84,30 @@ def host_stds(hosts: dict[Path, bytes], sources: Iterable[Path], choices: Iterab
             if not named and alone:
                 named = named_in_file
             for stem in named:
-                found.setdefault(stem, set()).add(std)
-    return {by_stem[stem][0]: stds.pop() for stem, stds in found.items()
-            if len(stds) == 1 and len(by_stem[stem]) == 1}
+                source = nearest(path, by_stem[stem])
+                if source is not None:
+                    found.setdefault(source, set()).add(std)
+    return {source: stds.pop() for source, stds in found.items() if len(stds) == 1}
+
+
+def nearest(host: Path, sources: list[Path]) -> Path | None:
+    """The source nearest `host` by folders (up to a common folder, then down); None on a tie."""
+    if len(sources) == 1:
+        return sources[0]
+    here = host.parent.parts
+    steps = sorted((_distance(here, s.parent.parts), i) for i, s in enumerate(sources))
+    if steps[0][0] == steps[1][0]:
+        return None
+    return sources[steps[0][1]]
+
+
+def _distance(a: tuple[str, ...], b: tuple[str, ...]) -> int:
+    common = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        common += 1
+    return (len(a) - common) + (len(b) - common)
 
 
 def _std(m: re.Match[bytes]) -> str:
