@@ -17,10 +17,11 @@ from tree_sitter import Node
 
 from cllint.analysis.races.accessor_macros import MacroSubscripts
 from cllint.analysis.races.accesses import Access, BlockExits, Guard, collect, guards_around
+from cllint.analysis.races.chosen_arguments import argument_choices
 from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import Evaluator
 from cllint.analysis.races.frames import Frame, FrameEvaluator, Target, struct_fields
-from cllint.analysis.races.struct_params import reads_fields_only, struct_argument
+from cllint.analysis.races.struct_params import lent_to_reader, reads_fields_only, struct_argument
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, build_cfg
@@ -100,7 +101,8 @@ class HelperCalls:
         stmts = [c for c in body.named_children if c.type != "comment"]
         value = stmts[0].named_children[0] if len(stmts) == 1 and stmts[0].type == "return_statement" \
             and stmts[0].named_children else None
-        frame = _bind(names, defs, counters, moved, call, caller, self._constant) if value is not None else None
+        frame = _bind(names, defs, counters, moved, call, caller, self._constant, self.fa) if value is not None \
+            else None
         if frame is None or not frame.bound:
             return None
         frame.returns = self.returned
@@ -162,7 +164,7 @@ class HelperCalls:
         passed = [a for a in (args.named_children if args else []) if a.type != "comment"]
         if v is None or v.param_index is None or v.key in moved or v.pointer or v.param_index >= len(passed):
             return []
-        frame = _bind(names, defs, counters, moved, call, caller, self._constant)
+        frame = _bind(names, defs, counters, moved, call, caller, self._constant, self.fa)
         if frame is None or not frame.bound:
             return []
         frame.returns = self.returned
@@ -184,9 +186,27 @@ class HelperCalls:
         if parts is None or (parts[-1] is not None) != phased:
             return []
         func, body, names, defs, counters, moved, dead, phases = parts
-        frame = _bind(names, defs, counters, moved, call, caller, self._constant)
+        frame = _bind(names, defs, counters, moved, call, caller, self._constant, self.fa)
+        alternatives = argument_choices(call, names, moved, caller, frame) if frame is not None else []
+        if alternatives:  # `put(c ? A : B, g)`: the helper read once per choice, under its condition
+            out: list[Access] = []
+            for bound, when in alternatives:
+                alt = _bind(names, defs, counters, moved, call, caller, self._constant, self.fa)
+                if alt is not None:
+                    alt.bound.update(bound)
+                    out.extend(self._inline_frame(alt, parts, call, name, cfg_node, guards + when, unknown, site,
+                                                  stack, globals_))
+            return out
         if frame is None or not frame.bound and not frame.structs and not globals_:
             return []
+        return self._inline_frame(frame, parts, call, name, cfg_node, guards, unknown, site, stack, globals_)
+
+    def _inline_frame(self, frame: Frame, parts: tuple, call: Node, name: str, cfg_node: int,
+                      guards: tuple[Guard, ...], unknown: bool, site: Node, stack: tuple[str, ...],
+                      globals_: bool) -> list[Access]:
+        """The accesses of helper `name` (`parts`: `helper`) in `frame`, bound at `call`, and of
+        the helpers it calls in turn."""
+        func, body, names, defs, counters, moved, dead, phases = parts
         if phases is None:
             self.add_helper_loops(counters, frame.ev)
         units = [(body, cfg_node)] if phases is None else \
@@ -318,7 +338,9 @@ class HelperCalls:
         if func is not None and sm is not None and body is not None and not _is_kernel(func) \
                 and (sm.sync is None or sm.sync == "barrier" and not self.fa.macro_syncs.get(name)):
             names = self.fa.names(name)
-            defs, counters, _, moved = definitions(body, names, CFG([], 0, 0))
+            # (`put(&s, ...)` to a helper that only reads `s`'s fields leaves them defined)
+            defs, counters, _, moved = definitions(
+                body, names, CFG([], 0, 0), lambda amp: lent_to_reader(amp, self.fa.functions, self.fa.names))
             dead = _dead_within(self.fa.dead, func.start_byte, func.end_byte)
             phases = self.phases(body, dead, _dead_within(self.file_live, func.start_byte, func.end_byte)) \
                 if sm.sync is not None else None
@@ -363,7 +385,7 @@ class HelperCalls:
 
 
 def _bind(names: Names, defs: dict[int, Node], counters: set[int], moved: set[int], call: Node, caller: Frame,
-          constant: Callable[[Node], int | None]) -> Frame | None:
+          constant: Callable[[Node], int | None], fa: Any = None) -> Frame | None:
     """A helper's frame at one call: each parameter the helper never assigns is the
     argument passed (a pointer: the argument's target; a value: the argument, evaluated
     in the caller's frame). None when the arguments do not match the parameters."""
@@ -388,10 +410,12 @@ def _bind(names: Names, defs: dict[int, Node], counters: set[int], moved: set[in
                 frame.bound[v.key] = t
         else:
             values[v.key] = (caller.ev, arg)
-        struct = struct_argument(arg, caller.names) if not (v.key in frame.bound or v.array) else None
+        struct = struct_argument(arg, caller.names, caller.structs) if not (v.key in frame.bound or v.array) \
+            else None
         if struct is not None:  # `put(s, ...)`, `put(&s, ...)`: the helper's `s.p` is the caller's
             body = body if body is not None else _body_of(v)
-            if body is not None and reads_fields_only(body, names, v):
+            if body is not None and reads_fields_only(body, names, v, fa.functions if fa is not None else None,
+                                                      fa.names if fa is not None else None):
                 frame.structs[v.key] = (caller, struct)
     return frame
 
@@ -413,14 +437,14 @@ def _file_scope(v: Any) -> bool:
 def _passes_shared(call: Node, caller: Frame) -> bool:
     """Whether some argument of `call` points into shared memory the caller follows."""
     args = call.child_by_field_name("arguments")
-    return any(caller.target_of(a) is not None or _holds_shared(a, caller)
+    return any(caller.target_of(a) is not None or _holds_shared(a, caller) or len(caller.targets_of(a)) > 1
                for a in (args.named_children if args else ()))
 
 
 def _holds_shared(arg: Node, caller: Frame) -> bool:
     """A private struct handed over (`s`, `&s`) one of whose fields the caller follows into
     shared memory (`s.p = A;`); its fields are read off the file's typedef of the struct."""
-    struct = struct_argument(arg, caller.names)
+    struct = struct_argument(arg, caller.names, caller.structs)
     if struct is None:
         return False
     v = caller.names.var(struct)

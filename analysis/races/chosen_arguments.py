@@ -1,0 +1,54 @@
+"""A pointer argument chosen by `?:` or an if/else, for the race check's helpers: `put(c ? A :
+B, g)`, or `p` of `global int *p = c ? A : B;` (or `if (c) p = A; else p = B;`) passed as
+`bump(p)`. The helper is read once per choice, its parameter bound to that choice's target and
+its accesses guarded by the caller's condition (`c` true for `A`, false for `B`), as a `?:`
+written in the kernel's own access is (frames.Frame.targets_of).
+
+Only where every choice is followed (a side not followed: which work-items take the other is
+unknown) and at most MAX_ALTERNATIVES bindings in all: two chosen arguments are read together,
+each pair of choices with both conditions, so `src`/`dst` picked by one flag keep their pairing.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+from tree_sitter import Node
+
+from cllint.analysis.races.accesses import Guard, when_guard
+from cllint.analysis.races.frames import Frame, Target
+from cllint.analysis.uniformity.names import Names
+
+MAX_ALTERNATIVES = 4
+
+# (parameter key -> the target it is bound to, the caller's guards under which it is)
+Alternative = tuple[dict[int, Target], tuple[Guard, ...]]
+
+
+def argument_choices(call: Node, names: Names, moved: set[int], caller: Frame, frame: Frame) -> list[Alternative]:
+    """The bindings of the pointer parameters `frame` left unbound whose argument is a choice
+    of the caller's, each with its guards; [] where there is none (or too many)."""
+    args = call.child_by_field_name("arguments")
+    passed = [a for a in (args.named_children if args else []) if a.type != "comment"]
+    params = sorted((v for v in names.variables if v.param_index is not None), key=lambda v: v.param_index or 0)
+    sides: list[list[tuple[int, Target, tuple]]] = []
+    for v, arg in zip(params, passed):
+        if not v.pointer or v.array or v.key in moved or v.key in frame.bound or v.key in frame.structs:
+            continue
+        picks = caller.targets_of(arg)
+        if len(picks) < 2 or any(not when for _, when in picks):
+            continue  # (one target, or a side with no condition: not a choice)
+        sides.append([(v.key, t, when) for t, when in picks])
+    if not sides:
+        return []
+    total = 1
+    for s in sides:
+        total *= len(s)
+    if total > MAX_ALTERNATIVES:
+        return []
+    ev = None if caller.kernel else caller.ev  # (the kernel's guards are read by its own evaluator)
+    out: list[Alternative] = []
+    for combo in product(*sides):
+        guards = tuple(when_guard(c, h).within(ev) for _, _, when in combo for c, h in when)
+        out.append(({key: t for key, t, _ in combo}, guards))
+    return out
