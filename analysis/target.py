@@ -94,7 +94,9 @@ _VENDOR_NAME = lazy(r"^cl_[a-z0-9]+_\w+$")
 
 
 class Target:
-    __slots__ = ("version", "features", "extensions", "name")
+    # `_hash` and `_macros`: read once (a keystroke hashed the target ~74 times, each a Python
+    # call hashing its fields, and built its macros ~7 times); fields are never reassigned.
+    __slots__ = ("version", "features", "extensions", "name", "_hash", "_macros")
     version: Version
     features: frozenset[str]
     extensions: frozenset[str]
@@ -113,6 +115,13 @@ class Target:
         self.features = features
         self.extensions = extensions
         self.name = name
+        self._hash = hash((version, features, extensions, name))
+        self._macros: dict[str, str] | None = None
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        # Rebuilt from the fields: a pickled `_hash` would be another process's (string
+        # hashes are seeded per process).
+        return (type(self), (self.version, self.features, self.extensions, self.name))
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"version={self.version!r}, " f"features={self.features!r}, "
@@ -126,7 +135,7 @@ class Target:
         return mine == theirs
 
     def __hash__(self) -> int:
-        return hash((self.version, self.features, self.extensions, self.name))
+        return self._hash
 
     # -- construction -------------------------------------------------------------------
 
@@ -228,8 +237,15 @@ class Target:
 
         Feature macros (`__opencl_c_*`) are defined from OpenCL C 2.0 on (3.0 requires them;
         for 2.0 clang's base header defines them too); before 2.0 only extension macros say
-        what is optional. `__ENDIAN_LITTLE__` assumes a little-endian device.
+        what is optional. `__ENDIAN_LITTLE__` assumes a little-endian device. A new
+        dictionary each call (callers add to it).
         """
+        return dict(self._predefined())
+
+    def _predefined(self) -> dict[str, str]:
+        """The macros, built once (never handed out: `predefined_macros` copies them)."""
+        if self._macros is not None:
+            return self._macros
         v = self.version
         macros = {
             "__OPENCL_VERSION__": str(v.number),
@@ -246,6 +262,7 @@ class Target:
         if v >= V2_0:
             macros.update((f, "1") for f in sorted(self.features))
         macros.update((e, "1") for e in sorted(self.extensions))
+        self._macros = macros
         return macros
 
     def has(self, name: str) -> bool:
@@ -256,7 +273,7 @@ class Target:
         floor = version_requirement(name)
         if floor is not None:
             return self.version >= floor
-        return name in self.predefined_macros()
+        return name in self._predefined()
 
     def satisfies(self, since: str | Version | None, requires: Sequence[Sequence[str]]) -> bool:
         """Catalogue check: version >= `since` and `requires` (DNF over names; empty = none) holds."""
