@@ -165,8 +165,9 @@ def analyse_races(tree: Tree, source: bytes, focus: list[tuple[int, int]] | None
     for name in fa.functions:
         func = fa.functions[name]
         spelt = fa.spellings
-        if not (_is_kernel(func) or spelt is not None and spelt.is_kernel(func)) \
-                or not meets_range(focus, func.start_byte, func.end_byte):
+        # the focus first: a keystroke's run would read every definition's specifiers
+        if not meets_range(focus, func.start_byte, func.end_byte) \
+                or not (_is_kernel(func) or spelt is not None and spelt.is_kernel(func)):
             continue
         words = spelt.words() if spelt is not None else frozenset()  # `GLOBAL`, `gptr`: the qualifier's
         if not (may_share(source, func.start_byte, func.end_byte, words) or program) \
