@@ -24,7 +24,7 @@ from cllint.analysis.model.types import (
     has_generic,
     is_enclosed,
 )
-from cllint.analysis.model.walk import name_node, nodes_of_kinds, outside
+from cllint.analysis.model.walk import nodes_of_kinds, outside
 
 from .builtins import pointer_spaces, spelled, unqualified_space
 from .certainty import Certainty, is_null_constant
@@ -260,10 +260,8 @@ class ExpressionChecks(Checks):
         by_name = self._by_name
         if by_name is None:
             by_name = {}
-            for definition in self.m.index.definitions:
-                named = name_node(definition)
-                key = named.text.decode("utf-8", "replace") if named is not None and named.text \
-                    else self.m.function_at_node(definition).name
+            for definition, named in self.m.definition_names():
+                key = named or self.m.function_at_node(definition).name
                 if key:
                     by_name.setdefault(key, []).append(definition)
             self._by_name = by_name

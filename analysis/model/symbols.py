@@ -22,7 +22,7 @@ from operator import attrgetter
 
 from tree_sitter import Node, Tree
 
-from cllint.analysis.database import current
+from cllint.analysis.database import Table, current
 from cllint.analysis.records import replace
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.digest import blake2b
@@ -33,7 +33,7 @@ from .exprs import ExprTyper
 from .imported import HeaderFunction, Imported
 from .rekey import Stale, rekeyed
 from .scopes import Scope, ScopeKind, Symbol, SymbolKind
-from .walk import KindIndex, nodes_of_kinds
+from .walk import KindIndex, name_node, nodes_of_kinds
 from .types import (
     AddressSpace,
     Array,
@@ -252,6 +252,7 @@ class _Builder:
         self._tag_starts: list[int] = []  # the starts the digest holds, in order (see `_Head.moved`)
         # (name, name node) of each declarator, per declaration or definition item
         self._declared: dict[int, list[tuple[str | None, Node | None]]] = {}
+        self._heads: Table | None = None  # the database's "model.heads", found at the first head
         self.reader = TypeReader(source, target, self.index.typedefs, self.index.tags, expander, strict_generic)
         if imported is not None and imported.key:
             self._seed(imported)
@@ -390,7 +391,9 @@ class _Builder:
             # the node count: with a syntax error elsewhere, the same text can parse otherwise
             key = (self.target, self.reader.strict_generic, self._macro_state(item.start_byte), env.copy().digest(), head,
                    item.descendant_count - body.descendant_count)
-            heads = current().table("model.heads", _HEADS_MAX)
+            heads = self._heads
+            if heads is None:  # once per build, not per head
+                heads = self._heads = current().table("model.heads", _HEADS_MAX)
             hit = heads.get(key)
             if hit is not None and (hit.offsets is None or hit.offsets == self._offsets.digest()):  # type: ignore[union-attr]
                 replayed = hit.replay(item, self.source)
@@ -419,7 +422,7 @@ class _Builder:
                 if _names_file_tag([spec.type, got.type, *(p.type for p in got.params or ())]):
                     head_memo.offsets = self._offsets.digest()  # type: ignore[union-attr]
                     head_memo.tag_starts = tuple(self._tag_starts)
-                current().table("model.heads", _HEADS_MAX).put(key, head_memo)
+                (self._heads or current().table("model.heads", _HEADS_MAX)).put(key, head_memo)
         return got, spec, partial(_param_symbols, got, item)
 
     def _file_tags(self) -> dict[int, Type]:
@@ -1145,6 +1148,7 @@ class SemanticModel:
         self._builtins: dict[str, Symbol] = {}
         self._file_typer: object | None = None
         self._def_starts = [d.start_byte for d in self.index.definitions]
+        self._def_names: list[tuple[Node, str | None]] | None = None
 
     # -- file level -------------------------------------------------------------------
 
@@ -1216,6 +1220,17 @@ class SemanticModel:
         for start, end in ranges:
             out += defs[bisect_left(starts, start):bisect_left(starts, end)]
         return out
+
+    def definition_names(self) -> list[tuple[Node, str | None]]:
+        """Each definition with the name its declarator gives (`walk.name_node`; None where the
+        tree gives none), in order: read once per model, for the analyses that group definitions
+        by name (overload sets), each of which read every head per keystroke."""
+        if self._def_names is None:
+            src = self.source
+            self._def_names = [(d, None if (n := name_node(d)) is None else
+                                src[n.start_byte:n.end_byte].decode("utf-8", "replace"))
+                               for d in self.index.definitions]
+        return self._def_names
 
     def function_models(self) -> list[FunctionModel]:
         return [self.function_at_node(d) for d in self.index.definitions]

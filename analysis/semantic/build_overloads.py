@@ -52,10 +52,9 @@ def build_overloads(facts: Any) -> frozenset[str]:
     model = facts.model
     view = facts.view
     seen: dict[str, list[Node]] = {}
-    for d in model.index.definitions:
-        name = name_node(d)
+    for d, name in model.definition_names():
         if name is not None:
-            seen.setdefault(model.source[name.start_byte:name.end_byte].decode("utf-8", "replace"), []).append(d)
+            seen.setdefault(name, []).append(d)
     out: set[str] = set()
     for name, defs in seen.items():
         if len(defs) < 2 or not any(facts.head_has_macro(d) or head_unexplained(facts, d) for d in defs):
