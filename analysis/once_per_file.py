@@ -75,7 +75,7 @@ def _unguarded_once(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         for d, r in rest:
             notes.append(Note(d.span, f"also used here ({r['what']})"))
             notes.extend(d.notes)
-        message = f"{m['what']} is not guarded by {m['need']} (and {others} more uses in this file)"
+        message = f"{m['what']} is not guarded by {m['need']} (and {others} more use{'s' if others != 1 else ''} in this file)"
         merged[id(first)] = replace(first, message=message, fix=None, notes=_capped(first.notes, notes))
         for d, _ in rest:
             merged[id(d)] = None
