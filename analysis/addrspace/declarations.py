@@ -26,6 +26,7 @@ from cllint.analysis.model.types import (
     Scalar,
     Struct,
     Type,
+    Unknown,
     builtin_named,
     NumberedSpace,
     has_generic,
@@ -329,7 +330,9 @@ class DeclarationChecks(Checks):
             else:
                 self.add("CL118", where, f"parameter{_named(p.name)} of type 'half' cannot be passed by value "
                          "without 'cl_khr_fp16'; pass 'float', or a 'half *' read with vload_half")
-        if p.space is not None and p.space is not P and not is_array:
+        # (a type the model could not read, `__global T *` through a macro with `T` the host's,
+        # may be the pointer the qualifier belongs to: nothing to say)
+        if p.space is not None and p.space is not P and not is_array and not isinstance(p.type, Unknown):
             q = _space_node(self.src, pnode, p.space) or pnode
             self.add("CL106", q, f"parameter{_named(p.name)} of type '{render(p.type)}' may not be qualified "
                      f"with address space '{p.space.spelling}'", fix=_remove(q))
