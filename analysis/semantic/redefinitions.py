@@ -56,7 +56,14 @@ def check_functions(facts: FileFacts, model: SemanticModel, in_focus, add) -> No
     """Two definitions of one function name in the same arm."""
     first: dict[str, Node] = {}
     first_def: dict[str, Node] = {}
-    for d in model.index.definitions:
+    # Only a name the file repeats: `_name` finds a subset of what walk.name_node finds (it
+    # stops at a macro declarator), so its repeats are among these definitions, in order.
+    counts: dict[str | None, int] = {}
+    for _, named in model.definition_names():
+        counts[named] = counts.get(named, 0) + 1
+    for d, named in model.definition_names():
+        if named is None or counts[named] < 2:
+            continue
         name_node = _name(d)
         if name_node is None:
             continue
