@@ -54,21 +54,20 @@ class ExpressionChecks(Checks):
     # -- entry ----------------------------------------------------------------------------
 
     def run(self) -> list[Finding]:
-        later: list[tuple[Node, Node]] = []
-        for definition in self.m.index.definitions:
+        # The focus's definitions by bisection (a keystroke's run asked each of dozens).
+        for definition in self.m.definitions_in(self.focus):
             body = definition.child_by_field_name("body")
-            if body is None:
-                continue
-            if in_focus(self.focus, definition):
+            if body is not None:
                 self._visit(definition, body, self._node, VISITED)
-            else:
-                later.append((definition, body))
         # Outside the focus only the calls of helpers that the focus passes a pointer in
         # the wrong space (CL114) matter: the fix offered reads every call site. Functions
         # that name none of them are not even modelled.
         helpers = {name.encode() for name, _ in self._helper_calls}
-        if helpers:
-            for definition, body in later:
+        if helpers and self.focus is not None:
+            for definition in self.m.index.definitions:
+                body = definition.child_by_field_name("body")
+                if body is None or in_focus(self.focus, definition):
+                    continue
                 if not helpers.isdisjoint(_WORD.findall(self.src, body.start_byte, body.end_byte)):
                     self._visit(definition, body, self._call_only, _CALLS)
         self._helper_findings()
