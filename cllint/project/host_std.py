@@ -29,6 +29,7 @@ from pathlib import Path
 from cllint.analysis.lazy_re import lazy
 
 from .brackets import closing_of
+from .nearest import nearest
 from .hosts import HOST_NAMES, _kernel_refs
 
 _STD = lazy(rb"-cl-std=(CL[0-9]\.[0-9])(?![\w.])|\bCL_STD_([0-9])_([0-9])\b")
@@ -89,25 +90,6 @@ def host_stds(hosts: dict[Path, bytes], sources: Iterable[Path], choices: Iterab
                     found.setdefault(source, set()).add(std)
     return {source: stds.pop() for source, stds in found.items() if len(stds) == 1}
 
-
-def nearest(host: Path, sources: list[Path]) -> Path | None:
-    """The source nearest `host` by folders (up to a common folder, then down); None on a tie."""
-    if len(sources) == 1:
-        return sources[0]
-    here = host.parent.parts
-    steps = sorted((_distance(here, s.parent.parts), i) for i, s in enumerate(sources))
-    if steps[0][0] == steps[1][0]:
-        return None
-    return sources[steps[0][1]]
-
-
-def _distance(a: tuple[str, ...], b: tuple[str, ...]) -> int:
-    common = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        common += 1
-    return (len(a) - common) + (len(b) - common)
 
 
 def _std(m: re.Match[bytes]) -> str:

@@ -833,13 +833,16 @@ def _head_names(d: _Derived, path: Path) -> frozenset[str]:
 
 def _joined_by_hosts(programs, sources: dict[Path, bytes]) -> dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]]:  # noqa: ANN001
     """Per source, the sources a host statement joins before it, and CL007's note (the first
-    statement naming the source wins; a name several sources share is left alone)."""
+    statement naming the source wins; a name several sources share is the one nearest the
+    host, none where two are equally near)."""
+    from .nearest import nearest
+
     by_stem: dict[str, list[Path]] = {}
     for p in sources:
         by_stem.setdefault(p.stem, []).append(p)
     out: dict[Path, tuple[tuple[str, ...], tuple[str, int, int]]] = {}
     for prog in programs:
-        paths = [by_stem[s][0] if len(by_stem.get(s, ())) == 1 else None for s in prog.stems]
+        paths = [nearest(prog.host, by_stem[s]) if s in by_stem else None for s in prog.stems]
         if None in paths:
             continue
         for i, path in enumerate(paths):
