@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from tree_sitter import Node
 
 from cllint.analysis.catalogue import catalogue
+from cllint.analysis.fpga_dialects import vendor_pipe_declaration
 from cllint.analysis.model import FunctionInfo, SemanticModel, Symbol
 from cllint.analysis.model.scopes import SymbolKind
 from cllint.analysis.model.decls import Specifiers, Typedef, TypeReader
@@ -351,6 +352,8 @@ class DeclarationChecks(Checks):
         t = sym.type
         if self._image_var(sym, t) or self._opaque_var(sym, t, program_scope=True):
             return
+        if vendor_pipe_declaration(decl, self.src):
+            return  # Xilinx's program-scope pipe (fpga_dialects.py), not a variable
         extern = "extern" in sym.storage
         if _is_sampler(t):
             if sym.space_explicit and sym.space in (L, G):

@@ -12,6 +12,7 @@ from tree_sitter import Node, Query, Tree
 
 from cllint.analysis.records import replace
 from cllint.analysis.captures import captures
+from cllint.analysis.fpga_dialects import vendor_pipe_declaration
 from cllint.analysis.database import Table, current
 from cllint.analysis.syntax import descend
 from cllint.grammar import language
@@ -425,7 +426,8 @@ class _Collector:
             self.add(n, "qualifier", word, V2_0, ((GENERIC,),))
 
     def on_pipe_qualifier(self, n: Node) -> None:
-        self.add(n, "qualifier", "pipe", V2_0, tables.PIPES)
+        if not vendor_pipe_declaration(n, self.source):  # (Xilinx's program-scope pipe: the vendor's)
+            self.add(n, "qualifier", "pipe", V2_0, tables.PIPES)
 
     def on_block_literal(self, n: Node) -> None:
         self.add(n, "block", "^{...}", V2_0, tables.DEVICE_ENQUEUE)
@@ -464,6 +466,8 @@ class _Collector:
             return
         elif self.text(n.child_by_field_name("type") or n).strip() == "sampler_t":
             return  # a program-scope sampler is a constant (spec 6.15.14.1), never a global
+        elif vendor_pipe_declaration(n, self.source):
+            return  # Xilinx's program-scope pipe (fpga_dialects.py), no variable
 
         for d in n.children_by_field_name("declarator"):
             inner = d

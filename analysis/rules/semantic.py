@@ -133,7 +133,10 @@ class UnknownTypeName(_Semantic):
 class UndeclaredFunction(_Semantic):
     """## What it does
     Reports a call to a function that the file does not declare and that is not an OpenCL C
-    built-in, and suggests the closest function or built-in name when one is near.
+    built-in, and suggests the closest function or built-in name when one is near. The FPGA
+    vendors' built-ins count as built-ins: Intel's channel calls (`read_channel_intel`,
+    `write_channel_nb_intel`, the `_altera` spellings) and Xilinx's `read_pipe_block` and
+    `write_pipe_block`.
 
     ## Why is this bad?
     C99 has no implicit function declarations and OpenCL C compilers reject the call. Usually

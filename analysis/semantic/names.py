@@ -18,6 +18,7 @@ from tree_sitter import Node
 from cllint.analysis.annotations import declared_by_macros
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.features import EXTENSIONS
+from cllint.analysis.fpga_dialects import DIALECT_FUNCTIONS
 from cllint.analysis.model.overloads import resolve_builtin
 from cllint.analysis.model.scopes import Scope
 
@@ -65,7 +66,7 @@ def _use_role(node: Node) -> str | None:
 
 
 def _is_builtin_function(name: str) -> bool:
-    if catalogue().function(name) is not None or name.startswith(VENDOR_PREFIXES):
+    if catalogue().function(name) is not None or name.startswith(VENDOR_PREFIXES) or name in DIALECT_FUNCTIONS:
         return True
     return resolve_builtin(name, [], _ANY_TARGET) is not None  # convert_T, as_T
 
