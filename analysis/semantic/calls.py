@@ -237,9 +237,11 @@ def _builtin_call(body: Body, call: Node, fn: Node, b: Builtin, args: list[Node]
     if any(all(_fits_kind(t, parse_catalogue_type(p.type)) for t, p in zip(types, o.params))
            for o in overloads if len(o.params) == have):
         return
-    if any(_kind(t) == "scalar" and _kind(parse_catalogue_type(p.type)) == "vector"
-           for o in overloads if len(o.params) == have for t, p in zip(types, o.params)):
-        return  # a scalar may widen to a vector argument
+    if not b.name.startswith("convert_") and any(
+            _kind(t) == "scalar" and _kind(parse_catalogue_type(p.type)) == "vector"
+            for o in overloads if len(o.params) == have for t, p in zip(types, o.params)):
+        return  # a scalar may widen to a vector argument (not a conversion's: spec 6.4.3, the
+        # source and destination have one element count)
     if not all(body.certain(a) for a in args):
         return
     shown = ", ".join(f"'{t.render()}'" for t in types)

@@ -16,7 +16,7 @@ from tree_sitter import Node
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.findings import Finding, FixPlan
 from cllint.analysis.model import FunctionModel, SemanticModel, SymbolKind
-from cllint.analysis.model.overloads import fitting_returns, resolve_builtin
+from cllint.analysis.model.overloads import fitting_returns, parse_catalogue_type, resolve_builtin
 from cllint.analysis.model.walk import head_end
 from cllint.analysis.model.types import (
     Array,
@@ -389,12 +389,25 @@ class Body:
             return False
         if res.overload is None:
             return res.builtin.category == "conversion"  # convert_T / as_T: the name tells
+        if _exact(res.overload, types):
+            return True  # `round(value)` with `float value`: the overload taking exactly these
         fits = fitting_returns(name, types, self.model.target)
         return len(fits) == 1 and "gentype" not in next(iter(fits))
 
     @cached_property
     def catalogue_names(self) -> list[str]:
         return list(catalogue().functions)
+
+
+def _exact(overload, types: list[Type]) -> bool:  # noqa: ANN001 - a catalogue Overload
+    """Every argument is a scalar or vector of exactly the overload's parameter type (and its
+    return type is spelled out): overload resolution picks it before any conversion."""
+    if "gentype" in overload.returns or len(overload.params) != len(types):
+        return False
+    for p, t in zip(overload.params, types):
+        if not isinstance(t, (Scalar, Vector)) or parse_catalogue_type(p.type) != t:
+            return False
+    return True
 
 
 def known(t: Type) -> bool:
