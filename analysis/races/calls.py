@@ -17,7 +17,7 @@ from tree_sitter import Node
 
 from cllint.analysis.races.accessor_macros import MacroSubscripts
 from cllint.analysis.races.accesses import Access, BlockExits, Guard, collect, guards_around
-from cllint.analysis.races.chosen_arguments import argument_choices
+from cllint.analysis.races.chosen_arguments import argument_choices, may_choose
 from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import Evaluator
 from cllint.analysis.races.frames import Frame, FrameEvaluator, Target, struct_fields
@@ -437,7 +437,8 @@ def _file_scope(v: Any) -> bool:
 def _passes_shared(call: Node, caller: Frame) -> bool:
     """Whether some argument of `call` points into shared memory the caller follows."""
     args = call.child_by_field_name("arguments")
-    return any(caller.target_of(a) is not None or _holds_shared(a, caller) or len(caller.targets_of(a)) > 1
+    return any(caller.target_of(a) is not None or _holds_shared(a, caller)
+               or may_choose(a, caller) and len(caller.targets_of(a)) > 1  # (`c ? A : B`)
                for a in (args.named_children if args else ()))
 
 

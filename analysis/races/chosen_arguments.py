@@ -25,6 +25,21 @@ MAX_ALTERNATIVES = 4
 Alternative = tuple[dict[int, Target], tuple[Guard, ...]]
 
 
+def may_choose(arg: Node, caller: Frame) -> bool:
+    """Whether `arg` may be a choice (`c ? A : B`, or a pointer chosen by an if/else or defined
+    by a `?:` or a call): the cheap test before `Frame.targets_of`, asked for every argument."""
+    while arg.type == "parenthesized_expression" and arg.named_child_count == 1:
+        arg = arg.named_children[0]
+    if arg.type == "conditional_expression":
+        return True
+    v = caller.names.var(arg) if arg.type == "identifier" else None
+    if v is None or not v.pointer:
+        return False
+    d = caller.defs.get(v.key)
+    return v.key in caller.choices or d is not None and d.type in ("conditional_expression", "call_expression",
+                                                                   "parenthesized_expression")
+
+
 def argument_choices(call: Node, names: Names, moved: set[int], caller: Frame, frame: Frame) -> list[Alternative]:
     """The bindings of the pointer parameters `frame` left unbound whose argument is a choice
     of the caller's, each with its guards; [] where there is none (or too many)."""
@@ -35,7 +50,7 @@ def argument_choices(call: Node, names: Names, moved: set[int], caller: Frame, f
     for v, arg in zip(params, passed):
         if not v.pointer or v.array or v.key in moved or v.key in frame.bound or v.key in frame.structs:
             continue
-        picks = caller.targets_of(arg)
+        picks = caller.targets_of(arg) if may_choose(arg, caller) else []
         if len(picks) < 2 or any(not when for _, when in picks):
             continue  # (one target, or a side with no condition: not a choice)
         sides.append([(v.key, t, when) for t, when in picks])
