@@ -235,7 +235,11 @@ class NoMatchingBuiltinOverload(_Semantic):
     """## What it does
     Reports a built-in function call that no overload in the built-in catalogue accepts: the
     wrong number of arguments, or arguments whose types no overload takes (a pointer where a
-    vector is expected). The candidates are listed as notes, as clang does.
+    vector is expected), or that several overloads accept equally well, none taking the
+    argument's type exactly (`abs(x)` with `float x`: every integer overload takes a float by
+    the same conversion; use `fabs`, or cast). A tie that exists only where `double` or `half`
+    overloads do (`sqrt(n)` with `int n`) or on `size_t` arguments depends on the device and is
+    left to the compiler. The candidates are listed as notes, as clang does.
 
     ## Why is this bad?
     The compiler rejects the call. Argument types are judged only when each is certain (no

@@ -232,6 +232,13 @@ def _builtin_call(body: Body, call: Node, fn: Node, b: Builtin, args: list[Node]
         return
     if b.name.startswith("as_") and any(_kind(t) in ("opaque", "pointer") for t in types):
         return  # (a reinterpretation of a value whose size the implementation or target sets)
+    tied = _tied(b.name, types)
+    if tied and all(body.certain(a) for a in args):
+        shown = types[0].render()
+        body.add("CL014", call.start_byte, call.end_byte,
+                 f"call to '{b.name}' is ambiguous: no overload takes '{shown}', and {len(tied)} take it by a "
+                 "conversion alike; cast the argument", _candidates(body, fn, b, list(tied)))
+        return
     # By kind (pointer, vector, scalar, opaque) per position, vectors and images by their
     # type: scalars convert, and some parameters take integers for opaque values.
     if any(all(_fits_kind(t, parse_catalogue_type(p.type)) for t, p in zip(types, o.params))
@@ -248,6 +255,50 @@ def _builtin_call(body: Body, call: Node, fn: Node, b: Builtin, args: list[Node]
     body.add("CL014", call.start_byte, call.end_byte,
              f"no matching function for call to '{b.name}' with arguments of type {shown}",
              _candidates(body, fn, b, [o for o in overloads if len(o.params) == have]))
+
+
+# Scalars every device has in every width (no fp64 or fp16), whose overloads are judged for a
+# tie; `size_t` and friends are the device's width, so a call on them is the clang layer's.
+_CORE_SCALARS = frozenset({"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "bool"})
+_PROMOTED = frozenset({"char", "uchar", "short", "ushort", "bool"})  # to int (C's integer promotions)
+
+
+def _tied(name: str, types: list[Type]) -> tuple:
+    """The overloads an all-one-scalar-type call fits equally well when none takes the type
+    exactly (clang-19: "call to 'abs' is ambiguous"); () when one is best or the call is not
+    judged. Only overloads every device has count, each of one parameter type throughout."""
+    if not types or not all(isinstance(t, Scalar) for t in types):
+        return ()
+    names = {t.name for t in types}  # type: ignore[attr-defined]
+    if len(names) != 1:
+        return ()
+    return _tied_for(name, next(iter(names)), len(types))
+
+
+@lru_cache(maxsize=1024)
+def _tied_for(name: str, arg: str, count: int) -> tuple:
+    b = catalogue().function(name)
+    if arg not in _CORE_SCALARS or b is None:
+        return ()
+    fitting = [o for o in b.overloads if len(o.params) == count]
+    if any(len({p.type for p in o.params}) != 1 for o in fitting):
+        return ()  # mixed parameter types (`select`, `ldexp`): not judged here
+    if any(o.params[0].type == arg for o in fitting):
+        return ()  # taken exactly (any extension's overload included)
+    core = [o for o in fitting if o.requires is None and o.params[0].type in _CORE_SCALARS]
+    if not core:
+        return ()
+    ranks = [_rank(arg, o.params[0].type) for o in core]
+    best = min(ranks)
+    tied = tuple(o for o, r in zip(core, ranks) if r == best)
+    return tied if len(tied) > 1 else ()
+
+
+def _rank(arg: str, param: str) -> int:
+    """C's ranking of an implicit argument conversion: 1 a promotion, 2 any other conversion."""
+    if (arg in _PROMOTED and param == "int") or (arg == "float" and param == "double"):
+        return 1
+    return 2
 
 
 @lru_cache(maxsize=1024)
