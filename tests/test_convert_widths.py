@@ -9,13 +9,11 @@ crc32(name) % 3 == 0, run once after."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import zlib
 from pathlib import Path
 
 import pytest
 from fixture_lint import reports
+from inline_cases import CLANG, case_id, clang_check
 
 HEAD = "kernel void k(global int4 *o4, global int *o, global float *f, global float4 *f4, global uint4 *u4) {\n"
 CASES: dict[str, tuple[str, list[int]]] = {
@@ -32,25 +30,20 @@ CASES: dict[str, tuple[str, list[int]]] = {
 }
 
 
-def _split(name: str) -> str:
-    return "heldout" if zlib.crc32(name.encode()) % 3 == 0 else "tune"
-
-
 def _write(tmp_path: Path, name: str) -> Path:
     path = tmp_path / "k.cl"
     path.write_text(HEAD + CASES[name][0] + "}\n")
     return path
 
 
-@pytest.mark.parametrize("name", sorted(CASES), ids=lambda n: f"{_split(n)}/{n}")
+@pytest.mark.parametrize("name", sorted(CASES), ids=case_id)
 def test_convert_takes_its_own_element_count(name: str, tmp_path: Path) -> None:
     got = sorted(d["line"] for d in reports(_write(tmp_path, name)) if d["code"] == "CL014")
     assert got == CASES[name][1]
 
 
-@pytest.mark.skipif(shutil.which("clang-19") is None, reason="clang-19 is the oracle")
-@pytest.mark.parametrize("name", sorted(CASES), ids=lambda n: f"{_split(n)}/{n}")
+@pytest.mark.skipif(CLANG is None, reason="clang-19 is the oracle")
+@pytest.mark.parametrize("name", sorted(CASES), ids=case_id)
 def test_the_labels_are_clangs(name: str, tmp_path: Path) -> None:
-    done = subprocess.run(["clang-19", "-x", "cl", "-cl-std=CL1.2", "-fsyntax-only", str(_write(tmp_path, name))],
-                          capture_output=True, text=True)
+    done = clang_check(_write(tmp_path, name))
     assert (done.returncode != 0) == bool(CASES[name][1]), done.stderr

@@ -8,13 +8,11 @@ oracle for every case."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import zlib
 from pathlib import Path
 
 import pytest
 from fixture_lint import reports
+from inline_cases import CLANG, case_id, clang_check
 
 CASES: dict[str, tuple[str, list[int]]] = {
     "macro_pointer_host_element": (
@@ -51,11 +49,7 @@ CASES: dict[str, tuple[str, list[int]]] = {
 }
 
 
-def _split(name: str) -> str:
-    return "heldout" if zlib.crc32(name.encode()) % 3 == 0 else "tune"
-
-
-@pytest.mark.parametrize("name", sorted(CASES), ids=lambda n: f"{_split(n)}/{n}")
+@pytest.mark.parametrize("name", sorted(CASES), ids=case_id)
 def test_cl106_only_where_the_type_is_read(name: str, tmp_path: Path) -> None:
     source, wanted = CASES[name]
     path = tmp_path / "k.cl"
@@ -63,12 +57,11 @@ def test_cl106_only_where_the_type_is_read(name: str, tmp_path: Path) -> None:
     assert sorted(d["line"] for d in reports(path) if d["code"] == "CL106") == wanted
 
 
-@pytest.mark.skipif(shutil.which("clang-19") is None, reason="clang-19 is the oracle")
-@pytest.mark.parametrize("name", sorted(CASES), ids=lambda n: f"{_split(n)}/{n}")
+@pytest.mark.skipif(CLANG is None, reason="clang-19 is the oracle")
+@pytest.mark.parametrize("name", sorted(CASES), ids=case_id)
 def test_the_labels_are_clangs(name: str, tmp_path: Path) -> None:
     source, wanted = CASES[name]
     path = tmp_path / "k.cl"
     path.write_text(source)
-    done = subprocess.run(["clang-19", "-x", "cl", "-cl-std=CL1.2", "-fsyntax-only", "-DT=float", "-DTYPE=int",
-                           str(path)], capture_output=True, text=True)
+    done = clang_check(path, "-DT=float", "-DTYPE=int")
     assert (done.returncode != 0) == bool(wanted), done.stderr

@@ -10,10 +10,13 @@ it at CL2.0, so a source judged at the host's 2.0 is silent."""
 
 from __future__ import annotations
 
-import zlib
+import sys
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).parent.parent))  # (tests/inline_cases.py)
+from inline_cases import case_id, clang_check  # noqa: E402
 from labelled_workspaces import CLANG, check_json, write_workspace
 
 KERNEL = "global int counter = 0;\nkernel void k(global int *p) { p[get_global_id(0)] = counter; }\n"
@@ -74,11 +77,7 @@ CASES: dict[str, tuple[dict[str, str], list[tuple[str, str, int]]]] = {
 }
 
 
-def _split(name: str) -> str:
-    return "heldout" if zlib.crc32(name.encode()) % 3 == 0 else "tune"
-
-
-@pytest.mark.parametrize("name", sorted(CASES), ids=lambda n: f"{_split(n)}/{n}")
+@pytest.mark.parametrize("name", sorted(CASES), ids=case_id)
 def test_the_nearest_source_is_built_at_its_hosts_version(name: str, tmp_path: Path) -> None:
     files, wanted = CASES[name]
     write_workspace(tmp_path, files)
@@ -89,9 +88,6 @@ def test_the_nearest_source_is_built_at_its_hosts_version(name: str, tmp_path: P
 @pytest.mark.skipif(CLANG is None, reason="clang-19 is the oracle")
 @pytest.mark.parametrize("std, rejected", [("CL1.2", True), ("CL2.0", False)])
 def test_the_witness_is_clangs(std: str, rejected: bool, tmp_path: Path) -> None:
-    import subprocess
-
     (tmp_path / "k.cl").write_text(KERNEL)
-    done = subprocess.run([CLANG, "-x", "cl", f"-cl-std={std}", "-fsyntax-only", str(tmp_path / "k.cl")],
-                          capture_output=True, text=True)
+    done = clang_check(tmp_path / "k.cl", f"-cl-std={std}")  # (the last -cl-std wins)
     assert (done.returncode != 0) == rejected, done.stderr

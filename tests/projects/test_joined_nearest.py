@@ -10,10 +10,13 @@ function), joined after its `common.cl` it is clean."""
 
 from __future__ import annotations
 
-import zlib
+import sys
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).parent.parent))  # (tests/inline_cases.py)
+from inline_cases import case_id  # noqa: E402
 from labelled_workspaces import check_json, write_workspace
 
 COMMON = "float twice(float x) { return 2.0f * x; }\n"
@@ -57,11 +60,7 @@ CASES: dict[str, tuple[dict[str, str], list[tuple[str, str, int]]]] = {
 }
 
 
-def _split(name: str) -> str:
-    return "heldout" if zlib.crc32(name.encode()) % 3 == 0 else "tune"
-
-
-@pytest.mark.parametrize("name", sorted(CASES), ids=lambda n: f"{_split(n)}/{n}")
+@pytest.mark.parametrize("name", sorted(CASES), ids=case_id)
 def test_a_hosts_join_reads_the_nearest_sources(name: str, tmp_path: Path) -> None:
     files, wanted = CASES[name]
     write_workspace(tmp_path, files)
