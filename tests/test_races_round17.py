@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from test_races_round2 import check_case, figures
+from test_races_round2 import check_case, figures, lint
 
 FIXTURES = Path(__file__).parent / "rules" / "fixtures" / "races" / "round17"
 TUNE = sorted((FIXTURES / "tune").glob("*.cl"))
@@ -37,6 +37,37 @@ def test_heldout_targets() -> None:
     f = figures(HELDOUT)
     assert f["positives"] >= 3 and f["negatives"] >= 2
     assert f["fp"] == 0 and f["tp"] >= 3, f
+
+
+@pytest.mark.parametrize("choose, racy", [
+    # either arm of a choice on a scalar argument's arithmetic is possible: the else arm too
+    (b"global int *p = (it & 1) ? B : A;", True),
+    (b"global int *p = (it & 1) ? B : C;", False),  # neither arm is A
+    (b"global int *p = (it >> 2) % 3 == 1 ? A : B;", True),
+    # chosen by an if/else on it
+    (b"global int *p;\n  if (it & 1) p = A; else p = B;", True),
+    (b"global int *p;\n  if (it & 1) p = B; else p = C;", False),
+    # a constant condition is evaluated: always C
+    (b"global int *p = (4 & 1) ? A : C;", False),
+])
+def test_a_pointer_chosen_on_an_argument(choose: bytes, racy: bool) -> None:
+    src = (b"kernel void k(global int *A, global int *B, global int *C, int it) {\n  int g = get_global_id(0);\n  "
+           + choose + b"\n  p[g + 1] = g;\n  A[g] = 1;\n}\n")
+    got = lint(src)
+    assert bool(got) == racy, got
+
+
+@pytest.mark.parametrize("dst, racy", [
+    # ping-pong: the same condition is read the same way at both accesses
+    (b"(it & 1) ? B : A", False),
+    (b"(it & 1) ? A : B", True),  # dst is src: dst[g] and src[g + 1] meet
+])
+def test_ping_pong_on_an_argument(dst: bytes, racy: bool) -> None:
+    src = (b"kernel void k(global int *A, global int *B, int it) {\n  int g = get_global_id(0);\n"
+           b"  global int *src = (it & 1) ? A : B;\n  global int *dst = " + dst + b";\n"
+           b"  dst[g] = src[g] + src[g + 1];\n}\n")
+    got = lint(src)
+    assert bool(got) == racy, got
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ from cllint.analysis.races.launches import one_work_group
 from cllint.analysis.races.macros import Expander
 from cllint.analysis.races.prefilter import may_share, may_write
 from cllint.analysis.races.struct_params import lent_to_reader
+from cllint.analysis.races.uniform_choices import choice_conditions, condition_key
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, build_cfg
@@ -214,6 +215,7 @@ class _Kernel(HelperCalls):
         self.waits: set[int] = set()  # and those that may end one
         self.bytes: dict[int, int] = {}  # base key -> its element size, where a cast views its bytes
         self.round: tuple = ()  # (work-group size, sample round) of the witness search
+        self.forced: dict[bytes, bool] = {}  # choice conditions read one way (uniform_choices.py)
         self.stored: list[Access] = []  # every access (`races`), for what loads read back (`value_dims`)
         self._value_dims: dict[int, set[int]] = {}
         self._assigned: dict[int, list[Node]] | None = None  # variable key -> every value assigned
@@ -923,10 +925,21 @@ class _Kernel(HelperCalls):
             return None
         if not across and (self.read_back(first, second) or self.read_back(second, first)):
             return None
+        chosen = choice_conditions(self.frame, (first, second))
+        # a pointer chosen on a scalar argument (`(it & 1) ? A : B`): either arm, one at a time
+        for reading in itertools.product((True, False), repeat=len(chosen)):
+            self.forced = dict(zip(chosen, reading))
+            got = self._witness_rounds(first, second, k1, k2, independent, across)
+            if got is not None:
+                break
+        self.forced = {}
+        return got
+
+    def _witness_rounds(self, first: Access, second: Access, k1, k2, independent, across) -> tuple | None:  # noqa: ANN001
         got = None
         for size, r in itertools.product(self.sizes, range(ROUNDS)):
             self.size = size
-            self.round = (size, r)
+            self.round = (size, r, tuple(self.forced.items()))
             sample = self._sample("hashed", r)
             group = (0, 0, 0) if r == 0 else (3, 2, 1)
             hit = None
@@ -1387,7 +1400,8 @@ class _Kernel(HelperCalls):
                 if c is _UNSEEN:
                     w = self.walks.get(g.cond.parent.id) if self.walks and g.cond is not None \
                         and g.cond.parent is not None else None
-                    c = guards[memo] = self._walk_holds(w, env) if w is not None and g.ev is None \
+                    c = guards[memo] = self._forced(g) if self.forced and self._forced(g) is not None \
+                        else self._walk_holds(w, env) if w is not None and g.ev is None \
                         else ev.guard(g.cond, env)
                 if g.cases and isinstance(c, int):
                     c = _case_taken(c, g, ev, env)
@@ -1427,6 +1441,12 @@ class _Kernel(HelperCalls):
                 else:  # the first two and the last: `a[0] = lid / 64` differs between 0 and 64 only
                     seen[2] = lid
         return out
+
+    def _forced(self, g: Any) -> bool | None:
+        """The value a reading of both arms gives a choice condition (uniform_choices.py)."""
+        if g.ev is not None or g.cases or g.cond is None:
+            return None
+        return self.forced.get(condition_key(g.cond))
 
     def _places(self, acc: Access, key: tuple) -> list[tuple]:
         """The keys `key` stands for: itself, or where a cast views the base's bytes (`bytes`)
