@@ -21,6 +21,7 @@ from cllint.analysis.races.chosen_arguments import argument_choices, may_choose
 from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import Evaluator
 from cllint.analysis.races.frames import Frame, FrameEvaluator, Target, struct_fields
+from cllint.analysis.races.struct_fills import filled
 from cllint.analysis.races.struct_params import lent_to_reader, reads_fields_only, struct_argument
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
@@ -340,7 +341,8 @@ class HelperCalls:
             names = self.fa.names(name)
             # (`put(&s, ...)` to a helper that only reads `s`'s fields leaves them defined)
             defs, counters, _, moved = definitions(
-                body, names, CFG([], 0, 0), lambda amp: lent_to_reader(amp, self.fa.functions, self.fa.names))
+                body, names, CFG([], 0, 0), lambda amp: lent_to_reader(amp, self.fa.functions, self.fa.names),
+                lambda node: filled(node, self.fa.functions, self.fa.names))
             dead = _dead_within(self.fa.dead, func.start_byte, func.end_byte)
             phases = self.phases(body, dead, _dead_within(self.file_live, func.start_byte, func.end_byte)) \
                 if sm.sync is not None else None

@@ -36,6 +36,7 @@ from cllint.analysis.races.frames import Frame, FrameEvaluator, declared_dims, e
 from cllint.analysis.races.launches import one_work_group
 from cllint.analysis.races.macros import Expander
 from cllint.analysis.races.prefilter import may_share, may_write
+from cllint.analysis.races.struct_fills import filled
 from cllint.analysis.races.struct_params import lent_to_reader
 from cllint.analysis.races.uniform_choices import choice_conditions, condition_key
 from cllint.analysis.syntax import walk
@@ -288,7 +289,8 @@ class _Kernel(HelperCalls):
 
                     self.barriers[site.cfg_node] = (set(helper_fenced_spaces(fa, site.name, view)), site.node)
         self.defs, self.counters, self.assigning, self.moved = definitions(
-            self.body, names, self.cfg, lambda amp: lent_to_reader(amp, fa.functions, fa.names))
+            self.body, names, self.cfg, lambda amp: lent_to_reader(amp, fa.functions, fa.names),
+            lambda node: filled(node, fa.functions, fa.names))
         # A counter takes the same values in every work-item only if its header is uniform
         # (`for (i = lid; ...)` is no counter: its values follow the work-item).
         heads = {n.owner.id: n.id for n in self.cfg.nodes if n.kind == "branch" and n.owner is not None}

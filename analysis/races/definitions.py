@@ -24,19 +24,22 @@ def _text(node: Node | None) -> str:
     return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
 
 
-def definitions(body: Node, names: Names, cfg: CFG, lends: Callable[[Node], bool] | None = None
+def definitions(body: Node, names: Names, cfg: CFG, lends: Callable[[Node], bool] | None = None,
+                fills: Callable[[Node], dict[str, Node] | None] | None = None,
                 ) -> tuple[dict[int, Node], dict[int, tuple], dict[int, set[int]], set[int]]:
     """Private variables defined once by their initialiser (key -> value), and fields of
     private structs assigned once at the body's top level (`c.lid = get_local_id(0);`, by
     field key), loop counters (key -> (init value, condition, update, loop)) changed only by
     their `for`'s header, the CFG nodes that assign each counter, and every variable assigned
     in the body. `lends(amp)`: whether `&s` is handed to a helper that stores nothing into `s`
-    (races/struct_params.py), which then leaves `s`'s fields defined."""
+    (races/struct_params.py), which then leaves `s`'s fields defined. `fills(node)`: the fields
+    `init(&s, ...)` or `s = make(...)` gives `s` (races/struct_fills.py), defined as stored once."""
     inits: dict[int, Node] = {}
     writes: dict[int, int] = {}
     fields: dict[tuple[int, str], list[Node]] = {}  # (struct key, field path) -> its stores
     whole: set[int] = set()  # structs stored into other than by a field's name
     through: list[tuple[int, str]] = []  # (struct key, field path) of stores `c.p[i] = v`
+    given: dict[int, list[dict[str, Node]]] = {}  # struct key -> the fields each fill gives it
     for n in nodes_of_kinds(body, _DEFINING):
         if n.type == "init_declarator":
             d = n.child_by_field_name("declarator")
@@ -66,13 +69,23 @@ def definitions(body: Node, names: Names, cfg: CFG, lends: Callable[[Node], bool
             v = names.var(n.child_by_field_name("argument")) if n.child_by_field_name("argument") else None
             if v is not None and lends is not None and lends(n):
                 continue  # `put(&s, ...)` of a helper that only reads `s`'s fields
+            got = fills(n) if v is not None and fills is not None else None
+            call = n.parent.parent if got is not None and n.parent is not None else None  # (of `init(&s, A)`)
+            stmt = call.parent if call is not None else None
+            if stmt is not None and stmt.type == "expression_statement" and stmt.parent is not None \
+                    and (stmt.parent == body or _declares(stmt.parent, v)):
+                given.setdefault(v.key, []).append(got)
+                continue  # `init(&s, A);` run once: the fields it stores, each once
             if v is not None:
                 writes[v.key] = writes.get(v.key, 0) + 2
             elif n.child_by_field_name("argument") is not None:
                 whole |= _root_keys(names, n.child_by_field_name("argument"))
     # `c.p[i] = v` stores through the field where the field is assigned by name (`c.p = A`:
     # a pointer, as an array field cannot be); else into the struct's own array
-    whole |= {k for k, path in through if (k, path) not in fields}
+    made = {k: got for k, val in inits.items() if fills is not None and val is not None
+            and val.type == "call_expression" and (got := fills(val)) is not None}  # `ref_t s = make(A);`
+    gave = {**made, **{k: got[0] for k, got in given.items() if len(got) == 1}}
+    whole |= {k for k, path in through if (k, path) not in fields and path not in gave.get(k, ())}
     counters: dict[int, tuple] = {}
     for n in nodes_of_kinds(body, _LOOPS):
         if n.type in ("while_statement", "do_statement"):
@@ -103,8 +116,10 @@ def definitions(body: Node, names: Names, cfg: CFG, lends: Callable[[Node], bool
             continue
         counters[v.key] = (start, n.child_by_field_name("condition"), update, n)
     defs = {k: val for k, val in inits.items() if val is not None and not writes.get(k) and k not in counters}
-    defs.update(_field_definitions(body, names, fields, whole | set(writes) | {k for k, v in inits.items() if v},
-                                   counters))
+    defs.update(_field_definitions(body, names, fields, whole | set(writes) | {k for k, v in inits.items() if v}
+                                   | set(given), counters))
+    if gave:
+        _filled_definitions(names, inits, given, gave, fields, whole | set(writes), defs)
     assigning: dict[int, set[int]] = {}
     for node in cfg.nodes:
         for k, (_, _, update, loop) in counters.items():
@@ -187,6 +202,22 @@ def _field_definitions(body: Node, names: Names, fields: dict[tuple[int, str], l
             continue
         out[names.field_key(by_var[vk], path)] = value
     return out
+
+
+def _filled_definitions(names: Names, inits: dict[int, Node], given: dict[int, list], gave: dict[int, dict],
+                        fields: dict[tuple[int, str], list[Node]], touched: set[int], defs: dict[int, Node]) -> None:
+    """Field key -> the argument a helper gave it, for a struct filled once (`init(&s, A);`, a
+    statement of the body or of the block declaring `s`, nothing else storing into `s`) or made
+    by its initialiser (`ref_t s = make(A);`, `s` never stored into after)."""
+    by_var = {v.key: v for v in names.variables}
+    stored = {k for k, _ in fields}
+    for key, got in gave.items():
+        v = by_var.get(key)
+        if v is None or key in touched or key in stored or key in given and inits.get(key) is not None:
+            continue  # (filled and initialised, or stored into: which value a use sees is not read)
+        defs.pop(key, None)  # `make(A)`: read field by field
+        for f, arg in got.items():
+            defs[names.field_key(v, f)] = arg
 
 
 def _declares(block: Node, v: object) -> bool:
