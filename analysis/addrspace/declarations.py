@@ -8,7 +8,7 @@ image/sampler types.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from tree_sitter import Node
 
@@ -35,7 +35,7 @@ from cllint.analysis.model.types import (
     numbered_space,
 )
 
-from cllint.analysis.model.walk import nodes_of_kinds
+from cllint.analysis.model.walk import items_in, nodes_of_kinds
 
 from .certainty import Certainty
 from .checks import Checks, in_focus
@@ -111,8 +111,9 @@ class DeclarationChecks(Checks):
                     heads.run("kernel", info.definition, self.out, lambda: self._kernel(info))  # noqa: B023
                 else:
                     self._kernel(info)
-        for item in self._items(self.m.tree.root_node):
-            if item.type in ("declaration", "function_definition") and in_focus(focus, item):
+        # The focus's items only, from its offsets (a keystroke's focus is one definition of dozens).
+        for item in items_in(self.m.tree.root_node, _CONTAINERS, focus):
+            if item.type in ("declaration", "function_definition"):
                 if heads is not None and item.type == "function_definition":
                     heads.run("declarators", item, self.out, lambda: self._function_declarators(item))  # noqa: B023
                 else:
@@ -132,15 +133,6 @@ class DeclarationChecks(Checks):
         self._qualified_fields(self.m.tree.root_node)
         self._blocks(self.m.tree.root_node)
         return self.out
-
-    def _items(self, root: Node) -> Iterator[Node]:
-        stack = [root]
-        while stack:
-            n = stack.pop()
-            if n.type in _CONTAINERS:
-                stack.extend(reversed(n.children))
-            else:
-                yield n
 
     # -- kernels --------------------------------------------------------------------------
 

@@ -432,3 +432,43 @@ def name_node(definition: Node) -> Node | None:
         else:
             return None
     return d
+
+
+def items_in(root: Node, containers: frozenset[str], ranges: list[tuple[int, int]] | None) -> list[Node]:
+    """The nodes a walk from `root` that enters only `containers` stops at (in source order),
+    those that start in one of `ranges` (sorted, disjoint; None: all). Each range is entered at
+    its first byte (`first_child_for_byte`, in C) and left at its end: a keystroke's focus is
+    one definition among dozens, which the walk read and tested one by one (issue 32)."""
+    if ranges is None:
+        return _walk_items(root, containers)
+    if root.type not in containers:  # (the root is the only item)
+        return [root] if in_ranges(ranges, root.start_byte) else []
+    out: list[Node] = []
+    for start, end in ranges:
+        if start <= 0:  # (no byte before the first to search from: filter the whole walk)
+            out += [n for n in _walk_items(root, containers) if start <= n.start_byte < end]
+            continue
+        # The first child ending at `start` or later: a zero-width item at `start` included.
+        stack: list[Node | None] = [root.first_child_for_byte(start - 1)]
+        while stack:
+            n = stack.pop()
+            if n is None or n.start_byte >= end:  # (the siblings after it start later still)
+                continue
+            stack.append(n.next_sibling)
+            if n.type in containers:
+                stack.append(n.first_child_for_byte(start - 1))
+            elif n.start_byte >= start:
+                out.append(n)
+    return out
+
+
+def _walk_items(root: Node, containers: frozenset[str]) -> list[Node]:
+    out: list[Node] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.type in containers:
+            stack.extend(reversed(n.children))
+        else:
+            out.append(n)
+    return out
