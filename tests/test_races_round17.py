@@ -64,6 +64,8 @@ def test_a_pointer_chosen_on_an_argument(choose: bytes, racy: bool) -> None:
     # ping-pong: the same condition is read the same way at both accesses
     (b"(it & 1) ? B : A", False),
     (b"(it & 1) ? A : B", True),  # dst is src: dst[g] and src[g + 1] meet
+    # the same flag spelt two ways: not read as two conditions (that would pair src = A with dst = A)
+    (b"(it % 2 == 1) ? B : A", False),
 ])
 def test_ping_pong_on_an_argument(dst: bytes, racy: bool) -> None:
     src = (b"kernel void k(global int *A, global int *B, int it) {\n  int g = get_global_id(0);\n"

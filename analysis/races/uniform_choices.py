@@ -26,7 +26,7 @@ def choice_conditions(frame, accesses: tuple[Access, ...]) -> list[bytes]:  # no
     """The conditions of the kernel's own pointer choices the accesses' guards test that read
     only the kernel's scalar arguments (never assigned), each once, by its text."""
     chosen = {c.id for c, _, _ in frame.choices.values()}
-    out: list[bytes] = []
+    out: dict[bytes, frozenset[int]] = {}  # condition -> the arguments it reads
     for acc in accesses:
         for g in acc.guards:
             if g.ev is not None or g.cases or g.cond is None:
@@ -34,9 +34,12 @@ def choice_conditions(frame, accesses: tuple[Access, ...]) -> list[bytes]:  # no
             if not (_conditional(g.cond) or g.cond.id in chosen):
                 continue
             key = condition_key(g.cond)
-            if key not in out and _on_arguments(frame, g.cond):
-                out.append(key)
-    return out[:MAX_CHOSEN] if len(out) <= MAX_CHOSEN else []
+            if key not in out and (read := _on_arguments(frame, g.cond)):
+                out[key] = read
+    read_by = [k for keys in out.values() for k in keys]
+    if len(out) > MAX_CHOSEN or len(read_by) != len(set(read_by)):
+        return []  # two conditions on one argument (`it & 1`, `it % 2 == 1`): sampled together, as before
+    return list(out)
 
 
 def condition_key(cond: Node) -> bytes:
@@ -51,10 +54,10 @@ def _conditional(cond: Node) -> bool:
     return p is not None and p.type == "conditional_expression" and p.child_by_field_name("condition") == cond
 
 
-def _on_arguments(frame, cond: Node) -> bool:  # noqa: ANN001
-    """Every variable `cond` names is a scalar argument of the kernel the body never assigns,
-    and there is one (the rest: macros' constants)."""
-    seen = False
+def _on_arguments(frame, cond: Node) -> frozenset[int]:  # noqa: ANN001
+    """The kernel's scalar arguments `cond` reads, where every variable it names is one the
+    body never assigns (the rest: macros' constants); empty otherwise."""
+    seen: set[int] = set()
     for n in walk(cond):
         if n.type != "identifier":
             continue
@@ -62,6 +65,6 @@ def _on_arguments(frame, cond: Node) -> bool:  # noqa: ANN001
         if v is None:
             continue
         if v.param_index is None or v.pointer or v.array or v.key in frame.moved:
-            return False
-        seen = True
-    return seen
+            return frozenset()
+        seen.add(v.key)
+    return frozenset(seen)
