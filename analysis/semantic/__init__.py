@@ -20,7 +20,7 @@ from tree_sitter import Node
 
 from cllint.analysis.findings import Finding
 from cllint.analysis.model import SemanticModel
-from cllint.analysis.model.walk import nodes_of_kinds
+from cllint.analysis.model.walk import items_in, nodes_of_kinds
 
 from . import assignments, calls, names, redefinitions, returns, types
 from .context import Body, FileFacts
@@ -55,12 +55,14 @@ def findings(model: SemanticModel, view: object | None, in_focus: Callable[[Node
                   for c in definition.children if c.end_byte <= block.start_byte and c.type not in _HEAD_WORDS]
     add = lambda *a: out.append(Finding(*a)) if _active(view, a[1]) else None  # noqa: E731
     redefinitions.check_functions(facts, model, in_focus, add)
-    typed += [nodes_of_kinds(c, KINDS, ordered=False) for c in model.tree.root_node.named_children
-              if c.type != "function_definition" and in_focus(c)]
+    # The file-level items in focus, found from its offsets (a keystroke's is one definition).
+    typed += [nodes_of_kinds(c, KINDS, ordered=False) for c in items_in(model.tree.root_node, _ROOT, focus)
+              if c.is_named and c.type != "function_definition" and in_focus(c)]
     types.check_type_names(facts, model, typed, add)
     return out
 
 
+_ROOT = frozenset({"translation_unit"})  # the items: the root's children
 _WRAPPING_DECLARATORS = frozenset({"pointer_declarator", "parenthesized_declarator", "attributed_declarator",
                                     "macro_declarator", "block_pointer_declarator"})
 
