@@ -7,4 +7,6 @@ from __future__ import annotations
 HOST_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".py",
                            ".cmake", ".java", ".rs", ".go", ".cs", ".jl", ".m", ".mm"})
 HOST_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "meson.build", "configure.ac"})
+# data files a host may read its `-D` names from (data_defines.py)
+DATA_SUFFIXES = frozenset({".xml", ".json", ".yaml", ".yml"})
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "__pycache__", ".cllint_cache"})

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cllint.analysis.records import replace
-from .host_files import HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS
+from .host_files import DATA_SUFFIXES, HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS
 from .build_lists import colocated_dirs, concatenated_programs, included_programs, includers, listed_groups
 from .generated_headers import generated_header_names
 from .host_templates import Template, compiler_names, host_template
@@ -367,7 +367,9 @@ class Project:
                 if p is not None and p not in indexed and (data := self.read(p)) is not None \
                         and b"\x00" not in data[:8192]:
                     indexed[p] = data
-        read = _read_hosts(hosts, stems, self.roots)
+        data_files = [p for p in self.files if p.suffix.lower() in DATA_SUFFIXES]
+        read = _read_hosts(hosts, stems, self.roots,
+                           lambda: (d for p in data_files if _small(p) and (d := self.read(p)) is not None))
         self._derived = _Derived(
             sources, indexed, dirs,
             host_macros=read.macros,
@@ -740,9 +742,19 @@ class _HostReading:
         self.headers, self.named, self.strips = headers, named, strips
 
 
-def _read_hosts(hosts: dict[Path, bytes], stems: set[str], roots: list[Path]) -> _HostReading:
+def _small(path: Path, limit: int = 1 << 20) -> bool:
+    """A data file small enough to be a preset (a larger one is a mesh or a dataset: unread)."""
+    try:
+        return path.stat().st_size <= limit
+    except OSError:
+        return False
+
+
+def _read_hosts(hosts: dict[Path, bytes], stems: set[str], roots: list[Path],
+                data: Callable[[], Iterable[bytes]] = tuple) -> _HostReading:
     """The host readers' answers; without host files, their answers on no input (held in
-    tests/cli/test_no_host_readers.py), and none of their modules imported."""
+    tests/cli/test_no_host_readers.py), and none of their modules imported. `data` gives the
+    workspace's data files' texts, read only where a host composes `-D` names."""
     if not hosts:
         return _HostReading()
     from .host_headers import external_include_dirs, host_header_names, strips_includes
@@ -755,6 +767,9 @@ def _read_hosts(hosts: dict[Path, bytes], stems: set[str], roots: list[Path]) ->
     # where a host composes `-D` names, the names it writes as string literals are its
     # program's macros: the composer is handed them (`get_program(ctx, "blur", "KERN", 3)`)
     handed = name_literals(hosts.values()) if composers else frozenset()
+    if composers:  # and the names its configuration lists (`<Define name="SUPPORT" .../>`)
+        from .data_defines import data_file_names
+        handed |= data_file_names(data())
     return _HostReading(
         macros=tuple(sorted(macros_in(list(hosts.values())) | families.literals | handed)),
         features=tuple(sorted(checked_extensions(hosts))),
