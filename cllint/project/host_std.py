@@ -34,6 +34,7 @@ from .hosts import HOST_NAMES, _kernel_refs
 
 _STD = lazy(rb"-cl-std=(CL[0-9]\.[0-9])(?![\w.])|\bCL_STD_([0-9])_([0-9])\b")
 _STATEMENT_END = lazy(rb"[;{}]")
+_COMPUTED_STD = lazy(rb"-cl-std=(?!CL[0-9]\.[0-9])")
 # The calls that build a program: a file with one of them builds one program (or one kind).
 # Also through a checking macro that takes the function first: `OCL_CALL (clBuildProgram, p, ...)`.
 # (C# bindings call the entry point as a method: `ProgramsNativeApi.BuildProgram(p, 0, null, ...)`.)
@@ -137,3 +138,40 @@ def _defines(text: bytes, call: re.Match[bytes]) -> bool:
     """Whether the wrapper's name at `call` heads its own definition (not a call)."""
     head = _HEAD.match(text, call.start())
     return head is not None
+
+
+def unnamed_at_project_std(hosts: dict[Path, bytes], sources: Iterable[Path], choices: Iterable[str]) -> dict[Path, str]:
+    """The sources no host names as a file (`"walk.cl"`), at the project's one version
+    (`project_std`): a host that names a source builds it as it says, with or without a
+    `-cl-std`; the others are the computed builds' (bolt's kernels by kernel name)."""
+    one = project_std(hosts, choices)
+    if one is None:
+        return {}
+    named = {stem.decode() if isinstance(stem, bytes) else stem for text in hosts.values()
+             for stem, start, _ in _kernel_refs(text)}
+    return {p: one for p in sources if p.stem not in named}
+
+
+def project_std(hosts: dict[Path, bytes], choices: Iterable[str]) -> str | None:
+    """The one `-cl-std` version the project's hosts write in a string (`"-cl-std=CL2.0 "`
+    joined into computed options, a format string's `"-cl-std=CL2.0 -DT=%s"`): None where the
+    hosts write none, two, a computed one (`"-cl-std=CL" + v`), or a version other than 2.x
+    (issue 29, item 3: which source a computed build takes is the host's choice; judged at the
+    one 2.x version it writes, nothing is reported that holds only at the default 1.x). A
+    version in a comment is no build's."""
+    allowed = {c for c in choices if c.startswith("CL2.")}  # (2.x accepts what 1.x does: it only quiets)
+    seen: set[str] = set()
+    for path, text in hosts.items():
+        if path.name in HOST_NAMES or path.suffix.lower() == ".cmake" or (
+                b"-cl-std=CL" not in text and b"CL_STD_" not in text):
+            continue
+        if _COMPUTED_STD.search(text):
+            return None  # `" -cl-std=CL{:Mm}"`, `"-cl-std=CL" + v`: the version is the run's
+        for m in _STD.finditer(text):
+            line = text[text.rfind(b"\n", 0, m.start()) + 1:m.start()]
+            if line.count(b'"') % 2 == 1 or line.count(b"'") % 2 == 1:
+                seen.add(_std(m))
+            if len(seen) > 1:
+                return None
+    return seen.pop() if len(seen) == 1 and seen <= allowed else None
+

@@ -719,6 +719,12 @@ def _launch_bounds(hosts: dict[Path, bytes], sources: dict[Path, bytes]) -> tupl
     return launch_bounds(hosts, _defined_functions(sources.values()))
 
 
+def _project_std(hosts: dict[Path, bytes], sources: dict[Path, bytes], choices: Iterable[str]) -> dict[Path, str]:
+    from .host_std import unnamed_at_project_std
+
+    return unnamed_at_project_std(hosts, sources, choices)
+
+
 def _host_stds(hosts: dict[Path, bytes], sources: dict[Path, bytes], choices: Iterable[str]) -> dict[Path, str]:
     """`host_std.host_stds`: none without host files."""
     if not hosts:
@@ -820,6 +826,12 @@ def _build_options(builds: dict[Path, bytes], hosts: dict[Path, bytes], sources:
                 changed = True
         if not changed:
             break
+    # The sources no build names, in a project whose hosts write one version they cannot be
+    # tied to (computed options): at that version (host_std.project_std).
+    for p, one in _project_std(hosts, sources, STD_CHOICES).items():
+        o = out.get(p, none)
+        if o.std is None and p not in by_includers:  # (an included source is its includers')
+            out[p] = BuildOptions(o.force_include, o.defines, one, o.triple)
     return out
 
 
