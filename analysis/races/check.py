@@ -29,6 +29,7 @@ from cllint.analysis.preprocessor.decided import decided_live_ranges
 from cllint.analysis.races.accessor_macros import MacroSubscripts
 from cllint.analysis.races.accesses import VECTOR_MEMORY, Access, BlockExits, collect, parts_overlap, sized_halves
 from cllint.analysis.races.calls import HelperCalls
+from cllint.analysis.races.cas_seeds import cas_seed
 from cllint.analysis.races.choices import branch_choices, scalar_choices
 from cllint.analysis.races.definitions import definitions
 from cllint.analysis.races.evaluate import DATA, LOAD, Env, Evaluator
@@ -585,6 +586,7 @@ class _Kernel(HelperCalls):
             pairs = sorted(((a, b) for a, b in itertools.combinations_with_replacement(group, 2)
                             if (a.write or b.write) and not (a.atomic and b.atomic)
                             and not (a.copy and b.copy and a.node == b.node and a is not b)  # one copy's two sides
+                            and not cas_seed(a, b)  # a swap loop's guess, checked by the swap (cas_seeds.py)
                             and (self.asked.anything or _one_update(a, b) or self.updated_through(a, b)
                                  or a.atomic != b.atomic)),  # (an atomic means many work-items share it)
                            key=lambda p: max(p[0].anchor.start_byte, p[1].anchor.start_byte))
