@@ -247,12 +247,19 @@ def _span(file: str, lines: _Lines, raw: _Raw) -> Span:
 
 def compiler_diagnostics(file: str, source: bytes, clang_output: str,
                          native: Iterable[Diagnostic]) -> list[Diagnostic]:
-    """clang's errors as CL099, less those on a line where a native rule already reports."""
+    """clang's errors as CL099, less those on a line where a native rule already reports, and
+    its "undeclared" errors on a name a native rule reports undeclared (once, its other uses
+    as notes: clang says it on every line)."""
     lines = _Lines(source)
-    taken = {lines.line_of(d.span.start) for d in native if d.span.file == file}
+    native = [d for d in native if d.span.file == file]
+    taken = {lines.line_of(d.span.start) for d in native}
+    undeclared = {m.group(1) for d in native if d.code in _NATIVE_UNDECLARED
+                  for m in [_QUOTED_NAME.search(d.message)] if m is not None}
     out = []
     for raw, notes in parse_output(clang_output):
         if raw.line in taken or _HOST_MACRO.match(raw.message):
+            continue
+        if (m := _UNDECLARED.match(raw.message)) is not None and m.group(1) in undeclared:
             continue
         taken.add(raw.line)  # one report a line: clang's follow-on errors repeat the first
         out.append(Diagnostic(CODE, Severity.ERROR, f"clang: {raw.message}", _span(file, lines, raw),
@@ -265,6 +272,9 @@ def wanted(options: LintOptions) -> bool:
     return any(r.code == CODE for r in options.rules())
 
 
+# The native reports of a name nothing declares, and the name they quote first.
+_NATIVE_UNDECLARED = frozenset({"CL010", "CL011", "CL012"})
+_QUOTED_NAME = re.compile(r"'([A-Za-z_]\w*)'")
 # clang's errors on a name nothing declares; the host may define it with `-D`.
 _UNDECLARED = re.compile(r"^(?:use of undeclared identifier|call to undeclared function|unknown type name|"
                          r"call to undeclared library function) '([A-Za-z_]\w*)'")
