@@ -278,8 +278,8 @@ def _tied(name: str, types: list[Type]) -> tuple:
 @lru_cache(maxsize=1024)
 def _tied_for(name: str, arg: str, count: int) -> tuple:
     b = catalogue().function(name)
-    if arg not in _CORE_SCALARS or b is None:
-        return ()
+    if arg not in _CORE_SCALARS or b is None or name.startswith(("as_", "convert_")):
+        return ()  # (a reinterpretation or conversion takes any type of its kind: no overloads to tie)
     fitting = [o for o in b.overloads if len(o.params) == count]
     if any(len({p.type for p in o.params}) != 1 for o in fitting):
         return ()  # mixed parameter types (`select`, `ldexp`): not judged here
