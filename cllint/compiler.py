@@ -254,7 +254,7 @@ def compiler_diagnostics(file: str, source: bytes, clang_output: str,
     native = [d for d in native if d.span.file == file]
     taken = {lines.line_of(d.span.start) for d in native}
     undeclared = {m.group(1) for d in native if d.code in _NATIVE_UNDECLARED
-                  for m in [_QUOTED_NAME.search(d.message)] if m is not None}
+                  for m in [_QUOTED.search(d.message)] if m is not None}
     out = []
     for raw, notes in parse_output(clang_output):
         if raw.line in taken or _HOST_MACRO.match(raw.message):
@@ -272,9 +272,8 @@ def wanted(options: LintOptions) -> bool:
     return any(r.code == CODE for r in options.rules())
 
 
-# The native reports of a name nothing declares, and the name they quote first.
+# The native reports of a name nothing declares (the name: the first `_QUOTED` of the message).
 _NATIVE_UNDECLARED = frozenset({"CL010", "CL011", "CL012"})
-_QUOTED_NAME = re.compile(r"'([A-Za-z_]\w*)'")
 # clang's errors on a name nothing declares; the host may define it with `-D`.
 _UNDECLARED = re.compile(r"^(?:use of undeclared identifier|call to undeclared function|unknown type name|"
                          r"call to undeclared library function) '([A-Za-z_]\w*)'")

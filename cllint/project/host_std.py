@@ -58,9 +58,7 @@ def host_stds(hosts: dict[Path, bytes], sources: Iterable[Path], choices: Iterab
         by_stem.setdefault(p.stem, []).append(p)
     allowed = set(choices)
     found: dict[Path, set[str]] = {}
-    readable = {path: text for path, text in sorted(hosts.items())
-                if path.name not in HOST_NAMES and path.suffix.lower() != ".cmake"}
-    # (a build file's options are its commands': cmake_options.py)
+    readable = _host_texts(hosts)
     wrappers = _wrappers(readable, allowed)
     calls = lazy(rb"\b(" + b"|".join(re.escape(w.encode()) for w in sorted(wrappers)) + rb")\s*\(") \
         if wrappers else None
@@ -91,6 +89,13 @@ def host_stds(hosts: dict[Path, bytes], sources: Iterable[Path], choices: Iterab
                     found.setdefault(source, set()).add(std)
     return {source: stds.pop() for source, stds in found.items() if len(stds) == 1}
 
+
+
+def _host_texts(hosts: dict[Path, bytes]) -> dict[Path, bytes]:
+    """The hosts' own files, in order: a build file's options are its commands'
+    (cmake_options.py)."""
+    return {path: text for path, text in sorted(hosts.items())
+            if path.name not in HOST_NAMES and path.suffix.lower() != ".cmake"}
 
 
 def _std(m: re.Match[bytes]) -> str:
@@ -147,8 +152,7 @@ def unnamed_at_project_std(hosts: dict[Path, bytes], sources: Iterable[Path], ch
     one = project_std(hosts, choices)
     if one is None:
         return {}
-    named = {stem.decode() if isinstance(stem, bytes) else stem for text in hosts.values()
-             for stem, start, _ in _kernel_refs(text)}
+    named = {stem for text in hosts.values() for stem, _, _ in _kernel_refs(text)}
     return {p: one for p in sources if p.stem not in named}
 
 
@@ -161,9 +165,8 @@ def project_std(hosts: dict[Path, bytes], choices: Iterable[str]) -> str | None:
     version in a comment is no build's."""
     allowed = {c for c in choices if c.startswith("CL2.")}  # (2.x accepts what 1.x does: it only quiets)
     seen: set[str] = set()
-    for path, text in hosts.items():
-        if path.name in HOST_NAMES or path.suffix.lower() == ".cmake" or (
-                b"-cl-std=CL" not in text and b"CL_STD_" not in text):
+    for text in _host_texts(hosts).values():
+        if b"-cl-std=CL" not in text and b"CL_STD_" not in text:
             continue
         if _COMPUTED_STD.search(text):
             return None  # `" -cl-std=CL{:Mm}"`, `"-cl-std=CL" + v`: the version is the run's
