@@ -19,7 +19,8 @@ so tune since session 17), *validate10* (`HELD_OUT_10`, session 17; scored once,
 since session 18), *validate11* (`HELD_OUT_11`, session 18; scored once, then read, so tune since
 session 19), *validate12* and *validate13* (`HELD_OUT_12`, `HELD_OUT_13`, session 19; scored once,
 then read, so tune since session 20), *validate14* (`HELD_OUT_14`, session 20; scored once, then read, so tune since session 21), *validate15*
-(`HELD_OUT_15`, session 21).
+(`HELD_OUT_15`, session 21; scored once, then read, so tune since session 22), *validate16*
+(`HELD_OUT_16`, session 22).
 
     .venv/bin/python bench/projects.py                   # tune projects, a table
     .venv/bin/python bench/projects.py --split validate  # the held-out third, once
@@ -27,7 +28,7 @@ then read, so tune since session 20), *validate14* (`HELD_OUT_14`, session 20; s
     .venv/bin/python bench/projects.py --split validate3 # the third, once
     .venv/bin/python bench/projects.py --split validate4 # the fourth, once
     .venv/bin/python bench/projects.py --split validate5 # the fifth, once
-    .venv/bin/python bench/projects.py --split validate15 # the fifteenth, once
+    .venv/bin/python bench/projects.py --split validate16 # the sixteenth, once
     .venv/bin/python bench/projects.py --codes           # also the reports per code
     .venv/bin/python bench/projects.py --show CODE       # every report of CODE (tune only)
     .venv/bin/python bench/projects.py --server          # every file opened in the server too
@@ -363,6 +364,38 @@ HELD_OUT_15: dict[str, tuple[str, str]] = {
 PROJECTS.update(HELD_OUT_15)
 
 
+# A batch fetched in session 22 (an FPGA BLAS-like library for Intel GPUs, a neural network
+# compiler's OpenCL backend, a worm's body simulation, an adaptive-mesh hydro code, an X-ray
+# ray tracer, a tomography framework's core, four miners and plotters, a proof-of-work
+# messenger, a CUDA-to-OpenCL compiler's tests, two FPGA tutorials, a getting-started sample),
+# split by `_held_16` (sha256 "projects16:<name>", first half held out) before any report was
+# read. Fetched but left out: KNLMeansCL, VapourSynth-EEDI3, CL2QCD, slambench, lift, nq-miner,
+# RTK, openmmexampleplugin, openmm-plumed, bellperson, OpenCL-CTS, miniBUDE,
+# gpu_performance_api, gnss-sdr, gpu-post, pytorch_dlprim, cgminer, WhileyOpenCL,
+# FPGA-Devcloud (no OpenCL source file); ComputeLibrary, pyFAI, dbcsr (too big to fetch);
+# AMD_APP_samples (unavailable).
+HELD_OUT_16: dict[str, tuple[str, str]] = {
+    "sibernetic": ("openworm/sibernetic", "8d2df73b689c72db5b87cd7909700a99c29f0701"),
+    "clamr": ("lanl/CLAMR", "449f29cfe4742420c5a907efd5d6410718bf2acc"),
+    "verthashminer": ("CryptoGraphics/VerthashMiner", "2f6e618492211045a78ecb44df3e106ffa06858a"),
+    "clgpu": ("intel/clGPU", "80907db4513482c29e190bbc20399d638b112fe8"),
+    "glow": ("pytorch/glow", "05dd99b971dc5eeeb2b86a80c74dca800653d548"),
+    "pybitmessage": ("Bitmessage/PyBitmessage", "1ee388389854d665c6987207ccc5ca6559d4e6e9"),
+    "xrt": ("kklmn/xrt", "6a48e39c3b168671187da7d1cc36416e5d720c2f"),
+    "ufo-core": ("ufo-kit/ufo-core", "4ae5009026017d3f0c9b050593bc1cf6e81b87d1"),
+    "glytex": ("tari-project/glytex", "a2b0de2de4cbee614fe3cdffc1220361342acc35"),
+    "scavenger": ("PoC-Consortium/scavenger", "b38f6552c31d589a0433cb8ef52a44c87ce18725"),
+    "engraver": ("PoC-Consortium/engraver", "c9c37d964e336f2a716faad32359bb000b9b444c"),
+    "coriander": ("hughperkins/coriander", "5f2ca1e56214e96acabe5f7841ad5a4cac941765"),
+    "opencl-getting-started": ("smistad/OpenCL-Getting-Started", "1dba0ef7acb3bb3247612e53d1b9d649c22c94c8"),
+    "squeezenet-fpga": ("Er1cZ/Deploying_CNN_on_FPGA_using_OpenCL", "05f176f6830dded3c08d8b3ee3f8e2182f68bb71"),
+    "hls-tutorial": ("spcl/hls_tutorial_examples", "1605c4af160ee33700cb9164da9f892bfd9ced20"),
+    "autolykos2": ("mhssamadani/Autolykos2_AMD_Miner", "73f86a4cc16da3b4c64c74e059e45dcbd2a801cc"),
+}
+assert not set(HELD_OUT_16) & set(PROJECTS), "a HELD_OUT_16 name would replace a project"
+PROJECTS.update(HELD_OUT_16)
+
+
 # Tune projects fetched in session 21 for false-alarm classes nobody had looked at (an FPGA CNN,
 # an SPH solver, a quantum simulator, a chess engine, marching cubes, a primecoin miner, an SoC
 # board's FPGA samples, an inference engine's AMD kernels, a Java binding's test, a path-tracing
@@ -411,6 +444,11 @@ def _held_15(name: str) -> bool:
     return name in ordered[: len(ordered) // 2]
 
 
+def _held_16(name: str) -> bool:
+    ordered = sorted(HELD_OUT_16, key=lambda n: hashlib.sha256(f"projects16:{n}".encode()).hexdigest())
+    return name in ordered[: len(ordered) // 2]
+
+
 def split_of(name: str) -> str:
     if name in HELD_OUT_2:
         return "validate2"
@@ -434,8 +472,10 @@ def split_of(name: str) -> str:
         return "tune"
     if name in HELD_OUT_14:  # validate14 was scored in session 20 and has been read since: tune now
         return "tune"
-    if name in HELD_OUT_15:
-        return "validate15" if _held_15(name) else "tune"
+    if name in HELD_OUT_15:  # validate15 was scored in session 21 and has been read since: tune now
+        return "tune"
+    if name in HELD_OUT_16:
+        return "validate16" if _held_16(name) else "tune"
     if name in TUNE_ADDED or name in TUNE_16:
         return "tune"
     ordered = sorted((n for n in PROJECTS
@@ -443,7 +483,7 @@ def split_of(name: str) -> str:
                       and n not in HELD_OUT_6 and n not in HELD_OUT_7 and n not in HELD_OUT_8
                       and n not in HELD_OUT_9 and n not in HELD_OUT_10 and n not in HELD_OUT_11
                       and n not in HELD_OUT_12 and n not in HELD_OUT_13 and n not in HELD_OUT_14
-                      and n not in HELD_OUT_15
+                      and n not in HELD_OUT_15 and n not in HELD_OUT_16
                       and n not in TUNE_ADDED and n not in TUNE_16),
                      key=_rank)
     held = ordered[: len(ordered) // VALIDATE_SHARE]
@@ -594,7 +634,7 @@ def run_server(root: Path, cllint: str, limit: int, batch: int = 40, quiet_s: fl
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "validate5", "validate15", "all"], default="tune")
+    ap.add_argument("--split", choices=["tune", "validate", "validate2", "validate3", "validate4", "validate5", "validate16", "all"], default="tune")
     ap.add_argument("--project", action="append", help="only these projects")
     ap.add_argument("--codes", action="store_true", help="reports per code, per project")
     ap.add_argument("--show", metavar="CODE", help="print every report of this code (tune projects only)")
