@@ -10,7 +10,10 @@ from collections.abc import Iterator
 
 from cllint.analysis.diagnostics import Diagnostic, Note, Span
 from cllint.analysis.rules.base import FixAvailability, Rule, RuleContext
+from cllint.analysis.suppression import find_suppressions, suppressed_at
 from cllint.analysis.uniformity import FileUniformity, analyse_file
+from cllint.analysis.uniformity.per_cause import one_per_cause
+from cllint.analysis.uniformity.summaries import Finding
 from cllint.analysis.lazy_re import lazy
 
 def _uniformity(ctx: RuleContext) -> FileUniformity:
@@ -30,7 +33,22 @@ def _analysed(ctx: RuleContext) -> FileUniformity:
     single = _single_item_kernels(ctx)
     if single:  # a work-group of one work-item has no other to differ from
         found = FileUniformity([f for f in found.findings if not any(s <= f.start < e for s, e in single)])
-    return found
+    return FileUniformity(_once_per_cause(ctx, found.findings))
+
+
+def _once_per_cause(ctx: RuleContext, findings: list[Finding]) -> list[Finding]:
+    """One report per (rule, function, reason chain), the other calls its notes; a call a
+    comment suppresses stays apart, so that the suppression hides that call only."""
+    if len(findings) < 2:
+        return findings
+    from cllint.analysis.incremental import function_ranges
+
+    functions = sorted(function_ranges(ctx.tree, ctx.source))
+    sups = find_suppressions(ctx.file, ctx.source)
+    if not sups:
+        return one_per_cause(findings, functions)
+    return one_per_cause(findings, functions,
+                         lambda f: suppressed_at(sups, f.code, ctx.source.count(b"\n", 0, f.start)))
 
 
 def _single_item_kernels(ctx: RuleContext) -> list[tuple[int, int]]:
@@ -76,6 +94,10 @@ class DivergentBarrier(_UniformityRule):
     arguments and loop counters with uniform bounds are uniform and never reported.
     Values loaded from a uniform address are treated as uniform. Silence one report
     with `// cllint: ignore[CL201]` on the line of the call.
+
+    The calls one cause leaves unreached in one function (the same branch, loop or early
+    exit, the same reason chain) are one report at the first, its message counting the
+    others, each of them a note: they are one decision. The same holds for CL202 to CL205.
 
     As in C: a comma expression is decided by its last operand; a call in one arm of
     `?:` or right of `&&`/`||` runs only where the other operand selects it; fields of a
