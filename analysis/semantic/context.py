@@ -87,6 +87,7 @@ class FileFacts:
         self.callee_unsure: dict[str, bool] = {}  # calls.py: a memo, by function name
         # names.py: what GPUVerify's `DECLARE_UF_*` lines declare, read once (None: not yet)
         self.uf_declared: frozenset[str] | None = None
+        self._placeholder: str | None | bool = False  # False: not read yet
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(" f"model={self.model!r}, " f"view={self.view!r}, "
@@ -114,7 +115,27 @@ class FileFacts:
         """An #include whose header the model cannot read (missing, computed, broken): any
         name may be declared there. Likewise a file its host builds with `-D` names it computes
         (the host macro "*")."""
-        return (self.has_include and self.headers is None) or "*" in getattr(self.view, "host_macros", ())
+        return (self.has_include and self.headers is None) or "*" in getattr(self.view, "host_macros", ()) \
+            or self.placeholder is not None
+
+    @property
+    def placeholder(self) -> str | None:
+        """A word alone at file scope that the host replaces with code (placeholders.py): it
+        may declare any name. Read once per lint."""
+        if self._placeholder is False:
+            from .placeholders import placeholder
+
+            self._placeholder = placeholder(self.model.source, self._defined_macros())
+        return self._placeholder  # type: ignore[return-value]
+
+    def _defined_macros(self) -> frozenset[str]:
+        if self.view is None:
+            return frozenset()
+        names = set(self.view.defined_names())
+        names.update(self.view.env.macros)
+        if self.headers is not None:
+            names.update(self.headers.macro_words)
+        return frozenset(names)
 
     def header_quiet(self, name: str) -> bool:
         """A word of an included header outside its function bodies, or a name a `##` of the
