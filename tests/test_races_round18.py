@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from test_races_round2 import check_case, figures
+from test_races_round2 import check_case, figures, lint
 
 FIXTURES = Path(__file__).parent / "rules" / "fixtures" / "races" / "round18"
 TUNE = sorted((FIXTURES / "tune").glob("*.cl"))
@@ -32,6 +32,86 @@ def test_the_set_is_there() -> None:
 @pytest.mark.parametrize("path", TUNE, ids=lambda p: p.stem)
 def test_tune_case(path: Path) -> None:
     check_case(path, KNOWN_MISSES)
+
+
+def test_heldout_targets() -> None:
+    # scored once, after the code: 6/6 races, 0/3 false alarms (0/6, 0/3 before)
+    f = figures(HELDOUT)
+    assert f["positives"] >= 6 and f["negatives"] >= 3
+    assert f["fp"] == 0 and f["tp"] >= 6, f
+
+
+@pytest.mark.parametrize("body, racy", [
+    # a guard on an argument's arithmetic: taken by all or none; a race under it whenever it can hold
+    (b"if (it & 1) A[g + 1] = g;\n  A[g] = -1;", True),
+    (b"if (it % 4 == 3) A[g + 1] = g;\n  A[g] = -1;", True),
+    (b"if (n == 2) A[0] = g;", True),
+    (b"if (n < 0) A[0] = g;", True),
+    (b"if (!n) A[g + 1] = g;\n  A[g] = -1;", True),
+    (b"A[g] = -1;\n  if ((it & 1) == 0) return;\n  A[g + 1] = g;", True),
+    # the two arms of one guard: never both
+    (b"if (it & 1) A[g + 1] = g; else A[g] = -1;", False),
+    (b"if (it & 1) { A[g + 1] = g; return; }\n  A[g] = -1;", False),
+    # two conditions on one argument, or on two related ones: sampled together, as before (silent)
+    (b"if (it & 1) A[g + 1] = g;\n  if (!(it & 1)) A[g] = -1;", False),
+    (b"if (it > n) A[g + 1] = g;\n  if (n > it) A[g] = -1;", False),
+    # an argument the access's place reads: its sample would not satisfy the reading (silent: a known miss)
+    (b"if (n == 1) A[g * n + 1] = g;\n  A[g] = -1;", False),
+    # a guard on an argument and the work-item: the argument's conjunct read each way
+    (b"if ((it & 1) && get_local_id(0) == 0) A[0] = g;\n  A[1] = A[0];", True),
+    (b"if ((it & 1) && g == 0) A[0] = it;\n  A[g + 1] = -1;", False),
+    # a switch on an argument: each label, and none of them
+    (b"switch (it) { case 3: A[g + 1] = g; break; default: break; }\n  A[g] = -1;", True),
+    (b"switch (it) { case 3: A[g + 1] = g; break; default: A[g] = -1; break; }", False),
+])
+def test_a_guard_on_arguments(body: bytes, racy: bool) -> None:
+    src = b"kernel void k(global int *A, int it, int n) {\n  int g = get_global_id(0);\n  " + body + b"\n}\n"
+    got = lint(src)
+    assert bool(got) == racy, got
+
+
+REF = b"typedef struct { global int *p; int n; } ref_t;\n"
+
+
+@pytest.mark.parametrize("helper, fill, racy", [
+    # a filler's offset pointer, read in the caller's terms
+    (b"void init(ref_t *s, global int *b, int o) { s->p = b + o; s->n = o; }", b"init(&s, A, 1);", True),
+    (b"void init(ref_t *s, global int *b, int o) { s->p = b + o; s->n = o; }", b"init(&s, A, 0);", False),
+    (b"void init(ref_t *s, global int *b, int o) { s->p = b + o; s->n = o; }", b"init(&s, B, 1);", False),
+    (b"void init(ref_t *s, global int *b, int o) { s->p = o + b; }", b"init(&s, A, 3);", True),
+    (b"void init(ref_t *s, global int *b) { s->p = b - 1; }", b"init(&s, A + 2);", True),
+    (b"void init(ref_t *s, global int *b) { s->p = b - 1; }", b"init(&s, A + 1);", False),
+    (b"void init(ref_t *s, global int *b, int o) { s->p = &b[o]; }", b"init(&s, A, 2);", True),
+    (b"void init(ref_t *s, global int *b, int o) { s->p = b + o + 1; }", b"init(&s, A, -1);", False),
+    (b"void init(ref_t *s, global int *b, int o) { s->p = b + o + 1; }", b"init(&s, A, 1);", True),
+    # an offset the caller cannot read (`o * 2`), or a parameter the filler assigns: not read (silent)
+    (b"void init(ref_t *s, global int *b, int o) { s->p = b + o * 2; }", b"init(&s, A, 1);", False),
+])
+def test_a_filler_storing_an_offset(helper: bytes, fill: bytes, racy: bool) -> None:
+    src = (REF + helper + b"\nkernel void k(global int *A, global int *B) {\n  int g = get_global_id(0);\n  ref_t s;\n  "
+           + fill + b"\n  s.p[g] = g;\n  A[g] = -1;\n}\n")
+    got = lint(src)
+    assert bool(got) == racy, got
+
+
+@pytest.mark.parametrize("maker, call, racy", [
+    (b"ref_t make(global int *b, int o) { ref_t r; r.p = b + o; r.n = o; return r; }", b"make(A, 1)", True),
+    (b"ref_t make(global int *b, int o) { ref_t r = { b + o, o }; return r; }", b"make(A, 1)", True),
+    (b"ref_t make(global int *b, int o) { ref_t r = { b + o, o }; return r; }", b"make(A, get_global_size(0))", False),
+])
+def test_a_maker_returning_an_offset(maker: bytes, call: bytes, racy: bool) -> None:
+    src = (REF + maker + b"\nkernel void k(global int *A, global int *B) {\n  int g = get_global_id(0);\n  ref_t s = "
+           + call + b";\n  s.p[g] = g;\n  A[g] = -1;\n}\n")
+    got = lint(src)
+    assert bool(got) == racy, got
+
+
+def test_a_filler_called_in_a_helper_leaves_the_offset_unread() -> None:
+    # a helper's own definitions carry no offsets: `s.p` there (A[g], race-free) is not read as `b` unmoved
+    src = (REF + b"void init(ref_t *s, global int *b, int o) { s->p = b + o; }\n"
+           b"void run(global int *A, int g) { ref_t s; init(&s, A, -1); s.p[g + 1] = g; }\n"
+           b"kernel void k(global int *A) {\n  int g = get_global_id(0);\n  run(A, g);\n  A[g] = -1;\n}\n")
+    assert lint(src) == []
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ from cllint.analysis.races.macros import Expander
 from cllint.analysis.races.prefilter import may_share, may_write
 from cllint.analysis.races.struct_fills import filled
 from cllint.analysis.races.struct_params import lent_to_reader
-from cllint.analysis.races.uniform_choices import choice_conditions, condition_key
+from cllint.analysis.races.uniform_choices import choice_conditions, forced_value
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, build_cfg
@@ -217,7 +217,7 @@ class _Kernel(HelperCalls):
         self.waits: set[int] = set()  # and those that may end one
         self.bytes: dict[int, int] = {}  # base key -> its element size, where a cast views its bytes
         self.round: tuple = ()  # (work-group size, sample round) of the witness search
-        self.forced: dict[bytes, bool] = {}  # choice conditions read one way (uniform_choices.py)
+        self.forced: dict[bytes, Any] = {}  # conditions on arguments read one way (uniform_choices.py)
         self.stored: list[Access] = []  # every access (`races`), for what loads read back (`value_dims`)
         self._value_dims: dict[int, set[int]] = {}
         self._assigned: dict[int, list[Node]] | None = None  # variable key -> every value assigned
@@ -289,9 +289,10 @@ class _Kernel(HelperCalls):
                     from cllint.analysis.races.fences import helper_fenced_spaces
 
                     self.barriers[site.cfg_node] = (set(helper_fenced_spaces(fa, site.name, view)), site.node)
+        shifts: dict[int, tuple[tuple[Node, int], ...]] = {}  # (fields a filler gave `buf + o`)
         self.defs, self.counters, self.assigning, self.moved = definitions(
             self.body, names, self.cfg, lambda amp: lent_to_reader(amp, fa.functions, fa.names),
-            lambda node: filled(node, fa.functions, fa.names))
+            lambda node: filled(node, fa.functions, fa.names), shifts)
         # A counter takes the same values in every work-item only if its header is uniform
         # (`for (i = lid; ...)` is no counter: its values follow the work-item).
         heads = {n.owner.id: n.id for n in self.cfg.nodes if n.kind == "branch" and n.owner is not None}
@@ -320,6 +321,7 @@ class _Kernel(HelperCalls):
         self.ev.helper_value = self.returned_value
         self.frame = Frame(names, self.ev, self.defs, self.moved, kernel=True,
                            choices=branch_choices(self.body, names, self.counters))
+        self.frame.shifts = shifts
         self.frame.returns = self.returned
         self.frame.picks = self.picked
         self.frame.loops = self.counters
@@ -930,9 +932,11 @@ class _Kernel(HelperCalls):
         if not across and (self.read_back(first, second) or self.read_back(second, first)):
             return None
         chosen = choice_conditions(self.frame, (first, second))
-        # a pointer chosen on a scalar argument (`(it & 1) ? A : B`): either arm, one at a time
-        for reading in itertools.product((True, False), repeat=len(chosen)):
-            self.forced = dict(zip(chosen, reading))
+        # a pointer chosen on a scalar argument (`(it & 1) ? A : B`), a guard on one (`if (it &
+        # 1)`): each way, one at a time
+        got = None
+        for reading in itertools.product(*(values for _, values in chosen)):
+            self.forced = {key: value for (key, _), value in zip(chosen, reading)}
             got = self._witness_rounds(first, second, k1, k2, independent, across)
             if got is not None:
                 break
@@ -1404,7 +1408,8 @@ class _Kernel(HelperCalls):
                 if c is _UNSEEN:
                     w = self.walks.get(g.cond.parent.id) if self.walks and g.cond is not None \
                         and g.cond.parent is not None else None
-                    c = guards[memo] = self._forced(g) if self.forced and self._forced(g) is not None \
+                    f = self._forced(g, ev, env) if self.forced else None
+                    c = guards[memo] = f if f is not None \
                         else self._walk_holds(w, env) if w is not None and g.ev is None \
                         else ev.guard(g.cond, env)
                 if g.cases and isinstance(c, int):
@@ -1446,11 +1451,18 @@ class _Kernel(HelperCalls):
                     seen[2] = lid
         return out
 
-    def _forced(self, g: Any) -> bool | None:
-        """The value a reading of both arms gives a choice condition (uniform_choices.py)."""
-        if g.ev is not None or g.cases or g.cond is None:
+    def _forced(self, g: Any, ev: Evaluator, env: Env) -> Any:
+        """The value a reading of a condition on the kernel's arguments gives a guard
+        (uniform_choices.py); an `&&` of read and unread conjuncts, the unread ones evaluated."""
+        if g.ev is not None or g.cond is None:
             return None
-        return self.forced.get(condition_key(g.cond))
+        got = forced_value(self.forced, g.cond, bool(g.cases))
+        if not isinstance(got, list):
+            return got
+        values = [ev.guard(part, env) for part in got]
+        if any(isinstance(v, int) and not v for v in values):
+            return 0
+        return next((v for v in values if v is None or v is DATA or v is LOAD), 1)
 
     def _places(self, acc: Access, key: tuple) -> list[tuple]:
         """The keys `key` stands for: itself, or where a cast views the base's bytes (`bytes`)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from cllint.analysis.model.walk import nodes_of_kinds
+from cllint.analysis.races.struct_fills import Shifted
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity.cfg import CFG
 from cllint.analysis.uniformity.names import Names, declared_name
@@ -25,7 +26,8 @@ def _text(node: Node | None) -> str:
 
 
 def definitions(body: Node, names: Names, cfg: CFG, lends: Callable[[Node], bool] | None = None,
-                fills: Callable[[Node], dict[str, Node] | None] | None = None,
+                fills: Callable[[Node], dict[str, Node | Shifted] | None] | None = None,
+                shifts: dict[int, tuple[tuple[Node, int], ...]] | None = None,
                 ) -> tuple[dict[int, Node], dict[int, tuple], dict[int, set[int]], set[int]]:
     """Private variables defined once by their initialiser (key -> value), and fields of
     private structs assigned once at the body's top level (`c.lid = get_local_id(0);`, by
@@ -33,7 +35,9 @@ def definitions(body: Node, names: Names, cfg: CFG, lends: Callable[[Node], bool
     their `for`'s header, the CFG nodes that assign each counter, and every variable assigned
     in the body. `lends(amp)`: whether `&s` is handed to a helper that stores nothing into `s`
     (races/struct_params.py), which then leaves `s`'s fields defined. `fills(node)`: the fields
-    `init(&s, ...)` or `s = make(...)` gives `s` (races/struct_fills.py), defined as stored once."""
+    `init(&s, ...)` or `s = make(...)` gives `s` (races/struct_fills.py), defined as stored once;
+    a field given an offset of the argument (`buf + o`) is defined as the argument, its offsets
+    put in `shifts` (field key -> (node, sign) the caller evaluates; no `shifts`: not defined)."""
     inits: dict[int, Node] = {}
     writes: dict[int, int] = {}
     fields: dict[tuple[int, str], list[Node]] = {}  # (struct key, field path) -> its stores
@@ -119,7 +123,7 @@ def definitions(body: Node, names: Names, cfg: CFG, lends: Callable[[Node], bool
     defs.update(_field_definitions(body, names, fields, whole | set(writes) | {k for k, v in inits.items() if v}
                                    | set(given), counters))
     if gave:
-        _filled_definitions(names, inits, given, gave, fields, whole | set(writes), defs)
+        _filled_definitions(names, inits, given, gave, fields, whole | set(writes), defs, shifts)
     assigning: dict[int, set[int]] = {}
     for node in cfg.nodes:
         for k, (_, _, update, loop) in counters.items():
@@ -205,7 +209,8 @@ def _field_definitions(body: Node, names: Names, fields: dict[tuple[int, str], l
 
 
 def _filled_definitions(names: Names, inits: dict[int, Node], given: dict[int, list], gave: dict[int, dict],
-                        fields: dict[tuple[int, str], list[Node]], touched: set[int], defs: dict[int, Node]) -> None:
+                        fields: dict[tuple[int, str], list[Node]], touched: set[int], defs: dict[int, Node],
+                        shifts: dict[int, tuple[tuple[Node, int], ...]] | None) -> None:
     """Field key -> the argument a helper gave it, for a struct filled once (`init(&s, A);`, a
     statement of the body or of the block declaring `s`, nothing else storing into `s`) or made
     by its initialiser (`ref_t s = make(A);`, `s` never stored into after)."""
@@ -217,7 +222,12 @@ def _filled_definitions(names: Names, inits: dict[int, Node], given: dict[int, l
             continue  # (filled and initialised, or stored into: which value a use sees is not read)
         defs.pop(key, None)  # `make(A)`: read field by field
         for f, arg in got.items():
-            defs[names.field_key(v, f)] = arg
+            key = names.field_key(v, f)
+            if isinstance(arg, Shifted):
+                if shifts is not None:  # (else not read: the offsets would be lost)
+                    defs[key], shifts[key] = arg.base, arg.offsets
+            else:
+                defs[key] = arg
 
 
 def _declares(block: Node, v: object) -> bool:

@@ -124,6 +124,9 @@ class Frame:
         # a helper's struct parameter -> the caller's frame and the struct it was handed
         # (`put(s, ...)`, `put(&s, ...)`: races/struct_params.py), read where it is `s.p`/`s->p`
         self.structs: dict[int, tuple[Frame, Node]] = {}
+        # a field a helper gave an offset of its argument (`s->p = buf + o`: races/struct_fills.py),
+        # field key -> the offsets (a node this frame evaluates, a sign) added to its definition
+        self.shifts: dict[int, tuple[tuple[Node, int], ...]] = {}
         self._steps: dict[int, list | None] = {}  # `_stepped`, per pointer
         self._typedef_rows: dict[int, tuple[int, tuple[int, ...]]] = {}  # `_rows_of`, per pointer
         # private arrays of pointers, key -> their elements' values (races/pointer_arrays.py)
@@ -265,7 +268,7 @@ class Frame:
             if key is not None and whole is not None and self.defs.get(whole.key) is not None:
                 return None  # given by an initialiser and assigned again: which one a use sees is not read
             d = self.defs.get(key) if key is not None else self._initialised_field(expr)
-            return self.target_of(d, depth + 1) if d is not None else None
+            return self._field_def_target(key, d, depth)
         if expr.type == "call_expression":  # a helper that returns a pointer (`return b + i;`)
             return self.returns(expr, self, depth + 1) if self.returns is not None else None
         if expr.type == "subscript_expression":  # `ps[1]` of a private array of pointers
@@ -324,7 +327,14 @@ class Frame:
         if key is not None and self.defs.get(v.key) is not None:
             return None  # given by an initialiser and assigned again (as `target_of`)
         d = self.defs.get(key) if key is not None else self._initialised(v, field)
-        return self.target_of(d, depth + 1) if d is not None else None
+        return self._field_def_target(key, d, depth)
+
+    def _field_def_target(self, key: int | None, d: Node | None, depth: int) -> Target | None:
+        """The target of a field's definition `d`, moved by the offsets a filler gave it."""
+        t = self.target_of(d, depth + 1) if d is not None else None
+        for node, sign in self.shifts.get(key, ()) if key is not None else ():
+            t = _shifted(t, (self.ev, node, sign)) if t is not None else None
+        return t
 
     def _initialised_field(self, expr: Node) -> Node | None:
         """The element of a private struct's initialiser list (positional: no designators) that
