@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 
 from cllint.analysis.diagnostics import Diagnostic, Note, Severity
+from cllint.analysis.lazy_re import lazy
 from cllint.analysis.records import replace
 
 ONCE_PER_FILE = frozenset({"CL012"})
 _MAX_NOTES = 8  # as analysis/semantic/names.py: the uses shown, then a count
 # CL301's per-function wording (analysis/rules/features.py): "<use> is not guarded by <need>",
 # then "(and N more uses here)" where the function uses it again.
-_UNGUARDED = re.compile(r"^(?P<what>.*) is not guarded by (?P<need>.*?)(?: \(and (?P<more>\d+) more uses? here\))?$")
+_UNGUARDED = lazy(r"^(?P<what>.*) is not guarded by (?P<need>.*?)(?: \(and (?P<more>\d+) more uses? here\))?$")
 
 
 def once_per_file(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

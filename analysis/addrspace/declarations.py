@@ -837,7 +837,7 @@ def _signature(item: Node) -> Node:
 # Any address space spelled in a file: a keyword, clang's attribute, or a number.
 _SPACE_WORDS = re.compile(rb"\b(?:__)?(?:global|local|constant|private|generic)\b|opencl_|address_space")
 _VECTOR_ATTR = lazy(r"\b(?:__)?(?:ext_vector_type|vector_size)(?:__)?\b")
-_BLOCK_DECLARATOR = re.compile(rb"\(\s*\^")
+_BLOCK_DECLARATOR = lazy(rb"\(\s*\^")
 _CARETS_SCANNED = 64  # past this many, the pattern's scan (in C) costs less than a loop per caret
 _SPACE = frozenset(b" \t\n\r\f\v")  # what `\s` matches in a bytes pattern
 

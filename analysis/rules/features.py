@@ -951,7 +951,7 @@ def _exact_in_float(text: str) -> bool:
         return False
 
 
-_FLOAT_LITERAL = re.compile(r"^(?:\d+\.\d*|\.\d+|\d+(?:\.\d*)?[eE][+-]?\d+|\.\d+[eE][+-]?\d+"
+_FLOAT_LITERAL = lazy(r"^(?:\d+\.\d*|\.\d+|\d+(?:\.\d*)?[eE][+-]?\d+|\.\d+[eE][+-]?\d+"
                             r"|0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+)$")
 
 

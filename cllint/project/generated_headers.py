@@ -17,12 +17,14 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from cllint.analysis.lazy_re import lazy
+
 _TEMPLATE_MARKS = (".in", ".tmpl", ".template")
 _HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".clh", ".inc")
 _SCRIPT_SUFFIXES = frozenset({".sh", ".py", ".pl"})
-_COMMENT = re.compile(rb"#[^\n]*")
-_WORD = re.compile(rb"\w+")
-_STANDALONE = re.compile(rb"(?<![\w./-])(\w+)(?![\w.])")  # a word no path, file name or option holds
+_COMMENT = lazy(rb"#[^\n]*")
+_WORD = lazy(rb"\w+")
+_STANDALONE = lazy(rb"(?<![\w./-])(\w+)(?![\w.])")  # a word no path, file name or option holds
 
 
 def generated_header_names(files: Iterable[Path], build_files: Mapping[Path, bytes]) -> frozenset[str]:

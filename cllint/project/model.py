@@ -17,8 +17,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cllint.analysis.lazy_re import lazy
 from cllint.analysis.records import replace
-from .host_files import DATA_SUFFIXES, HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS
+from .host_files import CLOJURE_SUFFIXES, DATA_SUFFIXES, HOST_NAMES, HOST_SUFFIXES, SKIP_DIRS
 from .build_lists import colocated_dirs, concatenated_programs, included_programs, includers, listed_groups
 from .generated_headers import generated_header_names
 from .host_templates import Template, compiler_names, host_template
@@ -370,14 +371,15 @@ class Project:
         data_files = [p for p in self.files if p.suffix.lower() in DATA_SUFFIXES]
         read = _read_hosts(hosts, stems, self.roots,
                            lambda: (d for p in data_files if _small(p) and (d := self.read(p)) is not None))
+        clojure_joins, after_outside = _clojure_reading(hosts, sources, self.files)
         self._derived = _Derived(
             sources, indexed, dirs,
             host_macros=read.macros,
             host_features=read.features,
-            computed=read.computed,
+            computed=read.computed | after_outside,
             joined={**concatenated_programs({p: t for p, t in hosts.items() if p.name in HOST_NAMES
                                              or p.suffix.lower() == ".cmake"}, set(sources)),
-                    **_joined_by_hosts([*read.programs, *companion_joins], sources),
+                    **_joined_by_hosts([*read.programs, *companion_joins, *clojure_joins], sources),
                     **_joined_by_lists(lists, sources)},
             included=included_programs(sources, dirs),
             families=read.families,
@@ -599,7 +601,7 @@ def _with_lit(ctx: ProgramContext, lit: LitOptions) -> ProgramContext:
                           one_item_kernels=ctx.one_item_kernels)
 
 
-_DEFINED = re.compile(rb"\bvoid\s+([A-Za-z_]\w*)\s*\(")
+_DEFINED = lazy(rb"\bvoid\s+([A-Za-z_]\w*)\s*\(")
 
 
 def _defined_functions(sources: Iterable[bytes]) -> set[str]:
@@ -787,6 +789,19 @@ def _read_hosts(hosts: dict[Path, bytes], stems: set[str], roots: list[Path],
         named=frozenset(kernels_named(hosts, list(hosts), stems)),
         strips=strips_includes(hosts),
     )
+
+
+def _clojure_reading(hosts: dict[Path, bytes], sources: dict[Path, bytes], files: Iterable[Path]) -> tuple[list, set[str]]:
+    """What Clojure hosts' builds join (clojure_builds.py), and the stems of sources they read
+    after one outside the workspace (a dependency's resource: what they leave undeclared may
+    be its). Without Clojure hosts, nothing (the module not imported)."""
+    if not any(p.suffix.lower() in CLOJURE_SUFFIXES for p in hosts):
+        return [], set()
+    from .clojure_builds import clojure_builds, computed_before, joined_stems
+    from .hosts import HostProgram
+
+    builds = clojure_builds(hosts, list(sources), files)
+    return [HostProgram(*j) for j in joined_stems(builds)], computed_before(builds)
 
 
 def _build_options(builds: dict[Path, bytes], hosts: dict[Path, bytes], sources: dict[Path, bytes],
