@@ -106,3 +106,37 @@ def test_heldout_lookups_agree(name: str, tmp_path: Path) -> None:
     assert got.function(name) == plain.function(name)
     assert got.constant(name) == plain.constant(name)
     assert cat_module.catalogue() is catalogue()
+
+
+def test_a_compiled_form_of_the_old_layout_is_rebuilt(tmp_path: Path) -> None:
+    """Format 1 was one marshal of everything; a cache left by an older cllint is replaced."""
+    import marshal
+
+    src = tmp_path / "builtins.json"
+    cache = tmp_path / "cache"
+    _write(src, SMALL)
+    load_file(src, [cache])
+    (compiled,) = cache.iterdir()
+    st = src.stat()
+    old = marshal.dumps(((1, marshal.version, st.st_size, st.st_mtime_ns, st.st_mtime_ns + 3_000_000_000, 0),
+                         ([], [], {"frob": marshal.dumps({"name": "stale"})})))
+    compiled.write_bytes(old)
+    assert load_file(src, [cache]).function("frob").summary == "Frobs."
+    assert compiled.read_bytes() != old
+
+
+def test_entries_are_read_when_asked_for_and_pickle_whole(tmp_path: Path) -> None:
+    """The compiled form's functions stay in the file until asked for (start-up, issue 32); the
+    functions, pickled, carry every entry, not the open file."""
+    import pickle
+
+    src = tmp_path / "builtins.json"
+    _write(src, SMALL)
+    st = src.stat()
+    os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns - 10_000_000_000))  # no racy stamp: no CRC read
+    load_file(src, [tmp_path / "c"])
+    got = load_file(src, [tmp_path / "c"])
+    raw = got.functions._raw  # type: ignore[attr-defined]
+    assert not isinstance(raw, dict) and list(raw) == ["frob"]
+    copy = pickle.loads(pickle.dumps(got.functions))
+    assert copy["frob"] == got.function("frob") and copy._raw == {"frob": raw["frob"]}
