@@ -23,6 +23,7 @@ from typing import Any
 
 from tree_sitter import Node, Tree
 
+from cllint.analysis.lazy_re import lazy
 from cllint.analysis.records import replace
 from cllint.analysis.model.walk import meets_range, nodes_of_kinds
 from cllint.analysis.preprocessor.decided import decided_live_ranges
@@ -65,17 +66,17 @@ _CALLS = frozenset({"call_expression"})
 _IDENTIFIERS = frozenset({"identifier"})
 _MACRO_USES = frozenset({"identifier", "call_expression"})
 _NUMBERS = frozenset({"number_literal"})
-_QUERY = re.compile(r"\b(get_(?:local_id|local_size|enqueued_local_size|global_id|group_id|num_groups|global_size"
+_QUERY = lazy(r"\b(get_(?:local_id|local_size|enqueued_local_size|global_id|group_id|num_groups|global_size"
                     r"|local_linear_id|global_linear_id))\s*\(\s*\(*\s*(\w*)")
 _LOCAL_QUERIES = {"get_local_id", "get_local_size", "get_enqueued_local_size", "get_local_linear_id",
                   "get_global_linear_id"}
 _GRID_QUERIES = {"get_global_id", "get_group_id", "get_num_groups", "get_global_size", "get_global_linear_id"}
 _GROUP_IDS = frozenset({"get_group_id", "get_global_id", "get_global_linear_id"})
 # what shows a work-item its work-group (check._Kernel._flat); `\w` on both sides: whole words only
-_GROUP_WORDS = re.compile(rb"(?<!\w)(?:get_(?:group_id|num_groups|local_id|local_size|enqueued_local_size|"
+_GROUP_WORDS = lazy(rb"(?<!\w)(?:get_(?:group_id|num_groups|local_id|local_size|enqueued_local_size|"
                           rb"local_linear_id|sub_group\w*|max_sub_group_size)|(?:work_group|sub_group)_\w+|"
                           rb"\w*barrier|mem_fence|async_work_group\w*|read_mem_fence|write_mem_fence)(?!\w)")
-_GRID_WORD = re.compile(r"\bget_(group_id|global_id|global_linear_id)\s*\(\s*\(*\s*(\w*)")
+_GRID_WORD = lazy(r"\bget_(group_id|global_id|global_linear_id)\s*\(\s*\(*\s*(\w*)")
 _READS_MEMORY = ("atomic_", "atom_", "read_image", "vload", "work_group_", "sub_group_")
 MAX_MACRO_WORDS = 64  # names read as possible id macros per kernel
 MAX_COPIED = 4096  # elements of one async copy followed; beyond (or unknown), not judged
