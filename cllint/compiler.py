@@ -255,16 +255,39 @@ def compiler_diagnostics(file: str, source: bytes, clang_output: str,
     taken = {lines.line_of(d.span.start) for d in native}
     undeclared = {m.group(1) for d in native if d.code in _NATIVE_UNDECLARED
                   for m in [_QUOTED.search(d.message)] if m is not None}
-    out = []
+    out: list[Diagnostic] = []
+    # One error in a macro's body is one report however often the macro is used (issue 29,
+    # item 6): its other uses are notes of the first, by (message, place in the macro).
+    in_macro: dict[tuple[str, int, int], tuple[int, list[Note]]] = {}
     for raw, notes in parse_output(clang_output):
         if raw.line in taken or _HOST_MACRO.match(raw.message):
             continue
         if (m := _UNDECLARED.match(raw.message)) is not None and m.group(1) in undeclared:
             continue
         taken.add(raw.line)  # one report a line: clang's follow-on errors repeat the first
+        origin = next(((raw.message, n.line, n.col) for n in notes if n.message.startswith(_EXPANDED)), None)
+        if origin is not None and origin in in_macro:
+            at, more = in_macro[origin]
+            more.append(Note(_span(file, lines, raw), f"{_AGAIN}{raw.message}"))
+            continue
+        if origin is not None:
+            in_macro[origin] = (len(out), [])
         out.append(Diagnostic(CODE, Severity.ERROR, f"clang: {raw.message}", _span(file, lines, raw),
                               tuple(Note(_span(file, lines, n), n.message) for n in notes)))
+    for at, more in in_macro.values():
+        if more:
+            d = out[at]
+            shown = more[:_MAX_AGAIN]
+            if len(more) > len(shown):
+                shown.append(Note(more[len(shown)].span, f"and {len(more) - len(shown)} more uses of the macro"))
+            uses = f" ({len(more)} more use{'s' if len(more) > 1 else ''} of the macro)"
+            out[at] = Diagnostic(d.code, d.severity, d.message + uses, d.span, (*d.notes, *shown))
     return out
+
+
+_EXPANDED = "expanded from macro "
+_AGAIN = "the same error, from the same macro: "
+_MAX_AGAIN = 8  # notes shown, then a count (as the other once-per rules)
 
 
 def wanted(options: LintOptions) -> bool:

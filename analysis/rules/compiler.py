@@ -25,7 +25,8 @@ class CompilerError(Rule):
     (`BLOCK_SIZE`) is left to CL012. Where clang calls a name undeclared that the native
     rules found or left to the host (a type the host passes with `-D`, a sibling source's
     helper), clang built less than the program and nothing is reported for the file; where
-    both call the same names missing, clang's other errors are reported.
+    both call the same names missing, clang's other errors are reported. An error in a
+    macro's body is one report at the macro's first use, counting the others, each a note.
 
     ## Why is this bad?
     The OpenCL C compiler of every driver rejects the program, so no kernel in it can
