@@ -22,6 +22,7 @@ from pathlib import Path
 
 from cllint.analysis.lazy_re import lazy
 
+from .host_files import HOST_NAMES
 from .hosts import _arguments
 
 # A literal that names a header: no blanks or quotes, at most a path's length.
@@ -68,16 +69,37 @@ def host_header_names(hosts: Mapping[Path, bytes]) -> frozenset[str]:
 # An option in a host's string literal naming an absolute include folder: `"-I /usr/local/include"`,
 # `"-I/opt/x/include -DN=4"` (a build against an installed library's headers).
 _ABSOLUTE_I = lazy(rb'"[^"\n]*?(?<![\w-])-I[ \t]*(/[^\s"]+)')
+# Or a folder the host fills in at run time: `(format "-DN=%d -I%s/" n dir)`, `f"-I{inc}"`,
+# `"-I" + dir`, `["-I", inc]` (a dependency's headers unpacked to a temporary folder: bayadera's
+# Random123).
+_COMPUTED_I = lazy(rb"""(?<![\w-])-I[ \t]*(?:%s|\{|\$\{|["']s?[ \t]*(?:\+|<<|,[ \t]*[A-Za-z_]))""")
+# (only in a file that builds OpenCL programs: build files and tools pass `-I${DIR}` to C compilers)
+_OPENCL_BUILD = lazy(rb"\b(?:clBuildProgram|clCompileProgram)\b|\bbuild-program!|\.build\s*\(")
+
+
+def _computed_elsewhere(text: bytes) -> bool:
+    """Whether a host file that builds OpenCL programs passes a computed include folder, not
+    its own (`["-I", dirname(__file__)]`: the workspace's, found by include_dirs.py)."""
+    return _OPENCL_BUILD.search(text) is not None and any(
+        b"__file__" not in text[m.end():m.end() + _OWN_FOLDER] for m in _COMPUTED_I.finditer(text))
+
+
+_OWN_FOLDER = 80  # bytes after the option that say the folder is the host's own
+
+
 # A host that builds with such a folder makes the project model add `EXTERNAL`
 # (supplied_headers.py): any header the workspace lacks may come from it (preprocessor/view.py).
 
 
 def external_include_dirs(hosts: Mapping[Path, bytes], roots: Iterable[Path]) -> bool:
-    """Whether a host builds with an absolute include folder outside the workspace."""
+    """Whether a host builds with an absolute include folder outside the workspace, or one it
+    computes."""
     inside = [Path(r).resolve() for r in roots]
-    for text in hosts.values():
+    for path, text in hosts.items():
         if b"-I" not in text:
             continue
+        if path.name not in HOST_NAMES and path.suffix.lower() != ".cmake" and _computed_elsewhere(text):
+            return True
         for m in _ABSOLUTE_I.finditer(text):
             folder = Path(m.group(1).decode("utf-8", "replace"))
             if not any(folder == r or r in folder.parents for r in inside):

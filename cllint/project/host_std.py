@@ -30,6 +30,7 @@ from cllint.analysis.lazy_re import lazy
 
 from .brackets import closing_of
 from .nearest import nearest
+from .host_files import CLOJURE_SUFFIXES
 from .hosts import HOST_NAMES, _kernel_refs
 
 _STD = lazy(rb"-cl-std=(CL[0-9]\.[0-9])(?![\w.])|\bCL_STD_([0-9])_([0-9])\b")
@@ -87,15 +88,35 @@ def host_stds(hosts: dict[Path, bytes], sources: Iterable[Path], choices: Iterab
                 source = nearest(path, by_stem[stem])
                 if source is not None:
                     found.setdefault(source, set()).add(std)
-    return {source: stds.pop() for source, stds in found.items() if len(stds) == 1}
+    _clojure_stds(hosts, list(by_stem.values()), allowed, found)
+    return {source: std for source, stds in found.items() if len(stds) == 1 and (std := stds.pop()) != _DEFAULT}
 
+
+def _clojure_stds(hosts: dict[Path, bytes], by_stem: list[list[Path]], allowed: set[str],
+                  found: dict[Path, set[str]]) -> None:
+    """The versions Clojure hosts build their sources at, read as forms (clojure_builds.py); a
+    build without `-cl-std` is one at the default version."""
+    if not any(p.suffix.lower() in CLOJURE_SUFFIXES for p in hosts):
+        return
+    from .clojure_builds import clojure_builds
+
+    for build in clojure_builds(hosts, [p for same in by_stem for p in same]):
+        if build.std is not None and build.std not in allowed:
+            continue
+        for source in build.sources:
+            if source is not None:
+                found.setdefault(source, set()).add(build.std or _DEFAULT)
+
+
+_DEFAULT = ""  # a build at the default version: a source built so and at 2.0 keeps neither
 
 
 def _host_texts(hosts: dict[Path, bytes]) -> dict[Path, bytes]:
     """The hosts' own files, in order: a build file's options are its commands'
-    (cmake_options.py)."""
+    (cmake_options.py); a Clojure host's are its forms' (clojure_builds.py)."""
     return {path: text for path, text in sorted(hosts.items())
-            if path.name not in HOST_NAMES and path.suffix.lower() != ".cmake"}
+            if path.name not in HOST_NAMES and path.suffix.lower() != ".cmake"
+            and path.suffix.lower() not in CLOJURE_SUFFIXES}
 
 
 def _std(m: re.Match[bytes]) -> str:

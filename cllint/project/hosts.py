@@ -16,7 +16,7 @@ from pathlib import Path
 
 from cllint.analysis.lazy_re import lazy
 
-from .host_files import HOST_NAMES
+from .host_files import CLOJURE_SUFFIXES, HOST_NAMES
 
 
 # Packaging scripts: their file lists (`package_data`, `data_files`) say what installs, in no
@@ -344,6 +344,8 @@ def host_programs(hosts: dict[Path, bytes], stems: Iterable[str]) -> list[HostPr
     for path in sorted(hosts):
         if path.name in HOST_NAMES or path.name in PACKAGING_NAMES or path.suffix.lower() == ".cmake":
             continue  # a build or packaging file lists every source, not one program's
+        if path.suffix.lower() in CLOJURE_SUFFIXES:
+            continue  # a `let` binds each source on its line: read as forms (clojure_builds.py)
         text = hosts[path]
         group: list[tuple[str, int]] = []
         last_end = -1

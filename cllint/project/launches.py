@@ -40,6 +40,7 @@ from pathlib import Path
 from cllint.analysis.lazy_re import lazy
 
 from .confined_kernels import LOADER_CALL, confined_kernels
+from .host_files import CLOJURE_SUFFIXES
 from .hosts import HOST_NAMES, _arguments
 
 _C_CREATE = lazy(rb"([A-Za-z_]\w*)\s*=\s*clCreateKernel\s*\(")
@@ -79,13 +80,25 @@ def launch_shapes(hosts: dict[Path, bytes], kernels: Iterable[str]) -> tuple[fro
             items.wide |= py_one | py_many  # (pyopencl launches are not read for one work-item)
         elif b"clEnqueue" in text or b"enqueueNDRangeKernel" in text:
             void_c |= _c_family(text, one, many, wanted, items)
+    clojure = _clojure_one_items(hosts, wanted)
+    one |= clojure
+    items.single |= clojure
     if void_c:
         # (python names too: a launch of a kernel not told may be any of them, but for one a C
-        # function keeps to itself: confined_kernels.py)
+        # function keeps to itself, confined_kernels.py, or a Clojure form, clojure_builds.py)
         kept = confined_kernels(t for p, t in hosts.items() if p.suffix.lower() in _C_SUFFIXES)
-        many |= one - kept
+        many |= one - kept - clojure
     group = frozenset(one - many)
     return group, frozenset((items.single - items.wide) & group)
+
+
+def _clojure_one_items(hosts: dict[Path, bytes], kernels: set[str]) -> frozenset[str]:
+    """Kernels Clojure hosts launch only as one work-item (clojure_builds.py)."""
+    if not any(p.suffix.lower() in CLOJURE_SUFFIXES for p in hosts):
+        return frozenset()
+    from .clojure_builds import one_item_kernels
+
+    return one_item_kernels(hosts, kernels)
 
 
 class _Items:
