@@ -14,6 +14,11 @@ the host's: a kernel's use of one is not undeclared. Composed names make familie
   `{ _name + "_SIZE_X", ... }`), which make a name only after a literal name or a head
   (`OUTPUT_SIZE_X`, `INPUT0_SIZE_X`): a tail alone is no family, so a misspelt name that no
   head and tail of the host could produce is still reported.
+
+A macro-style word a host passes whole as a string argument of a call that renames is a
+literal name too: SkelCL renames the user's function to the name its skeleton kernels call
+(`program.renameFunction(funcName, "SCL_FUNC")`); a host printing a setting's name
+(`printf("%s=%f", "FACTOR", f)`) defines nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +32,11 @@ from .helper_args import CallerStrings, enclosing_function
 from .hosts import _arguments, _word_before, replaced_words
 
 _MIN_REPLACED = 3  # a shorter replaced word (`"N"`) would silence too many names
+# A string argument that is one macro-style word, of a call that renames (SkelCL's
+# `program.renameFunction(funcName, "SCL_FUNC")` gives the user's function the name its skeleton
+# kernels call). Not any call's: a host printing `printf("%s=%f", "FACTOR", f)` defines nothing.
+_RENAME_CALL = lazy(rb"(?i:\w*rename\w*)[ \t]*\(([^;]{0,300})")
+_WHOLE_NAME = lazy(rb"""(?:\A|,)[ \t]*"([A-Z_][A-Z0-9_]*[A-Z][A-Z0-9_]*)"[ \t]*(?=[,)])""")
 
 # A maker's name says it makes a JIT constant, a constant, a define or a macro.
 # (`MakeJitConstant`, `GetJit_IndexMacro`, `jit.AddConstant`, `add_define`, `value_macro`;
@@ -254,6 +264,10 @@ def host_name_families(texts: Iterable[bytes]) -> HostNameFamilies:
     for text in texts:
         heads.update(rf"\w*{re.escape(w)}\w*" for w in replaced_words(text) if len(w) >= _MIN_REPLACED)
     texts = [t for t in texts if b'"' in t]
+    for text in texts:  # a function renamed to a name (`renameFunction(f, "SCL_FUNC")`): the host's
+        for call in _RENAME_CALL.finditer(text) if b"enam" in text else ():
+            literals.update(m.group(1).decode() for m in _WHOLE_NAME.finditer(call.group(1))
+                            if len(m.group(1)) >= _MIN_REPLACED)
     called: list[set[bytes]] = []  # per text, the words it calls (where a helper's callers are)
     makers: list[tuple[bytes, int, bytes, dict[bytes, list[bytes]]]] = []
     is_maker: dict[bytes, bool] = {}  # a word's answer, asked once (a host tree calls few words often)
