@@ -809,8 +809,11 @@ def _build_options(builds: dict[Path, bytes], hosts: dict[Path, bytes], sources:
     """What CMake commands (cmake_options.py) and hosts' literal `-cl-std` (host_std.py) pass
     compiling each source; a version the two disagree on is dropped. Without host files,
     nothing (neither reader's module imported: CMake files are host files)."""
+    from .options_files import file_build_options
+
+    written = file_build_options(sources)  # a source's options file, clangd's compile_flags.txt
     if not hosts:
-        return {}
+        return written
     from cllint.config import STD_CHOICES
 
     from .cmake_options import BuildOptions, cmake_build_options
@@ -818,6 +821,11 @@ def _build_options(builds: dict[Path, bytes], hosts: dict[Path, bytes], sources:
     none = BuildOptions()
     out = {p: BuildOptions(o.force_include, o.defines, o.std if o.std in STD_CHOICES else None, o.triple)
            for p, o in cmake_build_options(builds, set(sources)).items()}
+    for p, o in written.items():  # the file beside the source is the more specific: it wins
+        built = out.get(p, none)
+        out[p] = BuildOptions((*built.force_include, *o.force_include),
+                              tuple(sorted({**dict(built.defines), **dict(o.defines)}.items())),
+                              o.std or built.std, o.triple or built.triple)
     for p, std in _host_stds(hosts, sources, STD_CHOICES).items():
         built = out.get(p)
         if built is None:
