@@ -63,6 +63,12 @@ class SyntaxError_(Rule):
                 break
             readable = blanked(readable, items)
             errors = syntax_errors(parse(readable), readable)
+        if errors:  # `a OP_BINARY b` with `-D OP_BINARY=&`: the lines read with the operator
+            from cllint.analysis.preprocessor.operator_macros import operator_macro_text
+
+            if (text := operator_macro_text(readable, ctx.preprocessor, [e.start for e in errors])) is not None:
+                readable = text
+                errors = syntax_errors(parse(readable), readable)
         errors = _not_from_host_arms(ctx.preprocessor, readable, errors)
         portable = ctx.target.predefined_macros() if ctx.options.get("mode", "portability") == "portability" else None
         dead = decided_dead_ranges(ctx.preprocessor, portable)
