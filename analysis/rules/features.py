@@ -413,11 +413,19 @@ def _program_note(feature: str, program: ImageProgram) -> str:
 def _host_checks(ctx: RuleContext, requires) -> bool:  # noqa: ANN001 - alternatives of names
     """The workspace's host checks the device for one way to meet the need before it builds
     (cllint/project/hosts.py `checked_extensions`): whether the kernel may use it is its choice."""
-    checked = ctx.options.get("host_features")
-    if not checked:
+    checked = ctx.options.get("host_features") or frozenset()
+    # (and a build that defines the macro the file enables the extension under: switches.py)
+    switched = ctx.memo("switched_on", lambda: _switched_on(ctx))
+    if not checked and not switched:
         return False
-    checked = set(checked).union(*(_VENDOR_SAME.get(n, ()) for n in checked))
+    checked = set(checked).union(switched, *(_VENDOR_SAME.get(n, ()) for n in checked))
     return any(alt and all(name in checked for name in alt) for alt in requires)
+
+
+def _switched_on(ctx: RuleContext) -> frozenset[str]:
+    from cllint.analysis.gating.switches import switched_on
+
+    return switched_on(ctx.preprocessor) if ctx.preprocessor is not None else frozenset()
 
 
 # A vendor extension that defines the same built-ins as a Khronos one: cl_intel_subgroups adds
