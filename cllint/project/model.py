@@ -806,17 +806,23 @@ def _clojure_reading(hosts: dict[Path, bytes], sources: dict[Path, bytes], files
 
 def _build_options(builds: dict[Path, bytes], hosts: dict[Path, bytes], sources: dict[Path, bytes],
                    dirs: dict[Path, tuple[str, ...]]) -> dict[Path, BuildOptions]:
-    """What CMake commands (cmake_options.py) and hosts' literal `-cl-std` (host_std.py) pass
-    compiling each source; a version the two disagree on is dropped. Without host files,
-    nothing (neither reader's module imported: CMake files are host files)."""
-    from .options_files import file_build_options
-
-    written = file_build_options(sources)  # a source's options file, clangd's compile_flags.txt
-    if not hosts:
-        return written
+    """What options files beside the sources (options_files.py), CMake commands
+    (cmake_options.py) and hosts' literal `-cl-std` (host_std.py) pass compiling each source;
+    a version CMake and the hosts disagree on is dropped. Without host files, the options
+    files' only (neither host reader's module imported: CMake files are host files)."""
     from cllint.config import STD_CHOICES
 
+    from .options_files import file_build_options
+
+    written = file_build_options(sources)  # (a source's options file, compile_flags.txt)
+    if not hosts and not written:
+        return {}
     from .cmake_options import BuildOptions, cmake_build_options
+
+    written = {p: o if o.std is None or o.std in STD_CHOICES else BuildOptions(o.force_include, o.defines, None, o.triple)
+               for p, o in written.items()}
+    if not hosts:
+        return written
 
     none = BuildOptions()
     out = {p: BuildOptions(o.force_include, o.defines, o.std if o.std in STD_CHOICES else None, o.triple)

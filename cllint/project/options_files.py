@@ -20,8 +20,10 @@ import os
 import shlex
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .cmake_options import BuildOptions, _options
+if TYPE_CHECKING:
+    from .cmake_options import BuildOptions
 
 OWN_SUFFIXES = (".opt", ".opts", ".options", ".flags")
 FLAGS_FILE = "compile_flags.txt"
@@ -37,6 +39,8 @@ def file_build_options(sources: Iterable[Path]) -> dict[Path, BuildOptions]:
     for source in sources:
         found = _own(source, _names(source.parent, listing)) or _nearest(source.parent, listing, flags)
         if found is not None:
+            from .cmake_options import _options  # (only where a file gives options)
+
             at, words = found
             out[source] = _options(words, at, at.parent, set())
     return out
