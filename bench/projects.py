@@ -420,6 +420,26 @@ assert not set(TUNE_16) & set(PROJECTS), "a TUNE_16 name would replace a project
 PROJECTS.update(TUNE_16)
 
 
+# Tune projects fetched in session 22, found through the search tool's code corpus (course and
+# book samples, a test suite of an OpenCL implementation, a MATLAB binding, a protein design
+# package's Java host, a C framework's examples, a GPU tester): tune from the start, outside the
+# hash split, like TUNE_16. Read freely.
+TUNE_17: dict[str, tuple[str, str]] = {
+    "au-opencl": ("kravtsun/au-opencl", "382ee7ef8b3376ae46ce21867569be097d7f6435"),
+    "kishkaru-opencl": ("kishkaru/OpenCL-projects", "64eeb86b6369602de67f6c010fe1ad4270233275"),
+    "variocl": ("JiadingGai/VariOCL", "821fdb850e90ed19bddebb09a3658abed34a7c06"),
+    "cltester": ("DeanoC/CLTester", "571b1fbdf487ce72c883212d6d338b3a20031d47"),
+    "matcl": ("IANW-Projects/MatCL", "e641d93921b3f633cf6cb79cc75c376778cbe652"),
+    "osprey3": ("donaldlab/OSPREY3", "b4dad89377f0221121814d6fc73312882f79fd5f"),
+    "ocl-samples": ("cqcallaw/ocl-samples", "989a5c7df2cbbfb707e3e56f4c940e68c15b3ac8"),
+    "perhaad-openclbook": ("perhaad/openclbook", "5fc44a8683f932c67d7228b022519d7326651851"),
+    "cf4ocl": ("nunofachada/cf4ocl", "e7f1fd611bfd3ac83bdf69f54a1b51a8716aa1e1"),
+    "comparch-final": ("hdavidzhu-cabinet/comparch_final", "f6d05a1687382726526cf18a21ba46e80512baad"),
+}
+assert not set(TUNE_17) & set(PROJECTS), "a TUNE_17 name would replace a project"
+PROJECTS.update(TUNE_17)
+
+
 def _rank(name: str) -> str:
     return hashlib.sha256(f"projects:{name}".encode()).hexdigest()
 
@@ -476,7 +496,7 @@ def split_of(name: str) -> str:
         return "tune"
     if name in HELD_OUT_16:
         return "validate16" if _held_16(name) else "tune"
-    if name in TUNE_ADDED or name in TUNE_16:
+    if name in TUNE_ADDED or name in TUNE_16 or name in TUNE_17:
         return "tune"
     ordered = sorted((n for n in PROJECTS
                       if n not in HELD_OUT_2 and n not in HELD_OUT_3 and n not in HELD_OUT_4 and n not in HELD_OUT_5
@@ -484,7 +504,7 @@ def split_of(name: str) -> str:
                       and n not in HELD_OUT_9 and n not in HELD_OUT_10 and n not in HELD_OUT_11
                       and n not in HELD_OUT_12 and n not in HELD_OUT_13 and n not in HELD_OUT_14
                       and n not in HELD_OUT_15 and n not in HELD_OUT_16
-                      and n not in TUNE_ADDED and n not in TUNE_16),
+                      and n not in TUNE_ADDED and n not in TUNE_16 and n not in TUNE_17),
                      key=_rank)
     held = ordered[: len(ordered) // VALIDATE_SHARE]
     return "validate" if name in held else "tune"
