@@ -100,7 +100,7 @@ kernel void k(global float *x, local float *window) {
 kernel void k(global int *out, local int *buf) {
     const uint count = get_num_groups(0);
     int *mine = buf + count;
-    *mine = (int)get_local_id(0);
+    mine[get_local_id(0)] = (int)get_local_id(0);
     for (uint g = 0; g < count; g++) {
         barrier(CLK_LOCAL_MEM_FENCE);
     }

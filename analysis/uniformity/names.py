@@ -377,6 +377,28 @@ def root_var(names: Names, node: Node | None) -> VarInfo | None:
 
 
 _ALIASING = frozenset({"init_declarator", "assignment_expression"})
+# what an lvalue's root passes through on its way up to a `&` (not a subscript's index)
+_LVALUE_STEPS = frozenset({"field_expression", "parenthesized_expression", "cast_expression"})
+
+
+def _address_taken(ident: Node, top: Node) -> bool:
+    """Whether `ident` is the root of an lvalue whose address is taken within `top` (`&x`,
+    `&s.f`, `&(x)`): only then does a pointer made from it point at it."""
+    node = ident
+    while node is not None and node != top:
+        parent = node.parent
+        if parent is None:
+            return False
+        if parent.type == "pointer_expression":
+            op = parent.child_by_field_name("operator")
+            return op is not None and op.type == "&"
+        if parent.type == "subscript_expression" and parent.child_by_field_name("argument") == node:
+            node = parent  # `&a[i]`: a's element
+            continue
+        if parent.type not in _LVALUE_STEPS:
+            return False
+        node = parent
+    return False
 
 
 def _aliases(body: Node, names: Names) -> None:
@@ -405,5 +427,6 @@ def _aliases(body: Node, names: Names) -> None:
                     continue
                 if v.pointer:
                     p.aliases |= v.aliases  # copy of another private pointer
-                else:
+                elif v.array or _address_taken(sub, rhs):
                     p.aliases.add(v.key)
+                # (else an offset or an index, `lacc + local_size`: no storage the pointer reaches)
