@@ -17,6 +17,7 @@ from tree_sitter import Node
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.database import current
 from cllint.analysis.diagnostics import Diagnostic, Severity
+from cllint.analysis.enqueued_blocks import in_enqueued_block
 from cllint.analysis.findings import Finding
 from cllint.analysis.model import FunctionModel, SemanticModel, SymbolKind
 from cllint.analysis.model.types import AddressSpace
@@ -366,8 +367,8 @@ def _function_calls(fm: FunctionModel) -> Iterator[tuple[Node, str]]:
     for call in fm.calls:
         callee = call.child_by_field_name("function")
         sym = fm.refs.get(callee.id) if callee is not None else None
-        if sym is not None and sym.kind is SymbolKind.FUNCTION:
-            yield callee, sym.name
+        if sym is not None and sym.kind is SymbolKind.FUNCTION and not in_enqueued_block(call):
+            yield callee, sym.name  # (a call in a block enqueue_kernel takes is a child launch's)
 
 
 def _evaluated_identifiers(expr: Node) -> Iterator[Node]:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 
 from tree_sitter import Node
 
+from cllint.analysis.enqueued_blocks import enqueued_block
 from cllint.analysis.lazy_re import lazy
 from cllint.analysis.syntax import spelled_name, walk
 from cllint.analysis.uniformity import builtins as B
@@ -415,6 +416,8 @@ class _Eval:
             return 0
         if t == "call_expression":
             return self.call(node, st)
+        if t == "block_literal" and enqueued_block(node):
+            return 0  # a child launch's body: run by its own work-items (enqueued_blocks.py)
         if t == "conditional_expression" or t == "binary_expression" and _text(
                 node.child_by_field_name("operator")) in ("&&", "||"):
             return self.short_circuit(node, st)
