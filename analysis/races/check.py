@@ -342,7 +342,7 @@ class _Kernel(HelperCalls):
             self.asked = _asked_in_returns(func, fa.functions, self._constant)
         # (the file's flat dimensions count calls only: one a macro asks about is not flat)
         flat = fa.flat_dims - _asked(None, via_macros).local
-        self.sizes, self.reqd = _model_sizes(func, flat, self.asked, launched_size)
+        self.sizes, self.reqd = _model_sizes(func, flat, self.asked, launched_size, self._int_value)
         self.size = self.sizes[0]
         self._enter_loops(heads)
         # A counter that follows the work-item along some of the work-group's dimensions only
@@ -421,6 +421,14 @@ class _Kernel(HelperCalls):
         text = self.expander.text_of(ident, ident.start_byte) if ident.type == "identifier" else None
         got = re.fullmatch(r"\s*\(?\s*(\d+)[uUlL]*\s*\)?\s*", text or "")
         return int(got.group(1)) if got else None
+
+    def _int_value(self, n: Node) -> int | None:
+        """An integer argument's value: a literal, or a macro's expansion evaluated as `#if`
+        does (`#define WG (WARP_COUNT * WARP_SIZE)`, `(1U << 5U)`)."""
+        if n.type == "number_literal" and n.text:
+            return _evaluated(n.text.decode("latin-1"))
+        text = self.expander.text_of(n, n.start_byte) if n.type == "identifier" else None
+        return _evaluated(text) if text else None
 
     def _macro_queries(self) -> list[tuple[str, str]]:
         """(query, argument text) of the work-item queries the kernel makes through macros
@@ -2140,8 +2148,9 @@ def _named_once(body: Node) -> set[bytes]:
     return {t for t, k in seen.items() if k == 1}
 
 
-def _model_sizes(func: Node, flat: frozenset[int], asked: Asked, launched: tuple[int, int, int] | None = None
-                 ) -> tuple[list[tuple[int, int, int]], tuple[int, int, int] | None]:
+def _model_sizes(func: Node, flat: frozenset[int], asked: Asked, launched: tuple[int, int, int] | None = None,
+                 value: Callable[[Node], int | None] = lambda n: _evaluated(n.text.decode("latin-1"))
+                 if n.type == "number_literal" and n.text else None) -> tuple[list[tuple[int, int, int]], tuple[int, int, int] | None]:
     """Model work-groups: `reqd_work_group_size` if given (also returned, second), else the
     work-group size every launch the configuration states for the kernel has; else two
     sizes, 16 and 4 work-items in one dimension, 8x8 and 4x4 in two, 4x4x4 and 2x2x2 in three
@@ -2158,11 +2167,17 @@ def _model_sizes(func: Node, flat: frozenset[int], asked: Asked, launched: tuple
         for n in walk(func):
             if n.type == "compound_statement":
                 break
-            if b"reqd_work_group_size" in (n.text or b"") and n.type != "function_definition":
-                nums = [int(x) for x in re.findall(rb"\d+", (n.text or b"").split(b"reqd_work_group_size", 1)[1])[:3]]
-                if len(nums) == 3 and all(0 < x for x in nums) and nums[0] * nums[1] * nums[2] <= MAX_MODEL_ITEMS:
+            fn = n.child_by_field_name("function") if n.type == "call_expression" else None
+            if fn is not None and fn.text == b"reqd_work_group_size":
+                # each argument's value, macros expanded (`(WARP_COUNT * WARP_SIZE)`), not the
+                # digits of its text (the 256 of `HISTOGRAM256_WORKGROUP_SIZE`)
+                args = n.child_by_field_name("arguments")
+                nums = [value(a) for a in (args.named_children if args is not None else []) if a.type != "comment"]
+                if len(nums) == 3 and all(x is not None and 0 < x for x in nums) \
+                        and nums[0] * nums[1] * nums[2] <= MAX_MODEL_ITEMS:  # type: ignore[operator]
                     reqd = (nums[0], nums[1], nums[2])
-                    return [reqd], reqd
+                    return [reqd], reqd  # type: ignore[return-value]
+                break  # a size the file does not give: the models below
     if launched is not None and launched[0] * launched[1] * launched[2] <= MAX_MODEL_ITEMS:
         return [launched], launched  # (a wider one: the models below, as without it)
     # Dimension 0 unless the kernel places itself by the others only (`get_global_id(1)` and
@@ -2522,6 +2537,17 @@ def _compared(cond: Node) -> list[Node]:
             elif op in ("==", "!="):
                 out.extend(k for k in kids if k is not None)
     return out
+
+
+def _evaluated(text: str) -> int | None:
+    """An integer expression's value as `#if` computes it; None for anything else, a name left
+    unexpanded too (a host's `-D WGS`: `#if` would read it as 0)."""
+    from cllint.analysis.preprocessor.expr import Env, tokenize
+
+    if any(t.kind != "num" and t.kind != "op" for t in tokenize(text)):
+        return None
+    got = Env({"_": text}).value("_")
+    return got[0] if got is not None else None
 
 
 def _small_int(n: Node) -> int | None:
