@@ -40,7 +40,7 @@ from cllint.analysis.races.macros import Expander
 from cllint.analysis.races.prefilter import may_share, may_write
 from cllint.analysis.races.struct_fills import filled
 from cllint.analysis.races.struct_params import lent_to_reader
-from cllint.analysis.races.uniform_choices import choice_conditions, forced_value
+from cllint.analysis.races.uniform_choices import choice_conditions, forced_value, kernel_terms
 from cllint.analysis.syntax import walk
 from cllint.analysis.uniformity import builtins as B
 from cllint.analysis.uniformity.cfg import CFG, build_cfg
@@ -219,6 +219,7 @@ class _Kernel(HelperCalls):
         self.bytes: dict[int, int] = {}  # base key -> its element size, where a cast views its bytes
         self.round: tuple = ()  # (work-group size, sample round) of the witness search
         self.forced: dict[bytes, Any] = {}  # conditions on arguments read one way (uniform_choices.py)
+        self._helper_keys: dict[tuple[int, int], bytes | None] = {}  # a helper's guard's, in the kernel's terms
         self.stored: list[Access] = []  # every access (`races`), for what loads read back (`value_dims`)
         self._value_dims: dict[int, set[int]] = {}
         self._assigned: dict[int, list[Node]] | None = None  # variable key -> every value assigned
@@ -1463,15 +1464,25 @@ class _Kernel(HelperCalls):
     def _forced(self, g: Any, ev: Evaluator, env: Env) -> Any:
         """The value a reading of a condition on the kernel's arguments gives a guard
         (uniform_choices.py); an `&&` of read and unread conjuncts, the unread ones evaluated."""
-        if g.ev is not None or g.cond is None:
+        if g.cond is None:
             return None
-        got = forced_value(self.forced, g.cond, bool(g.cases))
+        if g.ev is None:
+            got = forced_value(self.forced, g.cond, bool(g.cases))
+        else:  # a helper's guard: its condition in the kernel's terms (`put(A, g, it)`'s `it & 1`)
+            got = forced_value(self.forced, g.cond, bool(g.cases), lambda n: self._helper_key(n, g.ev))
         if not isinstance(got, list):
             return got
         values = [ev.guard(part, env) for part in got]
         if any(isinstance(v, int) and not v for v in values):
             return 0
         return next((v for v in values if v is None or v is DATA or v is LOAD), 1)
+
+    def _helper_key(self, cond: Node, ev: Evaluator) -> bytes | None:
+        memo = (cond.id, id(ev))  # (the evaluators live as long as the kernel's check)
+        if memo not in self._helper_keys:
+            got = kernel_terms(self.frame, cond, ev)
+            self._helper_keys[memo] = got[0] if got is not None else None
+        return self._helper_keys[memo]
 
     def _places(self, acc: Access, key: tuple) -> list[tuple]:
         """The keys `key` stands for: itself, or where a cast views the base's bytes (`bytes`)
