@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path, PurePosixPath
 from cllint.analysis.lazy_re import lazy
@@ -76,13 +76,28 @@ def _workspace_folder(name: str, named: Mapping[str, list[Path]], including: Pat
             for _ in parts:
                 folder = folder.parent
             folders.append(folder)
-    if len(folders) == 1:
-        return folders[0]
+    if len(folders) <= 1:
+        return folders[0] if folders else None
     above = [f for f in folders if f in including.parents]
-    if not above:
-        return None
-    nearest = max(above, key=lambda f: len(f.parts))
-    return nearest if sum(len(f.parts) == len(nearest.parts) for f in above) == 1 else None
+    if not above:  # the one sharing the longest path with the includer's folder (PipeCNN's
+        # `project_intel/device/RTL/rtl_lib.h` for `project_intel/device/conv_pipe.cl`, not
+        # `yolo/device/RTL/`): its build's `-I`; two equally near, neither
+        return _unique_max(folders, lambda f: _shared(f, including.parent))
+    return _unique_max(above, lambda f: len(f.parts))
+
+
+def _shared(a: Path, b: Path) -> int:
+    n = 0
+    for x, y in zip(a.parts, b.parts):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _unique_max(folders: list[Path], key: Callable[[Path], int]) -> Path | None:
+    best = max(folders, key=key)
+    return best if sum(key(f) == key(best) for f in folders) == 1 else None
 
 
 def _folder_below(base: Path, up: int, including: Path) -> Path | None:
