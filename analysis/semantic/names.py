@@ -18,7 +18,7 @@ from tree_sitter import Node
 from cllint.analysis.annotations import declared_by_macros
 from cllint.analysis.catalogue import catalogue
 from cllint.analysis.features import EXTENSIONS
-from cllint.analysis.fpga_dialects import DIALECT_FUNCTIONS
+from cllint.analysis.fpga_dialects import DIALECT_FUNCTIONS, apint_declared
 from cllint.analysis.model.overloads import resolve_builtin
 from cllint.analysis.model.scopes import Scope
 
@@ -160,7 +160,8 @@ def _quiet_name(body: Body, name: str, body_words: Callable[[], frozenset[str]])
         return True
     declared = facts.uf_declared  # (read once per file: a search of the whole source)
     if declared is None:
-        declared = facts.uf_declared = declared_by_macros(body.source)
+        # (and Intel FPGA's `ap_int<N> x;`, which the parser reads as a comparison)
+        declared = facts.uf_declared = declared_by_macros(body.source) | apint_declared(body.source)
     return name in declared  # GPUVerify's `DECLARE_UF_BINARY(A, ...)` declares A
 
 
