@@ -66,7 +66,7 @@ def choice_conditions(frame, accesses: tuple[Access, ...]) -> list[Reading]:  # 
     if len(choices) > MAX_CHOSEN or len(read_by) != len(set(read_by)):
         return []  # two choices on one argument (`it & 1`, `it % 2 == 1`): sampled together, as before
     out: list[Reading] = [(k, BOTH) for k in choices]
-    placed = _place_reads(frame, accesses)
+    placed = _place_reads(frame, accesses) if guards else set()  # (only asked where a guard is a candidate)
     for key, (read, values) in guards.items():
         others = [r for k, r in choices.items() if k != key] + [r for k, (r, _) in guards.items() if k != key]
         if key in choices or read & placed or any(read & r for r in others) or len(out) >= MAX_CHOSEN:
