@@ -33,10 +33,10 @@ MAX_LABELS = 8  # of a switch read label by label
 MAX_DEPTH = 4  # definitions followed to find what an access's place reads
 _SPACE = re.compile(rb"\s+")
 BOTH = (True, False)
-Reading = tuple[bytes, tuple]
+Reading = tuple[bytes, tuple]  # a condition's key and the values it is read as in turn
 # what a condition on arguments alone never holds: calls (work-item queries), loads, assignments
 _NOT_UNIFORM = frozenset({"call_expression", "subscript_expression", "pointer_expression", "field_expression",
-                          "assignment_expression", "update_expression"})  # a condition's key and the values it is read as in turn
+                          "assignment_expression", "update_expression"})
 
 
 def choice_conditions(frame, accesses: tuple[Access, ...]) -> list[Reading]:  # noqa: ANN001
