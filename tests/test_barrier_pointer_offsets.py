@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from inline_cases import CLANG, case_id, split  # noqa: E402
+from inline_cases import CLANG, case_id, clang_check, halves, print_halves  # noqa: E402
 
 from cllint.analysis.lint import LintOptions, lint_tree  # noqa: E402
 from cllint.grammar import parse  # noqa: E402
@@ -195,8 +195,7 @@ def reported(name: str) -> set[tuple[str, int]]:
     return {(d.code, src.count(b"\n", 0, d.span.start) + 1) for d in lint_tree(f"{name}.cl", src, parse(src), OPTIONS)}
 
 
-TUNE = sorted(n for n in CASES if split(n) == "tune")
-HELDOUT = sorted(n for n in CASES if split(n) == "heldout")
+TUNE, HELDOUT = halves(CASES)
 
 
 @pytest.mark.parametrize("name", TUNE, ids=case_id)
@@ -217,20 +216,14 @@ def test_both_halves_have_both_labels() -> None:
 @pytest.mark.skipif(CLANG is None, reason="clang-19 is the oracle that the cases are valid OpenCL C 2.0")
 @pytest.mark.parametrize("name", sorted(CASES), ids=case_id)
 def test_clang_accepts_the_case(name: str, tmp_path: Path) -> None:
-    import subprocess
-
     path = tmp_path / f"{name}.cl"
     path.write_text(CASES[name][0])
-    done = subprocess.run([str(CLANG), "-x", "cl", "-cl-std=CL2.0", "-fsyntax-only", str(path)],
-                          capture_output=True, text=True, timeout=60)
+    done = clang_check(path, "-cl-std=CL2.0")
     assert done.returncode == 0, done.stderr
 
 
 def main() -> int:
-    for label, half in (("tune", TUNE), ("heldout", HELDOUT)):
-        wrong = [n for n in half if reported(n) != CASES[n][1]]
-        print(f"{label}: {len(half) - len(wrong)}/{len(half)}", *(f"  wrong: {n} {reported(n)}" for n in wrong), sep="\n")
-    return 0
+    return print_halves(CASES, lambda n: (got := reported(n)) != CASES[n][1] and got)
 
 
 if __name__ == "__main__":

@@ -10,14 +10,11 @@ at while writing it. Each gives files, command-line options and the CL301 lines 
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from inline_cases import case_id
+from inline_cases import case_id, cllint_json, write_files
 
 SWITCH = b"#if defined (DOUBLE_SUPPORT)\n#pragma OPENCL EXTENSION cl_khr_fp64:enable\n#endif\n"
 ARMED = b"""kernel void k(global float *out) {
@@ -67,14 +64,11 @@ CASES: dict[str, tuple[dict[str, bytes], tuple[str, ...], set[tuple[str, int]]]]
 
 
 def _cl301(root: Path, options: tuple[str, ...]) -> set[tuple[str, int]]:
-    r = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", "--exit-zero",
-                        *options, "."], cwd=root, capture_output=True, text=True, timeout=120, check=True)
-    return {(d["path"], d["line"]) for d in json.loads(r.stdout) if d["code"] == "CL301"}
+    return {(d["path"], d["line"]) for d in cllint_json(root, *options, ".") if d["code"] == "CL301"}
 
 
 @pytest.mark.parametrize("name", sorted(CASES), ids=case_id)
 def test_feature_switch_macro(name: str, tmp_path: Path) -> None:
     files, options, expected = CASES[name]
-    for rel, data in files.items():
-        (tmp_path / rel).write_bytes(data)
+    write_files(tmp_path, files)
     assert _cl301(tmp_path, options) == expected

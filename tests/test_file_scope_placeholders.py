@@ -10,14 +10,11 @@ at while writing it. Each names its files and the (code, name) undeclared report
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from inline_cases import case_id
+from inline_cases import case_id, cllint_json, write_files
 
 KERNEL_CALLS = b"""
 kernel void trace(global float *out) {
@@ -76,19 +73,11 @@ CASES: dict[str, tuple[dict[str, bytes], set[tuple[str, str]]]] = {
 
 
 def _undeclared(root: Path) -> set[tuple[str, str]]:
-    r = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", "--exit-zero", "."],
-                       cwd=root, capture_output=True, text=True, timeout=120, check=True)
-    out = set()
-    for d in json.loads(r.stdout):
-        if d["code"] in ("CL010", "CL011"):
-            out.add((d["code"], d["message"].split("'")[1]))
-    return out
+    return {(d["code"], d["message"].split("'")[1]) for d in cllint_json(root, ".") if d["code"] in ("CL010", "CL011")}
 
 
 @pytest.mark.parametrize("name", sorted(CASES), ids=case_id)
 def test_file_scope_placeholder(name: str, tmp_path: Path) -> None:
     files, expected = CASES[name]
-    for rel, data in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_bytes(data)
+    write_files(tmp_path, files)
     assert _undeclared(tmp_path) == expected

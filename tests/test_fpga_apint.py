@@ -9,14 +9,11 @@ at while writing it. Each gives a source and the (code, name) undeclared reports
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from inline_cases import case_id
+from inline_cases import case_id, cllint_json
 
 PRAGMA = b"#pragma OPENCL EXTENSION cl_intel_arbitrary_precision_integers : enable\n"
 
@@ -41,9 +38,8 @@ CASES: dict[str, tuple[bytes, set[tuple[str, str]]]] = {
 
 
 def _undeclared(path: Path) -> set[tuple[str, str]]:
-    r = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", "--exit-zero",
-                        str(path)], capture_output=True, text=True, timeout=120, check=True)
-    return {(d["code"], d["message"].split("'")[1]) for d in json.loads(r.stdout) if d["code"] in ("CL010", "CL011")}
+    return {(d["code"], d["message"].split("'")[1]) for d in cllint_json(path.parent, str(path))
+            if d["code"] in ("CL010", "CL011")}
 
 
 @pytest.mark.parametrize("name", sorted(CASES), ids=case_id)

@@ -10,14 +10,11 @@ at while writing it. Each names its files and the undeclared reports (code, name
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from inline_cases import case_id
+from inline_cases import case_id, cllint_json, write_files
 
 KERNEL = b"""kernel void reduce(global const float *in, global float *out, uint n) {
     uint i = get_global_id(0);
@@ -66,15 +63,12 @@ CASES: dict[str, tuple[dict[str, bytes], set[tuple[str, str]]]] = {
 
 
 def _undeclared(root: Path) -> set[tuple[str, str]]:
-    r = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", "--exit-zero", "."],
-                       cwd=root, capture_output=True, text=True, timeout=120, check=True)
-    return {(d["code"], d["message"].split("'")[1]) for d in json.loads(r.stdout)
+    return {(d["code"], d["message"].split("'")[1]) for d in cllint_json(root, ".")
             if d["code"] in ("CL010", "CL011", "CL012")}
 
 
 @pytest.mark.parametrize("name", sorted(CASES), ids=case_id)
 def test_host_literal_name(name: str, tmp_path: Path) -> None:
     files, expected = CASES[name]
-    for rel, data in files.items():
-        (tmp_path / rel).write_bytes(data)
+    write_files(tmp_path, files)
     assert _undeclared(tmp_path) == expected

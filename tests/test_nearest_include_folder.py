@@ -10,14 +10,11 @@ at while writing it. Each gives files and the (path, code) reports of CL002, CL0
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from inline_cases import case_id
+from inline_cases import case_id, cllint_json, write_files
 
 USES_A = b'#include "common.h"\nkernel void k(global int *out) {\n    out[get_global_id(0)] = VALUE_A;\n}\n'
 
@@ -54,15 +51,11 @@ CASES: dict[str, tuple[dict[str, bytes], set[tuple[str, str]]]] = {
 
 
 def _reports(root: Path) -> set[tuple[str, str]]:
-    r = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", "--exit-zero", "."],
-                       cwd=root, capture_output=True, text=True, timeout=120, check=True)
-    return {(d["path"], d["code"]) for d in json.loads(r.stdout) if d["code"] in ("CL002", "CL010", "CL012")}
+    return {(d["path"], d["code"]) for d in cllint_json(root, ".") if d["code"] in ("CL002", "CL010", "CL012")}
 
 
 @pytest.mark.parametrize("name", sorted(CASES), ids=case_id)
 def test_nearest_include_folder(name: str, tmp_path: Path) -> None:
     files, expected = CASES[name]
-    for rel, data in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_bytes(data)
+    write_files(tmp_path, files)
     assert _reports(tmp_path) == expected

@@ -10,14 +10,11 @@ Checked with clang-19 too: its verdict (errors or none) must agree with the expe
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from inline_cases import CLANG, case_id, clang_check
+from inline_cases import CLANG, case_id, clang_check, cllint_json
 
 BODY = b"""kernel void arith(global const uchar4 *a, global const uchar4 *b, global uchar4 *dst) {
     int i = get_global_id(0);
@@ -42,9 +39,7 @@ CASES: dict[str, tuple[bytes, tuple[str, ...], set[int]]] = {
 
 
 def _cl001_lines(path: Path, options: tuple[str, ...]) -> set[int]:
-    r = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", "--exit-zero",
-                        *options, str(path)], capture_output=True, text=True, timeout=120, check=True)
-    return {d["line"] for d in json.loads(r.stdout) if d["code"] == "CL001"}
+    return {d["line"] for d in cllint_json(path.parent, *options, str(path)) if d["code"] == "CL001"}
 
 
 @pytest.mark.parametrize("name", sorted(CASES), ids=case_id)

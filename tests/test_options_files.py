@@ -13,14 +13,11 @@ its files and the reports (code, line) of the codes CL001, CL002, CL012 and CL10
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from inline_cases import case_id
+from inline_cases import case_id, cllint_json, write_files
 
 WATCHED = ("CL001", "CL002", "CL012", "CL101")
 BINARY = b"""kernel void arith(global const uchar4 *a, global const uchar4 *b, global uchar4 *dst) {
@@ -80,15 +77,11 @@ CASES: dict[str, tuple[dict[str, bytes], set[tuple[str, str, int]]]] = {
 
 
 def _reports(root: Path) -> set[tuple[str, str, int]]:
-    r = subprocess.run([sys.executable, "-m", "cllint", "check", "--no-cache", "--format", "json", "--exit-zero", "."],
-                       cwd=root, capture_output=True, text=True, timeout=120, check=True)
-    return {(d["path"], d["code"], d["line"]) for d in json.loads(r.stdout) if d["code"] in WATCHED}
+    return {(d["path"], d["code"], d["line"]) for d in cllint_json(root, ".") if d["code"] in WATCHED}
 
 
 @pytest.mark.parametrize("name", sorted(CASES), ids=case_id)
 def test_options_file(name: str, tmp_path: Path) -> None:
     files, expected = CASES[name]
-    for rel, data in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_bytes(data)
+    write_files(tmp_path, files)
     assert _reports(tmp_path) == expected

@@ -14,14 +14,13 @@ run once the code was done; clang-19 accepts each.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from inline_cases import CLANG, case_id, split  # noqa: E402
+from inline_cases import CLANG, case_id, clang_check, halves, print_halves  # noqa: E402
 
 from cllint.analysis.lint import LintOptions, lint_tree  # noqa: E402
 from cllint.grammar import parse  # noqa: E402
@@ -95,8 +94,7 @@ def reported(name: str) -> set[tuple[str, int]]:
     return {(d.code, src.count(b"\n", 0, d.span.start) + 1) for d in lint_tree(f"{name}.cl", src, parse(src), OPTIONS)}
 
 
-TUNE = sorted(n for n in CASES if split(n) == "tune")
-HELDOUT = sorted(n for n in CASES if split(n) == "heldout")
+TUNE, HELDOUT = halves(CASES)
 
 
 @pytest.mark.parametrize("name", TUNE, ids=case_id)
@@ -119,16 +117,12 @@ def test_both_halves_have_both_labels() -> None:
 def test_clang_accepts_the_case(name: str, tmp_path: Path) -> None:
     path = tmp_path / f"{name}.cl"
     path.write_text(CASES[name][0])
-    done = subprocess.run([str(CLANG), "-x", "cl", "-cl-std=CL1.2", "-fsyntax-only", str(path)],
-                          capture_output=True, text=True, timeout=60)
+    done = clang_check(path, "-cl-std=CL1.2")
     assert done.returncode == 0, done.stderr
 
 
 def main() -> int:
-    for label, half in (("tune", TUNE), ("heldout", HELDOUT)):
-        wrong = [n for n in half if reported(n) != CASES[n][1]]
-        print(f"{label}: {len(half) - len(wrong)}/{len(half)}", *(f"  wrong: {n} {reported(n)}" for n in wrong), sep="\n")
-    return 0
+    return print_halves(CASES, lambda n: (got := reported(n)) != CASES[n][1] and got)
 
 
 if __name__ == "__main__":
