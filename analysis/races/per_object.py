@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from cllint.analysis.once_per_key import once_per_key
 from cllint.analysis.races.check import Race
 
 ALSO = "also races here: "
@@ -20,20 +21,7 @@ def one_per_object(races: list[Race], apart: Callable[[Race], bool] = lambda r: 
     """`races` with each (code, target) said once, at its first place; the order kept otherwise.
     `apart`: races left as they are (a suppression comment on their line: suppressing the
     first race of an array must not hide the others, nor one of the others the first)."""
-    groups: dict[tuple[str, tuple[str, int, str]], list[Race]] = {}
-    kept: list[Race] = []
-    for r in races:
-        if apart(r):
-            kept.append(r)
-        else:
-            groups.setdefault((r.code, r.target), []).append(r)
-    if all(len(g) < 2 for g in groups.values()):
-        return races
-    for group in groups.values():
-        group.sort(key=lambda r: (r.start, r.end))
-        kept.append(_merged(group[0], group[1:]) if len(group) > 1 else group[0])
-    kept.sort(key=lambda r: (r.start, r.code))
-    return kept
+    return once_per_key(races, lambda r: None if apart(r) else (r.code, r.target), _merged)
 
 
 def _merged(first: Race, rest: list[Race]) -> Race:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable
 
+from cllint.analysis.once_per_key import once_per_key
 from cllint.analysis.uniformity.summaries import Finding
 
 ALSO = "also here, for the same reason: "
@@ -25,21 +26,14 @@ def one_per_cause(findings: list[Finding], functions: list[tuple[int, int]],
     `apart`: findings left as they are (a suppression comment on their line must hide that
     call only)."""
     starts = [s for s, _ in functions]
-    groups: dict[tuple[str, int, tuple[tuple[int, int, str], ...]], list[Finding]] = {}
-    kept: list[Finding] = []
-    for f in findings:
+
+    def key(f: Finding) -> tuple[str, int, tuple[tuple[int, int, str], ...]] | None:
         k = bisect_right(starts, f.start) - 1
         if apart(f) or not f.notes or k < 0 or f.start >= functions[k][1]:
-            kept.append(f)
-        else:
-            groups.setdefault((f.code, k, f.notes), []).append(f)
-    if all(len(g) < 2 for g in groups.values()):
-        return findings
-    for group in groups.values():
-        group.sort(key=lambda f: (f.start, f.end))
-        kept.append(_merged(group[0], group[1:]) if len(group) > 1 else group[0])
-    kept.sort(key=lambda f: (f.start, f.code))
-    return kept
+            return None  # (outside every function, or no reason chain: said where it is)
+        return (f.code, k, f.notes)
+
+    return once_per_key(findings, key, _merged)
 
 
 def _merged(first: Finding, rest: list[Finding]) -> Finding:
