@@ -17,7 +17,6 @@ Relative paths are the options file's folder's, as the compiler run there would 
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,6 +63,8 @@ def _own(source: Path, names: frozenset[str]) -> tuple[Path, list[str]] | None:
             text = _small_text(at)
             if text is None:
                 continue
+            import shlex  # (only where a source has an options file: no cost to other checks)
+
             try:
                 words = shlex.split(text, comments=True)
             except ValueError:  # an unclosed quote: not options
