@@ -267,7 +267,7 @@ def compiler_diagnostics(file: str, source: bytes, clang_output: str,
         taken.add(raw.line)  # one report a line: clang's follow-on errors repeat the first
         origin = next(((raw.message, n.line, n.col) for n in notes if n.message.startswith(_EXPANDED)), None)
         if origin is not None and origin in in_macro:
-            at, more = in_macro[origin]
+            _, more = in_macro[origin]
             more.append(Note(_span(file, lines, raw), f"{_AGAIN}{raw.message}"))
             continue
         if origin is not None:
