@@ -85,7 +85,8 @@ class FileFacts:
         self.has_include = has_include
         self.headers = headers
         self.callee_unsure: dict[str, bool] = {}  # calls.py: a memo, by function name
-        # names.py: what GPUVerify's `DECLARE_UF_*` lines declare, read once (None: not yet)
+        # names.py: what GPUVerify's `DECLARE_UF_*` lines and Intel FPGA's `ap_int<N> x` declare,
+        # which the parser does not see as declarations; read once (None: not yet)
         self.uf_declared: frozenset[str] | None = None
         self._placeholder: str | None | bool = False  # False: not read yet
 
@@ -125,7 +126,7 @@ class FileFacts:
         if self._placeholder is False:
             from .placeholders import placeholder
 
-            self._placeholder = placeholder(self.model.source, self._defined_macros())
+            self._placeholder = placeholder(self.model.source, self._defined_macros)
         return self._placeholder  # type: ignore[return-value]
 
     def _defined_macros(self) -> frozenset[str]:

@@ -16,7 +16,7 @@ the file, its headers or its program define is no placeholder: its expansion is 
 from __future__ import annotations
 
 import re
-from collections.abc import Container
+from collections.abc import Callable, Container
 
 from cllint.analysis.lazy_re import lazy
 from cllint.analysis.source_kind import blank_comments_and_strings
@@ -26,10 +26,12 @@ _BEFORE_OK = (b"", b"}", b";")  # the code line above ends a declaration (b"": t
 _NEXT_LINE = lazy(rb"\n[ \t]*(?:\r?\n|#|\Z)")  # blank, a directive, or the file's end
 
 
-def placeholder(source: bytes, defined: Container[str]) -> str | None:
-    """The first placeholder word of `source` (see the module's doc), or None."""
+def placeholder(source: bytes, defined_names: Callable[[], Container[str]]) -> str | None:
+    """The first placeholder word of `source` (see the module's doc), or None. `defined_names`
+    is asked only when a candidate line is found (most files have none)."""
     if not _ALONE.search(source):
         return None
+    defined = defined_names()
     code = blank_comments_and_strings(source)
     depth, seen = 0, 0  # braces open before `seen`, counted once over the file
     for m in _ALONE.finditer(code):
